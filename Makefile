@@ -1,0 +1,38 @@
+# ledgerd — build, test, run, bench. Every target installs dependencies from the lock file first.
+NODE_MODULES_STAMP := node_modules/.package-lock.json
+TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
+HOMEDIR ?= $(HOME)/.ledgerd
+
+.PHONY: all install build run test test-long bench lint clean
+
+all: build
+
+$(NODE_MODULES_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	@touch $(NODE_MODULES_STAMP)
+
+install: $(NODE_MODULES_STAMP)
+
+build: install
+	rm -rf dist
+	node_modules/.bin/tsc -p .
+
+run: build
+	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR)
+
+test: build
+	node --test --test-reporter=spec --test-timeout=300000 $(TEST_FILES)
+
+# Long modes of the reliability suites (crash rounds, fuzz cases): see docs/operations.md.
+test-long: build
+	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort)
+
+bench: build
+	node dist/bench/run.js
+
+lint: install
+	node_modules/.bin/biome check src test bench tools
+	node_modules/.bin/tsc -p . --noEmit
+
+clean:
+	rm -rf dist node_modules bench/results/latest.json
