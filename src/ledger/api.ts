@@ -1,0 +1,155 @@
+/**
+ * CONTRACT between rpc/ and ledger/ (fixed: rpc/v2 handlers code against it; ledger/ implements it).
+ * All hashes are raw bytes; rpc/ converts hex ↔ bytes and builds the JSON shapes.
+ * Write methods throw LedgerError (ledger/errors.ts) for every rejection; they resolve only after the
+ * accepted message is durably journaled.
+ */
+import type { AdminBlock } from "../protocol/ablock.js";
+import type { Commit } from "../protocol/commit.js";
+import type { DirectoryBlock } from "../protocol/dblock.js";
+import type { EntryBlock } from "../protocol/eblock.js";
+import type { ECBlock } from "../protocol/ecblock.js";
+import type { Entry } from "../protocol/entry.js";
+import type { AssetBlock } from "../protocol/fblock.js";
+import type { Receipt } from "../protocol/receipt.js";
+import type { Transaction } from "../protocol/transaction.js";
+
+/** Spec §3 statuses. */
+export const AckStatus = {
+  Unknown: "Unknown",
+  NotConfirmed: "NotConfirmed",
+  TransactionACK: "TransactionACK",
+  DBlockConfirmed: "DBlockConfirmed",
+} as const;
+export type AckStatus = (typeof AckStatus)[keyof typeof AckStatus];
+
+/** A saved block with its raw bytes. */
+export interface Stored<B> {
+  block: B;
+  raw: Uint8Array;
+}
+
+/** Where a confirmed item lives. */
+export interface ItemLocation {
+  /** keyMR of the entry block / asset block / EC block header hash holding it */
+  blockKeyMR: Uint8Array;
+  directoryBlockKeyMR: Uint8Array;
+  directoryBlockHeight: number;
+  /** directory block timestamp, ms since epoch */
+  blockTimeMs: number;
+}
+
+export interface CommitAck {
+  status: AckStatus;
+  /** ms since epoch: the commit's own milliTime; undefined when Unknown */
+  transactionTimeMs?: number;
+  /** ms since epoch of the directory block that confirmed it, when DBlockConfirmed */
+  blockTimeMs?: number;
+  commit?: Commit;
+  /** txid of the commit, when known */
+  txId?: Uint8Array;
+}
+export interface EntryAck {
+  status: AckStatus;
+  /** ms since epoch the node acknowledged the reveal, or of the confirming block */
+  blockTimeMs?: number;
+  entryHash: Uint8Array;
+  chainId?: Uint8Array;
+}
+export interface TransactionAck {
+  status: AckStatus;
+  transactionTimeMs?: number; // the tx's own milliTimestamp
+  blockTimeMs?: number; // directory block time when confirmed
+  txId: Uint8Array;
+}
+
+export interface Balance {
+  /** balance after in-flight (acknowledged, not yet saved) messages: base units or EC */
+  ack: bigint;
+  /** balance as of the last saved block */
+  saved: bigint;
+  /** false when the address never appeared in any transaction/commit (spec §4.1.4 condition 3) */
+  seen: boolean;
+}
+
+export interface Heights {
+  directoryBlockHeight: number;
+  leaderHeight: number;
+  entryBlockHeight: number;
+  entryHeight: number;
+}
+
+export interface MinuteInfo {
+  leaderHeight: number;
+  directoryBlockHeight: number;
+  minute: number; // 0..9, the minute of the open block
+  currentBlockStartTimeNs: bigint; // ns since epoch, as the reference
+  currentMinuteStartTimeNs: bigint;
+  currentTimeNs: bigint;
+  directoryBlockInSeconds: number;
+  stallDetected: boolean;
+  faultTimeoutSeconds: number;
+  roundTimeoutSeconds: number;
+}
+
+export interface PendingEntry {
+  entryHash: Uint8Array;
+  chainId: Uint8Array | undefined; // unknown for a commit whose reveal has not arrived
+  status: AckStatus;
+}
+export interface PendingTransaction {
+  transaction: Transaction;
+  txId: Uint8Array;
+  status: AckStatus;
+  feeBaseUnits: bigint;
+}
+
+export interface LedgerApi {
+  // ── writes (resolve after durable journaling; throw LedgerError) ──
+  submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }>;
+  submitReveal(entryRaw: Uint8Array): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
+  submitTransaction(tx: Transaction): Promise<{ txId: Uint8Array }>;
+
+  // ── node state ──
+  heights(): Heights;
+  currentMinute(): MinuteInfo;
+  /** base units of the asset per entry credit */
+  entryCreditRate(): bigint;
+  /** true once the node has loaded every saved block (spec §4.1.4 condition 1) */
+  isBooted(): boolean;
+
+  // ── blocks (by height, or by primary/secondary hash); undefined when not found ──
+  directoryBlockHead(): Stored<DirectoryBlock>;
+  directoryBlockByHeight(height: number): Stored<DirectoryBlock> | undefined;
+  directoryBlockByHash(hash: Uint8Array): Stored<DirectoryBlock> | undefined;
+  adminBlockByHeight(height: number): Stored<AdminBlock> | undefined;
+  adminBlockByHash(hash: Uint8Array): Stored<AdminBlock> | undefined;
+  ecBlockByHeight(height: number): Stored<ECBlock> | undefined;
+  ecBlockByHash(hash: Uint8Array): Stored<ECBlock> | undefined;
+  assetBlockByHeight(height: number): Stored<AssetBlock> | undefined;
+  assetBlockByHash(hash: Uint8Array): Stored<AssetBlock> | undefined;
+  entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined;
+
+  // ── entries, chains, transactions ──
+  /** An entry, saved or acknowledged-pending; location set once confirmed. */
+  entry(entryHash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined;
+  /** keyMR of the chain's last saved entry block; inProcessList when the open block has entries for it. */
+  chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean };
+  /** A transaction by txid (or full hash), saved or pending. */
+  transaction(hash: Uint8Array): { tx: Transaction; location?: ItemLocation } | undefined;
+  /** A commit by txid or full hash, saved or pending. */
+  commit(hash: Uint8Array): { commit: Commit; location?: ItemLocation } | undefined;
+  receipt(entryHash: Uint8Array): Receipt | undefined;
+
+  // ── balances ──
+  ecBalance(ecPublicKey: Uint8Array): Balance;
+  assetBalance(rcdHash: Uint8Array): Balance;
+
+  // ── acks and pending ──
+  commitAck(commitTxIdOrFullHash: Uint8Array): CommitAck;
+  /** commit and entry status of an entry hash (the commit found by entry hash) */
+  entryAck(entryHash: Uint8Array): { commit: CommitAck; entry: EntryAck };
+  transactionAck(txId: Uint8Array): TransactionAck;
+  pendingEntries(): PendingEntry[];
+  pendingTransactions(rcdHash?: Uint8Array): PendingTransaction[];
+}

@@ -1,0 +1,28 @@
+/**
+ * Typed rejections of the ledger (rules that need state). rpc/errors.ts alone maps them to JSON-RPC.
+ * Stateless format problems are ProtocolError (protocol/errors.ts).
+ */
+export type LedgerErrorType =
+  | { code: "BAD_SIGNATURE"; what: string } // signature does not verify
+  | { code: "TIMESTAMP_OUT_OF_WINDOW"; what: string; timestampMs: number; nowMs: number; windowMs: number }
+  | { code: "EC_BALANCE_LOW"; ecPublicKey: string; need: number; have: number }
+  | { code: "REPEATED_COMMIT"; entryHash: string; info: string }
+  | { code: "CREDITS_TOO_LOW"; entryHash: string; need: number; paid: number }
+  | { code: "CHAIN_EXISTS"; chainId: string }
+  | { code: "CHAIN_NOT_FOUND"; chainId: string }
+  | { code: "CHAIN_ID_MISMATCH"; chainId: string; info: string }
+  | { code: "DUPLICATE_ENTRY"; entryHash: string }
+  | { code: "DUPLICATE_TRANSACTION"; txId: string }
+  | { code: "ASSET_BALANCE_LOW"; address: string; need: bigint; have: bigint }
+  | { code: "INSUFFICIENT_FEE"; need: bigint; have: bigint }
+  | { code: "HOLDING_QUEUE_FULL"; limit: number }
+  | { code: "NOT_PRODUCING"; info: string } // e.g. MAIN/TEST standalone
+  | { code: "STORAGE_FULL"; info: string } // LMDB map/disk full: writes refused, reads served
+  | { code: "INVALID"; info: string };
+
+export class LedgerError extends Error {
+  constructor(readonly type: LedgerErrorType) {
+    super(type.code);
+    this.name = "LedgerError";
+  }
+}
