@@ -153,3 +153,24 @@ export interface LedgerApi {
   pendingEntries(): PendingEntry[];
   pendingTransactions(rcdHash?: Uint8Array): PendingTransaction[];
 }
+
+/** One message waiting in the holding queue (e.g. a reveal whose commit has not arrived). */
+export interface HeldMessage {
+  kind: "commit" | "reveal" | "transaction";
+  hash: Uint8Array; // entry hash or txid
+  receivedMs: number; // ms since epoch
+  expiresMs: number; // ms since epoch
+}
+
+/** Read-only views for /debug (spec §4.2). */
+export interface LedgerDebugApi {
+  holdingQueue(): HeldMessage[];
+  /** The open block's process list: documented shape, JSON-ready (rpc returns it as is). */
+  processList(): Record<string, unknown>;
+  /** Federated servers: on LOCAL the bootstrap identity. */
+  federatedServers(): { chainId: Uint8Array; name: string; online: boolean }[];
+  /** The message journal as human-readable lines (only meaningful with -journaling=true). */
+  journalMessages(): string[];
+  /** Counters for `summary` (messages accepted/rejected, blocks closed, ...). */
+  stats(): Record<string, number>;
+}
