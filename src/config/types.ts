@@ -1,0 +1,48 @@
+/**
+ * CONTRACT: the effective configuration every module receives (built by config/, consumed by node.ts,
+ * rpc/, ledger/). Flags override the INI file, which overrides the defaults.
+ */
+import type { NetworkName } from "../protocol/network.js";
+
+export type LogLevel = "debug" | "info" | "warning" | "error" | "none";
+
+export interface NodeConfig {
+  network: NetworkName;
+  /** name hashed into the CUSTOM network id */
+  customNet: string;
+  /** JSON-RPC port (default 8088) */
+  port: number;
+  /** interface to listen on (default "0.0.0.0") */
+  listenHost: string;
+  /** data directory (default ~/.ledgerd); LMDB lives in `${homeDir}/${network lowercase}/db` */
+  homeDir: string;
+  /** path of the INI file actually read ("" when none) */
+  configFile: string;
+  /** seconds per directory block (LOCAL default 6; a minute is blockTimeSeconds / 10) */
+  blockTimeSeconds: number;
+  /** keep a human-readable message journal for /debug `messages` */
+  journaling: boolean;
+  /** Basic auth; both empty = no auth */
+  rpcUser: string;
+  rpcPass: string;
+  tls: { enabled: boolean; keyFile: string; certFile: string };
+  /** extra subject alternative names for the generated TLS certificate (-selfaddr) */
+  selfAddrs: string[];
+  /** NodeLocation host from the Walletd group (also a SAN of the generated certificate) */
+  nodeLocation: string;
+  /** largest accepted HTTP body, bytes (default 1 MiB) */
+  maxBodyBytes: number;
+  /** largest JSON-RPC batch, requests (default 100) */
+  maxBatch: number;
+  /** CORS allowed origins ("" = no CORS headers, "*" = any) */
+  corsDomains: string[];
+  logLevel: LogLevel;
+  consoleLogLevel: LogLevel;
+  /** network-testing knobs (debug API): drop N per mille of submitted messages; delay each by N ms */
+  dropRatePerMille: number;
+  delayMs: number;
+  /** signature verification: worker threads (0 = verify in the main thread) */
+  verifyThreads: number;
+  /** the raw INI values by group → field, for the `configuration` debug method (secrets included; redact before output) */
+  file: Record<string, Record<string, string>>;
+}
