@@ -1,7 +1,18 @@
-// CONTRACT STUB — signatures are fixed (other modules code against them); bodies to be written.
-// Wire-format §5.4.
-import type { ChainCommit, EntryCommit } from "./commit.js";
+// Entry-credit blocks: wire-format §5.4 (factomd common/entryCreditBlock/ecblockHeader.go, ecblockBody.go, …).
+import { ByteReader, ByteWriter, bytesEqual, toHex, U64_MAX } from "./bytes.js";
+import { EC_CHAIN_ID } from "./chains.js";
+import {
+  CHAIN_COMMIT_SIZE,
+  type ChainCommit,
+  ENTRY_COMMIT_SIZE,
+  type EntryCommit,
+  parseChainCommit,
+  parseEntryCommit,
+} from "./commit.js";
+import { ProtocolError } from "./errors.js";
+import { sha256 } from "./hash.js";
 
+/** One body item of an EC block (its ECID byte in the comment). */
 export type ECBlockItem =
   | { type: "serverIndex"; number: number } // ECID 00
   | { type: "minute"; number: number } // ECID 01, 1..10
@@ -9,6 +20,10 @@ export type ECBlockItem =
   | { type: "entryCommit"; commit: EntryCommit } // ECID 03
   | { type: "balanceIncrease"; ecPublicKey: Uint8Array; txId: Uint8Array; index: bigint; numEC: bigint }; // ECID 04
 
+/**
+ * An EC block. ObjectCount and BodySize are not stored: they follow from `items` (the decoder checks that the
+ * header's values match). `dbHeight` is the directory block height; `headerExpansion` is normally empty.
+ */
 export interface ECBlock {
   bodyHash: Uint8Array;
   prevHeaderHash: Uint8Array;
@@ -18,18 +33,223 @@ export interface ECBlock {
   items: ECBlockItem[];
 }
 
+/** Item type bytes (ECIDs, factomd common/constants/constants.go). */
+export const ECID = {
+  serverIndex: 0x00,
+  minute: 0x01,
+  chainCommit: 0x02,
+  entryCommit: 0x03,
+  balanceIncrease: 0x04,
+} as const;
+
+/** Minute items carry 1..10. */
+const MAX_MINUTE = 10;
+
+function checkHash(value: Uint8Array, field: string): void {
+  if (value.length !== 32)
+    throw new ProtocolError("BAD_LENGTH", `ec block.${field}`, `expected 32 bytes, got ${value.length}`);
+}
+
+function checkU8(value: number, field: string, min = 0, max = 0xff): void {
+  if (!Number.isInteger(value) || value < min || value > max)
+    throw new ProtocolError("BAD_VALUE", `ec block.${field}`, `must be ${min}..${max}, got ${value}`);
+}
+
+function writeItem(w: ByteWriter, item: ECBlockItem, i: number): void {
+  switch (item.type) {
+    case "serverIndex":
+      checkU8(item.number, `items[${i}].serverindexnumber`);
+      w.u8(ECID.serverIndex).u8(item.number);
+      return;
+    case "minute":
+      checkU8(item.number, `items[${i}].number`, 1, MAX_MINUTE);
+      w.u8(ECID.minute).u8(item.number);
+      return;
+    case "chainCommit":
+      if (item.commit.raw.length !== CHAIN_COMMIT_SIZE)
+        throw new ProtocolError(
+          "BAD_LENGTH",
+          `ec block.items[${i}]`,
+          `chain commit must be ${CHAIN_COMMIT_SIZE} bytes`,
+        );
+      w.u8(ECID.chainCommit).bytes(item.commit.raw);
+      return;
+    case "entryCommit":
+      if (item.commit.raw.length !== ENTRY_COMMIT_SIZE)
+        throw new ProtocolError(
+          "BAD_LENGTH",
+          `ec block.items[${i}]`,
+          `entry commit must be ${ENTRY_COMMIT_SIZE} bytes`,
+        );
+      w.u8(ECID.entryCommit).bytes(item.commit.raw);
+      return;
+    case "balanceIncrease":
+      checkHash(item.ecPublicKey, `items[${i}].ecpubkey`);
+      checkHash(item.txId, `items[${i}].txid`);
+      if (item.index < 0n || item.index > U64_MAX || item.numEC < 0n || item.numEC > U64_MAX)
+        throw new ProtocolError("BAD_VALUE", `ec block.items[${i}]`, "index and numec must be u64");
+      w.u8(ECID.balanceIncrease).bytes(item.ecPublicKey).bytes(item.txId).varint(item.index).varint(item.numEC);
+      return;
+  }
+}
+
+/** Body bytes: each item as ECID ‖ payload. */
+export function encodeECBlockBody(items: readonly ECBlockItem[]): Uint8Array {
+  const w = new ByteWriter(64 + 16 * items.length);
+  for (let i = 0; i < items.length; i++) writeItem(w, items[i]!, i);
+  return w.finish();
+}
+
+function encodeHeader(block: ECBlock, bodySize: number): Uint8Array {
+  checkHash(block.bodyHash, "bodyhash");
+  checkHash(block.prevHeaderHash, "prevheaderhash");
+  checkHash(block.prevFullHash, "prevfullhash");
+  if (!Number.isInteger(block.dbHeight) || block.dbHeight < 0 || block.dbHeight > 0xffffffff)
+    throw new ProtocolError("BAD_VALUE", "ec block.dbheight", `must be a u32, got ${block.dbHeight}`);
+  return new ByteWriter(160 + block.headerExpansion.length)
+    .bytes(EC_CHAIN_ID)
+    .bytes(block.bodyHash)
+    .bytes(block.prevHeaderHash)
+    .bytes(block.prevFullHash)
+    .u32(block.dbHeight)
+    .varint(block.headerExpansion.length)
+    .bytes(block.headerExpansion)
+    .u64(block.items.length)
+    .u64(bodySize)
+    .finish();
+}
+
+/** The header bytes of `block` (its stored bodyHash; ObjectCount and BodySize derived from the items). */
+export function encodeECBlockHeader(block: ECBlock): Uint8Array {
+  return encodeHeader(block, encodeECBlockBody(block.items).length);
+}
+
 /** Build an EC block from its items, computing bodyHash = sha256(body bytes). */
-export function buildECBlock(_fields: Omit<ECBlock, "bodyHash">): ECBlock {
-  throw new Error("not implemented");
+export function buildECBlock(fields: Omit<ECBlock, "bodyHash">): ECBlock {
+  return { ...fields, bodyHash: sha256(encodeECBlockBody(fields.items)) };
 }
-export function encodeECBlock(_block: ECBlock): Uint8Array {
-  throw new Error("not implemented");
+
+/** Header ‖ body. */
+export function encodeECBlock(block: ECBlock): Uint8Array {
+  const body = encodeECBlockBody(block.items);
+  const header = encodeHeader(block, body.length);
+  return new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
 }
-/** Decode; rejects truncation, unknown ECIDs and trailing bytes. */
-export function decodeECBlock(_bytes: Uint8Array): ECBlock {
-  throw new Error("not implemented");
+
+function readItem(r: ByteReader, i: number): ECBlockItem {
+  const ecid = r.u8(`items[${i}].ecid`);
+  switch (ecid) {
+    case ECID.serverIndex:
+      return { type: "serverIndex", number: r.u8(`items[${i}].serverindexnumber`) };
+    case ECID.minute: {
+      const number = r.u8(`items[${i}].number`);
+      if (number < 1 || number > MAX_MINUTE)
+        throw new ProtocolError(
+          "BAD_VALUE",
+          `ec block.items[${i}].number`,
+          `minute must be 1..${MAX_MINUTE}, got ${number}`,
+        );
+      return { type: "minute", number };
+    }
+    case ECID.chainCommit:
+      return { type: "chainCommit", commit: parseChainCommit(r.bytesN(CHAIN_COMMIT_SIZE, `items[${i}]`)) };
+    case ECID.entryCommit:
+      return { type: "entryCommit", commit: parseEntryCommit(r.bytesN(ENTRY_COMMIT_SIZE, `items[${i}]`)) };
+    case ECID.balanceIncrease:
+      return {
+        type: "balanceIncrease",
+        ecPublicKey: r.bytesN(32, `items[${i}].ecpubkey`),
+        txId: r.bytesN(32, `items[${i}].txid`),
+        index: r.varint(`items[${i}].index`),
+        numEC: r.varint(`items[${i}].numec`),
+      };
+    default:
+      throw new ProtocolError(
+        "BAD_VALUE",
+        `ec block.items[${i}].ecid`,
+        `unknown item type 0x${ecid.toString(16).padStart(2, "0")}`,
+      );
+  }
 }
+
+/**
+ * Decode; rejects truncation, unknown ECIDs, trailing bytes, an ObjectCount or BodySize that does not match
+ * the body, and (unless `verifyBodyHash` is false) a stored BodyHash that is not sha256(body). Commits inside
+ * are parsed structurally (no credit-range check: the block records what was accepted). The result owns a
+ * copy of the bytes.
+ */
+export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boolean } = {}): ECBlock {
+  const r = new ByteReader(bytes.slice(), "ec block");
+  const chainId = r.bytesN(32, "chainid");
+  if (!bytesEqual(chainId, EC_CHAIN_ID))
+    throw new ProtocolError("BAD_VALUE", "ec block.chainid", `expected ${toHex(EC_CHAIN_ID)}, got ${toHex(chainId)}`);
+  const bodyHash = r.bytesN(32, "bodyhash");
+  const prevHeaderHash = r.bytesN(32, "prevheaderhash");
+  const prevFullHash = r.bytesN(32, "prevfullhash");
+  const dbHeight = r.u32("dbheight");
+  const expansionSize = r.varint("headerexpansionsize");
+  if (expansionSize > BigInt(r.remaining))
+    throw new ProtocolError(
+      "TRUNCATED",
+      "ec block.headerexpansionarea",
+      `size ${expansionSize} exceeds the ${r.remaining} bytes left`,
+    );
+  const headerExpansion = r.bytesN(Number(expansionSize), "headerexpansionarea");
+  const objectCount = r.u64("objectcount");
+  const bodySize = r.u64("bodysize");
+  if (bodySize !== BigInt(r.remaining)) {
+    if (bodySize > BigInt(r.remaining))
+      throw new ProtocolError(
+        "TRUNCATED",
+        "ec block.body",
+        `body size ${bodySize} exceeds the ${r.remaining} bytes left`,
+      );
+    throw new ProtocolError(
+      "TRAILING_BYTES",
+      "ec block",
+      `${BigInt(r.remaining) - bodySize} byte(s) after the body of ${bodySize}`,
+    );
+  }
+  // Every item takes at least 2 bytes, so a larger count cannot be honest (and must not drive a long loop).
+  if (objectCount * 2n > bodySize)
+    throw new ProtocolError(
+      "BAD_VALUE",
+      "ec block.objectcount",
+      `${objectCount} items cannot fit in ${bodySize} body bytes`,
+    );
+  const body = r.bytesN(r.remaining, "body");
+  const br = new ByteReader(body, "ec block");
+  const items: ECBlockItem[] = [];
+  for (let i = 0; i < Number(objectCount); i++) items.push(readItem(br, i));
+  if (br.remaining !== 0)
+    throw new ProtocolError(
+      "BAD_VALUE",
+      "ec block.bodysize",
+      `${br.remaining} body byte(s) left after ${objectCount} items`,
+    );
+  if (options.verifyBodyHash !== false) {
+    const computed = sha256(body);
+    if (!bytesEqual(computed, bodyHash))
+      throw new ProtocolError(
+        "BAD_VALUE",
+        "ec block.bodyhash",
+        `stored ${toHex(bodyHash)} is not sha256(body) ${toHex(computed)}`,
+      );
+  }
+  return { bodyHash, prevHeaderHash, prevFullHash, dbHeight, headerExpansion, items };
+}
+
 /** headerHash = sha256(header) (the "keymr"); fullHash = sha256(header ‖ body). */
-export function ecBlockHashes(_block: ECBlock): { headerHash: Uint8Array; fullHash: Uint8Array } {
-  throw new Error("not implemented");
+export function ecBlockHashes(block: ECBlock): { headerHash: Uint8Array; fullHash: Uint8Array } {
+  const body = encodeECBlockBody(block.items);
+  const header = encodeHeader(block, body.length);
+  const whole = new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
+  return { headerHash: sha256(header), fullHash: sha256(whole) };
+}
+
+/** Every commit of the block in body order (the items the ledger indexes by txid and full hash). */
+export function ecBlockCommits(block: ECBlock): (EntryCommit | ChainCommit)[] {
+  const out: (EntryCommit | ChainCommit)[] = [];
+  for (const item of block.items) if (item.type === "chainCommit" || item.type === "entryCommit") out.push(item.commit);
+  return out;
 }

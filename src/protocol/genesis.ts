@@ -1,11 +1,20 @@
-// CONTRACT STUB — signatures are fixed (other modules code against them); bodies to be written.
-// Wire-format §6.2–6.3.
-import type { AdminBlock } from "./ablock.js";
-import type { DirectoryBlock } from "./dblock.js";
-import type { ECBlock } from "./ecblock.js";
-import type { AssetBlock } from "./fblock.js";
-import type { NetworkName } from "./network.js";
+// Genesis (height 0) blocks: wire-format §6.2–6.3 (factomd state/loadDatabase.go GenerateGenesisBlocks,
+// common/factoid/genesisBlockNew.go, util/config.go).
+import { type AdminBlock, type AdminEntry, adminBlockHashes } from "./ablock.js";
+import { fromHex, ZERO_HASH } from "./bytes.js";
+import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "./chains.js";
+import { buildDirectoryBlock, type DirectoryBlock } from "./dblock.js";
+import { buildECBlock, type ECBlock, type ECBlockItem, ecBlockHashes } from "./ecblock.js";
+import { ProtocolError } from "./errors.js";
+import { type AssetBlock, assetBlockHashes, decodeAssetBlock } from "./fblock.js";
+import {
+  LOCAL_GENESIS_ASSET_BLOCK_HEX,
+  MAIN_GENESIS_ASSET_BLOCK_HEX,
+  TEST_GENESIS_ASSET_BLOCK_HEX,
+} from "./genesisBlocks.js";
+import { type NetworkName, networkId } from "./network.js";
 
+/** The four blocks of height 0 (no entry blocks at genesis). */
 export interface GenesisBlocks {
   directory: DirectoryBlock;
   admin: AdminBlock;
@@ -13,16 +22,96 @@ export interface GenesisBlocks {
   asset: AssetBlock;
 }
 
-/** The height-0 blocks of a network (CUSTOM uses the LOCAL asset block and the configured bootstrap identity). */
-export function genesisBlocks(_network: NetworkName, _customName?: string): GenesisBlocks {
-  throw new Error("not implemented");
-}
+/** Genesis directory block timestamp, MINUTES since epoch (= 2015-09-01 20:00 UTC, 1441137600 s). */
+export const GENESIS_TIMESTAMP_MINUTES = 24018960;
+
+/** Activation height of the bootstrap federated server added by the genesis admin block (AddFedServer). */
+const BOOTSTRAP_ACTIVATION_HEIGHT = 1;
 
 /**
  * LOCAL bootstrap server key (32-byte ed25519 seed, hex), identity sha256("FNode0"); signs directory blocks on LOCAL.
- * TODO(protocol): fill with the real value (factomd util/config.go LocalServerPrivKey, private 4c38c72f…d26d,
- * public cc1985cd…e31a) and test that its public key matches.
+ * factomd util/config.go LocalServerPrivKey; its public key is LocalServerPublicKey cc1985cd…e31a (tested).
  */
-export const LOCAL_BOOTSTRAP_SEED_HEX: string = "";
-/** LOCAL bootstrap identity chain ID = sha256("FNode0") = 38bab145…7be9, hex. */
-export const LOCAL_BOOTSTRAP_IDENTITY_HEX: string = "";
+export const LOCAL_BOOTSTRAP_SEED_HEX: string = "4c38c72fc5cdad68f13b74674d3ffb1f3d63a112710868c9b08946553448d26d";
+/** LOCAL bootstrap identity chain ID = sha256("FNode0") = 38bab145…7be9, hex (also factomd's default CustomBootstrapIdentity). */
+export const LOCAL_BOOTSTRAP_IDENTITY_HEX: string = "38bab1455b7bd7e5efd15c53c777c79d0c988e9210f1da49a99d95b3a6417be9";
+/** Public key of LOCAL_BOOTSTRAP_SEED_HEX (factomd util/config.go LocalServerPublicKey), hex. */
+export const LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX: string =
+  "cc1985cdfae4e32b5a454dfda8ce5e1361558482684f3367649c3ad852c8e31a";
+/** MAIN bootstrap public key (state/state.go GetNetworkBootStrapKey): signed the mainnet genesis directory block, hex. */
+export const MAIN_BOOTSTRAP_PUBLIC_KEY_HEX: string = "0426a802617848d4d16d87830fc521f4d136bb2d0c352850919c2679f189613a";
+
+/** The genesis asset block of a network, decoded from its fixed bytes (CUSTOM uses the LOCAL block). */
+export function genesisAssetBlock(network: NetworkName): AssetBlock {
+  const hex =
+    network === "MAIN"
+      ? MAIN_GENESIS_ASSET_BLOCK_HEX
+      : network === "TEST"
+        ? TEST_GENESIS_ASSET_BLOCK_HEX
+        : LOCAL_GENESIS_ASSET_BLOCK_HEX;
+  return decodeAssetBlock(fromHex(hex, "genesisAssetBlock"));
+}
+
+/** MAIN: server index 0 then minutes 1..10 (the M1 layout); every other network: empty. */
+function genesisECItems(network: NetworkName): ECBlockItem[] {
+  if (network !== "MAIN") return [];
+  const items: ECBlockItem[] = [{ type: "serverIndex", number: 0 }];
+  for (let m = 1; m <= 10; m++) items.push({ type: "minute", number: m });
+  return items;
+}
+
+/** MAIN: no entries; TEST: fed server = zero hash; LOCAL: sha256("FNode0"); CUSTOM: the configured bootstrap identity. */
+function genesisAdminEntries(network: NetworkName, customIdentity: Uint8Array | undefined): AdminEntry[] {
+  let identity: Uint8Array;
+  switch (network) {
+    case "MAIN":
+      return [];
+    case "TEST":
+      identity = ZERO_HASH;
+      break;
+    case "LOCAL":
+      identity = fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX);
+      break;
+    case "CUSTOM":
+      identity = customIdentity ?? fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX);
+      if (identity.length !== 32) throw new ProtocolError("BAD_LENGTH", "customBootstrapIdentity", "expected 32 bytes");
+      break;
+  }
+  return [{ type: 0x05, identityChainId: identity.slice(), dbHeight: BOOTSTRAP_ACTIVATION_HEIGHT }];
+}
+
+/**
+ * The height-0 blocks of a network (CUSTOM uses the LOCAL asset block and the configured bootstrap identity).
+ * @param customIdentity CUSTOM only: the bootstrap identity chain ID (default: factomd's CustomBootstrapIdentity = LOCAL's)
+ */
+export function genesisBlocks(network: NetworkName, customName?: string, customIdentity?: Uint8Array): GenesisBlocks {
+  const id = networkId(network, customName);
+  const admin: AdminBlock = {
+    prevBackRefHash: ZERO_HASH.slice(),
+    dbHeight: 0,
+    headerExpansion: new Uint8Array(0),
+    entries: genesisAdminEntries(network, customIdentity),
+  };
+  const ec = buildECBlock({
+    prevHeaderHash: ZERO_HASH.slice(),
+    prevFullHash: ZERO_HASH.slice(),
+    dbHeight: 0,
+    headerExpansion: new Uint8Array(0),
+    items: genesisECItems(network),
+  });
+  const asset = genesisAssetBlock(network);
+  const directory = buildDirectoryBlock({
+    version: 0,
+    networkId: id,
+    prevKeyMR: ZERO_HASH.slice(),
+    prevFullHash: ZERO_HASH.slice(),
+    timestamp: GENESIS_TIMESTAMP_MINUTES,
+    dbHeight: 0,
+    entries: [
+      { chainId: ADMIN_CHAIN_ID.slice(), keyMR: adminBlockHashes(admin).lookupHash },
+      { chainId: EC_CHAIN_ID.slice(), keyMR: ecBlockHashes(ec).headerHash },
+      { chainId: ASSET_CHAIN_ID.slice(), keyMR: assetBlockHashes(asset).keyMR },
+    ],
+  });
+  return { directory, admin, ec, asset };
+}
