@@ -1,0 +1,341 @@
+/**
+ * Command-line flags, parsed the way Go's `flag` package parses the reference node's flags:
+ * `-name=value`, `--name=value`, `-name value`, `--name value`, and for booleans a bare `-name`
+ * (true) or `-name=false`. Parsing stops at `--`. Unknown flags, bad values and stray arguments are
+ * ConfigErrors that name the flag.
+ */
+import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
+import { NETWORK_NAMES, type NetworkName } from "../protocol/network.js";
+import { ConfigError } from "./errors.js";
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  LOG_LEVEL_WORDS,
+  MAX_BODY_BYTES_LIMIT,
+  MAX_VERIFY_THREADS,
+  MIN_BODY_BYTES,
+} from "./fields.js";
+import type { LogLevel } from "./types.js";
+
+/** What the command line asked for; absent = not given (the file or the default decides). */
+export interface FlagValues {
+  network?: NetworkName;
+  customNet?: string;
+  port?: number;
+  homeDir?: string;
+  /** seconds per directory block */
+  blockTimeSeconds?: number;
+  configFile?: string;
+  journaling?: boolean;
+  rpcUser?: string;
+  rpcPass?: string;
+  tls?: boolean;
+  selfAddrs?: string[];
+  /** bytes */
+  maxBodyBytes?: number;
+  verifyThreads?: number;
+  logLevel?: LogLevel;
+  /** messages dropped per 1000 */
+  dropRatePerMille?: number;
+  help?: boolean;
+  version?: boolean;
+}
+
+type FlagKind = "string" | "int" | "bool";
+
+interface FlagSpec {
+  names: readonly string[];
+  kind: FlagKind;
+  /** value placeholder in usage() */
+  arg?: string;
+  /** default as shown by usage() */
+  shown: string;
+  help: string;
+  apply(into: FlagValues, value: string, flag: string): void;
+}
+
+/** Default signature-verification threads: one worker when there is a core to spare, else verify inline. */
+export function defaultVerifyThreads(): number {
+  return availableParallelism() >= 2 ? 1 : 0;
+}
+
+function bad(flag: string, message: string): never {
+  throw new ConfigError(`invalid value for flag ${flag}: ${message}`, { field: flag });
+}
+
+function int(flag: string, value: string, min: number, max: number): number {
+  if (!/^[+-]?[0-9]+$/.test(value.trim()))
+    bad(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  const n = Number.parseInt(value, 10);
+  if (!Number.isSafeInteger(n) || n < min || n > max) {
+    bad(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+/** Go's strconv.ParseBool set. */
+function bool(flag: string, value: string): boolean {
+  if (["1", "t", "T", "true", "TRUE", "True"].includes(value)) return true;
+  if (["0", "f", "F", "false", "FALSE", "False"].includes(value)) return false;
+  return bad(flag, `expected true or false, got ${JSON.stringify(value)}`);
+}
+
+/** A level word of the flag or the file (ours, or the reference's syslog/logrus names) → LogLevel. */
+export function parseLogLevel(word: string): LogLevel | undefined {
+  return LOG_LEVEL_WORDS[word.trim().toLowerCase()];
+}
+
+/** -selfaddr entries: IP addresses and DNS names (a leading "*." wildcard allowed). */
+const DNS_NAME =
+  /^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+
+export function isDnsName(name: string): boolean {
+  return name.length <= 253 && DNS_NAME.test(name);
+}
+
+const SPECS: readonly FlagSpec[] = [
+  {
+    names: ["network"],
+    kind: "string",
+    arg: "NAME",
+    shown: "LOCAL, or [App] Network of the file",
+    help: "network to serve: MAIN, TEST, LOCAL or CUSTOM",
+    apply(into, v, flag) {
+      const name = v.trim().toUpperCase();
+      if (!(NETWORK_NAMES as readonly string[]).includes(name)) {
+        bad(flag, `expected one of ${NETWORK_NAMES.join(", ")}, got ${JSON.stringify(v)}`);
+      }
+      into.network = name as NetworkName;
+    },
+  },
+  {
+    names: ["customnet"],
+    kind: "string",
+    arg: "NAME",
+    shown: '""',
+    help: "name of a CUSTOM network (its id is the first 4 bytes of sha256(NAME)); required with -network=CUSTOM",
+    apply(into, v) {
+      into.customNet = v;
+    },
+  },
+  {
+    names: ["port"],
+    kind: "int",
+    arg: "PORT",
+    shown: "8088, or [App] PortNumber",
+    help: "JSON-RPC port (/v2 and /debug); 0 = any free port",
+    apply(into, v, flag) {
+      into.port = int(flag, v, 0, 65535);
+    },
+  },
+  {
+    names: ["homedir"],
+    kind: "string",
+    arg: "DIR",
+    shown: "~/.ledgerd",
+    help: "home directory: database, TLS files, default configuration file",
+    apply(into, v, flag) {
+      if (v.trim() === "") bad(flag, "expected a directory, got an empty value");
+      into.homeDir = v;
+    },
+  },
+  {
+    names: ["blktime"],
+    kind: "int",
+    arg: "SECONDS",
+    shown: "6, or [App] DirectoryBlockInSeconds; MAIN always 600",
+    help: "seconds per directory block (a minute is a tenth of it)",
+    apply(into, v, flag) {
+      into.blockTimeSeconds = int(flag, v, 1, 86400);
+    },
+  },
+  {
+    names: ["config"],
+    kind: "string",
+    arg: "FILE",
+    shown: "<homedir>/ledgerd.conf",
+    help: "INI configuration file; a missing default file means the defaults, a missing -config file is an error",
+    apply(into, v, flag) {
+      if (v.trim() === "") bad(flag, "expected a file name, got an empty value");
+      into.configFile = v;
+    },
+  },
+  {
+    names: ["journaling"],
+    kind: "bool",
+    shown: "false",
+    help: "keep a human-readable journal of messages for the debug method `messages`",
+    apply(into, v, flag) {
+      into.journaling = bool(flag, v);
+    },
+  },
+  {
+    names: ["rpcuser"],
+    kind: "string",
+    arg: "USER",
+    shown: '"", or [App] NodeRpcUser',
+    help: "HTTP Basic user of the API; an empty value keeps the file's",
+    apply(into, v) {
+      if (v !== "") into.rpcUser = v;
+    },
+  },
+  {
+    names: ["rpcpass"],
+    kind: "string",
+    arg: "PASS",
+    shown: '"", or [App] NodeRpcPass',
+    help: "HTTP Basic password of the API; an empty value keeps the file's",
+    apply(into, v) {
+      if (v !== "") into.rpcPass = v;
+    },
+  },
+  {
+    names: ["tls"],
+    kind: "bool",
+    shown: "false, or [App] NodeTlsEnabled",
+    help: "serve HTTPS only; a self-signed certificate is created when the files are missing",
+    apply(into, v, flag) {
+      into.tls = bool(flag, v);
+    },
+  },
+  {
+    names: ["selfaddr"],
+    kind: "string",
+    arg: "A,B,...",
+    shown: '""',
+    help: "comma-separated IP addresses and DNS names of this node to put in a generated TLS certificate",
+    apply(into, v, flag) {
+      const entries = v
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
+      for (const e of entries) {
+        const bare = e.startsWith("[") && e.endsWith("]") ? e.slice(1, -1) : e;
+        if (isIP(bare) === 0 && !isDnsName(bare)) {
+          bad(flag, `${JSON.stringify(e)} is neither an IP address nor a DNS name`);
+        }
+      }
+      into.selfAddrs = entries.map((e) => (e.startsWith("[") && e.endsWith("]") ? e.slice(1, -1) : e));
+    },
+  },
+  {
+    names: ["maxbody"],
+    kind: "int",
+    arg: "BYTES",
+    shown: `${DEFAULT_MAX_BODY_BYTES} (1 MiB), or [App] MaxBodyBytes`,
+    help: "largest accepted HTTP request body, bytes",
+    apply(into, v, flag) {
+      into.maxBodyBytes = int(flag, v, MIN_BODY_BYTES, MAX_BODY_BYTES_LIMIT);
+    },
+  },
+  {
+    names: ["verifythreads"],
+    kind: "int",
+    arg: "N",
+    shown: "1 with 2 or more CPUs, else 0; or [App] VerifyThreads",
+    help: "signature-verification worker threads; 0 = verify in the main thread",
+    apply(into, v, flag) {
+      into.verifyThreads = int(flag, v, 0, MAX_VERIFY_THREADS);
+    },
+  },
+  {
+    names: ["loglevel"],
+    kind: "string",
+    arg: "LEVEL",
+    shown: "[Log] LogLevel (error) for the file, [Log] ConsoleLogLevel (standard = info) for stderr",
+    help: "level of both the log file and stderr: debug, info, warning, error or none",
+    apply(into, v, flag) {
+      const level = parseLogLevel(v);
+      if (!level) bad(flag, `expected one of debug, info, warning, error, none, got ${JSON.stringify(v)}`);
+      into.logLevel = level;
+    },
+  },
+  {
+    names: ["drop"],
+    kind: "int",
+    arg: "N",
+    shown: "0, or [App] DropRate",
+    help: "network testing: drop N of every 1000 submitted messages (as the reference's -drop)",
+    apply(into, v, flag) {
+      into.dropRatePerMille = int(flag, v, 0, 1000);
+    },
+  },
+  {
+    names: ["h", "help"],
+    kind: "bool",
+    shown: "",
+    help: "print this help and exit",
+    apply(into, v, flag) {
+      into.help = bool(flag, v);
+    },
+  },
+  {
+    names: ["v", "version"],
+    kind: "bool",
+    shown: "",
+    help: "print the version and exit",
+    apply(into, v, flag) {
+      into.version = bool(flag, v);
+    },
+  },
+];
+
+function findSpec(name: string): FlagSpec | undefined {
+  return SPECS.find((s) => s.names.includes(name));
+}
+
+/** Parses argv (without the node and script paths). Later occurrences of a flag win, as in Go. */
+export function parseFlags(argv: readonly string[]): FlagValues {
+  const out: FlagValues = {};
+  let i = 0;
+  while (i < argv.length) {
+    const arg = argv[i++]!;
+    if (arg === "--") {
+      if (i < argv.length)
+        throw new ConfigError(`unexpected argument ${JSON.stringify(argv[i])}: ledgerd takes only flags`);
+      break;
+    }
+    if (!arg.startsWith("-") || arg === "-") {
+      throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}: ledgerd takes only flags (see -h)`);
+    }
+    const body = arg.startsWith("--") ? arg.slice(2) : arg.slice(1);
+    if (body === "" || body.startsWith("-") || body.startsWith("=")) {
+      throw new ConfigError(`bad flag syntax: ${arg}`, { field: arg });
+    }
+    const eq = body.indexOf("=");
+    const name = eq < 0 ? body : body.slice(0, eq);
+    const spec = findSpec(name);
+    const flag = `-${name}`;
+    if (!spec)
+      throw new ConfigError(`flag provided but not defined: ${flag} (see -h for the list of flags)`, { field: flag });
+    let value: string;
+    if (eq >= 0) {
+      value = body.slice(eq + 1);
+    } else if (spec.kind === "bool") {
+      value = "true";
+    } else {
+      if (i >= argv.length) throw new ConfigError(`flag needs an argument: ${flag}`, { field: flag });
+      value = argv[i++]!;
+    }
+    spec.apply(out, value, flag);
+  }
+  return out;
+}
+
+/** The help text: every flag with its argument, meaning and default. */
+export function usage(): string {
+  const lines = [
+    "Usage: ledgerd [flags]",
+    "",
+    "Flags (one or two dashes; -flag=value or -flag value; booleans: -flag or -flag=false):",
+  ];
+  for (const s of SPECS) {
+    const names = s.names.map((n) => `-${n}`).join(", ");
+    const head = s.kind === "bool" ? names : `${names}=${s.arg}`;
+    lines.push(`  ${head}`);
+    lines.push(`        ${s.help}`);
+    if (s.shown) lines.push(`        default: ${s.shown}`);
+  }
+  lines.push("", "Flags override the configuration file, which overrides the defaults (docs/configuration.md).");
+  return lines.join("\n") + "\n";
+}

@@ -1,0 +1,289 @@
+/**
+ * The effective configuration: flags override the INI file, which overrides the defaults
+ * (docs/configuration.md lists every flag and field).
+ */
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { NetworkName } from "../protocol/network.js";
+import { ConfigError } from "./errors.js";
+import { PLACEHOLDER_PATH_PREFIX } from "./fields.js";
+import { defaultVerifyThreads, type FlagValues, parseFlags, parseLogLevel } from "./flags.js";
+import { emptyRawFile, fileBool, fileInt, fileString, type RawFile, readIniFile } from "./ini.js";
+import type { LogLevel, NodeConfig } from "./types.js";
+
+export { ConfigError } from "./errors.js";
+export { type FlagValues, parseFlags, usage } from "./flags.js";
+
+/** Name of the configuration file inside the home directory (the reference: factomd.conf). */
+export const CONFIG_FILE_NAME = "ledgerd.conf";
+/** Default home directory below the user's home. */
+export const HOME_DIR_NAME = ".ledgerd";
+/** Generated TLS files, relative to the home directory. */
+export const TLS_KEY_FILE = join("tls", "node.key");
+export const TLS_CERT_FILE = join("tls", "node.crt");
+/** Seconds per directory block on MAIN, whatever the file or flags say (the reference forces it too). */
+export const MAIN_BLOCK_SECONDS = 600;
+
+/** Settings `reload-configuration` applies to the running node; every other change waits for a restart. */
+export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig>([
+  "logLevel",
+  "consoleLogLevel",
+  "rpcUser",
+  "rpcPass",
+  "dropRatePerMille",
+  "delayMs",
+  "corsDomains",
+]);
+
+/** Which NodeConfig settings each file field feeds. Fields not listed are informational (only `configuration`). */
+const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
+  "App.PortNumber": ["port"],
+  "App.HomeDir": ["homeDir", "tls"],
+  "App.DirectoryBlockInSeconds": ["blockTimeSeconds"],
+  "App.Network": ["network", "blockTimeSeconds"],
+  "App.NodeTlsEnabled": ["tls"],
+  "App.NodeTlsPrivateKey": ["tls"],
+  "App.NodeTlsPublicCert": ["tls"],
+  "App.NodeRpcUser": ["rpcUser"],
+  "App.NodeRpcPass": ["rpcPass"],
+  "App.CorsDomains": ["corsDomains"],
+  "App.ListenHost": ["listenHost"],
+  "App.MaxBodyBytes": ["maxBodyBytes"],
+  "App.MaxBatch": ["maxBatch"],
+  "App.VerifyThreads": ["verifyThreads"],
+  "App.DropRate": ["dropRatePerMille"],
+  "App.Delay": ["delayMs"],
+  "Log.LogLevel": ["logLevel"],
+  "Log.ConsoleLogLevel": ["consoleLogLevel"],
+  "Walletd.NodeLocation": ["nodeLocation"],
+};
+
+/** Where the configuration comes from: resolved once per load from the flags and the environment. */
+interface Origin {
+  flags: FlagValues;
+  /** the user's home, for `~` */
+  userHome: string;
+  /** -homedir, resolved; undefined when not given */
+  flagHome: string | undefined;
+  /** home directory used to find the default configuration file */
+  bootHome: string;
+  /** path of the configuration file (read or not) */
+  path: string;
+  /** -config was given */
+  explicit: boolean;
+}
+
+/** `~` and `~/x` → the user's home. Other paths are returned unchanged. */
+export function expandHome(p: string, userHome: string): string {
+  if (p === "~") return userHome;
+  if (p.startsWith("~/")) return join(userHome, p.slice(2));
+  return p;
+}
+
+function origin(argv: readonly string[], env: NodeJS.ProcessEnv): Origin {
+  const flags = parseFlags(argv);
+  const userHome = env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+  const flagHome = flags.homeDir !== undefined ? resolve(expandHome(flags.homeDir, userHome)) : undefined;
+  const bootHome = flagHome ?? join(userHome, HOME_DIR_NAME);
+  const explicit = flags.configFile !== undefined;
+  const path = explicit ? resolve(expandHome(flags.configFile!, userHome)) : join(bootHome, CONFIG_FILE_NAME);
+  return { flags, userHome, flagHome, bootHome, path, explicit };
+}
+
+/** Reads the file of `o`: missing default file = empty (defaults); missing -config file = error. */
+function readFile(o: Origin): { raw: RawFile; lines: Record<string, number>; configFile: string } {
+  const doc = readIniFile(o.path);
+  if (doc === null) {
+    if (o.explicit) {
+      throw new ConfigError(`${o.path}: configuration file not found (given by -config)`, {
+        file: o.path,
+        field: "-config",
+      });
+    }
+    return { raw: emptyRawFile(), lines: {}, configFile: "" };
+  }
+  return { raw: doc.values, lines: doc.lines, configFile: o.path };
+}
+
+/**
+ * Builds the effective configuration from the command line (argv without the node and script paths), the
+ * configuration file and the defaults. Throws ConfigError for any bad flag, file or combination.
+ */
+export function loadConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): NodeConfig {
+  const o = origin(argv, env);
+  const { raw, lines, configFile } = readFile(o);
+  return derive(o, raw, lines, configFile);
+}
+
+export interface ReloadResult {
+  config: NodeConfig;
+  /** "Group.Field" of every changed file field that takes effect only after a restart (not applied) */
+  restartNeeded: string[];
+  /** "Group.Field" of every changed file field that was applied */
+  applied: string[];
+}
+
+/**
+ * Re-reads the configuration file (the same path as at start: argv must be the start's) and applies what
+ * can change while running (LIVE_KEYS: log levels, RPC credentials, drop rate, delay, CORS). Every other
+ * changed field is listed in `restartNeeded` and left as it was, in the settings and in `config.file`, so
+ * that `configuration` keeps showing what runs. Values changed at run time (set-drop-rate) are kept unless
+ * the file changes them. A bad file throws ConfigError and changes nothing.
+ */
+export function reloadConfig(current: NodeConfig, argv: string[], env: NodeJS.ProcessEnv = process.env): ReloadResult {
+  const o = origin(argv, env);
+  const { raw, lines, configFile } = readFile(o);
+  const next = derive(o, raw, lines, configFile);
+  let prev: NodeConfig;
+  try {
+    prev = derive(o, current.file, {}, current.configFile);
+  } catch {
+    prev = current; // `current` was not built by loadConfig; compare with what runs
+  }
+
+  const changedKeys = new Set<keyof NodeConfig>();
+  for (const k of Object.keys(next) as (keyof NodeConfig)[]) {
+    if (k === "file" || k === "configFile") continue;
+    if (JSON.stringify(prev[k]) !== JSON.stringify(next[k])) changedKeys.add(k);
+  }
+
+  const result: NodeConfig = { ...current, configFile: next.configFile, file: cloneRaw(current.file) };
+  const writable = result as unknown as Record<string, unknown>;
+  for (const k of changedKeys) {
+    if (LIVE_KEYS.has(k)) writable[k] = clone(next[k]);
+  }
+
+  const restartNeeded: string[] = [];
+  const applied: string[] = [];
+  for (const group of new Set([...Object.keys(current.file), ...Object.keys(raw)])) {
+    const before = current.file[group] ?? {};
+    const after = raw[group] ?? {};
+    for (const field of new Set([...Object.keys(before), ...Object.keys(after)])) {
+      if (before[field] === after[field]) continue;
+      const name = `${group}.${field}`;
+      const keys = FIELD_KEYS[name] ?? [];
+      const takesEffect = keys.length > 0 && keys.every((k) => LIVE_KEYS.has(k) || !changedKeys.has(k));
+      if (!takesEffect) {
+        restartNeeded.push(name);
+        continue;
+      }
+      applied.push(name);
+      result.file[group] ??= {};
+      const bucket = result.file[group]!;
+      if (after[field] === undefined) delete bucket[field];
+      else bucket[field] = after[field]!;
+    }
+  }
+  return { config: result, restartNeeded, applied };
+}
+
+/** The log file: `<LogPath>/ledgerd.log`, LogPath relative to the home directory; "" when LogPath is empty. */
+export function logFilePath(config: NodeConfig): string {
+  const dir = fileString(config.file, "Log", "LogPath").trim();
+  if (dir === "") return "";
+  return join(resolve(config.homeDir, dir), "ledgerd.log");
+}
+
+function clone<T>(v: T): T {
+  return v === null || typeof v !== "object" ? v : (JSON.parse(JSON.stringify(v)) as T);
+}
+
+function cloneRaw(file: RawFile): RawFile {
+  const out: RawFile = {};
+  for (const [g, fields] of Object.entries(file)) out[g] = { ...fields };
+  return out;
+}
+
+/** The host of a "host:port" location ("[::1]:8088" → "::1"; a scheme such as https:// is dropped). */
+export function locationHost(location: string): string {
+  let s = location.trim().replace(/^[A-Za-z][A-Za-z0-9+.-]*:\/\//, "");
+  s = s.replace(/\/.*$/, "");
+  if (s.startsWith("[")) {
+    const end = s.indexOf("]");
+    return end < 0 ? s.slice(1) : s.slice(1, end);
+  }
+  const colons = s.split(":").length - 1;
+  if (colons === 1) return s.slice(0, s.indexOf(":"));
+  return s; // no port, or a bare IPv6 address
+}
+
+function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFile: string): NodeConfig {
+  const { flags } = o;
+  /** Error about a file field: with its file and line when the file set it. */
+  const fieldError = (key: string, message: string): ConfigError => {
+    const line = lines[key];
+    if (line === undefined) return new ConfigError(`${message}`, { field: key });
+    return new ConfigError(`${configFile}:${line}: ${message}`, { file: configFile, line, field: key });
+  };
+
+  const network = (flags.network ?? fileString(raw, "App", "Network").trim().toUpperCase()) as NetworkName;
+  const customNet = flags.customNet ?? "";
+  if (network === "CUSTOM" && customNet.trim() === "") {
+    throw new ConfigError("network CUSTOM needs a name: start with -customnet=NAME (its id is sha256(NAME)[0:4])", {
+      field: "-customnet",
+    });
+  }
+
+  const fileHome = fileString(raw, "App", "HomeDir").trim();
+  const homeDir =
+    o.flagHome ?? (fileHome !== "" ? resolve(dirname(o.path), expandHome(fileHome, o.userHome)) : o.bootHome);
+
+  const inHome = (value: string, fallback: string): string => {
+    const v = value.trim();
+    if (v === "" || v.startsWith(PLACEHOLDER_PATH_PREFIX)) return join(homeDir, fallback);
+    const expanded = expandHome(v, o.userHome);
+    return isAbsolute(expanded) ? expanded : resolve(homeDir, expanded);
+  };
+
+  const rpcUser = flags.rpcUser ?? fileString(raw, "App", "NodeRpcUser");
+  const rpcPass = flags.rpcPass ?? fileString(raw, "App", "NodeRpcPass");
+  if (rpcUser === "" && rpcPass !== "") {
+    const message =
+      "NodeRpcPass (or -rpcpass) is set but NodeRpcUser (or -rpcuser) is empty: authentication needs both; " +
+      "the API would be left open";
+    throw flags.rpcPass !== undefined
+      ? new ConfigError(message, { field: "-rpcpass" })
+      : fieldError("App.NodeRpcPass", message);
+  }
+
+  const listenHost = fileString(raw, "App", "ListenHost").trim();
+  if (listenHost === "")
+    throw fieldError("App.ListenHost", "[App] ListenHost: expected an interface address, got an empty value");
+
+  const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
+
+  return {
+    network,
+    customNet,
+    port: flags.port ?? fileInt(raw, "App", "PortNumber")!,
+    listenHost,
+    homeDir,
+    configFile,
+    blockTimeSeconds:
+      network === "MAIN"
+        ? MAIN_BLOCK_SECONDS
+        : (flags.blockTimeSeconds ?? fileInt(raw, "App", "DirectoryBlockInSeconds")!),
+    journaling: flags.journaling ?? false,
+    rpcUser,
+    rpcPass,
+    tls: {
+      enabled: flags.tls ?? fileBool(raw, "App", "NodeTlsEnabled"),
+      keyFile: inHome(fileString(raw, "App", "NodeTlsPrivateKey"), TLS_KEY_FILE),
+      certFile: inHome(fileString(raw, "App", "NodeTlsPublicCert"), TLS_CERT_FILE),
+    },
+    selfAddrs: flags.selfAddrs ?? [],
+    nodeLocation: locationHost(fileString(raw, "Walletd", "NodeLocation")),
+    maxBodyBytes: flags.maxBodyBytes ?? fileInt(raw, "App", "MaxBodyBytes")!,
+    maxBatch: fileInt(raw, "App", "MaxBatch")!,
+    corsDomains: fileString(raw, "App", "CorsDomains")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
+    logLevel: flags.logLevel ?? level("Log", "LogLevel"),
+    consoleLogLevel: flags.logLevel ?? level("Log", "ConsoleLogLevel"),
+    dropRatePerMille: flags.dropRatePerMille ?? fileInt(raw, "App", "DropRate")!,
+    delayMs: fileInt(raw, "App", "Delay")!,
+    verifyThreads: flags.verifyThreads ?? fileInt(raw, "App", "VerifyThreads") ?? defaultVerifyThreads(),
+    file: cloneRaw(raw),
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Structured logging: one JSON object per line, `{"time": ISO-8601, "level", "msg", "fields"?}`, to stderr
+ * (threshold `consoleLevel`) and optionally to a file (threshold `level`). Levels change at run time
+ * (`reload-configuration`) with setLevel. No module-level state: each logger owns its sinks.
+ */
+import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
+import { dirname } from "node:path";
+import type { LogLevel } from "../config/types.js";
+
+/** Level of one entry (LogLevel without "none"). */
+export type EntryLevel = Exclude<LogLevel, "none">;
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+  /** New thresholds: `level` for the file; `consoleLevel` (default: unchanged) for stderr. */
+  setLevel(level: LogLevel, consoleLevel?: LogLevel): void;
+  /** Current thresholds. */
+  levels(): { level: LogLevel; consoleLevel: LogLevel };
+  /** Closes the log file (stderr stays open). Later entries go to stderr only. */
+  close(): void;
+}
+
+export interface LoggerOptions {
+  /** threshold of the log file */
+  level: LogLevel;
+  /** threshold of stderr */
+  consoleLevel: LogLevel;
+  /** log file, appended to (its directory is created); absent = stderr only */
+  file?: string;
+}
+
+/** Where console lines go; process.stderr unless a test passes a real stream of its own. */
+export interface LoggerDependencies {
+  stderr: { write(chunk: string): unknown };
+}
+
+const RANK: Readonly<Record<LogLevel, number>> = { debug: 0, info: 1, warning: 2, error: 3, none: 4 };
+
+/** Field names whose values are secrets: written as "<redacted>" (passwords, private keys, auth headers). */
+const SECRET_KEY = /pass(word)?$|privkey|private_?key|secret|authorization/i;
+
+function enabled(entry: EntryLevel, threshold: LogLevel): boolean {
+  return threshold !== "none" && RANK[entry] >= RANK[threshold];
+}
+
+/** JSON.stringify replacer: bigint → decimal string, bytes → hex, Error → {name, message, stack}, secrets redacted. */
+function replacer(this: unknown, key: string, value: unknown): unknown {
+  if (key !== "" && SECRET_KEY.test(key) && typeof value === "string" && value !== "") return "<redacted>";
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Uint8Array) return Buffer.from(value.buffer, value.byteOffset, value.byteLength).toString("hex");
+  if (value instanceof Error) return { name: value.name, message: value.message, stack: value.stack };
+  return value;
+}
+
+function format(level: EntryLevel, msg: string, fields: Record<string, unknown> | undefined, now: Date): string {
+  const entry: Record<string, unknown> = { time: now.toISOString(), level, msg };
+  if (fields !== undefined && Object.keys(fields).length > 0) entry.fields = fields;
+  try {
+    return JSON.stringify(entry, replacer) + "\n";
+  } catch (err) {
+    // A circular structure in fields must not lose the entry.
+    return (
+      JSON.stringify({ time: entry.time, level, msg, fields: `<unserialisable: ${(err as Error).message}>` }) + "\n"
+    );
+  }
+}
+
+/** Creates a logger; the file (if any) is opened now so that a bad path fails at start, not at the first error. */
+export function createLogger(
+  options: LoggerOptions,
+  dependencies: LoggerDependencies = { stderr: process.stderr },
+): Logger {
+  let level = options.level;
+  let consoleLevel = options.consoleLevel;
+  let fd: number | undefined;
+  if (options.file !== undefined && options.file !== "") {
+    mkdirSync(dirname(options.file), { recursive: true });
+    fd = openSync(options.file, "a", 0o600);
+  }
+
+  const write = (entry: EntryLevel, msg: string, fields?: Record<string, unknown>): void => {
+    const toConsole = enabled(entry, consoleLevel);
+    const toFile = fd !== undefined && enabled(entry, level);
+    if (!toConsole && !toFile) return;
+    const line = format(entry, msg, fields, new Date());
+    if (toConsole) dependencies.stderr.write(line);
+    if (toFile) writeSync(fd!, line);
+  };
+
+  return {
+    debug: (msg, fields) => write("debug", msg, fields),
+    info: (msg, fields) => write("info", msg, fields),
+    warn: (msg, fields) => write("warning", msg, fields),
+    error: (msg, fields) => write("error", msg, fields),
+    setLevel(next, nextConsole) {
+      level = next;
+      if (nextConsole !== undefined) consoleLevel = nextConsole;
+    },
+    levels: () => ({ level, consoleLevel }),
+    close() {
+      if (fd !== undefined) closeSync(fd);
+      fd = undefined;
+    },
+  };
+}

@@ -1,0 +1,365 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { ConfigError, loadConfig, locationHost, logFilePath, reloadConfig } from "../../../src/config/index.js";
+import { configurationView } from "../../../src/config/view.js";
+
+const root = mkdtempSync(join(tmpdir(), "ledgerd-cfgload-"));
+after(() => rmSync(root, { recursive: true, force: true }));
+let n = 0;
+
+/** A fresh fake user home (HOME) for one test. */
+function home(): { env: NodeJS.ProcessEnv; dir: string } {
+  const dir = join(root, `home${n++}`);
+  mkdirSync(dir, { recursive: true });
+  return { env: { HOME: dir }, dir };
+}
+
+function configError(fn: () => unknown): ConfigError {
+  try {
+    fn();
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, `expected ConfigError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+describe("loadConfig: defaults", () => {
+  it("without a file: reference defaults, LOCAL, home ~/.ledgerd", () => {
+    const { env, dir } = home();
+    const c = loadConfig([], env);
+    assert.equal(c.network, "LOCAL");
+    assert.equal(c.customNet, "");
+    assert.equal(c.port, 8088);
+    assert.equal(c.listenHost, "0.0.0.0");
+    assert.equal(c.homeDir, join(dir, ".ledgerd"));
+    assert.equal(c.configFile, "");
+    assert.equal(c.blockTimeSeconds, 6);
+    assert.equal(c.journaling, false);
+    assert.equal(c.rpcUser, "");
+    assert.equal(c.rpcPass, "");
+    assert.deepEqual(c.tls, {
+      enabled: false,
+      keyFile: join(dir, ".ledgerd", "tls", "node.key"),
+      certFile: join(dir, ".ledgerd", "tls", "node.crt"),
+    });
+    assert.deepEqual(c.selfAddrs, []);
+    assert.equal(c.nodeLocation, "localhost");
+    assert.equal(c.maxBodyBytes, 1048576);
+    assert.equal(c.maxBatch, 100);
+    assert.deepEqual(c.corsDomains, []);
+    assert.equal(c.logLevel, "error");
+    assert.equal(c.consoleLogLevel, "info");
+    assert.equal(c.dropRatePerMille, 0);
+    assert.equal(c.delayMs, 0);
+    assert.equal(c.verifyThreads, availableParallelism() >= 2 ? 1 : 0);
+    assert.deepEqual(c.file, { App: {}, Peer: {}, Log: {}, Wallet: {}, Walletd: {} });
+    assert.equal(logFilePath(c), join(dir, ".ledgerd", "database", "Log", "ledgerd.log"));
+  });
+});
+
+describe("loadConfig: precedence flags > file > defaults", () => {
+  it("reads <homedir>/ledgerd.conf and lets flags override it", () => {
+    const { env, dir } = home();
+    const hd = join(dir, ".ledgerd");
+    mkdirSync(hd);
+    writeFileSync(
+      join(hd, "ledgerd.conf"),
+      [
+        "[App]",
+        "PortNumber = 9001",
+        "DirectoryBlockInSeconds = 20",
+        "NodeRpcUser = fileuser",
+        "NodeRpcPass = filepass",
+        "CorsDomains = http://a.example, *",
+        "MaxBodyBytes = 2048",
+        "VerifyThreads = 4",
+        "DropRate = 7",
+        "Delay = 30",
+        "[Log]",
+        "LogLevel = warning",
+        "ConsoleLogLevel = debug",
+        "[Walletd]",
+        "NodeLocation = 203.0.113.9:8088",
+      ].join("\n"),
+    );
+    const fromFile = loadConfig([], env);
+    assert.equal(fromFile.configFile, join(hd, "ledgerd.conf"));
+    assert.equal(fromFile.port, 9001);
+    assert.equal(fromFile.blockTimeSeconds, 20);
+    assert.equal(fromFile.rpcUser, "fileuser");
+    assert.equal(fromFile.rpcPass, "filepass");
+    assert.deepEqual(fromFile.corsDomains, ["http://a.example", "*"]);
+    assert.equal(fromFile.maxBodyBytes, 2048);
+    assert.equal(fromFile.verifyThreads, 4);
+    assert.equal(fromFile.dropRatePerMille, 7);
+    assert.equal(fromFile.delayMs, 30);
+    assert.equal(fromFile.logLevel, "warning");
+    assert.equal(fromFile.consoleLogLevel, "debug");
+    assert.equal(fromFile.nodeLocation, "203.0.113.9");
+    assert.equal(fromFile.file.App!.PortNumber, "9001");
+    assert.equal(fromFile.file.App!.NodeRpcPass, "filepass", "raw values keep secrets (the view redacts)");
+
+    const flagged = loadConfig(
+      [
+        "-port=9002",
+        "-blktime=3",
+        "-rpcuser=u",
+        "-rpcpass=p",
+        "-maxbody=4096",
+        "-verifythreads=0",
+        "-drop=9",
+        "-loglevel=debug",
+        "-journaling",
+      ],
+      env,
+    );
+    assert.equal(flagged.port, 9002);
+    assert.equal(flagged.blockTimeSeconds, 3);
+    assert.equal(flagged.rpcUser, "u");
+    assert.equal(flagged.rpcPass, "p");
+    assert.equal(flagged.maxBodyBytes, 4096);
+    assert.equal(flagged.verifyThreads, 0);
+    assert.equal(flagged.dropRatePerMille, 9);
+    assert.equal(flagged.logLevel, "debug");
+    assert.equal(flagged.consoleLogLevel, "debug");
+    assert.equal(flagged.journaling, true);
+    assert.equal(flagged.delayMs, 30, "no flag: the file decides");
+  });
+
+  it("-homedir and -config expand ~ with HOME; an explicit -config that is missing is an error", () => {
+    const { env, dir } = home();
+    mkdirSync(join(dir, "etc"));
+    writeFileSync(join(dir, "etc", "node.conf"), "[app]\nPortNumber = 7000\n");
+    const c = loadConfig(["-homedir=~/data", "-config=~/etc/node.conf"], env);
+    assert.equal(c.homeDir, join(dir, "data"));
+    assert.equal(c.configFile, join(dir, "etc", "node.conf"));
+    assert.equal(c.port, 7000);
+    assert.equal(c.tls.keyFile, join(dir, "data", "tls", "node.key"));
+
+    const err = configError(() => loadConfig(["-config=~/etc/missing.conf"], env));
+    assert.match(err.message, /missing\.conf: configuration file not found \(given by -config\)/);
+    assert.equal(err.field, "-config");
+  });
+
+  it("HomeDir of the file sets the data directory (relative to the file); -homedir wins over it", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "n.conf");
+    writeFileSync(conf, "[App]\nHomeDir = data\nNodeTlsPrivateKey = keys/k.pem\nNodeTlsPublicCert = /abs/c.pem\n");
+    const c = loadConfig([`-config=${conf}`], env);
+    assert.equal(c.homeDir, join(dir, "data"));
+    assert.equal(c.tls.keyFile, join(dir, "data", "keys", "k.pem"), "relative TLS paths are below the home directory");
+    assert.equal(c.tls.certFile, "/abs/c.pem");
+    assert.equal(loadConfig([`-config=${conf}`, "-homedir=/elsewhere"], env).homeDir, "/elsewhere");
+  });
+
+  it("the reference's /full/path/to/ placeholders mean the default TLS files", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "n.conf");
+    writeFileSync(
+      conf,
+      '[App]\nFactomdTlsPrivateKey = "/full/path/to/factomdAPIpriv.key"\nNodeTlsPublicCert = ""\nFactomdTlsEnabled = true\n',
+    );
+    const c = loadConfig([`-config=${conf}`, `-homedir=${dir}`], env);
+    assert.deepEqual(c.tls, {
+      enabled: true,
+      keyFile: join(dir, "tls", "node.key"),
+      certFile: join(dir, "tls", "node.crt"),
+    });
+    assert.equal(
+      loadConfig([`-config=${conf}`, "-tls=false"], env).tls.enabled,
+      false,
+      "-tls=false overrides the file",
+    );
+  });
+
+  it("MAIN always runs 600-second blocks", () => {
+    const { env } = home();
+    assert.equal(loadConfig(["-network=MAIN", "-blktime=5"], env).blockTimeSeconds, 600);
+    assert.equal(loadConfig(["-network=TEST", "-blktime=5"], env).blockTimeSeconds, 5);
+    assert.equal(loadConfig(["-network=TEST"], env).blockTimeSeconds, 6);
+  });
+
+  it("CUSTOM needs -customnet", () => {
+    const { env } = home();
+    const err = configError(() => loadConfig(["-network=CUSTOM"], env));
+    assert.match(err.message, /network CUSTOM needs a name: start with -customnet=NAME/);
+    assert.equal(err.field, "-customnet");
+    const c = loadConfig(["-network=CUSTOM", "-customnet=acme"], env);
+    assert.equal(c.network, "CUSTOM");
+    assert.equal(c.customNet, "acme");
+  });
+
+  it("a password without a user is refused, naming the file line (the API would be open)", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "n.conf");
+    writeFileSync(conf, "[App]\nPortNumber = 1\nNodeRpcPass = hunter2\n");
+    const err = configError(() => loadConfig([`-config=${conf}`], env));
+    assert.ok(err.message.startsWith(`${conf}:3: NodeRpcPass`), err.message);
+    assert.equal(err.field, "App.NodeRpcPass");
+    const flagErr = configError(() => loadConfig(["-rpcpass=x"], env));
+    assert.equal(flagErr.field, "-rpcpass");
+    assert.equal(loadConfig([`-config=${conf}`, "-rpcuser=bob"], env).rpcUser, "bob", "a user makes it valid");
+  });
+
+  it("flag errors surface from loadConfig", () => {
+    const { env } = home();
+    assert.match(configError(() => loadConfig(["-port=x"], env)).message, /-port/);
+  });
+
+  it("NodeLocation host: host:port, [v6]:port, bare host, with scheme", () => {
+    assert.equal(locationHost("localhost:8088"), "localhost");
+    assert.equal(locationHost("10.0.0.5:8088"), "10.0.0.5");
+    assert.equal(locationHost("[2001:db8::1]:8088"), "2001:db8::1");
+    assert.equal(locationHost("2001:db8::1"), "2001:db8::1");
+    assert.equal(locationHost("node.example.com"), "node.example.com");
+    assert.equal(locationHost("https://node.example.com:8088/v2"), "node.example.com");
+  });
+});
+
+describe("reloadConfig", () => {
+  const BOOT = [
+    "[App]",
+    "PortNumber = 9100",
+    "Network = LOCAL",
+    "NodeRpcUser = alice",
+    "NodeRpcPass = one",
+    "ControlPanelPort = 8090",
+    "[Log]",
+    "LogLevel = error",
+  ].join("\n");
+
+  function setup(): { env: NodeJS.ProcessEnv; conf: string; argv: string[] } {
+    const { env, dir } = home();
+    const conf = join(dir, "n.conf");
+    writeFileSync(conf, BOOT);
+    return { env, conf, argv: [`-config=${conf}`, `-homedir=${dir}`] };
+  }
+
+  it("applies live settings, lists the others as restart-needed and leaves them as they run", () => {
+    const { env, conf, argv } = setup();
+    const boot = loadConfig(argv, env);
+    const bootCopy = structuredClone(boot);
+    writeFileSync(
+      conf,
+      [
+        "[App]",
+        "PortNumber = 9200", // restart
+        "Network = TEST", // restart
+        "NodeRpcUser = bob", // live
+        "NodeRpcPass = two", // live
+        "ControlPanelPort = 9999", // informational: restart
+        "CorsDomains = http://x.example", // live
+        "DropRate = 5", // live
+        "Delay = 40", // live
+        "[Log]",
+        "LogLevel = debug", // live
+        "ConsoleLogLevel = warning", // live
+      ].join("\n"),
+    );
+    const { config, restartNeeded, applied } = reloadConfig(boot, argv, env);
+    assert.deepEqual(boot, bootCopy, "the current configuration object is not mutated");
+
+    assert.equal(config.rpcUser, "bob");
+    assert.equal(config.rpcPass, "two");
+    assert.deepEqual(config.corsDomains, ["http://x.example"]);
+    assert.equal(config.dropRatePerMille, 5);
+    assert.equal(config.delayMs, 40);
+    assert.equal(config.logLevel, "debug");
+    assert.equal(config.consoleLogLevel, "warning");
+
+    assert.equal(config.port, 9100, "port waits for a restart");
+    assert.equal(config.network, "LOCAL", "network waits for a restart");
+    assert.deepEqual(restartNeeded.sort(), ["App.ControlPanelPort", "App.Network", "App.PortNumber"]);
+    assert.deepEqual(applied.sort(), [
+      "App.CorsDomains",
+      "App.Delay",
+      "App.DropRate",
+      "App.NodeRpcPass",
+      "App.NodeRpcUser",
+      "Log.ConsoleLogLevel",
+      "Log.LogLevel",
+    ]);
+
+    // `configuration` keeps showing what runs
+    const view = configurationView(config);
+    assert.equal(view.App!.PortNumber, 9100);
+    assert.equal(view.App!.ControlPanelPort, 8090);
+    assert.equal(view.App!.Network, "LOCAL");
+    assert.equal(view.App!.NodeRpcUser, "bob");
+    assert.equal(view.Log!.LogLevel, "debug");
+
+    // reloading again still reports the pending restart and applies nothing new
+    const again = reloadConfig(config, argv, env);
+    assert.deepEqual(again.restartNeeded.sort(), ["App.ControlPanelPort", "App.Network", "App.PortNumber"]);
+    assert.deepEqual(again.applied, []);
+    assert.equal(again.config.port, 9100);
+  });
+
+  it("keeps values changed at run time (set-drop-rate) when the file does not change them", () => {
+    const { env, argv } = setup();
+    const boot = loadConfig(argv, env);
+    const running = { ...boot, dropRatePerMille: 50, delayMs: 7 };
+    const { config, restartNeeded, applied } = reloadConfig(running, argv, env);
+    assert.equal(config.dropRatePerMille, 50);
+    assert.equal(config.delayMs, 7);
+    assert.deepEqual(restartNeeded, []);
+    assert.deepEqual(applied, []);
+  });
+
+  it("a file change hidden by a flag needs no restart and changes nothing", () => {
+    const { env, conf, argv } = setup();
+    const withFlag = [...argv, "-port=9300"];
+    const boot = loadConfig(withFlag, env);
+    writeFileSync(conf, BOOT.replace("PortNumber = 9100", "PortNumber = 9400"));
+    const { config, restartNeeded } = reloadConfig(boot, withFlag, env);
+    assert.equal(config.port, 9300);
+    assert.deepEqual(restartNeeded, []);
+  });
+
+  it("removing live fields from the file returns them to their defaults", () => {
+    const { env, conf, argv } = setup();
+    const boot = loadConfig(argv, env);
+    writeFileSync(conf, "[App]\nPortNumber = 9100\nNetwork = LOCAL\nControlPanelPort = 8090\n");
+    const { config, restartNeeded } = reloadConfig(boot, argv, env);
+    assert.equal(config.rpcUser, "");
+    assert.equal(config.rpcPass, "");
+    assert.deepEqual(restartNeeded, []);
+    assert.equal(config.file.App!.NodeRpcUser, undefined);
+  });
+
+  it("a bad file on reload throws a ConfigError with file:line and changes nothing", () => {
+    const { env, conf, argv } = setup();
+    const boot = loadConfig(argv, env);
+    const copy = structuredClone(boot);
+    writeFileSync(conf, "[App]\nPortNumber = 9100\nNodeRpcUser = alice\nNodeRpcPass = one\nDropRate = many\n");
+    const err = configError(() => reloadConfig(boot, argv, env));
+    assert.ok(err.message.startsWith(`${conf}:5: [App] DropRate: expected an integer from 0 to 1000`), err.message);
+    assert.deepEqual(boot, copy);
+  });
+});
+
+describe("docs/configuration.md", () => {
+  it("its example file loads and means what it says", () => {
+    // dist/test/unit/config → repository root
+    const docs = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..", "docs", "configuration.md");
+    const example = /```ini\n([\s\S]*?)```/.exec(readFileSync(docs, "utf8"));
+    assert.ok(example, "docs/configuration.md has an ```ini example");
+    const { env, dir } = home();
+    const conf = join(dir, "example.conf");
+    writeFileSync(conf, example[1]!);
+    const c = loadConfig([`-config=${conf}`, `-homedir=${dir}`], env);
+    assert.equal(c.tls.enabled, true);
+    assert.equal(c.tls.keyFile, join(dir, "tls", "node.key"));
+    assert.equal(c.rpcUser, "operator");
+    assert.equal(c.rpcPass, "change me");
+    assert.deepEqual(c.corsDomains, ["https://explorer.example.com", "http://localhost:3000"]);
+    assert.equal(c.logLevel, "warning");
+    assert.equal(c.consoleLogLevel, "info");
+    assert.equal(c.nodeLocation, "node.example.com");
+  });
+});
