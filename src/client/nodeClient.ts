@@ -1,0 +1,528 @@
+import { readFileSync } from "node:fs";
+import * as http from "node:http";
+import * as https from "node:https";
+import {
+  AuthError,
+  ClientConfigError,
+  HttpError,
+  RpcError,
+  UnreachableError,
+  type UnreachableReason,
+} from "./errors.js";
+import { parseJson, stringifyJson } from "./json.js";
+import type {
+  AckParams,
+  AddressesParams,
+  AddressParams,
+  AdminBlockResult,
+  AssetAckResult,
+  AssetBlockResult,
+  AssetSubmitParams,
+  AssetSubmitResult,
+  AuditServersResult,
+  AuthoritiesResult,
+  BalanceResult,
+  ChainHeadResult,
+  CommitChainResult,
+  CommitEntryResult,
+  ConfigurationResult,
+  CurrentMinuteResult,
+  DelayResult,
+  DirectoryBlockByHeightResult,
+  DirectoryBlockResult,
+  DropRateResult,
+  ECBlockResult,
+  EntryAckResult,
+  EntryBlockJson,
+  EntryResult,
+  FederatedServersResult,
+  HashParams,
+  HeightParams,
+  HeightsResult,
+  HoldingQueueResult,
+  KeyMRParams,
+  KeyMRResult,
+  MessageParams,
+  MessagesResult,
+  MultipleBalancesResult,
+  NetworkInfoResult,
+  PendingEntryJson,
+  PendingTransactionJson,
+  PendingTransactionsParams,
+  PredictiveFerResult,
+  ProcessListResult,
+  PropertiesResult,
+  RateResult,
+  RawDataResult,
+  ReceiptResult,
+  RevealParams,
+  RevealResult,
+  SendRawMessageResult,
+  SummaryResult,
+  TransactionResult,
+  TxIdParams,
+} from "./types.js";
+
+export interface NodeClientOptions {
+  /** base URL of the node, e.g. http://127.0.0.1:8088 (a trailing /v2 is accepted and ignored) */
+  url: string;
+  /** HTTP Basic authentication (spec §5); both or neither */
+  user?: string;
+  password?: string;
+  /** PEM certificate(s) to trust for an https URL (the node's generated certificate) */
+  caFile?: string;
+  /** whole-request deadline, milliseconds (default 30 000) */
+  timeoutMs?: number;
+}
+
+/** Which interface a method lives on (spec §4.1 → /v2, §4.2 → /debug). */
+export type Endpoint = "v2" | "debug";
+
+/**
+ * Default per-request deadline, ms. The slowest legitimate call is a block fetch with rawdata of a
+ * full block (~1 MB) on a loaded node, well under a second here; 30 s only catches a hung node.
+ */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Largest response body accepted, bytes: far above any block (spec limits entries to 10 KiB, blocks to ~MBs). */
+const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
+
+/** Network error codes that mean "no node answered", mapped to a reason for UnreachableError. */
+const UNREACHABLE_CODES: Record<string, UnreachableReason> = {
+  ECONNREFUSED: "refused",
+  ENOTFOUND: "dns",
+  EAI_AGAIN: "dns",
+  ECONNRESET: "reset",
+  EPIPE: "reset",
+  ETIMEDOUT: "timeout",
+  EHOSTUNREACH: "network",
+  ENETUNREACH: "network",
+  EADDRNOTAVAIL: "network",
+};
+
+/**
+ * Typed JSON-RPC 2.0 client of a ledgerd (or reference) node: one async method per node method of
+ * spec §4.1 (`/v2`) and §4.2 (`/debug`). Reuses connections (keep-alive). Every failure rejects with
+ * RpcError, AuthError, UnreachableError or HttpError (errors.ts).
+ */
+export class NodeClient {
+  /** base URL without a trailing slash, e.g. http://127.0.0.1:8088 */
+  readonly baseUrl: string;
+  readonly timeoutMs: number;
+  private readonly agent: http.Agent;
+  private readonly transport: typeof http | typeof https;
+  private readonly authHeader: string | undefined;
+  private nextId = 1;
+
+  constructor(options: NodeClientOptions) {
+    let parsed: URL;
+    try {
+      parsed = new URL(options.url);
+    } catch {
+      throw new ClientConfigError(
+        `node URL ${JSON.stringify(options.url)} is not a valid URL (example: http://127.0.0.1:8088)`,
+      );
+    }
+    if (parsed.protocol !== "http:" && parsed.protocol !== "https:")
+      throw new ClientConfigError(`node URL ${options.url}: scheme must be http or https, got ${parsed.protocol}`);
+    if (parsed.search || parsed.hash)
+      throw new ClientConfigError(`node URL ${options.url}: must not have a query or fragment`);
+    this.baseUrl = `${parsed.protocol}//${parsed.host}${parsed.pathname.replace(/\/+$/, "").replace(/\/(v2|debug)$/, "")}`;
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs <= 0)
+      throw new ClientConfigError(`timeoutMs must be a positive number of milliseconds, got ${options.timeoutMs}`);
+
+    if ((options.user ?? "") !== "" || (options.password ?? "") !== "") {
+      if ((options.user ?? "").includes(":"))
+        throw new ClientConfigError("user name must not contain ':' (HTTP Basic authentication)");
+      this.authHeader = `Basic ${Buffer.from(`${options.user ?? ""}:${options.password ?? ""}`, "utf8").toString("base64")}`;
+    }
+
+    if (parsed.protocol === "https:") {
+      let ca: Buffer | undefined;
+      if (options.caFile !== undefined && options.caFile !== "") {
+        try {
+          ca = readFileSync(options.caFile);
+        } catch (e) {
+          throw new ClientConfigError(
+            `CA file ${options.caFile}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`,
+          );
+        }
+      }
+      this.transport = https;
+      this.agent = new https.Agent({ keepAlive: true, ...(ca ? { ca } : {}) });
+    } else {
+      if (options.caFile !== undefined && options.caFile !== "")
+        throw new ClientConfigError(
+          `a CA file was given but the node URL ${options.url} is http; use https:// for TLS`,
+        );
+      this.transport = http;
+      this.agent = new http.Agent({ keepAlive: true });
+    }
+  }
+
+  /** Close idle keep-alive connections (call when done so the process can exit promptly). */
+  close(): void {
+    this.agent.destroy();
+  }
+
+  /**
+   * Call any method. `params` omitted → no `params` member is sent. Resolves with `result`.
+   * @throws RpcError | AuthError | UnreachableError | HttpError
+   */
+  async call<T>(method: string, params?: unknown, endpoint: Endpoint = "v2"): Promise<T> {
+    const id = this.nextId++;
+    const body = stringifyJson(
+      params === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params },
+    );
+    const url = `${this.baseUrl}/${endpoint}`;
+    const { status, text } = await this.post(url, body);
+    if (status === 401) throw new AuthError(url, this.authHeader !== undefined);
+    let response: unknown;
+    try {
+      response = parseJson(text);
+    } catch {
+      throw new HttpError(url, status, text.slice(0, 200), "the body is not JSON");
+    }
+    if (typeof response !== "object" || response === null || Array.isArray(response))
+      throw new HttpError(url, status, text.slice(0, 200), "the body is not a JSON-RPC response object");
+    const r = response as { result?: unknown; error?: { code?: unknown; message?: unknown; data?: unknown } };
+    if (r.error !== undefined && r.error !== null) {
+      const e = r.error;
+      const code = typeof e.code === "number" ? e.code : Number(e.code);
+      throw new RpcError(method, code, typeof e.message === "string" ? e.message : String(e.message), e.data, url);
+    }
+    if (status !== 200)
+      throw new HttpError(url, status, text.slice(0, 200), "no JSON-RPC error object in a non-200 answer");
+    if (!("result" in r))
+      throw new HttpError(url, status, text.slice(0, 200), "the response has neither result nor error");
+    return r.result as T;
+  }
+
+  private post(url: string, body: string): Promise<{ status: number; text: string }> {
+    return new Promise((resolve, reject) => {
+      const headers: http.OutgoingHttpHeaders = {
+        "content-type": "text/plain;",
+        "content-length": Buffer.byteLength(body),
+        accept: "application/json",
+      };
+      if (this.authHeader !== undefined) headers.authorization = this.authHeader;
+      let settled = false;
+      const fail = (err: Error): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        reject(err);
+      };
+      const req = this.transport.request(url, { method: "POST", headers, agent: this.agent }, (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            req.destroy();
+            fail(new HttpError(url, res.statusCode ?? 0, "", `response larger than ${MAX_RESPONSE_BYTES} bytes`));
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("end", () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") });
+        });
+        res.on("error", (err) => fail(toUnreachable(url, err)));
+      });
+      const timer = setTimeout(() => {
+        fail(new UnreachableError(url, "timeout", `no complete answer within ${this.timeoutMs} ms`, "ETIMEDOUT"));
+        req.destroy();
+      }, this.timeoutMs);
+      req.on("error", (err) => fail(toUnreachable(url, err)));
+      req.end(body);
+    });
+  }
+
+  // ───────────────────────────── §4.1 main methods (/v2) ─────────────────────────────
+
+  /** `ablock-by-height`: admin block at a directory block height. */
+  ablockByHeight(params: HeightParams): Promise<AdminBlockResult> {
+    return this.call("ablock-by-height", params);
+  }
+  /** `admin-block`: admin block by its lookup hash (keymr). */
+  adminBlock(params: KeyMRParams): Promise<AdminBlockResult> {
+    return this.call("admin-block", params);
+  }
+  /** `ack`: status of a transaction (chainid "f"), commit ("c") or an entry (its chain ID). */
+  ack(params: AckParams & { chainid: "f" }): Promise<AssetAckResult>;
+  ack(params: AckParams): Promise<EntryAckResult | AssetAckResult>;
+  ack(params: AckParams): Promise<EntryAckResult | AssetAckResult> {
+    return this.call("ack", params);
+  }
+  /** `chain-head`: keymr of the chain's newest entry block. Unknown chain → RpcError -32009. */
+  chainHead(params: { chainid: string }): Promise<ChainHeadResult> {
+    return this.call("chain-head", params);
+  }
+  /** `commit-chain`: submit a signed 200-byte chain commit (hex). */
+  commitChain(params: MessageParams): Promise<CommitChainResult> {
+    return this.call("commit-chain", params);
+  }
+  /** `commit-entry`: submit a signed 136-byte entry commit (hex). */
+  commitEntry(params: MessageParams): Promise<CommitEntryResult> {
+    return this.call("commit-entry", params);
+  }
+  /** `current-minute`: timing of the open block (times in ns since the epoch). */
+  currentMinute(): Promise<CurrentMinuteResult> {
+    return this.call("current-minute");
+  }
+  /** `dblock-by-height`: full directory block (header timestamp in minutes). */
+  dblockByHeight(params: HeightParams): Promise<DirectoryBlockByHeightResult> {
+    return this.call("dblock-by-height", params);
+  }
+  /** `directory-block`: simplified directory block by keymr (timestamp in seconds). */
+  directoryBlock(params: KeyMRParams): Promise<DirectoryBlockResult> {
+    return this.call("directory-block", params);
+  }
+  /** `directory-block-head`: keymr of the newest saved directory block. */
+  directoryBlockHead(): Promise<KeyMRResult> {
+    return this.call("directory-block-head");
+  }
+  /** `ecblock-by-height`: entry credit block at a height. */
+  ecblockByHeight(params: HeightParams): Promise<ECBlockResult> {
+    return this.call("ecblock-by-height", params);
+  }
+  /** `entrycredit-block`: entry credit block by header hash. */
+  entrycreditBlock(params: KeyMRParams): Promise<ECBlockResult> {
+    return this.call("entrycredit-block", params);
+  }
+  /** `entry`: an entry by hash (also pending ones). Unknown → RpcError -32008. */
+  entry(params: HashParams): Promise<EntryResult> {
+    return this.call("entry", params);
+  }
+  /** `entry-ack` (deprecated; use ack). */
+  entryAck(params: TxIdParams): Promise<EntryAckResult> {
+    return this.call("entry-ack", params);
+  }
+  /** `entry-block`: entry block by keymr. */
+  entryBlock(params: KeyMRParams): Promise<EntryBlockJson> {
+    return this.call("entry-block", params);
+  }
+  /** `entry-credit-balance`: EC balance of an EC… address (entry credits). */
+  entryCreditBalance(params: AddressParams): Promise<BalanceResult> {
+    return this.call("entry-credit-balance", params);
+  }
+  /** `entry-credit-rate`: base units of the asset per entry credit. */
+  entryCreditRate(): Promise<RateResult> {
+    return this.call("entry-credit-rate");
+  }
+  /** `asset-ack` (deprecated; use ack with chainid "f"). */
+  assetAck(params: TxIdParams): Promise<AssetAckResult> {
+    return this.call("asset-ack", params);
+  }
+  /** `asset-balance`: balance of an FA… address, base units. */
+  assetBalance(params: AddressParams): Promise<BalanceResult> {
+    return this.call("asset-balance", params);
+  }
+  /** `asset-block`: asset block by keymr. */
+  assetBlock(params: KeyMRParams): Promise<AssetBlockResult> {
+    return this.call("asset-block", params);
+  }
+  /** `fblock-by-height`: asset block at a height. */
+  fblockByHeight(params: HeightParams): Promise<AssetBlockResult> {
+    return this.call("fblock-by-height", params);
+  }
+  /** `asset-submit`: submit a signed transaction (hex). */
+  assetSubmit(params: AssetSubmitParams): Promise<AssetSubmitResult> {
+    return this.call("asset-submit", params);
+  }
+  /** `heights`: directory, leader, entry block and entry heights. */
+  heights(): Promise<HeightsResult> {
+    return this.call("heights");
+  }
+  /** `multiple-ec-balances`: EC balances (ack and saved) of several EC… addresses. */
+  multipleEcBalances(params: AddressesParams): Promise<MultipleBalancesResult> {
+    return this.call("multiple-ec-balances", params);
+  }
+  /** `multiple-asset-balances`: balances in base units of several FA… addresses. */
+  multipleAssetBalances(params: AddressesParams): Promise<MultipleBalancesResult> {
+    return this.call("multiple-asset-balances", params);
+  }
+  /** `pending-entries`: entries submitted and not yet in a block. */
+  pendingEntries(params: Record<string, never> = {}): Promise<PendingEntryJson[] | null> {
+    return this.call("pending-entries", params);
+  }
+  /** `pending-transactions`: transactions not yet in a block, optionally touching one address. */
+  pendingTransactions(params: PendingTransactionsParams = {}): Promise<PendingTransactionJson[] | null> {
+    return this.call("pending-transactions", params);
+  }
+  /** `properties`: node and API versions. */
+  properties(): Promise<PropertiesResult> {
+    return this.call("properties");
+  }
+  /** `raw-data`: binary (hex) of an entry, transaction, commit or block by hash. */
+  rawData(params: HashParams): Promise<RawDataResult> {
+    return this.call("raw-data", params);
+  }
+  /** `receipt`: Merkle proof of an entry up to its directory block. Not yet in a block → RpcError -32010. */
+  receipt(params: HashParams): Promise<ReceiptResult> {
+    return this.call("receipt", params);
+  }
+  /** `reveal-chain`: reveal the first entry of a chain (hex of the marshalled entry). */
+  revealChain(params: RevealParams): Promise<RevealResult> {
+    return this.call("reveal-chain", params);
+  }
+  /** `reveal-entry`: reveal an entry (hex of the marshalled entry). */
+  revealEntry(params: RevealParams): Promise<RevealResult> {
+    return this.call("reveal-entry", params);
+  }
+  /** `send-raw-message`: inject a binary network message (debugging). */
+  sendRawMessage(params: MessageParams): Promise<SendRawMessageResult> {
+    return this.call("send-raw-message", params);
+  }
+  /** `transaction`: a transaction, commit or entry by hash with where it was included. */
+  transaction(params: HashParams): Promise<TransactionResult> {
+    return this.call("transaction", params);
+  }
+
+  // ───────────────────────────── §4.2 debug methods (/debug) ─────────────────────────────
+
+  /** `holding-queue`: messages waiting in the holding queue. */
+  holdingQueue(): Promise<HoldingQueueResult> {
+    return this.call("holding-queue", undefined, "debug");
+  }
+  /** `network-info`: network number, name and ID. */
+  networkInfo(): Promise<NetworkInfoResult> {
+    return this.call("network-info", undefined, "debug");
+  }
+  /** `predictive-fer`: predicted entry credit rate, base units per EC. */
+  predictiveFer(): Promise<PredictiveFerResult> {
+    return this.call("predictive-fer", undefined, "debug");
+  }
+  /** `audit-servers` */
+  auditServers(): Promise<AuditServersResult> {
+    return this.call("audit-servers", undefined, "debug");
+  }
+  /** `federated-servers` */
+  federatedServers(): Promise<FederatedServersResult> {
+    return this.call("federated-servers", undefined, "debug");
+  }
+  /** `configuration`: the node's effective configuration (spec §4.2.1). */
+  configuration(): Promise<ConfigurationResult> {
+    return this.call("configuration", undefined, "debug");
+  }
+  /** `process-list`: the open block's process list (shape not fixed by the spec). */
+  processList(): Promise<ProcessListResult> {
+    return this.call("process-list", undefined, "debug");
+  }
+  /** `authorities` */
+  authorities(): Promise<AuthoritiesResult> {
+    return this.call("authorities", undefined, "debug");
+  }
+  /** `reload-configuration`: re-read the configuration file; returns it like `configuration`. */
+  reloadConfiguration(): Promise<ConfigurationResult> {
+    return this.call("reload-configuration", undefined, "debug");
+  }
+  /** `drop-rate`: dropped messages per 1000 (network testing). */
+  dropRate(): Promise<DropRateResult> {
+    return this.call("drop-rate", undefined, "debug");
+  }
+  /** `set-drop-rate` */
+  setDropRate(params: { DropRate: number }): Promise<DropRateResult> {
+    return this.call("set-drop-rate", params, "debug");
+  }
+  /** `delay`: message delay, ms (network testing). */
+  delay(): Promise<DelayResult> {
+    return this.call("delay", undefined, "debug");
+  }
+  /** `set-delay` */
+  setDelay(params: { Delay: number }): Promise<DelayResult> {
+    return this.call("set-delay", params, "debug");
+  }
+  /** `summary`: one-line node summary. */
+  summary(): Promise<SummaryResult> {
+    return this.call("summary", undefined, "debug");
+  }
+  /** `messages`: message journal lines (node started with -journaling=true). */
+  messages(): Promise<MessagesResult> {
+    return this.call("messages", undefined, "debug");
+  }
+}
+
+/** Every method name the client covers, by endpoint (spec §4.1 and §4.2). */
+export const NODE_METHODS: Readonly<Record<Endpoint, readonly string[]>> = {
+  v2: [
+    "ablock-by-height",
+    "admin-block",
+    "ack",
+    "chain-head",
+    "commit-chain",
+    "commit-entry",
+    "current-minute",
+    "dblock-by-height",
+    "directory-block",
+    "directory-block-head",
+    "ecblock-by-height",
+    "entrycredit-block",
+    "entry",
+    "entry-ack",
+    "entry-block",
+    "entry-credit-balance",
+    "entry-credit-rate",
+    "asset-ack",
+    "asset-balance",
+    "asset-block",
+    "fblock-by-height",
+    "asset-submit",
+    "heights",
+    "multiple-ec-balances",
+    "multiple-asset-balances",
+    "pending-entries",
+    "pending-transactions",
+    "properties",
+    "raw-data",
+    "receipt",
+    "reveal-chain",
+    "reveal-entry",
+    "send-raw-message",
+    "transaction",
+  ],
+  debug: [
+    "holding-queue",
+    "network-info",
+    "predictive-fer",
+    "audit-servers",
+    "federated-servers",
+    "configuration",
+    "process-list",
+    "authorities",
+    "reload-configuration",
+    "drop-rate",
+    "set-drop-rate",
+    "delay",
+    "set-delay",
+    "summary",
+    "messages",
+  ],
+};
+
+function toUnreachable(url: string, err: Error): UnreachableError {
+  const code = (err as NodeJS.ErrnoException).code ?? "";
+  const reason = UNREACHABLE_CODES[code];
+  if (reason !== undefined) {
+    const detail =
+      reason === "refused"
+        ? "connection refused (is the node running, and on this port?)"
+        : reason === "dns"
+          ? `host name not found (${code})`
+          : `${err.message}`;
+    return new UnreachableError(url, reason, detail, code);
+  }
+  if (code.startsWith("ERR_TLS") || code.startsWith("ERR_SSL") || /CERT|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return new UnreachableError(
+      url,
+      "tls",
+      `TLS handshake failed (${code}: ${err.message}); pass the node's certificate as the CA file, and check the host name is in it`,
+      code,
+    );
+  return new UnreachableError(url, "network", err.message, code || undefined);
+}

@@ -1,0 +1,319 @@
+/**
+ * Block close (DESIGN §3): turns the process list of the open block into the five block kinds, computes
+ * every hash, and describes everything to save as one BlockSetWrite. Deterministic: chains are sorted by
+ * chain ID, entries/commits/transactions keep log order, and every time comes from the log.
+ */
+import { type AdminBlock, adminBlockHashes, decodeAdminBlock, encodeAdminBlock } from "../protocol/ablock.js";
+import { toHex, ZERO_HASH } from "../protocol/bytes.js";
+import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, DIRECTORY_CHAIN_ID, EC_CHAIN_ID } from "../protocol/chains.js";
+import { commitFullHash, commitTxId } from "../protocol/commit.js";
+import {
+  buildDirectoryBlock,
+  type DirectoryBlock,
+  decodeDirectoryBlock,
+  directoryBlockHashes,
+  encodeDirectoryBlock,
+  encodeDirectoryBlockHeader,
+} from "../protocol/dblock.js";
+import { buildEntryBlock, encodeEntryBlock, entryBlockHashes } from "../protocol/eblock.js";
+import { buildECBlock, decodeECBlock, type ECBlock, ecBlockHashes, encodeECBlock } from "../protocol/ecblock.js";
+import {
+  type AssetBlock,
+  assetBlockHashes,
+  assetBlockTransactions,
+  buildAssetBlock,
+  decodeAssetBlock,
+  emptyCoinbase,
+  encodeAssetBlock,
+} from "../protocol/fblock.js";
+import type { GenesisBlocks } from "../protocol/genesis.js";
+import { type Transaction, transactionFullHash, transactionId } from "../protocol/transaction.js";
+import { signEd25519 } from "../crypto/ed25519.js";
+import { BlockKind } from "../store/keys.js";
+import type { ChainHead } from "../store/records.js";
+import type { BlockSetWrite } from "../store/store.js";
+import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
+import type { ProcessList } from "./processList.js";
+
+/** What the next block links to: the last saved block of each kind, with its hashes. */
+export interface ChainTip {
+  height: number;
+  directory: DirectoryBlock;
+  directoryKeyMR: Uint8Array;
+  directoryFullHash: Uint8Array;
+  adminLookupHash: Uint8Array;
+  adminBackRefHash: Uint8Array;
+  ecHeaderHash: Uint8Array;
+  ecFullHash: Uint8Array;
+  assetKeyMR: Uint8Array;
+  assetLedgerKeyMR: Uint8Array;
+  /** base units per entry credit, from the last asset block */
+  exchangeRate: bigint;
+}
+
+/** The key that signs directory blocks (on LOCAL the bootstrap server). */
+export interface BlockSigner {
+  identityChainId: Uint8Array;
+  seed: Uint8Array;
+  publicKey: Uint8Array;
+}
+
+/** The tip described by the four system blocks of one height. */
+export function tipFromBlocks(directory: DirectoryBlock, admin: AdminBlock, ec: ECBlock, asset: AssetBlock): ChainTip {
+  const d = directoryBlockHashes(directory);
+  const a = adminBlockHashes(admin);
+  const e = ecBlockHashes(ec);
+  const f = assetBlockHashes(asset);
+  return {
+    height: directory.dbHeight,
+    directory,
+    directoryKeyMR: d.keyMR,
+    directoryFullHash: d.fullHash,
+    adminLookupHash: a.lookupHash,
+    adminBackRefHash: a.backReferenceHash,
+    ecHeaderHash: e.headerHash,
+    ecFullHash: e.fullHash,
+    assetKeyMR: f.keyMR,
+    assetLedgerKeyMR: f.ledgerKeyMR,
+    exchangeRate: asset.exchangeRate,
+  };
+}
+
+/** Decode the four raw system blocks of one height into a tip. */
+export function tipFromRaw(raw: { directory: Uint8Array; admin: Uint8Array; ec: Uint8Array; asset: Uint8Array }): ChainTip {
+  return tipFromBlocks(
+    decodeDirectoryBlock(raw.directory),
+    decodeAdminBlock(raw.admin),
+    decodeECBlock(raw.ec),
+    decodeAssetBlock(raw.asset),
+  );
+}
+
+/** The four system blocks plus the chain-head records of the system chains. */
+function systemWrites(
+  height: number,
+  blocks: { directory: DirectoryBlock; admin: AdminBlock; ec: ECBlock; asset: AssetBlock },
+  tip: ChainTip,
+): Pick<BlockSetWrite, "blocks" | "chainHeads"> {
+  return {
+    blocks: [
+      { kind: BlockKind.directory, primary: tip.directoryKeyMR, secondary: tip.directoryFullHash, raw: encodeDirectoryBlock(blocks.directory), height },
+      { kind: BlockKind.admin, primary: tip.adminLookupHash, secondary: tip.adminBackRefHash, raw: encodeAdminBlock(blocks.admin), height },
+      { kind: BlockKind.ec, primary: tip.ecHeaderHash, secondary: tip.ecFullHash, raw: encodeECBlock(blocks.ec), height },
+      { kind: BlockKind.asset, primary: tip.assetKeyMR, secondary: tip.assetLedgerKeyMR, raw: encodeAssetBlock(blocks.asset), height },
+    ],
+    chainHeads: [
+      { chainId: DIRECTORY_CHAIN_ID, head: { keyMR: tip.directoryKeyMR, fullHash: tip.directoryFullHash, sequence: height, height } },
+      { chainId: ADMIN_CHAIN_ID, head: { keyMR: tip.adminLookupHash, fullHash: tip.adminBackRefHash, sequence: height, height } },
+      { chainId: EC_CHAIN_ID, head: { keyMR: tip.ecHeaderHash, fullHash: tip.ecFullHash, sequence: height, height } },
+      { chainId: ASSET_CHAIN_ID, head: { keyMR: tip.assetKeyMR, fullHash: tip.assetLedgerKeyMR, sequence: height, height } },
+    ],
+  };
+}
+
+/** Transaction and commit location records of the system blocks. */
+function locationWrites(height: number, tip: ChainTip, txs: Transaction[], ec: ECBlock): Pick<BlockSetWrite, "transactions" | "commits"> {
+  const transactions = txs.map((tx, index) => ({
+    keys: dedupe([transactionId(tx), transactionFullHash(tx)]),
+    location: { assetBlockKeyMR: tip.assetKeyMR, height, index },
+  }));
+  const commits: BlockSetWrite["commits"] = [];
+  ec.items.forEach((item, index) => {
+    if (item.type === "chainCommit" || item.type === "entryCommit")
+      commits.push({ keys: [commitTxId(item.commit), commitFullHash(item.commit)], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index } });
+  });
+  return { transactions, commits };
+}
+
+function dedupe(keys: Uint8Array[]): Uint8Array[] {
+  const seen = new Set<string>();
+  return keys.filter((k) => {
+    const h = toHex(k);
+    if (seen.has(h)) return false;
+    seen.add(h);
+    return true;
+  });
+}
+
+/**
+ * Apply an asset block's transactions to balances without fee or signature checks (genesis only):
+ * inputs debit, outputs credit, EC outputs credit floor(amount / rate) entry credits.
+ */
+function genesisBalances(txs: Transaction[], rate: bigint): Pick<BlockSetWrite, "assetBalances" | "ecBalances"> {
+  const asset = new Map<string, { address: Uint8Array; balance: bigint }>();
+  const ec = new Map<string, { publicKey: Uint8Array; balance: bigint }>();
+  const add = (address: Uint8Array, delta: bigint): void => {
+    const k = toHex(address);
+    const cur = asset.get(k) ?? { address, balance: 0n };
+    cur.balance += delta;
+    asset.set(k, cur);
+  };
+  for (const tx of txs) {
+    for (const i of tx.inputs) add(i.address, -i.amount);
+    for (const o of tx.outputs) add(o.address, o.amount);
+    for (const o of tx.ecOutputs) {
+      const k = toHex(o.address);
+      const cur = ec.get(k) ?? { publicKey: o.address, balance: 0n };
+      cur.balance += rate > 0n ? o.amount / rate : 0n;
+      ec.set(k, cur);
+    }
+  }
+  return { assetBalances: [...asset.values()], ecBalances: [...ec.values()] };
+}
+
+/** The block set of a network's genesis (height 0). `openBlockStartMs` starts block 1. */
+export function genesisBlockSet(genesis: GenesisBlocks, openBlockStartMs: number): { write: BlockSetWrite; tip: ChainTip } {
+  const tip = tipFromBlocks(genesis.directory, genesis.admin, genesis.ec, genesis.asset);
+  const txs = assetBlockTransactions(genesis.asset);
+  const write: BlockSetWrite = {
+    height: 0,
+    openBlockStartMs,
+    ...systemWrites(0, genesis, tip),
+    ...locationWrites(0, tip, txs, genesis.ec),
+    ...genesisBalances(txs, genesis.asset.exchangeRate),
+    entries: [],
+    paidCommits: [],
+    journalRemove: [],
+    journalCarry: [],
+  };
+  return { write, tip };
+}
+
+/** Inputs of the close besides the process list. */
+export interface CloseInputs {
+  tip: ChainTip;
+  signer: BlockSigner;
+  networkId: number;
+  /** saved chain head (for prev links and sequence) */
+  chainHead(chainId: Uint8Array): ChainHead | undefined;
+  /** saved balances (to turn the block's deltas into absolute values) */
+  assetBalance(address: Uint8Array): bigint | undefined;
+  ecBalance(publicKey: Uint8Array): bigint | undefined;
+  /** start of the next block = time of the end of minute 10, ms since epoch */
+  nextStartMs: number;
+  /** held reveals carried into the next height's journal */
+  journalCarry: BlockSetWrite["journalCarry"];
+}
+
+/** The closed block set: what to save, the new tip, and the blocks themselves. */
+export interface ClosedBlockSet {
+  write: BlockSetWrite;
+  tip: ChainTip;
+  directory: DirectoryBlock;
+}
+
+/** Location records of a closed block, from the hashes the process list already computed. */
+function closeLocations(pl: ProcessList, tip: ChainTip, coinbase: Transaction): Pick<BlockSetWrite, "transactions" | "commits"> {
+  const height = pl.height;
+  const transactions: BlockSetWrite["transactions"] = [
+    { keys: [transactionId(coinbase)], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: 0 } },
+  ];
+  let index = 1;
+  for (const period of pl.periods)
+    for (const t of period)
+      transactions.push({ keys: [t.txId, t.fullHash], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ } });
+  const commits = pl.commits.map((c) => ({
+    keys: [c.txId, c.fullHash],
+    location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex },
+  }));
+  return { transactions, commits };
+}
+
+/** Build every block of the process list's height and describe the one transaction that saves them. */
+export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
+  const height = pl.height;
+  const { tip } = inp;
+
+  // Entry blocks, by chain ID; each links to its chain's previous entry block.
+  const chains = [...pl.entryBlocks.values()].sort((a, b) => Buffer.compare(a.chainId, b.chainId));
+  const entryBlockWrites: BlockSetWrite["blocks"] = [];
+  const chainHeads: BlockSetWrite["chainHeads"] = [];
+  const dirEntries: { chainId: Uint8Array; keyMR: Uint8Array }[] = [];
+  const keyMRByChain = new Map<string, Uint8Array>();
+  for (const eb of chains) {
+    const prev = inp.chainHead(eb.chainId);
+    const block = buildEntryBlock({
+      chainId: eb.chainId,
+      prevKeyMR: prev?.keyMR ?? ZERO_HASH,
+      prevFullHash: prev?.fullHash ?? ZERO_HASH,
+      sequence: prev === undefined ? 0 : prev.sequence + 1,
+      dbHeight: height,
+      items: eb.items,
+    });
+    const h = entryBlockHashes(block);
+    entryBlockWrites.push({ kind: BlockKind.entry, primary: h.keyMR, secondary: h.fullHash, raw: encodeEntryBlock(block) });
+    chainHeads.push({ chainId: eb.chainId, head: { keyMR: h.keyMR, fullHash: h.fullHash, sequence: block.sequence, height } });
+    dirEntries.push({ chainId: eb.chainId, keyMR: h.keyMR });
+    keyMRByChain.set(toHex(eb.chainId), h.keyMR);
+  }
+
+  const ec = buildECBlock({
+    prevHeaderHash: tip.ecHeaderHash,
+    prevFullHash: tip.ecFullHash,
+    dbHeight: height,
+    headerExpansion: new Uint8Array(0),
+    items: pl.ecItems,
+  });
+
+  const periods: Transaction[][] = pl.periods.map((p) => p.map((t) => t.tx));
+  periods[0]!.unshift(emptyCoinbase(pl.startMs));
+  const asset = buildAssetBlock({
+    prevKeyMR: tip.assetKeyMR,
+    prevLedgerKeyMR: tip.assetLedgerKeyMR,
+    exchangeRate: tip.exchangeRate,
+    dbHeight: height,
+    headerExpansion: new Uint8Array(0),
+    periods,
+  });
+
+  // The signer signs the 113-byte header of the previous directory block (wire-format §5.2).
+  const signature = signEd25519(inp.signer.seed, encodeDirectoryBlockHeader(tip.directory));
+  const admin: AdminBlock = {
+    prevBackRefHash: tip.adminBackRefHash,
+    dbHeight: height,
+    headerExpansion: new Uint8Array(0),
+    entries: [{ type: 0x01, identityAdminChainId: inp.signer.identityChainId, publicKey: inp.signer.publicKey, signature }],
+  };
+
+  const adminHashes = adminBlockHashes(admin);
+  const ecHashes = ecBlockHashes(ec);
+  const assetHashes = assetBlockHashes(asset);
+  const directory = buildDirectoryBlock({
+    version: 0,
+    networkId: inp.networkId,
+    prevKeyMR: tip.directoryKeyMR,
+    prevFullHash: tip.directoryFullHash,
+    timestamp: Math.floor(pl.startMs / MS_PER_TIMESTAMP_MINUTE),
+    dbHeight: height,
+    entries: [
+      { chainId: ADMIN_CHAIN_ID, keyMR: adminHashes.lookupHash },
+      { chainId: EC_CHAIN_ID, keyMR: ecHashes.headerHash },
+      { chainId: ASSET_CHAIN_ID, keyMR: assetHashes.keyMR },
+      ...dirEntries,
+    ],
+  });
+  const newTip = tipFromBlocks(directory, admin, ec, asset);
+  const system = systemWrites(height, { directory, admin, ec, asset }, newTip);
+
+  const entries: BlockSetWrite["entries"] = pl.reveals.map((r) => ({
+    entryHash: r.entryHash,
+    ...(r.rawStored ? {} : { raw: r.raw }),
+    location: { entryBlockKeyMR: keyMRByChain.get(toHex(r.entry.chainId))!, height, commitTxId: r.commitTxId },
+  }));
+
+  const balance = (saved: bigint | undefined, delta: bigint): bigint => (saved ?? 0n) + delta;
+  const write: BlockSetWrite = {
+    height,
+    openBlockStartMs: inp.nextStartMs,
+    blocks: [...system.blocks, ...entryBlockWrites],
+    chainHeads: [...system.chainHeads, ...chainHeads],
+    ...closeLocations(pl, newTip, periods[0]![0]!),
+    entries,
+    paidCommits: [...pl.paidCommits.values()],
+    assetBalances: [...pl.assetDelta.values()].map((d) => ({ address: d.address, balance: balance(inp.assetBalance(d.address), d.delta) })),
+    ecBalances: [...pl.ecDelta.values()].map((d) => ({ publicKey: d.publicKey, balance: balance(inp.ecBalance(d.publicKey), d.delta) })),
+    journalRemove: pl.journalSeqs,
+    journalCarry: inp.journalCarry,
+  };
+  return { write, tip: newTip, directory };
+}

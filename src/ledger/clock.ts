@@ -1,0 +1,85 @@
+/**
+ * The clock of a producing node: every blockTimeSeconds / 10 seconds it appends an end-of-minute message
+ * to the ledger's log (DESIGN §7: the clock never calls the rules directly; the ledger closes minutes
+ * and blocks when it applies those messages). Ticks are scheduled from the previous due time, so minutes
+ * do not drift; a tick that is late (event loop busy, slow disk) fires at once and the next one is
+ * scheduled a full minute later instead of bursting.
+ */
+import type { LedgerLog } from "./ledger.js";
+import { MINUTES_PER_BLOCK } from "./constants.js";
+
+/** What the clock drives (Ledger implements it). */
+export interface MinuteSink {
+  endMinute(timeMs: number): Promise<void>;
+  startBlock(timeMs: number): Promise<boolean>;
+  isProducing(): boolean;
+}
+
+export interface LedgerClockOptions {
+  /** seconds per directory block; a minute is a tenth of it */
+  blockTimeSeconds: number;
+}
+
+export interface LedgerClockDependencies {
+  ledger: MinuteSink;
+  log: LedgerLog;
+  /** wall clock, ms since epoch (default Date.now) */
+  now?: () => number;
+}
+
+export class LedgerClock {
+  private readonly minuteMs: number;
+  private readonly now: () => number;
+  private timer: NodeJS.Timeout | undefined;
+  private running = false;
+  private inFlight: Promise<void> = Promise.resolve();
+  private dueMs = 0;
+
+  constructor(
+    options: LedgerClockOptions,
+    private readonly deps: LedgerClockDependencies,
+  ) {
+    if (!(options.blockTimeSeconds > 0)) throw new RangeError(`blockTimeSeconds must be > 0, got ${options.blockTimeSeconds}`);
+    this.minuteMs = (options.blockTimeSeconds * 1000) / MINUTES_PER_BLOCK;
+    this.now = deps.now ?? Date.now;
+  }
+
+  /** Start ticking. On MAIN/TEST (not producing) it does nothing. */
+  async start(): Promise<void> {
+    if (this.running || !this.deps.ledger.isProducing()) return;
+    this.running = true;
+    const now = this.now();
+    await this.deps.ledger.startBlock(now);
+    this.dueMs = now + this.minuteMs;
+    this.schedule();
+  }
+
+  /** Stop ticking; resolves once a tick in progress has finished. */
+  async stop(): Promise<void> {
+    this.running = false;
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+    await this.inFlight;
+  }
+
+  private schedule(): void {
+    if (!this.running) return;
+    this.timer = setTimeout(() => this.tick(), Math.max(0, this.dueMs - this.now()));
+  }
+
+  private tick(): void {
+    this.timer = undefined;
+    if (!this.running) return;
+    const timeMs = this.now();
+    this.inFlight = this.deps.ledger.endMinute(timeMs).then(
+      () => {},
+      (e: unknown) => this.deps.log.error("end of minute failed", { error: e instanceof Error ? e.message : String(e) }),
+    );
+    void this.inFlight.then(() => {
+      const now = this.now();
+      this.dueMs += this.minuteMs;
+      if (this.dueMs <= now) this.dueMs = now + this.minuteMs;
+      this.schedule();
+    });
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * Composition root (DESIGN §2): configuration → store → verifier → ledger → RPC server → clock.
+ * `startNode` returns a running node; `stop()` shuts it down in the reverse order (clock first, so no
+ * block is closing while the server and the store go away).
+ */
+import { join } from "node:path";
+import { logFilePath, reloadConfig } from "./config/index.js";
+import type { NodeConfig } from "./config/types.js";
+import { LedgerClock } from "./ledger/clock.js";
+import { Ledger } from "./ledger/ledger.js";
+import { createLogger, type Logger } from "./log/logger.js";
+import { networkId } from "./protocol/network.js";
+import { RpcServer } from "./rpc/server.js";
+import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
+import { LedgerStore } from "./store/store.js";
+import { PoolVerifier } from "./workers/pool.js";
+import { InlineVerifier, type Verifier } from "./workers/verifier.js";
+
+export interface StartOptions {
+  /** the command line the configuration came from; `reload-configuration` re-reads with it */
+  argv?: string[];
+  /** a logger to use instead of one built from the configuration (not closed by stop) */
+  log?: Logger;
+  /** run the block clock (default true); tests that drive minutes themselves pass false */
+  clock?: boolean;
+}
+
+export interface RunningNode {
+  readonly ledger: Ledger;
+  readonly store: LedgerStore;
+  readonly server: RpcServer;
+  readonly log: Logger;
+  /** the bound JSON-RPC port */
+  readonly port: number;
+  /** the LMDB directory */
+  readonly dataDir: string;
+  /** the configuration in force (changes with reload-configuration) */
+  config(): NodeConfig;
+  /** Stop the clock, close the server, flush and close the store. Idempotent. */
+  stop(): Promise<void>;
+}
+
+/** The LMDB directory of a configuration: `${homeDir}/${network lowercase}/db`. */
+export function dataDirectory(config: NodeConfig): string {
+  return join(config.homeDir, config.network.toLowerCase(), "db");
+}
+
+/**
+ * Start a node. Throws (after closing whatever it opened) on a store that belongs to another network or
+ * format (StoreError), a port in use, or a bad TLS file.
+ */
+export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<RunningNode> {
+  const ownLog = opts.log === undefined;
+  const log = opts.log ?? createLogger({ level: config.logLevel, consoleLevel: config.consoleLogLevel, file: logFilePath(config) });
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const unwind = async (): Promise<void> => {
+    for (const c of cleanups.reverse()) {
+      try {
+        await c();
+      } catch (e) {
+        log.error("shutdown step failed", { error: e instanceof Error ? e.message : String(e) });
+      }
+    }
+    cleanups.length = 0;
+  };
+  if (ownLog) cleanups.push(() => log.close());
+
+  try {
+    const dataDir = dataDirectory(config);
+    const store = LedgerStore.open({ path: dataDir, network: config.network, networkId: networkId(config.network, config.customNet) });
+    cleanups.push(() => store.close());
+
+    const verifier: Verifier = config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
+    cleanups.push(() => verifier.close());
+
+    const ledger = Ledger.open(
+      { network: config.network, customNet: config.customNet, blockTimeSeconds: config.blockTimeSeconds, journaling: config.journaling },
+      { store, verifier, log },
+    );
+    cleanups.push(() => ledger.flush());
+    if (!ledger.isProducing())
+      log.warn(`not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`, {
+        network: config.network,
+      });
+
+    let tls: { keyFile: string; certFile: string } | undefined;
+    if (config.tls.enabled) {
+      const files = await ensureCertificate({ keyFile: config.tls.keyFile, certFile: config.tls.certFile, hosts: certificateHosts(config) });
+      if (files.created) log.info("created a TLS certificate", { certFile: files.certFile });
+      tls = { keyFile: files.keyFile, certFile: files.certFile };
+    }
+
+    let current = config;
+    const server = new RpcServer(
+      { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}) },
+      {
+        ledger,
+        log,
+        getConfig: () => current,
+        reloadConfig: () => {
+          const r = reloadConfig(current, opts.argv ?? []);
+          current = r.config;
+          log.setLevel(current.logLevel, current.consoleLogLevel);
+          return { config: current, restartNeeded: r.restartNeeded };
+        },
+      },
+    );
+    await server.listen();
+    cleanups.push(() => server.close());
+
+    const clock = new LedgerClock({ blockTimeSeconds: config.blockTimeSeconds }, { ledger, log });
+    if (opts.clock !== false) await clock.start();
+    cleanups.push(() => clock.stop());
+
+    let stopping: Promise<void> | undefined;
+    return {
+      ledger,
+      store,
+      server,
+      log,
+      port: server.port,
+      dataDir,
+      config: () => current,
+      stop: () => {
+        stopping ??= unwind();
+        return stopping;
+      },
+    };
+  } catch (e) {
+    await unwind();
+    throw e;
+  }
+}

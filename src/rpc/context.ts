@@ -1,0 +1,23 @@
+/**
+ * What every method handler may use: the ledger contract, the node's configuration (read per call, so
+ * `reload-configuration` takes effect live), the log and the API's message intake (drop/delay state).
+ */
+import type { NodeConfig } from "../config/types.js";
+import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
+import type { Logger } from "../log/logger.js";
+import type { MessageIntake } from "./intake.js";
+
+/** Dependencies of the RPC server (STYLE §3: constructors take options, then dependencies). */
+export interface RpcDependencies {
+  ledger: LedgerApi & LedgerDebugApi;
+  log: Logger;
+  getConfig(): NodeConfig;
+  /** re-read the configuration file; `restartNeeded` names settings that only apply after a restart */
+  reloadConfig(): { config: NodeConfig; restartNeeded: string[] };
+}
+
+export interface RpcContext extends RpcDependencies {
+  intake: MessageIntake;
+  /** ms since epoch when the server was created */
+  startedMs: number;
+}

@@ -1,0 +1,54 @@
+/**
+ * Debug methods that read or change settings (spec §4.2): configuration, reload-configuration, drop-rate,
+ * set-drop-rate, delay, set-delay. Drop rate (per mille) and delay (ms) live in the API's message intake
+ * and act on every write method from the next call on.
+ */
+import { configurationView } from "../../config/view.js";
+import type { RpcContext } from "../context.js";
+import { MAX_DELAY_MS, MAX_DROP_RATE } from "../intake.js";
+import { Params, expectInteger } from "../params.js";
+
+/** `configuration`: the spec §4.2.1 groups with the values in effect; secrets redacted. */
+export function configuration(_params: unknown, ctx: RpcContext) {
+  return configurationView(ctx.getConfig());
+}
+
+/**
+ * `reload-configuration`: re-read the configuration file, apply what can change while running (log levels,
+ * RPC credentials, CORS, drop rate, delay), and answer like `configuration`. Settings that need a restart
+ * are logged at warning level. A bad file is an error and changes nothing.
+ */
+export function reloadConfiguration(_params: unknown, ctx: RpcContext) {
+  const before = ctx.getConfig();
+  // A broken file throws ConfigError, which rpc/errors.ts answers with its message (-32000).
+  const result = ctx.reloadConfig();
+  const after = result.config;
+  if (after.dropRatePerMille !== before.dropRatePerMille) ctx.intake.setDropRate(after.dropRatePerMille);
+  if (after.delayMs !== before.delayMs) ctx.intake.setDelay(after.delayMs);
+  if (result.restartNeeded.length > 0)
+    ctx.log.warn("configuration changes need a restart", { fields: result.restartNeeded });
+  ctx.log.info("configuration reloaded", { file: after.configFile });
+  return configurationView(after);
+}
+
+/** `drop-rate`: {DropRate} — messages dropped per 1000. */
+export function dropRate(_params: unknown, ctx: RpcContext) {
+  return { DropRate: ctx.intake.dropRatePerMille };
+}
+
+/** `set-drop-rate` {DropRate: 0..1000}: {DropRate: the new value}. */
+export function setDropRate(params: unknown, ctx: RpcContext) {
+  const value = expectInteger(new Params(params), "DropRate", { min: 0, max: MAX_DROP_RATE });
+  return { DropRate: ctx.intake.setDropRate(value) };
+}
+
+/** `delay`: {Delay} — ms each submitted message waits before the ledger sees it. */
+export function delay(_params: unknown, ctx: RpcContext) {
+  return { Delay: ctx.intake.delayMs };
+}
+
+/** `set-delay` {Delay: 0..60000 ms}: {Delay: the new value}. */
+export function setDelay(params: unknown, ctx: RpcContext) {
+  const value = expectInteger(new Params(params), "Delay", { min: 0, max: MAX_DELAY_MS });
+  return { Delay: ctx.intake.setDelay(value) };
+}

@@ -1,0 +1,123 @@
+/**
+ * Message intake of the API: every write method (commit-*, reveal-*, asset-submit, send-raw-message)
+ * hands its decoded message to the ledger through here. It holds the network-testing knobs of the debug
+ * API (spec §4.2 drop-rate / delay) as mutable state, and counts what went through for `summary` and
+ * `tps-rate`.
+ *
+ * - delay: each message waits `delayMs` milliseconds before the ledger sees it (the caller's answer waits too).
+ * - drop: each message is dropped with probability `dropRatePerMille`/1000. As with the reference node,
+ *   whose drop rate discards network messages after the API has answered, the client gets the normal
+ *   success answer (the ids are computed from the message itself) but the ledger never sees the message:
+ *   `ack` keeps answering `Unknown` for it.
+ */
+import { randomInt } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+
+/** Largest drop rate, per mille (every message dropped). */
+export const MAX_DROP_RATE = 1000;
+/**
+ * Largest delay, ms. A delayed call holds its HTTP request open for the whole delay; one minute is far
+ * beyond any useful network simulation and still below common client timeouts.
+ */
+export const MAX_DELAY_MS = 60_000;
+
+/** Seconds of history behind `instantRate`. */
+const INSTANT_WINDOW_SECONDS = 10;
+
+/** What kind of message came in (for counters). */
+export type IntakeKind = "commit" | "reveal" | "transaction";
+
+export interface IntakeCounters {
+  received: number;
+  accepted: number;
+  rejected: number;
+  dropped: number;
+}
+
+export class MessageIntake {
+  private dropRate: number;
+  private delay: number;
+  private readonly counters: IntakeCounters = { received: 0, accepted: 0, rejected: 0, dropped: 0 };
+  private readonly byKind: Record<IntakeKind, number> = { commit: 0, reveal: 0, transaction: 0 };
+  private readonly startedMs: number;
+  /** accepted messages per second for the last INSTANT_WINDOW_SECONDS seconds, keyed by whole second */
+  private readonly perSecond = new Map<number, number>();
+
+  /**
+   * @param options.dropRatePerMille initial drop rate (0..1000)
+   * @param options.delayMs initial delay (0..MAX_DELAY_MS), milliseconds
+   */
+  constructor(options: { dropRatePerMille: number; delayMs: number }) {
+    this.dropRate = clamp(options.dropRatePerMille, 0, MAX_DROP_RATE);
+    this.delay = clamp(options.delayMs, 0, MAX_DELAY_MS);
+    this.startedMs = Date.now();
+  }
+
+  /** Current drop rate, messages per 1000. */
+  get dropRatePerMille(): number {
+    return this.dropRate;
+  }
+  /** Current delay before a message reaches the ledger, ms. */
+  get delayMs(): number {
+    return this.delay;
+  }
+  setDropRate(perMille: number): number {
+    this.dropRate = clamp(perMille, 0, MAX_DROP_RATE);
+    return this.dropRate;
+  }
+  setDelay(ms: number): number {
+    this.delay = clamp(ms, 0, MAX_DELAY_MS);
+    return this.delay;
+  }
+
+  /** Copy of the counters (messages since start). */
+  stats(): IntakeCounters & Record<IntakeKind, number> {
+    return { ...this.counters, ...this.byKind };
+  }
+
+  /**
+   * Hand one message to the ledger, applying delay and drop.
+   * @param send    the ledger call; its rejection propagates to the caller
+   * @param dropped the answer to give when the message is dropped (computed without the ledger)
+   */
+  async submit<T>(kind: IntakeKind, send: () => Promise<T>, dropped: () => T): Promise<T> {
+    this.counters.received++;
+    this.byKind[kind]++;
+    if (this.delay > 0) await sleep(this.delay);
+    if (this.dropRate > 0 && randomInt(MAX_DROP_RATE) < this.dropRate) {
+      this.counters.dropped++;
+      return dropped();
+    }
+    try {
+      const result = await send();
+      this.counters.accepted++;
+      this.countAccepted();
+      return result;
+    } catch (e) {
+      this.counters.rejected++;
+      throw e;
+    }
+  }
+
+  private countAccepted(): void {
+    const second = Math.floor(Date.now() / 1000);
+    this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+    for (const s of this.perSecond.keys()) if (s <= second - INSTANT_WINDOW_SECONDS) this.perSecond.delete(s);
+  }
+
+  /**
+   * Accepted messages per second: `total` = since the node started, `instant` = over the last 10 s.
+   */
+  rates(): { total: number; instant: number } {
+    const nowMs = Date.now();
+    const second = Math.floor(nowMs / 1000);
+    let recent = 0;
+    for (const [s, n] of this.perSecond) if (s > second - INSTANT_WINDOW_SECONDS) recent += n;
+    const uptimeSeconds = Math.max(1, (nowMs - this.startedMs) / 1000);
+    return { total: this.counters.accepted / uptimeSeconds, instant: recent / INSTANT_WINDOW_SECONDS };
+  }
+}
+
+function clamp(n: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, Math.trunc(n)));
+}

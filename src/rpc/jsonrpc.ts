@@ -1,0 +1,212 @@
+/**
+ * JSON-RPC 2.0 envelope (spec §1, §7; reference api-behavior §2): body text → request(s) → handler →
+ * response text and HTTP status. Transport-free: server.ts feeds it text and writes what it returns.
+ *
+ * Rules:
+ * - empty body → -32600; not JSON → -32700; not a request object → -32600 (both with `id: null`);
+ * - `jsonrpc` must be exactly "2.0"; member names match case-insensitively (exact match first);
+ * - missing/empty/unknown `method` → -32601 with the name (or the problem) in `data`, id echoed;
+ * - every error answers HTTP 400, a success 200 (the reference node's convention, which clients rely on);
+ * - a batch (array) answers an array in the same order with HTTP 200; an empty batch is one -32600;
+ * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
+ */
+import type { RpcContext } from "./context.js";
+import { type RpcError, internalError, invalidRequest, isInternal, methodNotFound, parseError, toRpcError } from "./errors.js";
+import { jsonType } from "./params.js";
+
+/** A method implementation: validated params in, JSON-ready result out (bigint allowed for exact integers). */
+export type MethodHandler = (params: unknown, ctx: RpcContext) => unknown;
+
+/** The methods of one endpoint, by exact (case-sensitive) name. */
+export type MethodTable = ReadonlyMap<string, MethodHandler>;
+
+/** One endpoint (`/v2` or `/debug`): its methods and, for helpful -32601 data, the other endpoint's names. */
+export interface Endpoint {
+  path: string;
+  methods: MethodTable;
+  /** path of the endpoint serving a method this one does not have, for the -32601 hint */
+  elsewhere: (method: string) => string | undefined;
+}
+
+/**
+ * Deepest JSON nesting accepted in a request. Real requests nest 3 levels (`params.addresses[i]`);
+ * the limit keeps recursive work on echoed ids and params bounded whatever a client sends.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** What one request of a body did, for the request log. */
+export interface CallRecord {
+  method: string | undefined;
+  code?: number;
+}
+
+/** The HTTP answer to one body. */
+export interface EnvelopeAnswer {
+  status: number;
+  body: string;
+  calls: CallRecord[];
+}
+
+type Json = null | boolean | number | string | bigint | Json[] | { [key: string]: Json } | undefined;
+
+/**
+ * Serialise to compact JSON. Unlike JSON.stringify, a `bigint` is written as its exact integer digits
+ * (nanosecond times and large balances exceed 2^53). `undefined` members are omitted, `undefined` array
+ * items become null, non-finite numbers null.
+ */
+export function encodeJson(value: unknown): string {
+  const out: string[] = [];
+  write(value as Json, out);
+  return out.join("");
+}
+
+function write(v: Json, out: string[]): void {
+  switch (typeof v) {
+    case "string":
+      out.push(JSON.stringify(v));
+      return;
+    case "number":
+      out.push(Number.isFinite(v) ? String(v) : "null");
+      return;
+    case "bigint":
+      out.push(v.toString());
+      return;
+    case "boolean":
+      out.push(v ? "true" : "false");
+      return;
+    case "undefined":
+      out.push("null");
+      return;
+  }
+  if (v === null) {
+    out.push("null");
+    return;
+  }
+  if (Array.isArray(v)) {
+    out.push("[");
+    for (let i = 0; i < v.length; i++) {
+      if (i > 0) out.push(",");
+      write(v[i], out);
+    }
+    out.push("]");
+    return;
+  }
+  out.push("{");
+  let first = true;
+  for (const key of Object.keys(v)) {
+    const item = v[key];
+    if (item === undefined) continue;
+    if (!first) out.push(",");
+    first = false;
+    out.push(JSON.stringify(key), ":");
+    write(item, out);
+  }
+  out.push("}");
+}
+
+/** True when `value` nests deeper than `limit` (iterative, so any input depth is safe to measure). */
+export function nestsDeeperThan(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth > limit) return true;
+    const children = Array.isArray(v) ? v : Object.values(v);
+    for (const c of children) if (typeof c === "object" && c !== null) stack.push([c, depth + 1]);
+  }
+  return false;
+}
+
+/** A member of the request object: exact name first, then any letter case (Go's decoder does the same). */
+function member(obj: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
+  if (Object.hasOwn(obj, name)) return { present: true, value: obj[name] };
+  let found: { present: boolean; value: unknown } = { present: false, value: undefined };
+  for (const key of Object.keys(obj)) if (key.toLowerCase() === name) found = { present: true, value: obj[key] };
+  return found;
+}
+
+function errorResponse(id: unknown, e: RpcError): string {
+  return encodeJson({ jsonrpc: "2.0", id: e.nullId ? null : (id ?? null), error: e.toObject() });
+}
+
+/** Run one request object; returns its response text and whether it failed. */
+async function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Promise<{ text: string; record: CallRecord }> {
+  if (typeof request !== "object" || request === null || Array.isArray(request)) {
+    const e = invalidRequest(`expected a request object, got ${jsonType(request)}`);
+    return { text: errorResponse(null, e), record: { method: undefined, code: e.code } };
+  }
+  const obj = request as Record<string, unknown>;
+  const version = member(obj, "jsonrpc").value;
+  const method = member(obj, "method");
+  const id = member(obj, "id").value ?? null;
+  const params = member(obj, "params").value;
+
+  const fail = (e: RpcError, name?: string) => ({ text: errorResponse(id, e), record: { method: name, code: e.code } });
+
+  if (version !== "2.0")
+    return fail(invalidRequest(`jsonrpc: expected "2.0", got ${version === undefined ? "nothing" : JSON.stringify(version)}`));
+  if (method.present && method.value !== null && typeof method.value !== "string")
+    return fail(invalidRequest(`method: expected a string, got ${jsonType(method.value)}`));
+  const name = typeof method.value === "string" ? method.value : "";
+  if (name === "") return fail(methodNotFound("method: missing"));
+  const handler = endpoint.methods.get(name);
+  if (handler === undefined) {
+    const other = endpoint.elsewhere(name);
+    return fail(methodNotFound(other === undefined ? name : `${name} (served on ${other}, not ${endpoint.path})`), name);
+  }
+  try {
+    const result = await handler(params, ctx);
+    return { text: encodeJson({ jsonrpc: "2.0", id, result }), record: { method: name } };
+  } catch (thrown) {
+    const e = toRpcError(thrown);
+    if (isInternal(e)) {
+      ctx.log.error("rpc method failed", {
+        path: endpoint.path,
+        method: name,
+        error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+      });
+    }
+    return fail(e, name);
+  }
+}
+
+/**
+ * Answer one HTTP body. Never throws: anything unexpected becomes -32603.
+ * @param maxBatch largest number of requests in one batch
+ */
+export async function handleBody(text: string, endpoint: Endpoint, ctx: RpcContext, maxBatch: number): Promise<EnvelopeAnswer> {
+  const single = (e: RpcError): EnvelopeAnswer => ({
+    status: 400,
+    body: errorResponse(null, e),
+    calls: [{ method: undefined, code: e.code }],
+  });
+  if (text.trim() === "") return single(invalidRequest("empty body"));
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    return single(parseError(e instanceof Error ? e.message : "invalid JSON"));
+  }
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
+  try {
+    if (!Array.isArray(parsed)) {
+      const { text: body, record } = await runOne(parsed, endpoint, ctx);
+      return { status: record.code === undefined ? 200 : 400, body, calls: [record] };
+    }
+    if (parsed.length === 0) return single(invalidRequest("empty batch"));
+    if (parsed.length > maxBatch)
+      return single(invalidRequest(`batch of ${parsed.length} requests is larger than the limit of ${maxBatch}`));
+    // Sequential: writes in a batch keep their order, as if sent one after another.
+    const texts: string[] = [];
+    const calls: CallRecord[] = [];
+    for (const request of parsed) {
+      const { text: t, record } = await runOne(request, endpoint, ctx);
+      texts.push(t);
+      calls.push(record);
+    }
+    return { status: 200, body: `[${texts.join(",")}]`, calls };
+  } catch (thrown) {
+    ctx.log.error("rpc envelope failed", { error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
+    return single(internalError());
+  }
+}

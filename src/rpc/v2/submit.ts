@@ -1,0 +1,169 @@
+/**
+ * Write methods (spec §4.1; reference api-behavior §7; wire-format §7.2): commit-chain, commit-entry,
+ * reveal-chain, reveal-entry, asset-submit, send-raw-message. Each decodes its hex (format errors → -32602
+ * naming the member), then hands the message to the ledger through the API intake (debug drop/delay).
+ * Unlike the reference node, a success means the ledger accepted the message (signature, balance, fee and
+ * repeat rules passed) and journaled it durably; a rejection is an error saying why.
+ */
+import { toHex } from "../../protocol/bytes.js";
+import {
+  CHAIN_COMMIT_SIZE,
+  type ChainCommit,
+  type Commit,
+  ENTRY_COMMIT_SIZE,
+  type EntryCommit,
+  commitTxId,
+  decodeChainCommit,
+  decodeEntryCommit,
+} from "../../protocol/commit.js";
+import { MAX_ENTRY_SIZE, entryHash, unmarshalEntry } from "../../protocol/entry.js";
+import { MAX_TRANSACTION_SIZE, type Transaction, decodeTransaction, decodeTransactionAt, transactionId } from "../../protocol/transaction.js";
+import type { RpcContext } from "../context.js";
+import { invalidParams, toRpcError } from "../errors.js";
+import { expectHex } from "../params.js";
+
+function decoded<T>(param: string, f: () => T): T {
+  try {
+    return f();
+  } catch (e) {
+    throw toRpcError(e, param);
+  }
+}
+
+async function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txid: string; entryhash: string }> {
+  const r = await ctx.intake.submit(
+    "commit",
+    () => ctx.ledger.submitCommit(commit),
+    () => ({ txId: commitTxId(commit), entryHash: commit.entryHash }),
+  );
+  return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
+}
+
+async function submitReveal(ctx: RpcContext, raw: Uint8Array): Promise<{ entryhash: string; chainid: string }> {
+  const entry = unmarshalEntry(raw);
+  const r = await ctx.intake.submit(
+    "reveal",
+    () => ctx.ledger.submitReveal(raw),
+    () => ({ entryHash: entryHash(raw), chainId: entry.chainId }),
+  );
+  return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
+}
+
+async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ txid: string }> {
+  const r = await ctx.intake.submit(
+    "transaction",
+    () => ctx.ledger.submitTransaction(tx),
+    () => ({ txId: transactionId(tx) }),
+  );
+  return { txid: toHex(r.txId) };
+}
+
+async function commitChainMessage(ctx: RpcContext, commit: ChainCommit) {
+  const r = await submitCommit(ctx, commit);
+  // The commit carries only sha256d(chain id), so that is what is returned (spec §4.1 says "chainid").
+  return { message: "Chain Commit Success", txid: r.txid, entryhash: r.entryhash, chainidhash: toHex(commit.chainIdHash) };
+}
+
+async function commitEntryMessage(ctx: RpcContext, commit: EntryCommit) {
+  const r = await submitCommit(ctx, commit);
+  return { message: "Entry Commit Success", txid: r.txid, entryhash: r.entryhash };
+}
+
+/** `commit-chain` {message}: a signed 200-byte chain commit. */
+export function commitChain(params: unknown, ctx: RpcContext) {
+  const bytes = expectHex(params, "message", { maxBytes: CHAIN_COMMIT_SIZE });
+  return commitChainMessage(ctx, decoded("message", () => decodeChainCommit(bytes)));
+}
+
+/** `commit-entry` {message}: a signed 136-byte entry commit. */
+export function commitEntry(params: unknown, ctx: RpcContext) {
+  const bytes = expectHex(params, "message", { maxBytes: ENTRY_COMMIT_SIZE });
+  return commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(bytes)));
+}
+
+/** `reveal-entry` / `reveal-chain` {entry}: a marshalled entry (for a chain, its first entry). */
+export async function revealEntry(params: unknown, ctx: RpcContext) {
+  const raw = expectHex(params, "entry", { maxBytes: MAX_ENTRY_SIZE });
+  const r = await decodedAsync("entry", () => submitReveal(ctx, raw));
+  return { message: "Entry Reveal Success", entryhash: r.entryhash, chainid: r.chainid };
+}
+
+async function decodedAsync<T>(param: string, f: () => Promise<T>): Promise<T> {
+  try {
+    return await f();
+  } catch (e) {
+    throw toRpcError(e, param);
+  }
+}
+
+/** `asset-submit` {transaction}: a signed asset transaction. */
+export async function assetSubmit(params: unknown, ctx: RpcContext) {
+  const bytes = expectHex(params, "transaction", { maxBytes: MAX_TRANSACTION_SIZE });
+  const tx = decoded("transaction", () => decodeTransaction(bytes));
+  const r = await submitTransaction(ctx, tx);
+  return { message: "Successfully submitted the transaction", txid: r.txid };
+}
+
+/** Wire message types send-raw-message routes (wire-format §7.2). */
+export const RawMessageType = {
+  chainCommit: 0x05,
+  entryCommit: 0x06,
+  transaction: 0x09,
+  reveal: 0x0d,
+} as const;
+
+/** Bytes of a message's signature (32-byte public key ‖ 64-byte signature) that may follow its payload. */
+const MESSAGE_SIGNATURE_SIZE = 96;
+
+/** Bytes of the millisecond timestamp before the entry of a reveal message. */
+const REVEAL_TIMESTAMP_SIZE = 6;
+
+function payloadEnd(bytes: Uint8Array, end: number, what: string): Uint8Array {
+  const rest = bytes.length - end;
+  if (rest < 0) throw invalidParams(`message: ${what} needs ${end} bytes with its type byte, got ${bytes.length}`);
+  if (rest !== 0 && rest !== MESSAGE_SIGNATURE_SIZE)
+    throw invalidParams(`message: ${rest} byte(s) after the ${what}; only a ${MESSAGE_SIGNATURE_SIZE}-byte message signature may follow`);
+  return bytes.subarray(1, end);
+}
+
+/**
+ * `send-raw-message` {message}: a network message (type byte ‖ payload ‖ optional 96-byte signature, which
+ * is not checked). Routed exactly as the matching API call: 05 chain commit → commit-chain, 06 entry commit
+ * → commit-entry, 09 transaction → asset-submit, 0d 6-byte timestamp ‖ entry → reveal-entry. Other
+ * message types are refused (they belong to server-to-server traffic).
+ */
+export async function sendRawMessage(params: unknown, ctx: RpcContext) {
+  const bytes = expectHex(params, "message", { maxBytes: 1 + REVEAL_TIMESTAMP_SIZE + MAX_ENTRY_SIZE });
+  const type = bytes[0]!;
+  switch (type) {
+    case RawMessageType.chainCommit: {
+      const payload = payloadEnd(bytes, 1 + CHAIN_COMMIT_SIZE, "chain commit");
+      await commitChainMessage(ctx, decoded("message", () => decodeChainCommit(payload)));
+      break;
+    }
+    case RawMessageType.entryCommit: {
+      const payload = payloadEnd(bytes, 1 + ENTRY_COMMIT_SIZE, "entry commit");
+      await commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(payload)));
+      break;
+    }
+    case RawMessageType.transaction: {
+      const { size } = decoded("message", () => decodeTransactionAt(bytes, 1));
+      const payload = payloadEnd(bytes, 1 + size, "transaction");
+      await submitTransaction(ctx, decoded("message", () => decodeTransaction(payload)));
+      break;
+    }
+    case RawMessageType.reveal: {
+      if (bytes.length <= 1 + REVEAL_TIMESTAMP_SIZE)
+        throw invalidParams(`message: a reveal message needs a ${REVEAL_TIMESTAMP_SIZE}-byte timestamp and an entry`);
+      const raw = bytes.subarray(1 + REVEAL_TIMESTAMP_SIZE);
+      await decodedAsync("message", () => submitReveal(ctx, raw));
+      break;
+    }
+    default:
+      throw invalidParams(
+        `message: type 0x${type.toString(16).padStart(2, "0")} is not accepted here; send 0x05 (chain commit), ` +
+          "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)",
+      );
+  }
+  return { message: "Successfully sent the message" };
+}

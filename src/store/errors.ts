@@ -1,0 +1,29 @@
+/**
+ * Typed failures of the store. Start-up problems (wrong network, unknown format) stop the node with a
+ * message naming the data directory; they are never answered by silently creating a new genesis.
+ */
+export type StoreErrorType =
+  | { code: "NETWORK_MISMATCH"; path: string; stored: string; expected: string }
+  | { code: "UNKNOWN_FORMAT"; path: string; info: string }
+  | { code: "OPEN_FAILED"; path: string; info: string }
+  | { code: "CORRUPT"; path: string; info: string };
+
+export class StoreError extends Error {
+  constructor(readonly type: StoreErrorType) {
+    super(describe(type));
+    this.name = "StoreError";
+  }
+}
+
+function describe(t: StoreErrorType): string {
+  switch (t.code) {
+    case "NETWORK_MISMATCH":
+      return `data directory ${t.path} holds the ${t.stored} network, not ${t.expected}; use another -homedir or -network`;
+    case "UNKNOWN_FORMAT":
+      return `data directory ${t.path} is not a ledger database this version can read: ${t.info}`;
+    case "OPEN_FAILED":
+      return `cannot open the database in ${t.path}: ${t.info}`;
+    case "CORRUPT":
+      return `database in ${t.path} is inconsistent: ${t.info}`;
+  }
+}

@@ -1,0 +1,125 @@
+/**
+ * Fixed-width binary records stored as values (docs/ledger.md §Key layout). Encoders and decoders live
+ * together so the layout is written down once.
+ */
+import { ByteReader, ByteWriter } from "../protocol/bytes.js";
+
+/** Where a saved entry is: its entry block, that block's height, and the commit that paid for it. */
+export interface EntryLocation {
+  entryBlockKeyMR: Uint8Array;
+  height: number;
+  commitTxId: Uint8Array;
+}
+
+/** Where a saved asset transaction is. */
+export interface TransactionLocation {
+  assetBlockKeyMR: Uint8Array;
+  height: number;
+  /** position among the block's transactions (coinbase = 0) */
+  index: number;
+}
+
+/** Where a saved commit is. */
+export interface CommitLocation {
+  ecBlockHeaderHash: Uint8Array;
+  height: number;
+  /** position among the EC block's items (minute markers included) */
+  index: number;
+}
+
+/**
+ * The latest commit that paid for an entry hash: what the repeated-commit rule and reveals look at.
+ * Kept across blocks; "live" while the ledger's time is within COMMIT_LIFETIME_MS of `milliTime`.
+ */
+export interface PaidCommit {
+  kind: "entry" | "chain";
+  /** entry credits paid */
+  credits: number;
+  /** true once a reveal used this commit */
+  revealed: boolean;
+  /** directory block height the commit went into */
+  height: number;
+  /** the commit's own timestamp, ms since epoch */
+  milliTime: number;
+  txId: Uint8Array;
+  /** sha256d(chain ID) of a chain commit; 32 zero bytes for an entry commit */
+  chainIdHash: Uint8Array;
+}
+
+/** Head of a chain: its newest saved entry block (or, for the system chains, newest block). */
+export interface ChainHead {
+  keyMR: Uint8Array;
+  fullHash: Uint8Array;
+  /** EBSequence of the head block (0 for a chain's first block) */
+  sequence: number;
+  height: number;
+}
+
+export function encodeEntryLocation(v: EntryLocation): Uint8Array {
+  return new ByteWriter(68).bytes(v.entryBlockKeyMR).u32(v.height).bytes(v.commitTxId).finish();
+}
+export function decodeEntryLocation(b: Uint8Array): EntryLocation {
+  const r = new ByteReader(b, "entry location");
+  return { entryBlockKeyMR: r.bytesN(32, "keymr").slice(), height: r.u32("height"), commitTxId: r.bytesN(32, "txid").slice() };
+}
+
+export function encodeTransactionLocation(v: TransactionLocation): Uint8Array {
+  return new ByteWriter(40).bytes(v.assetBlockKeyMR).u32(v.height).u32(v.index).finish();
+}
+export function decodeTransactionLocation(b: Uint8Array): TransactionLocation {
+  const r = new ByteReader(b, "transaction location");
+  return { assetBlockKeyMR: r.bytesN(32, "keymr").slice(), height: r.u32("height"), index: r.u32("index") };
+}
+
+export function encodeCommitLocation(v: CommitLocation): Uint8Array {
+  return new ByteWriter(40).bytes(v.ecBlockHeaderHash).u32(v.height).u32(v.index).finish();
+}
+export function decodeCommitLocation(b: Uint8Array): CommitLocation {
+  const r = new ByteReader(b, "commit location");
+  return { ecBlockHeaderHash: r.bytesN(32, "headerhash").slice(), height: r.u32("height"), index: r.u32("index") };
+}
+
+export function encodePaidCommit(v: PaidCommit): Uint8Array {
+  return new ByteWriter(80)
+    .u8(v.kind === "chain" ? 1 : 0)
+    .u8(v.credits)
+    .u8(v.revealed ? 1 : 0)
+    .u32(v.height)
+    .u48(v.milliTime)
+    .bytes(v.txId)
+    .bytes(v.chainIdHash)
+    .finish();
+}
+export function decodePaidCommit(b: Uint8Array): PaidCommit {
+  const r = new ByteReader(b, "paid commit");
+  return {
+    kind: r.u8("kind") === 1 ? "chain" : "entry",
+    credits: r.u8("credits"),
+    revealed: r.u8("revealed") === 1,
+    height: r.u32("height"),
+    milliTime: r.u48("millitime"),
+    txId: r.bytesN(32, "txid").slice(),
+    chainIdHash: r.bytesN(32, "chainidhash").slice(),
+  };
+}
+
+export function encodeChainHead(v: ChainHead): Uint8Array {
+  return new ByteWriter(72).bytes(v.keyMR).bytes(v.fullHash).u32(v.sequence).u32(v.height).finish();
+}
+export function decodeChainHead(b: Uint8Array): ChainHead {
+  const r = new ByteReader(b, "chain head");
+  return {
+    keyMR: r.bytesN(32, "keymr").slice(),
+    fullHash: r.bytesN(32, "fullhash").slice(),
+    sequence: r.u32("sequence"),
+    height: r.u32("height"),
+  };
+}
+
+/** Balances are u64 (base units or entry credits); a ledger rule keeps them ≥ 0. */
+export function encodeBalance(v: bigint): Uint8Array {
+  return new ByteWriter(8).u64(v).finish();
+}
+export function decodeBalance(b: Uint8Array): bigint {
+  return new ByteReader(b, "balance").u64("balance");
+}

@@ -1,0 +1,376 @@
+/**
+ * The LMDB environment of a node: one env, named databases with raw-byte keys (keys.ts), typed accessors,
+ * and the two write paths the ledger needs (docs/ledger.md):
+ *
+ * - `appendJournal`: one accepted message, async put (lmdb-js batches every put of one event-loop turn
+ *   into one commit), resolved only once the commit is flushed to disk;
+ * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
+ *   returns), so a block is saved atomically or not at all.
+ */
+import { mkdirSync } from "node:fs";
+import { type Database, open, type RootDatabase } from "lmdb";
+import type { NetworkName } from "../protocol/network.js";
+import { StoreError } from "./errors.js";
+import { asBuffer, BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
+import {
+  type ChainHead,
+  type CommitLocation,
+  decodeBalance,
+  decodeChainHead,
+  decodeCommitLocation,
+  decodeEntryLocation,
+  decodePaidCommit,
+  decodeTransactionLocation,
+  type EntryLocation,
+  encodeBalance,
+  encodeChainHead,
+  encodeCommitLocation,
+  encodeEntryLocation,
+  encodePaidCommit,
+  encodeTransactionLocation,
+  type PaidCommit,
+  type TransactionLocation,
+} from "./records.js";
+
+/**
+ * Layout version written into `meta`. Bump it when a key or value layout changes; a node refuses to
+ * open a directory written with another version instead of misreading it.
+ */
+export const STORE_FORMAT_VERSION = 1;
+
+/**
+ * Most named databases the environment may hold: the 13 of DB_NAMES plus room to add a few without
+ * reopening (LMDB sizes a table for this at open).
+ */
+const MAX_DBS = 20;
+
+export interface StoreOptions {
+  /** directory of the LMDB environment; created when missing */
+  path: string;
+  network: NetworkName;
+  /** u32 network id (the directory block header field) */
+  networkId: number;
+}
+
+/** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
+export interface BlockWrite {
+  kind: BlockKind;
+  primary: Uint8Array;
+  secondary?: Uint8Array;
+  raw: Uint8Array;
+  /** indexed by height when given (directory, admin, EC and asset blocks; not entry blocks) */
+  height?: number;
+}
+
+/** Everything one block close (or genesis) writes, applied in one transaction. */
+export interface BlockSetWrite {
+  /** directory block height being saved */
+  height: number;
+  /** start of the block opened next, ms since epoch */
+  openBlockStartMs: number;
+  blocks: BlockWrite[];
+  /** raw is omitted when the entry's bytes are already stored (written early, see putEntryRaw) */
+  entries: { entryHash: Uint8Array; raw?: Uint8Array; location: EntryLocation }[];
+  /** each transaction indexed under its txid and full hash */
+  transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
+  /** each commit indexed under its txid and full hash */
+  commits: { keys: Uint8Array[]; location: CommitLocation }[];
+  paidCommits: { entryHash: Uint8Array; record: PaidCommit }[];
+  chainHeads: { chainId: Uint8Array; head: ChainHead }[];
+  /** new absolute balances, base units */
+  assetBalances: { address: Uint8Array; balance: bigint }[];
+  /** new absolute balances, entry credits */
+  ecBalances: { publicKey: Uint8Array; balance: bigint }[];
+  /** journal sequences of `height` that the block confirmed */
+  journalRemove: number[];
+  /** messages carried into the next height (held reveals), journaled under height + 1 */
+  journalCarry: { seq: number; bytes: Uint8Array }[];
+}
+
+/** A journal record as stored. */
+export interface JournalRecord {
+  height: number;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+type BinDb = Database<Buffer, Buffer>;
+
+/** A plain Uint8Array view of a Buffer lmdb-js returned (getBinary copies, so the view is ours). */
+function plain(b: Buffer): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** The node's database. Construct with `LedgerStore.open`. */
+export class LedgerStore {
+  private readonly dbs: Record<keyof typeof DB_NAMES, BinDb>;
+
+  private constructor(
+    readonly path: string,
+    private readonly env: RootDatabase<Buffer, Buffer>,
+  ) {
+    const db = (name: string): BinDb => env.openDB<Buffer, Buffer>(name, { keyEncoding: "binary", encoding: "binary" });
+    this.dbs = {
+      blocks: db(DB_NAMES.blocks),
+      blockAlias: db(DB_NAMES.blockAlias),
+      heights: db(DB_NAMES.heights),
+      entries: db(DB_NAMES.entries),
+      entryLocations: db(DB_NAMES.entryLocations),
+      transactionLocations: db(DB_NAMES.transactionLocations),
+      commitLocations: db(DB_NAMES.commitLocations),
+      paidCommits: db(DB_NAMES.paidCommits),
+      chainHeads: db(DB_NAMES.chainHeads),
+      assetBalances: db(DB_NAMES.assetBalances),
+      ecBalances: db(DB_NAMES.ecBalances),
+      journal: db(DB_NAMES.journal),
+      meta: db(DB_NAMES.meta),
+    };
+  }
+
+  /**
+   * Open (or create) the environment at `options.path` and check that it belongs to `options.network`
+   * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
+   */
+  static open(options: StoreOptions): LedgerStore {
+    let env: RootDatabase<Buffer, Buffer>;
+    try {
+      mkdirSync(options.path, { recursive: true });
+      env = open<Buffer, Buffer>({ path: options.path, maxDbs: MAX_DBS, keyEncoding: "binary", encoding: "binary" });
+    } catch (e) {
+      throw new StoreError({ code: "OPEN_FAILED", path: options.path, info: e instanceof Error ? e.message : String(e) });
+    }
+    let store: LedgerStore;
+    try {
+      store = new LedgerStore(options.path, env);
+      store.checkIdentity(options);
+    } catch (e) {
+      void env.close();
+      if (e instanceof StoreError) throw e;
+      throw new StoreError({ code: "OPEN_FAILED", path: options.path, info: e instanceof Error ? e.message : String(e) });
+    }
+    return store;
+  }
+
+  private checkIdentity(options: StoreOptions): void {
+    const format = this.metaGet(META_KEYS.format);
+    if (format === undefined) {
+      // No meta: must be a brand-new environment, not somebody else's LMDB data.
+      for (const [name, db] of Object.entries(this.dbs)) {
+        if (db.getKeysCount({ limit: 1 }) > 0)
+          throw new StoreError({ code: "UNKNOWN_FORMAT", path: this.path, info: `database '${name}' has data but no format record` });
+      }
+      return;
+    }
+    if (format.length !== 4 || format.readUInt32BE(0) !== STORE_FORMAT_VERSION)
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path: this.path,
+        info: `format ${format.length === 4 ? format.readUInt32BE(0) : "?"}, this version reads format ${STORE_FORMAT_VERSION}`,
+      });
+    const network = this.metaGet(META_KEYS.network)?.toString("utf8") ?? "?";
+    const id = this.metaGet(META_KEYS.networkId);
+    const storedId = id?.length === 4 ? id.readUInt32BE(0) : -1;
+    if (network !== options.network || storedId !== options.networkId)
+      throw new StoreError({
+        code: "NETWORK_MISMATCH",
+        path: this.path,
+        stored: `${network} (id 0x${storedId.toString(16)})`,
+        expected: `${options.network} (id 0x${options.networkId.toString(16)})`,
+      });
+    if (this.metaGet(META_KEYS.savedHeight)?.length !== 4)
+      throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
+  }
+
+  /** True when nothing has been saved yet (no genesis). */
+  isFresh(): boolean {
+    return this.metaGet(META_KEYS.format) === undefined;
+  }
+
+  /**
+   * Write the genesis block set and the identity records (format, network) in one transaction.
+   * Only valid on a fresh store.
+   */
+  initialize(options: StoreOptions, genesis: BlockSetWrite): void {
+    if (!this.isFresh()) throw new StoreError({ code: "CORRUPT", path: this.path, info: "initialize on a non-empty store" });
+    this.env.transactionSync(() => {
+      this.metaPut(META_KEYS.format, u32Bytes(STORE_FORMAT_VERSION));
+      this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
+      this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
+      this.writeBlockSet(genesis);
+    });
+  }
+
+  /** Height of the last saved directory block. */
+  savedHeight(): number {
+    const b = this.metaGet(META_KEYS.savedHeight);
+    if (b === undefined || b.length !== 4) throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
+    return b.readUInt32BE(0);
+  }
+
+  /** Start of the open block, ms since epoch. */
+  openBlockStartMs(): number {
+    const b = this.metaGet(META_KEYS.openBlockStartMs);
+    if (b === undefined || b.length !== 8) throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
+    return Number(b.readBigUInt64BE(0));
+  }
+
+  /** Save a closed block set atomically (one synchronous, flushed LMDB transaction). */
+  saveBlockSet(set: BlockSetWrite): void {
+    this.env.transactionSync(() => this.writeBlockSet(set));
+  }
+
+  private writeBlockSet(set: BlockSetWrite): void {
+    const d = this.dbs;
+    for (const b of set.blocks) {
+      const primary = asBuffer(b.primary);
+      d.blocks.putSync(primary, Buffer.concat([Uint8Array.of(b.kind), b.raw]));
+      if (b.secondary !== undefined) d.blockAlias.putSync(asBuffer(b.secondary), primary);
+      if (b.height !== undefined) d.heights.putSync(heightKey(b.kind, b.height), primary);
+    }
+    for (const e of set.entries) {
+      if (e.raw !== undefined) d.entries.putSync(asBuffer(e.entryHash), asBuffer(e.raw));
+      d.entryLocations.putSync(asBuffer(e.entryHash), asBuffer(encodeEntryLocation(e.location)));
+    }
+    for (const t of set.transactions) {
+      const value = asBuffer(encodeTransactionLocation(t.location));
+      for (const k of t.keys) d.transactionLocations.putSync(asBuffer(k), value);
+    }
+    for (const c of set.commits) {
+      const value = asBuffer(encodeCommitLocation(c.location));
+      for (const k of c.keys) d.commitLocations.putSync(asBuffer(k), value);
+    }
+    for (const p of set.paidCommits) d.paidCommits.putSync(asBuffer(p.entryHash), asBuffer(encodePaidCommit(p.record)));
+    for (const h of set.chainHeads) d.chainHeads.putSync(asBuffer(h.chainId), asBuffer(encodeChainHead(h.head)));
+    for (const a of set.assetBalances) d.assetBalances.putSync(asBuffer(a.address), asBuffer(encodeBalance(a.balance)));
+    for (const a of set.ecBalances) d.ecBalances.putSync(asBuffer(a.publicKey), asBuffer(encodeBalance(a.balance)));
+    for (const seq of set.journalRemove) d.journal.removeSync(journalKey(set.height, seq));
+    for (const c of set.journalCarry) d.journal.putSync(journalKey(set.height + 1, c.seq), asBuffer(c.bytes));
+    this.metaPut(META_KEYS.savedHeight, u32Bytes(set.height));
+    const start = Buffer.allocUnsafe(8);
+    start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
+    this.metaPut(META_KEYS.openBlockStartMs, start);
+  }
+
+  // ── journal ──
+
+  /**
+   * Append one message to the journal. Resolves once the commit holding it is flushed to disk: only
+   * then may the node acknowledge the message. Rejects when LMDB cannot write (disk full).
+   */
+  async appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
+    await this.dbs.journal.put(journalKey(height, seq), asBuffer(bytes));
+    await this.env.flushed;
+  }
+
+  /** Journal records of `height`, in log order. */
+  journalRecords(height: number): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (const { key, value } of this.dbs.journal.getRange({ start: journalKey(height, 0), end: journalKey(height + 1, 0) })) {
+      const k = parseJournalKey(key);
+      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
+    }
+    return out;
+  }
+
+  /** Largest sequence number in the journal, or -1 when it is empty. */
+  lastJournalSeq(): number {
+    let last = -1;
+    for (const key of this.dbs.journal.getKeys()) last = Math.max(last, parseJournalKey(key).seq);
+    return last;
+  }
+
+  /**
+   * Remove journal records of heights ≤ `savedHeight`: messages of saved blocks whose removal was
+   * overtaken by a late async put (see docs/ledger.md §Journal). Returns how many were removed.
+   */
+  removeStaleJournal(savedHeight: number): number {
+    const stale: Buffer[] = [];
+    for (const key of this.dbs.journal.getKeys({ end: journalKey(savedHeight + 1, 0) })) stale.push(Buffer.from(key));
+    if (stale.length > 0) this.env.transactionSync(() => stale.forEach((k) => this.dbs.journal.removeSync(k)));
+    return stale.length;
+  }
+
+  /**
+   * Store an entry's bytes ahead of its block close (async put). Harmless if the block never saves the
+   * entry: lookups require an entry location. Resolves true once committed.
+   */
+  putEntryRaw(entryHash: Uint8Array, raw: Uint8Array): Promise<boolean> {
+    return this.dbs.entries.put(asBuffer(entryHash), asBuffer(raw));
+  }
+
+  // ── reads ──
+
+  /** A block by its primary or secondary hash. */
+  block(hash: Uint8Array): { kind: BlockKind; raw: Uint8Array; primary: Uint8Array } | undefined {
+    let primary = asBuffer(hash);
+    let v = this.dbs.blocks.getBinary(primary);
+    if (v === undefined) {
+      const alias = this.dbs.blockAlias.getBinary(primary);
+      if (alias === undefined) return undefined;
+      primary = alias;
+      v = this.dbs.blocks.getBinary(primary);
+      if (v === undefined) return undefined;
+    }
+    return { kind: v[0] as BlockKind, raw: new Uint8Array(v.buffer, v.byteOffset + 1, v.byteLength - 1), primary: new Uint8Array(primary) };
+  }
+
+  /** Primary hash of the block of `kind` at `height`. */
+  blockHashAt(kind: BlockKind, height: number): Uint8Array | undefined {
+    if (!Number.isInteger(height) || height < 0 || height > 0xffffffff) return undefined;
+    const v = this.dbs.heights.getBinary(heightKey(kind, height));
+    return v === undefined ? undefined : new Uint8Array(v);
+  }
+
+  entryRaw(entryHash: Uint8Array): Uint8Array | undefined {
+    const v = this.dbs.entries.getBinary(asBuffer(entryHash));
+    return v === undefined ? undefined : new Uint8Array(v);
+  }
+  entryLocation(entryHash: Uint8Array): EntryLocation | undefined {
+    const v = this.dbs.entryLocations.getBinary(asBuffer(entryHash));
+    return v === undefined ? undefined : decodeEntryLocation(plain(v));
+  }
+  transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
+    const v = this.dbs.transactionLocations.getBinary(asBuffer(hash));
+    return v === undefined ? undefined : decodeTransactionLocation(plain(v));
+  }
+  commitLocation(hash: Uint8Array): CommitLocation | undefined {
+    const v = this.dbs.commitLocations.getBinary(asBuffer(hash));
+    return v === undefined ? undefined : decodeCommitLocation(plain(v));
+  }
+  paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
+    const v = this.dbs.paidCommits.getBinary(asBuffer(entryHash));
+    return v === undefined ? undefined : decodePaidCommit(plain(v));
+  }
+  chainHead(chainId: Uint8Array): ChainHead | undefined {
+    const v = this.dbs.chainHeads.getBinary(asBuffer(chainId));
+    return v === undefined ? undefined : decodeChainHead(plain(v));
+  }
+  /** Saved balance in base units; undefined when the address never had one. */
+  assetBalance(address: Uint8Array): bigint | undefined {
+    const v = this.dbs.assetBalances.getBinary(asBuffer(address));
+    return v === undefined ? undefined : decodeBalance(plain(v));
+  }
+  /** Saved balance in entry credits; undefined when the key never had one. */
+  ecBalance(publicKey: Uint8Array): bigint | undefined {
+    const v = this.dbs.ecBalances.getBinary(asBuffer(publicKey));
+    return v === undefined ? undefined : decodeBalance(plain(v));
+  }
+
+  /** Resolves when every write so far is flushed to disk. */
+  async flushed(): Promise<void> {
+    await this.env.flushed;
+  }
+
+  /** Flush and close the environment. */
+  async close(): Promise<void> {
+    await this.env.flushed;
+    await this.env.close();
+  }
+
+  private metaGet(name: string): Buffer | undefined {
+    return this.dbs.meta.getBinary(Buffer.from(name, "ascii"));
+  }
+  private metaPut(name: string, value: Buffer): void {
+    this.dbs.meta.putSync(Buffer.from(name, "ascii"), value);
+  }
+}

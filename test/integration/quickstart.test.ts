@@ -1,0 +1,151 @@
+// docs/quickstart.md, executed: every ```sh block of the page, exactly as written, against a real
+// node. Only the variables the page itself documents are set — HOME (wallet file), LEDGERD_HOME (node
+// data) and LEDGERD_PORT — so the page stays copy-pasteable with its defaults.
+//
+// How the blocks run, as a reader would:
+//   * the block that is only `make build` is the install step; this test runs from that build (dist/),
+//     so it checks the block and that the build exists instead of wiping dist/ under other tests;
+//   * the block starting with "# Terminal 1" is the node: started in the background, left running;
+//   * every other block is typed into terminal 2, in order, in ONE shell (variables carry over), with
+//     `set -euo pipefail`, so any failing command fails the test.
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import * as http from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { NodeClient } from "../../src/client/index.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const ROOT = join(here, "..", "..", "..");
+const DOC = join(ROOT, "docs", "quickstart.md");
+
+/** The ```sh blocks of a Markdown text, in order. */
+function shellBlocks(markdown: string): string[] {
+  const blocks: string[] = [];
+  const re = /^```sh\n([\s\S]*?)^```$/gm;
+  for (let m = re.exec(markdown); m !== null; m = re.exec(markdown)) blocks.push(m[1]!);
+  return blocks;
+}
+
+function commands(block: string): string[] {
+  return block
+    .split("\n")
+    .map((l) => l.trim())
+    .filter((l) => l !== "" && !l.startsWith("#"));
+}
+
+async function freePort(): Promise<number> {
+  const s = http.createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
+const scratch = mkdtempSync(join(tmpdir(), "ledgerd-quickstart-"));
+let nodeProcess: ChildProcess | undefined;
+after(async () => {
+  if (nodeProcess !== undefined && nodeProcess.exitCode === null && nodeProcess.pid !== undefined) {
+    const exited = new Promise((r) => nodeProcess!.once("exit", r));
+    process.kill(-nodeProcess.pid, "SIGTERM"); // the shell and the node it started
+    const timer = setTimeout(() => process.kill(-nodeProcess!.pid!, "SIGKILL"), 15_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+test("docs/quickstart.md runs as written against a real node", { timeout: 300_000 }, async () => {
+  const blocks = shellBlocks(readFileSync(DOC, "utf8"));
+  assert.ok(blocks.length >= 6, `expected the quickstart's shell blocks, found ${blocks.length}`);
+
+  const build = blocks.filter((b) => commands(b).join("\n") === "make build");
+  const nodeBlocks = blocks.filter((b) => b.trimStart().startsWith("# Terminal 1"));
+  const terminal2 = blocks.filter((b) => !build.includes(b) && !nodeBlocks.includes(b));
+  assert.equal(build.length, 1, "one build block (make build)");
+  assert.equal(nodeBlocks.length, 1, 'one node block starting with "# Terminal 1"');
+  assert.ok(
+    existsSync(join(ROOT, "dist", "tools", "wallet", "cli.js")) && existsSync(join(ROOT, "bin", "ledgerd")),
+    "the build the page's first step makes",
+  );
+
+  const port = await freePort();
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_"))),
+    HOME: join(scratch, "home"),
+    LEDGERD_HOME: join(scratch, "node"),
+    LEDGERD_PORT: String(port),
+  };
+
+  // Terminal 1: the node, exactly the page's block, in its own process group.
+  let nodeLog = "";
+  nodeProcess = spawn("bash", ["-c", nodeBlocks[0]!], {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  nodeProcess.stdout!.on("data", (d: Buffer) => (nodeLog += d.toString()));
+  nodeProcess.stderr!.on("data", (d: Buffer) => (nodeLog += d.toString()));
+  const probe = new NodeClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      assert.equal(nodeProcess.exitCode, null, `the node block exited early:\n${nodeLog}`);
+      try {
+        await probe.heights();
+        break;
+      } catch (e) {
+        if (Date.now() > deadline)
+          assert.fail(`the node did not answer on port ${port} within 60 s (${String(e)}):\n${nodeLog}`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    probe.close();
+  }
+
+  // Terminal 2: every other block in one shell; a marker on stderr names the block that fails.
+  const script = [
+    "set -euo pipefail",
+    ...terminal2.map((b, i) => `echo "── quickstart block ${i + 1}" >&2\n${b}`),
+  ].join("\n");
+  const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const sh = spawn("bash", ["-c", script], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    sh.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    sh.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    sh.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+  const lastBlock = [...result.stderr.matchAll(/── quickstart block (\d+)/g)].pop()?.[1];
+  assert.equal(
+    result.code,
+    0,
+    `quickstart block ${lastBlock} failed:\n${terminal2[Number(lastBlock) - 1]}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}\n--- node\n${nodeLog}`,
+  );
+
+  // What the page tells the reader they will see.
+  const out = result.stdout;
+  const lines = out.split("\n");
+  assert.match(out, /"result":\{"directoryblockheight":\d+/, "curl heights answer");
+  assert.ok(
+    lines.includes("FA2jK2HcLnRdS94dEcU27rF3meoJfpUcZPSinpb7AwQvPRY6RL1Q"),
+    "import prints the genesis key's address",
+  );
+  assert.match(out, /^asset address: FA[1-9A-HJ-NP-Za-km-z]{50}$/m);
+  assert.match(out, /^entry credit address: EC[1-9A-HJ-NP-Za-km-z]{50}$/m);
+  assert.ok(lines.includes("10"), "asset balance 10");
+  assert.ok(lines.includes("100"), "100 entry credits bought");
+  assert.match(out, /^chain: [0-9a-f]{64}$/m);
+  assert.match(out, /^entry: [0-9a-f]{64}$/m);
+  assert.match(out, /^Content:\nMy first entry$/m);
+  assert.match(out, /^Entry \[1\/2\][\s\S]*Hello, ledger[\s\S]*^Entry \[2\/2\][\s\S]*My first entry/m);
+  assert.match(out, /^Receipt verified: entry [0-9a-f]{64}$/m);
+  assert.equal(lines.filter((l) => l !== "").pop(), "88", "11 EC for the chain, 1 for the entry");
+  assert.ok(existsSync(join(scratch, "home", ".ledgerd", "wallet.json")), "the wallet lives in ~/.ledgerd/wallet.json");
+});

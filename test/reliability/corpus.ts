@@ -1,0 +1,186 @@
+/**
+ * The fuzz corpus: valid encodings of every protocol object, to be mutated by the fuzzers. Two sources:
+ * every hex string found anywhere in the shared test vectors (real blocks, commits, transactions and
+ * entries of the public network), and objects built here with real keys and real signatures (commits,
+ * transactions, entry blocks, EC and asset blocks holding them, the genesis blocks of every network).
+ * Deterministic: the same corpus on every run, so a failing case replays from its seed.
+ */
+import { encodeAdminBlock } from "../../src/protocol/ablock.js";
+import { decodeAddress, keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
+import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../src/protocol/chains.js";
+import { buildChainCommit, buildEntryCommit } from "../../src/protocol/commit.js";
+import { buildDirectoryBlock, encodeDirectoryBlock } from "../../src/protocol/dblock.js";
+import { buildEntryBlock, encodeEntryBlock, minuteMarker } from "../../src/protocol/eblock.js";
+import { buildECBlock, encodeECBlock } from "../../src/protocol/ecblock.js";
+import { chainIdFromExtIds, entryHash, marshalEntry } from "../../src/protocol/entry.js";
+import { buildAssetBlock, emptyCoinbase, encodeAssetBlock } from "../../src/protocol/fblock.js";
+import { genesisBlocks } from "../../src/protocol/genesis.js";
+import { sha256 } from "../../src/protocol/hash.js";
+import { buildTransaction, type Transaction } from "../../src/protocol/transaction.js";
+import { loadVectorFiles } from "../support/vectors.js";
+
+/** The LOCAL network's genesis key: its address holds the 20,000 asset units of the LOCAL genesis block. */
+export const GENESIS_PRIVATE_KEY = "Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK";
+
+/** A deterministic 32-byte seed named `label` (test keys only). */
+export function testSeed(label: string): Uint8Array {
+  return sha256(new TextEncoder().encode(`ledgerd reliability ${label}`));
+}
+
+/** Fixed timestamp of the built corpus objects, ms since epoch (any value; nothing here checks windows). */
+const CORPUS_TIME_MS = 1_700_000_000_000;
+
+const HEX_STRING = /^(?:[0-9a-fA-F]{2})+$/;
+
+/** Every even-length hex string of at least `minBytes` bytes found in the vector files (deduplicated). */
+export function vectorBlobs(minBytes = 8): Uint8Array[] {
+  const seen = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (v.length >= minBytes * 2 && HEX_STRING.test(v)) seen.add(v.toLowerCase());
+    } else if (Array.isArray(v)) {
+      v.forEach(visit);
+    } else if (typeof v === "object" && v !== null) {
+      Object.values(v).forEach(visit);
+    }
+  };
+  for (const vectors of loadVectorFiles().values()) for (const vector of vectors) visit([vector.input, vector.expected]);
+  return [...seen].sort().map((h) => new Uint8Array(Buffer.from(h, "hex")));
+}
+
+/** Every string in the vector files that looks like a human-readable address (FA, Fs, EC, Es prefixes). */
+export function vectorAddressStrings(): string[] {
+  const seen = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === "string") {
+      if (/^(FA|Fs|EC|Es)[1-9A-HJ-NP-Za-km-z]{10,}$/.test(v)) seen.add(v);
+    } else if (Array.isArray(v)) v.forEach(visit);
+    else if (typeof v === "object" && v !== null) Object.values(v).forEach(visit);
+  };
+  for (const vectors of loadVectorFiles().values()) for (const vector of vectors) visit([vector.input, vector.expected]);
+  return [...seen].sort();
+}
+
+/** Objects built with real keys and signatures, each as its canonical bytes. */
+export interface BuiltCorpus {
+  entries: Uint8Array[];
+  entryCommits: Uint8Array[];
+  chainCommits: Uint8Array[];
+  transactions: Uint8Array[];
+  entryBlocks: Uint8Array[];
+  ecBlocks: Uint8Array[];
+  assetBlocks: Uint8Array[];
+  adminBlocks: Uint8Array[];
+  directoryBlocks: Uint8Array[];
+  addresses: string[];
+}
+
+/** Build the corpus (a few ms; every signature is a real ed25519 signature). */
+export function buildCorpus(): BuiltCorpus {
+  const ecSeed = testSeed("corpus ec");
+  const genesis = keyPairFromPrivate(GENESIS_PRIVATE_KEY);
+  const other = keyPairFromSeed("FA", testSeed("corpus fa"));
+  const ec = keyPairFromSeed("EC", ecSeed);
+
+  const chainExtIds = [new TextEncoder().encode("corpus"), Uint8Array.of(0, 1, 2)];
+  const chainId = chainIdFromExtIds(chainExtIds);
+  const entries = [
+    marshalEntry({ version: 0, chainId, extIds: chainExtIds, content: new TextEncoder().encode("first entry") }),
+    marshalEntry({ version: 0, chainId, extIds: [], content: new Uint8Array(0) }),
+    marshalEntry({ version: 0, chainId, extIds: [new Uint8Array(0), Uint8Array.of(7)], content: new Uint8Array(1100).fill(0x61) }),
+  ];
+  const chainCommit = buildChainCommit({ entryRaw: entries[0]!, milliTime: CORPUS_TIME_MS, ecSeed });
+  const entryCommits = entries.slice(1).map((raw, i) => buildEntryCommit({ entryRaw: raw, milliTime: CORPUS_TIME_MS + i, ecSeed }));
+
+  const txs: Transaction[] = [
+    buildTransaction({
+      milliTimestamp: CORPUS_TIME_MS,
+      inputs: [{ seed: genesis.seed, amount: 1_000_000_000n }],
+      outputs: [{ address: keyRcdHash(other.publicAddress), amount: 899_000_000n }],
+      ecOutputs: [{ address: ec.publicKey, amount: 1_000_000n }],
+    }),
+    buildTransaction({
+      milliTimestamp: CORPUS_TIME_MS + 1,
+      inputs: [
+        { seed: genesis.seed, amount: 5n },
+        { seed: other.seed, amount: 2n ** 62n },
+      ],
+      outputs: [],
+      ecOutputs: [{ address: ec.publicKey, amount: 0n }],
+    }),
+  ];
+
+  const entryBlock = buildEntryBlock({
+    chainId,
+    prevKeyMR: new Uint8Array(32),
+    prevFullHash: new Uint8Array(32),
+    sequence: 0,
+    dbHeight: 7,
+    items: [entryHash(entries[0]!), minuteMarker(1), entryHash(entries[1]!), entryHash(entries[2]!), minuteMarker(10)],
+  });
+  const ecBlock = buildECBlock({
+    prevHeaderHash: testSeed("prev ec header"),
+    prevFullHash: testSeed("prev ec full"),
+    dbHeight: 7,
+    headerExpansion: new Uint8Array(0),
+    items: [
+      { type: "serverIndex", number: 0 },
+      { type: "chainCommit", commit: chainCommit },
+      { type: "minute", number: 1 },
+      ...entryCommits.map((commit) => ({ type: "entryCommit" as const, commit })),
+      { type: "balanceIncrease", ecPublicKey: ec.publicKey, txId: testSeed("tx"), index: 0n, numEC: 300n },
+      { type: "minute", number: 10 },
+    ],
+  });
+  const periods: Transaction[][] = Array.from({ length: 10 }, () => []);
+  periods[0]!.push(emptyCoinbase(CORPUS_TIME_MS), txs[0]!);
+  periods[4]!.push(txs[1]!);
+  const assetBlock = buildAssetBlock({
+    prevKeyMR: testSeed("prev fblock"),
+    prevLedgerKeyMR: testSeed("prev ledger"),
+    exchangeRate: 1000n,
+    dbHeight: 7,
+    headerExpansion: new Uint8Array(0),
+    periods,
+  });
+  const directory = buildDirectoryBlock({
+    version: 0,
+    networkId: 0xfa92e5a4,
+    prevKeyMR: testSeed("prev dblock"),
+    prevFullHash: testSeed("prev dblock full"),
+    timestamp: 28_000_000,
+    dbHeight: 7,
+    entries: [
+      { chainId: ADMIN_CHAIN_ID.slice(), keyMR: testSeed("ablock") },
+      { chainId: EC_CHAIN_ID.slice(), keyMR: testSeed("ecblock") },
+      { chainId: ASSET_CHAIN_ID.slice(), keyMR: testSeed("fblock") },
+      { chainId, keyMR: testSeed("eblock") },
+    ],
+  });
+
+  const out: BuiltCorpus = {
+    entries,
+    entryCommits: entryCommits.map((c) => c.raw),
+    chainCommits: [chainCommit.raw],
+    transactions: [...txs.map((t) => t.raw), emptyCoinbase(CORPUS_TIME_MS).raw],
+    entryBlocks: [encodeEntryBlock(entryBlock)],
+    ecBlocks: [encodeECBlock(ecBlock)],
+    assetBlocks: [encodeAssetBlock(assetBlock)],
+    adminBlocks: [],
+    directoryBlocks: [encodeDirectoryBlock(directory)],
+    addresses: [genesis.publicAddress, genesis.privateAddress, other.publicAddress, ec.publicAddress, ec.privateAddress],
+  };
+  for (const network of ["MAIN", "TEST", "LOCAL"] as const) {
+    const g = genesisBlocks(network);
+    out.adminBlocks.push(encodeAdminBlock(g.admin));
+    out.ecBlocks.push(encodeECBlock(g.ec));
+    out.assetBlocks.push(encodeAssetBlock(g.asset));
+    out.directoryBlocks.push(encodeDirectoryBlock(g.directory));
+  }
+  return out;
+}
+
+/** The RCD hash inside an FA address string. */
+function keyRcdHash(fa: string): Uint8Array {
+  return decodeAddress(fa, "FA").key;
+}

@@ -1,0 +1,227 @@
+/**
+ * A write workload against a real node and the model of what it should have done: chains and entries
+ * (commit + reveal, sometimes reveal first so it waits in the holding queue), asset transactions between
+ * test addresses, entry-credit purchases — every message signed with real keys — and a ledger of every
+ * message sent with what the node answered: acknowledged, rejected, or unknown (the node died while the
+ * request was in flight).
+ *
+ * After a crash the truth of the unknown ones is read from the node (`ack`); the model then predicts
+ * every balance exactly, and the checks compare: acknowledged ⇒ confirmed, balances, EC balance, chains.
+ */
+import { keyPairFromPrivate, keyPairFromSeed, type KeyPair, rcd1Hash } from "../../src/protocol/address.js";
+import { toHex } from "../../src/protocol/bytes.js";
+import { buildChainCommit, buildEntryCommit, commitTxId } from "../../src/protocol/commit.js";
+import { chainIdFromExtIds, entryHash, marshalEntry } from "../../src/protocol/entry.js";
+import { buildTransaction, transactionFeeEC, transactionId, type TxIo } from "../../src/protocol/transaction.js";
+import type { Random } from "../support/random.js";
+import { GENESIS_PRIVATE_KEY, testSeed } from "./corpus.js";
+import { type LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+
+/** What the node said about one message. */
+export type Outcome = "pending" | "acked" | "rejected" | "unknown";
+/** Final ledger status (spec §3), once resolved. */
+export type FinalStatus = "DBlockConfirmed" | "TransactionACK" | "NotConfirmed" | "Unknown";
+
+export interface SentCommit {
+  kind: "commit";
+  txId: string;
+  entryHash: string;
+  credits: number;
+  outcome: Outcome;
+  final?: FinalStatus;
+}
+export interface SentReveal {
+  kind: "reveal";
+  entryHash: string;
+  chainId: string;
+  /** the commit paying for it (sent before or, for a held reveal, after) */
+  commit: SentCommit;
+  /** sent before its commit: waits in the holding queue until the commit arrives */
+  heldFirst: boolean;
+  outcome: Outcome;
+  final?: FinalStatus;
+}
+export interface SentTransaction {
+  kind: "transaction";
+  txId: string;
+  /** base units leaving each input address (hex RCD hash → amount) */
+  debits: Map<string, bigint>;
+  /** base units arriving at each output address */
+  credits: Map<string, bigint>;
+  /** base units burned as the fee */
+  fee: bigint;
+  /** base units converted into entry credits */
+  toEc: bigint;
+  /** entry credits bought (floor(toEc / rate)) */
+  ecBought: bigint;
+  outcome: Outcome;
+  final?: FinalStatus;
+}
+export type Sent = SentCommit | SentReveal | SentTransaction;
+
+/** The test's asset addresses: the LOCAL genesis key and a few derived ones. */
+export interface Wallet {
+  genesis: KeyPair;
+  others: KeyPair[];
+  ec: KeyPair;
+  /** every asset address, genesis first */
+  all: KeyPair[];
+}
+
+export function testWallet(addresses = 4): Wallet {
+  const genesis = keyPairFromPrivate(GENESIS_PRIVATE_KEY);
+  const others = Array.from({ length: addresses }, (_, i) => keyPairFromSeed("FA", testSeed(`fa ${i}`)));
+  return { genesis, others, ec: keyPairFromSeed("EC", testSeed("ec")), all: [genesis, ...others] };
+}
+
+/** Hex RCD hash of an FA key pair (how the model keys balances). */
+export function rcdHex(k: KeyPair): string {
+  return toHex(rcdHashOf(k));
+}
+function rcdHashOf(k: KeyPair): Uint8Array {
+  return rcd1Hash(k.publicKey);
+}
+
+/** Answer classes a write can get. */
+function classify(e: unknown): "rejected" | "unknown" {
+  // A JSON-RPC error is a definite no; anything else (reset, refused mid-request, timeout) leaves it open.
+  return e instanceof RpcCallError ? "rejected" : "unknown";
+}
+
+export class Workload {
+  readonly sent: Sent[] = [];
+  readonly chains: { chainId: string; firstEntry: string }[] = [];
+  /** JSON-RPC rejections of messages the model considered valid (must stay empty) */
+  readonly unexpectedRejections: string[] = [];
+  private lastMs = 0;
+  private seq = 0;
+
+  constructor(
+    readonly wallet: Wallet,
+    /** base units per entry credit */
+    readonly rate: bigint,
+  ) {}
+
+  /** A fresh, strictly increasing timestamp, ms since epoch (unique txids and commits). */
+  private now(): number {
+    this.lastMs = Math.max(Date.now(), this.lastMs + 1);
+    return this.lastMs;
+  }
+
+  private async write(node: LedgerdProcess, method: string, params: Record<string, string>, rec: Sent): Promise<boolean> {
+    try {
+      await node.rpc(method, params, "v2", 20_000);
+      rec.outcome = "acked";
+      return true;
+    } catch (e) {
+      rec.outcome = classify(e);
+      if (rec.outcome === "rejected") this.unexpectedRejections.push(`${method} ${rec.kind} ${"txId" in rec ? rec.txId : rec.entryHash}: ${(e as Error).message}`);
+      return false;
+    }
+  }
+
+  /** Create a chain (commit-chain, then reveal-chain). Returns false when the node stopped answering. */
+  async createChain(node: LedgerdProcess, label: string): Promise<boolean> {
+    const extIds = [new TextEncoder().encode("reliability"), new TextEncoder().encode(label)];
+    const chainId = chainIdFromExtIds(extIds);
+    const raw = marshalEntry({ version: 0, chainId, extIds, content: new TextEncoder().encode(`chain ${label}`) });
+    const commit = buildChainCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
+    const c: SentCommit = { kind: "commit", txId: toHex(commitTxId(commit)), entryHash: toHex(entryHash(raw)), credits: commit.credits, outcome: "pending" };
+    const r: SentReveal = { kind: "reveal", entryHash: c.entryHash, chainId: toHex(chainId), commit: c, heldFirst: false, outcome: "pending" };
+    this.sent.push(c);
+    this.chains.push({ chainId: r.chainId, firstEntry: r.entryHash });
+    if (!(await this.write(node, "commit-chain", { message: toHex(commit.raw) }, c))) return false;
+    this.sent.push(r);
+    return this.write(node, "reveal-chain", { entry: toHex(raw) }, r);
+  }
+
+  /**
+   * One entry into a chain the model knows is confirmed. With `heldFirst` the reveal goes first and waits
+   * for its commit in the holding queue.
+   */
+  async addEntry(node: LedgerdProcess, rng: Random, chainId: string, heldFirst: boolean): Promise<boolean> {
+    const size = rng.chance(0.05) ? rng.int(2000, 10_000) : rng.int(0, 600);
+    const content = rng.bytes(size);
+    const extIds = rng.chance(0.5) ? [new TextEncoder().encode(`e${++this.seq}`)] : [Uint8Array.of(this.seq & 0xff, (this.seq >> 8) & 0xff, ++this.seq & 0xff)];
+    const raw = marshalEntry({ version: 0, chainId: Buffer.from(chainId, "hex"), extIds, content });
+    const commit = buildEntryCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
+    const c: SentCommit = { kind: "commit", txId: toHex(commitTxId(commit)), entryHash: toHex(entryHash(raw)), credits: commit.credits, outcome: "pending" };
+    const r: SentReveal = { kind: "reveal", entryHash: c.entryHash, chainId, commit: c, heldFirst, outcome: "pending" };
+    const sendCommit = () => {
+      this.sent.push(c);
+      return this.write(node, "commit-entry", { message: toHex(commit.raw) }, c);
+    };
+    const sendReveal = () => {
+      this.sent.push(r);
+      return this.write(node, "reveal-entry", { entry: toHex(raw) }, r);
+    };
+    if (heldFirst) return (await sendReveal()) && (await sendCommit());
+    return (await sendCommit()) && (await sendReveal());
+  }
+
+  /**
+   * An asset transaction paying `outputs` (and buying `toEc` base units' worth of credits for the test EC
+   * key) from `from`, with the minimum fee at the model's rate.
+   */
+  async transfer(node: LedgerdProcess, from: KeyPair, outputs: { to: KeyPair; amount: bigint }[], toEc: bigint): Promise<boolean> {
+    const outs: TxIo[] = outputs.map((o) => ({ address: rcdHashOf(o.to), amount: o.amount }));
+    const ecOuts: TxIo[] = toEc > 0n ? [{ address: this.wallet.ec.publicKey, amount: toEc }] : [];
+    const paid = outs.reduce((s, o) => s + o.amount, 0n) + toEc;
+    const time = this.now();
+    let fee = 0n;
+    let tx = buildTransaction({ milliTimestamp: time, inputs: [{ seed: from.seed, amount: paid }], outputs: outs, ecOutputs: ecOuts });
+    // the fee is part of the input amount, whose varint can grow: settle it (two rounds suffice; four is margin)
+    for (let i = 0; i < 4 && BigInt(transactionFeeEC(tx)) * this.rate > fee; i++) {
+      fee = BigInt(transactionFeeEC(tx)) * this.rate;
+      tx = buildTransaction({ milliTimestamp: time, inputs: [{ seed: from.seed, amount: paid + fee }], outputs: outs, ecOutputs: ecOuts });
+    }
+    const credits = new Map<string, bigint>();
+    for (const o of outputs) credits.set(rcdHex(o.to), (credits.get(rcdHex(o.to)) ?? 0n) + o.amount);
+    const rec: SentTransaction = {
+      kind: "transaction",
+      txId: toHex(transactionId(tx)),
+      debits: new Map([[rcdHex(from), paid + fee]]),
+      credits,
+      fee,
+      toEc,
+      ecBought: this.rate > 0n ? toEc / this.rate : 0n,
+      outcome: "pending",
+    };
+    this.sent.push(rec);
+    return this.write(node, "asset-submit", { transaction: toHex(tx.raw) }, rec);
+  }
+
+  // ── the model ──
+
+  /** Messages whose final status is (or will be) confirmed in a block. */
+  private confirmed<T extends Sent>(kind: T["kind"]): T[] {
+    return this.sent.filter((s): s is T => s.kind === kind && s.final === "DBlockConfirmed");
+  }
+
+  /** Expected asset balance of every test address, base units, from `initial` and the confirmed transactions. */
+  expectedAssetBalances(initial: ReadonlyMap<string, bigint>): Map<string, bigint> {
+    const out = new Map(initial);
+    for (const t of this.confirmed<SentTransaction>("transaction")) {
+      for (const [a, v] of t.debits) out.set(a, (out.get(a) ?? 0n) - v);
+      for (const [a, v] of t.credits) out.set(a, (out.get(a) ?? 0n) + v);
+    }
+    return out;
+  }
+
+  /** Base units that left the asset balances: fees burned plus amounts converted into entry credits. */
+  burnedAndConverted(): bigint {
+    return this.confirmed<SentTransaction>("transaction").reduce((s, t) => s + t.fee + t.toEc, 0n);
+  }
+
+  /** Expected EC balance of the test key: bought − spent by confirmed commits. */
+  expectedEcBalance(): bigint {
+    const bought = this.confirmed<SentTransaction>("transaction").reduce((s, t) => s + t.ecBought, 0n);
+    const spent = this.confirmed<SentCommit>("commit").reduce((s, c) => s + BigInt(c.credits), 0n);
+    return bought - spent;
+  }
+
+  /** Entry hashes the model expects in `chainId`'s entry blocks (confirmed reveals). */
+  expectedChainEntries(chainId: string): Set<string> {
+    return new Set(this.confirmed<SentReveal>("reveal").filter((r) => r.chainId === chainId).map((r) => r.entryHash));
+  }
+}

@@ -1,0 +1,82 @@
+/**
+ * Block closes as the node reports them: polls the debug `summary` line during a phase and keeps the
+ * main-thread time of each close (`lastCloseMs` with `blocksClosed` and `saved` in ledgerd's summary).
+ * The figure is the node's own measurement; the generator only collects it.
+ */
+import type { RpcClient } from "./rpcClient.js";
+
+/** One closed block. */
+export interface BlockClose {
+  /** saved height after the close */
+  height: number;
+  /** main-thread time of the close, ms (the node's figure) */
+  closeMs: number;
+}
+
+export interface CloseFigures {
+  /** false when the node's summary carries no close time */
+  available: boolean;
+  closes: BlockClose[];
+  /** closes that happened between two polls and were not seen */
+  missed: number;
+  maxCloseMs?: number;
+}
+
+/** ms between polls: 24 per 6-second block, light next to thousands of requests per second. */
+const POLL_MS = 250;
+
+function field(summary: string, name: string): number | undefined {
+  const m = new RegExp(`\\b${name}=(\\d+(?:\\.\\d+)?)`).exec(summary);
+  return m === null ? undefined : Number(m[1]);
+}
+
+export class CloseMonitor {
+  private readonly closes: BlockClose[] = [];
+  private available = false;
+  private missed = 0;
+  private lastCount: number | undefined;
+  private running = false;
+  private loop: Promise<void> = Promise.resolve();
+
+  constructor(private readonly client: RpcClient) {}
+
+  /** Start polling (records closes after the first poll). */
+  start(): void {
+    this.running = true;
+    this.loop = (async () => {
+      while (this.running) {
+        await this.poll();
+        await new Promise((r) => setTimeout(r, POLL_MS));
+      }
+    })();
+  }
+
+  private async poll(): Promise<void> {
+    let summary: string;
+    try {
+      summary = (await this.client.call<{ Summary?: string }>("summary", undefined, "/debug")).Summary ?? "";
+    } catch {
+      return;
+    }
+    const count = field(summary, "blocksClosed");
+    const closeMs = field(summary, "lastCloseMs");
+    const height = field(summary, "saved");
+    if (count === undefined || closeMs === undefined || height === undefined) return;
+    this.available = true;
+    if (this.lastCount !== undefined && count > this.lastCount) {
+      this.missed += count - this.lastCount - 1;
+      this.closes.push({ height, closeMs });
+    }
+    this.lastCount = count;
+  }
+
+  /** Stop polling; the closes seen while it ran. */
+  async stop(): Promise<CloseFigures> {
+    this.running = false;
+    await this.loop;
+    await this.poll();
+    const out: CloseFigures = { available: this.available, closes: [...this.closes], missed: this.missed };
+    if (this.closes.length > 0) out.maxCloseMs = Math.max(...this.closes.map((c) => c.closeMs));
+    return out;
+  }
+}

@@ -1,0 +1,187 @@
+/**
+ * The node under load: a `ledgerd` child process on a free loopback port with its own data directory
+ * (or a node already running, for `--url`), and its CPU time and memory read from /proc.
+ */
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { RpcClient } from "./rpcClient.js";
+
+/** The project root: dist/tools/loadgen/ → three levels up. */
+export function projectRoot(): string {
+  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+}
+
+/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr !== null ? addr.port : 0;
+      srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+/** CPU and memory of one process, from /proc (Linux only; undefined elsewhere or once it exited). */
+export class ProcessMonitor {
+  /** clock ticks per second of /proc/<pid>/stat times (usually 100) */
+  private readonly ticksPerSecond: number;
+
+  constructor(readonly pid: number) {
+    let ticks = 100;
+    try {
+      ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+    } catch {
+      // getconf missing: Linux's USER_HZ is 100 on every common architecture
+    }
+    this.ticksPerSecond = ticks;
+  }
+
+  /** user + system CPU time since the process started, seconds. */
+  cpuSeconds(): number | undefined {
+    try {
+      const stat = readFileSync(`/proc/${this.pid}/stat`, "utf8");
+      // fields after the parenthesised command name: state is field 3, utime 14, stime 15
+      const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      return (Number(rest[11]) + Number(rest[12])) / this.ticksPerSecond;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Resident set size now and its peak (VmRSS, VmHWM), bytes. */
+  memory(): { rssBytes: number; peakRssBytes: number } | undefined {
+    try {
+      const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
+      const kb = (name: string) =>
+        Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+      return { rssBytes: kb("VmRSS"), peakRssBytes: kb("VmHWM") };
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+export interface NodeProcessOptions {
+  homeDir: string;
+  port: number;
+  /** seconds per directory block (-blktime) */
+  blockTimeSeconds: number;
+  /** extra ledgerd flags, e.g. ["-verifythreads=1"] */
+  extraArgs: readonly string[];
+  /** extra node flags, e.g. ["--cpu-prof", "--cpu-prof-dir=/tmp/prof"] */
+  nodeArgs: readonly string[];
+  /** stdout and stderr of the node go here */
+  logPath: string;
+  /** give up waiting for the first answer after this many ms */
+  startTimeoutMs: number;
+}
+
+/** Milliseconds between readiness polls while the node starts. */
+const READY_POLL_MS = 20;
+
+/** A ledgerd child process. */
+export class NodeProcess {
+  readonly monitor: ProcessMonitor;
+  readonly url: string;
+  private exited = false;
+  private exitInfo = "";
+
+  private constructor(
+    readonly options: NodeProcessOptions,
+    readonly child: ChildProcess,
+    /** ms from spawn to the first successful `heights` */
+    readonly readyMs: number,
+  ) {
+    this.monitor = new ProcessMonitor(child.pid!);
+    this.url = `http://127.0.0.1:${options.port}`;
+    child.once("exit", (code, signal) => {
+      this.exited = true;
+      this.exitInfo = `code ${code} signal ${signal}`;
+    });
+  }
+
+  /** The command that runs the node: `node [nodeArgs] <entry>` so that the pid is the node itself. */
+  static command(nodeArgs: readonly string[]): { file: string; args: string[] } {
+    const root = projectRoot();
+    const entry = path.join(root, "dist", "src", "cli.js");
+    if (existsSync(entry)) return { file: process.execPath, args: [...nodeArgs, entry] };
+    return { file: path.join(root, "bin", "ledgerd"), args: [] };
+  }
+
+  /** Spawn the node and wait until it answers `heights` on its port. */
+  static async start(options: NodeProcessOptions): Promise<NodeProcess> {
+    const cmd = NodeProcess.command(options.nodeArgs);
+    const args = [
+      ...cmd.args,
+      "-network=LOCAL",
+      `-homedir=${options.homeDir}`,
+      `-blktime=${options.blockTimeSeconds}`,
+      `-port=${options.port}`,
+      ...options.extraArgs,
+    ];
+    const log = openSync(options.logPath, "a");
+    const started = performance.now();
+    const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot() });
+    closeSync(log);
+    let exit: string | undefined;
+    child.once("exit", (code, signal) => {
+      exit = `exited (code ${code}, signal ${signal})`;
+    });
+    const client = new RpcClient({ url: `http://127.0.0.1:${options.port}`, maxSockets: 1, timeoutMs: 2000 });
+    try {
+      while (performance.now() - started < options.startTimeoutMs) {
+        if (exit !== undefined) break;
+        const reply = await client.post('{"jsonrpc":"2.0","id":1,"method":"heights"}');
+        if (reply.error === undefined) return new NodeProcess(options, child, performance.now() - started);
+        await sleep(READY_POLL_MS);
+      }
+    } finally {
+      client.close();
+    }
+    if (exit === undefined) child.kill("SIGKILL");
+    throw new Error(
+      `ledgerd did not start: ${exit ?? `no answer in ${options.startTimeoutMs} ms`}; log: ${tail(options.logPath)}`,
+    );
+  }
+
+  /** True while the process runs. */
+  get running(): boolean {
+    return !this.exited;
+  }
+
+  /** Why it exited ("" while running). */
+  get exitDescription(): string {
+    return this.exitInfo;
+  }
+
+  /** Stop with `signal` (SIGTERM: graceful) and wait; SIGKILL after `graceMs`. Resolves once it exited. */
+  async stop(signal: NodeJS.Signals = "SIGTERM", graceMs = 20_000): Promise<void> {
+    if (this.exited) return;
+    const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
+    this.child.kill(signal);
+    const timer = setTimeout(() => this.child.kill("SIGKILL"), graceMs);
+    await gone;
+    clearTimeout(timer);
+  }
+}
+
+/** The last ~600 characters of a log file, for error messages. */
+export function tail(file: string): string {
+  try {
+    const text = readFileSync(file, "utf8");
+    return text.slice(-600).trim();
+  } catch {
+    return "(no log)";
+  }
+}
+
+/** Resolve after `ms` milliseconds. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,144 @@
+/**
+ * Keep-alive JSON-RPC client of the load generator: pre-serialized bodies in, parsed replies and
+ * latency out. Only loopback addresses are accepted (house rule: load traffic never leaves the machine).
+ */
+import http from "node:http";
+
+/** Hosts the generator may talk to. */
+const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
+
+/** A JSON-RPC error object as the node sends it. */
+export interface RpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** One request's outcome. `error` is set for a JSON-RPC error, an HTTP failure or a transport failure. */
+export interface RpcReply {
+  result?: unknown;
+  error?: RpcErrorObject;
+  /** wall time from sending to the last byte of the reply, ms */
+  ms: number;
+}
+
+/** Transport failures and non-JSON replies get these codes (outside JSON-RPC's range). */
+export const TRANSPORT_ERROR = { code: -1, http: -2, badJson: -3, timeout: -4 } as const;
+
+export interface RpcClientOptions {
+  /** base URL, e.g. http://127.0.0.1:8088 */
+  url: string;
+  /** sockets kept open (Agent maxSockets): the number of requests in flight at most */
+  maxSockets: number;
+  /** a request not answered within this many ms fails with TRANSPORT_ERROR.timeout */
+  timeoutMs: number;
+}
+
+/** Thrown by `call` when the node answers with an error. */
+export class RpcCallError extends Error {
+  constructor(
+    readonly method: string,
+    readonly error: RpcErrorObject,
+  ) {
+    super(
+      `${method}: ${error.code} ${error.message}${error.data === undefined ? "" : ` (${JSON.stringify(error.data)})`}`,
+    );
+  }
+}
+
+/** Check that `url` is http(s) on a loopback host; returns the parsed URL. */
+export function loopbackUrl(url: string): URL {
+  const u = new URL(url);
+  if (u.protocol !== "http:") throw new Error(`--url: only http:// is supported, got ${u.protocol}`);
+  if (!LOOPBACK_HOSTS.has(u.hostname))
+    throw new Error(`--url: load traffic stays on loopback; ${u.hostname} is not 127.0.0.1/localhost/::1`);
+  return u;
+}
+
+export class RpcClient {
+  private readonly agent: http.Agent;
+  private readonly host: string;
+  private readonly port: number;
+  private readonly timeoutMs: number;
+
+  constructor(options: RpcClientOptions) {
+    const u = loopbackUrl(options.url);
+    this.host = u.hostname.replace(/^\[|\]$/g, "");
+    this.port = u.port === "" ? 80 : Number(u.port);
+    this.timeoutMs = options.timeoutMs;
+    this.agent = new http.Agent({
+      keepAlive: true,
+      maxSockets: options.maxSockets,
+      maxFreeSockets: options.maxSockets,
+    });
+  }
+
+  /** POST a serialized JSON-RPC body to `path` (/v2 or /debug). Never rejects: failures come back in `error`. */
+  post(body: string, path = "/v2"): Promise<RpcReply> {
+    const started = performance.now();
+    return new Promise<RpcReply>((resolve) => {
+      let settled = false;
+      const done = (reply: Omit<RpcReply, "ms">) => {
+        if (settled) return;
+        settled = true;
+        resolve({ ...reply, ms: performance.now() - started });
+      };
+      const req = http.request(
+        {
+          agent: this.agent,
+          host: this.host,
+          port: this.port,
+          path,
+          method: "POST",
+          headers: { "content-type": "text/plain;", "content-length": Buffer.byteLength(body) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on("data", (c: Buffer) => chunks.push(c));
+          res.on("error", (e) => done({ error: { code: TRANSPORT_ERROR.code, message: `response: ${e.message}` } }));
+          res.on("end", () => {
+            const text = chunks.length === 1 ? chunks[0]!.toString("utf8") : Buffer.concat(chunks).toString("utf8");
+            let parsed: { result?: unknown; error?: RpcErrorObject };
+            try {
+              parsed = JSON.parse(text) as { result?: unknown; error?: RpcErrorObject };
+            } catch {
+              const status = res.statusCode ?? 0;
+              done({
+                error: {
+                  code: status === 200 ? TRANSPORT_ERROR.badJson : TRANSPORT_ERROR.http,
+                  message: `HTTP ${status}: ${text.slice(0, 120)}`,
+                },
+              });
+              return;
+            }
+            if (parsed.error !== undefined && parsed.error !== null) done({ error: parsed.error });
+            else done({ result: parsed.result });
+          });
+        },
+      );
+      req.setTimeout(this.timeoutMs, () => {
+        done({ error: { code: TRANSPORT_ERROR.timeout, message: `no reply within ${this.timeoutMs} ms` } });
+        req.destroy();
+      });
+      req.on("error", (e) => done({ error: { code: TRANSPORT_ERROR.code, message: `request: ${e.message}` } }));
+      req.end(body);
+    });
+  }
+
+  /** Call `method` and return its result; throws RpcCallError for an error reply (setup and checks, not timed). */
+  async call<T = unknown>(method: string, params?: Record<string, unknown>, path = "/v2"): Promise<T> {
+    const reply = await this.post(
+      JSON.stringify(
+        params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params },
+      ),
+      path,
+    );
+    if (reply.error !== undefined) throw new RpcCallError(method, reply.error);
+    return reply.result as T;
+  }
+
+  /** Close the kept-alive sockets. */
+  close(): void {
+    this.agent.destroy();
+  }
+}
