@@ -4,6 +4,7 @@
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
  */
 import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
+import type { NodeConfig } from "./config/types.js";
 import { type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
 import { NODE_VERSION } from "./version.js";
@@ -14,7 +15,7 @@ const EXIT_USAGE = 2;
 const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
-  let config;
+  let config: NodeConfig;
   try {
     const flags = parseFlags(argv);
     if (flags.help === true) {

@@ -51,7 +51,9 @@ export function dataDirectory(config: NodeConfig): string {
  */
 export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<RunningNode> {
   const ownLog = opts.log === undefined;
-  const log = opts.log ?? createLogger({ level: config.logLevel, consoleLevel: config.consoleLogLevel, file: logFilePath(config) });
+  const log =
+    opts.log ??
+    createLogger({ level: config.logLevel, consoleLevel: config.consoleLogLevel, file: logFilePath(config) });
   const cleanups: (() => Promise<void> | void)[] = [];
   const unwind = async (): Promise<void> => {
     for (const c of cleanups.reverse()) {
@@ -67,25 +69,42 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 
   try {
     const dataDir = dataDirectory(config);
-    const store = LedgerStore.open({ path: dataDir, network: config.network, networkId: networkId(config.network, config.customNet) });
+    const store = LedgerStore.open({
+      path: dataDir,
+      network: config.network,
+      networkId: networkId(config.network, config.customNet),
+    });
     cleanups.push(() => store.close());
 
-    const verifier: Verifier = config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
+    const verifier: Verifier =
+      config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
     cleanups.push(() => verifier.close());
 
     const ledger = Ledger.open(
-      { network: config.network, customNet: config.customNet, blockTimeSeconds: config.blockTimeSeconds, journaling: config.journaling },
+      {
+        network: config.network,
+        customNet: config.customNet,
+        blockTimeSeconds: config.blockTimeSeconds,
+        journaling: config.journaling,
+      },
       { store, verifier, log },
     );
     cleanups.push(() => ledger.flush());
     if (!ledger.isProducing())
-      log.warn(`not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`, {
-        network: config.network,
-      });
+      log.warn(
+        `not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`,
+        {
+          network: config.network,
+        },
+      );
 
     let tls: { keyFile: string; certFile: string } | undefined;
     if (config.tls.enabled) {
-      const files = await ensureCertificate({ keyFile: config.tls.keyFile, certFile: config.tls.certFile, hosts: certificateHosts(config) });
+      const files = await ensureCertificate({
+        keyFile: config.tls.keyFile,
+        certFile: config.tls.certFile,
+        hosts: certificateHosts(config),
+      });
       if (files.created) log.info("created a TLS certificate", { certFile: files.certFile });
       tls = { keyFile: files.keyFile, certFile: files.certFile };
     }

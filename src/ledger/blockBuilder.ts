@@ -3,6 +3,8 @@
  * every hash, and describes everything to save as one BlockSetWrite. Deterministic: chains are sorted by
  * chain ID, entries/commits/transactions keep log order, and every time comes from the log.
  */
+
+import { signEd25519 } from "../crypto/ed25519.js";
 import { type AdminBlock, adminBlockHashes, decodeAdminBlock, encodeAdminBlock } from "../protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../protocol/bytes.js";
 import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, DIRECTORY_CHAIN_ID, EC_CHAIN_ID } from "../protocol/chains.js";
@@ -15,8 +17,8 @@ import {
   encodeDirectoryBlock,
   encodeDirectoryBlockHeader,
 } from "../protocol/dblock.js";
-import { buildEntryBlock, encodeEntryBlock, entryBlockHashes } from "../protocol/eblock.js";
-import { buildECBlock, decodeECBlock, type ECBlock, ecBlockHashes, encodeECBlock } from "../protocol/ecblock.js";
+import { ENTRY_BLOCK_HEADER_SIZE, type EntryBlock, encodeEntryBlock } from "../protocol/eblock.js";
+import { decodeECBlock, type ECBlock, ecBlockHashes, encodeECBlock, encodeECBlockBody } from "../protocol/ecblock.js";
 import {
   type AssetBlock,
   assetBlockHashes,
@@ -27,8 +29,9 @@ import {
   encodeAssetBlock,
 } from "../protocol/fblock.js";
 import type { GenesisBlocks } from "../protocol/genesis.js";
+import { sha256 } from "../protocol/hash.js";
+import { merkleParent } from "../protocol/merkle.js";
 import { type Transaction, transactionFullHash, transactionId } from "../protocol/transaction.js";
-import { signEd25519 } from "../crypto/ed25519.js";
 import { BlockKind } from "../store/keys.js";
 import type { ChainHead } from "../store/records.js";
 import type { BlockSetWrite } from "../store/store.js";
@@ -80,7 +83,12 @@ export function tipFromBlocks(directory: DirectoryBlock, admin: AdminBlock, ec: 
 }
 
 /** Decode the four raw system blocks of one height into a tip. */
-export function tipFromRaw(raw: { directory: Uint8Array; admin: Uint8Array; ec: Uint8Array; asset: Uint8Array }): ChainTip {
+export function tipFromRaw(raw: {
+  directory: Uint8Array;
+  admin: Uint8Array;
+  ec: Uint8Array;
+  asset: Uint8Array;
+}): ChainTip {
   return tipFromBlocks(
     decodeDirectoryBlock(raw.directory),
     decodeAdminBlock(raw.admin),
@@ -92,27 +100,65 @@ export function tipFromRaw(raw: { directory: Uint8Array; admin: Uint8Array; ec: 
 /** The four system blocks plus the chain-head records of the system chains. */
 function systemWrites(
   height: number,
-  blocks: { directory: DirectoryBlock; admin: AdminBlock; ec: ECBlock; asset: AssetBlock },
+  blocks: { directory: DirectoryBlock; admin: AdminBlock; ec: ECBlock | Uint8Array; asset: AssetBlock },
   tip: ChainTip,
 ): Pick<BlockSetWrite, "blocks" | "chainHeads"> {
   return {
     blocks: [
-      { kind: BlockKind.directory, primary: tip.directoryKeyMR, secondary: tip.directoryFullHash, raw: encodeDirectoryBlock(blocks.directory), height },
-      { kind: BlockKind.admin, primary: tip.adminLookupHash, secondary: tip.adminBackRefHash, raw: encodeAdminBlock(blocks.admin), height },
-      { kind: BlockKind.ec, primary: tip.ecHeaderHash, secondary: tip.ecFullHash, raw: encodeECBlock(blocks.ec), height },
-      { kind: BlockKind.asset, primary: tip.assetKeyMR, secondary: tip.assetLedgerKeyMR, raw: encodeAssetBlock(blocks.asset), height },
+      {
+        kind: BlockKind.directory,
+        primary: tip.directoryKeyMR,
+        secondary: tip.directoryFullHash,
+        raw: encodeDirectoryBlock(blocks.directory),
+        height,
+      },
+      {
+        kind: BlockKind.admin,
+        primary: tip.adminLookupHash,
+        secondary: tip.adminBackRefHash,
+        raw: encodeAdminBlock(blocks.admin),
+        height,
+      },
+      {
+        kind: BlockKind.ec,
+        primary: tip.ecHeaderHash,
+        secondary: tip.ecFullHash,
+        raw: blocks.ec instanceof Uint8Array ? blocks.ec : encodeECBlock(blocks.ec),
+        height,
+      },
+      {
+        kind: BlockKind.asset,
+        primary: tip.assetKeyMR,
+        secondary: tip.assetLedgerKeyMR,
+        raw: encodeAssetBlock(blocks.asset),
+        height,
+      },
     ],
     chainHeads: [
-      { chainId: DIRECTORY_CHAIN_ID, head: { keyMR: tip.directoryKeyMR, fullHash: tip.directoryFullHash, sequence: height, height } },
-      { chainId: ADMIN_CHAIN_ID, head: { keyMR: tip.adminLookupHash, fullHash: tip.adminBackRefHash, sequence: height, height } },
+      {
+        chainId: DIRECTORY_CHAIN_ID,
+        head: { keyMR: tip.directoryKeyMR, fullHash: tip.directoryFullHash, sequence: height, height },
+      },
+      {
+        chainId: ADMIN_CHAIN_ID,
+        head: { keyMR: tip.adminLookupHash, fullHash: tip.adminBackRefHash, sequence: height, height },
+      },
       { chainId: EC_CHAIN_ID, head: { keyMR: tip.ecHeaderHash, fullHash: tip.ecFullHash, sequence: height, height } },
-      { chainId: ASSET_CHAIN_ID, head: { keyMR: tip.assetKeyMR, fullHash: tip.assetLedgerKeyMR, sequence: height, height } },
+      {
+        chainId: ASSET_CHAIN_ID,
+        head: { keyMR: tip.assetKeyMR, fullHash: tip.assetLedgerKeyMR, sequence: height, height },
+      },
     ],
   };
 }
 
 /** Transaction and commit location records of the system blocks. */
-function locationWrites(height: number, tip: ChainTip, txs: Transaction[], ec: ECBlock): Pick<BlockSetWrite, "transactions" | "commits"> {
+function locationWrites(
+  height: number,
+  tip: ChainTip,
+  txs: Transaction[],
+  ec: ECBlock,
+): Pick<BlockSetWrite, "transactions" | "commits"> {
   const transactions = txs.map((tx, index) => ({
     keys: dedupe([transactionId(tx), transactionFullHash(tx)]),
     location: { assetBlockKeyMR: tip.assetKeyMR, height, index },
@@ -120,7 +166,10 @@ function locationWrites(height: number, tip: ChainTip, txs: Transaction[], ec: E
   const commits: BlockSetWrite["commits"] = [];
   ec.items.forEach((item, index) => {
     if (item.type === "chainCommit" || item.type === "entryCommit")
-      commits.push({ keys: [commitTxId(item.commit), commitFullHash(item.commit)], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index } });
+      commits.push({
+        keys: [commitTxId(item.commit), commitFullHash(item.commit)],
+        location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index },
+      });
   });
   return { transactions, commits };
 }
@@ -162,7 +211,10 @@ function genesisBalances(txs: Transaction[], rate: bigint): Pick<BlockSetWrite, 
 }
 
 /** The block set of a network's genesis (height 0). `openBlockStartMs` starts block 1. */
-export function genesisBlockSet(genesis: GenesisBlocks, openBlockStartMs: number): { write: BlockSetWrite; tip: ChainTip } {
+export function genesisBlockSet(
+  genesis: GenesisBlocks,
+  openBlockStartMs: number,
+): { write: BlockSetWrite; tip: ChainTip } {
   const tip = tipFromBlocks(genesis.directory, genesis.admin, genesis.ec, genesis.asset);
   const txs = assetBlockTransactions(genesis.asset);
   const write: BlockSetWrite = {
@@ -173,7 +225,6 @@ export function genesisBlockSet(genesis: GenesisBlocks, openBlockStartMs: number
     ...genesisBalances(txs, genesis.asset.exchangeRate),
     entries: [],
     paidCommits: [],
-    journalRemove: [],
     journalCarry: [],
   };
   return { write, tip };
@@ -195,68 +246,67 @@ export interface CloseInputs {
   journalCarry: BlockSetWrite["journalCarry"];
 }
 
-/** The closed block set: what to save, the new tip, and the blocks themselves. */
+/** The closed block set: what to save, the new tip, and what readers need until the save commits. */
 export interface ClosedBlockSet {
   write: BlockSetWrite;
   tip: ChainTip;
   directory: DirectoryBlock;
+  /** entry block keyMR per chain ID hex */
+  entryBlockKeyMRs: Map<string, Uint8Array>;
 }
 
-/** Location records of a closed block, from the hashes the process list already computed. */
-function closeLocations(pl: ProcessList, tip: ChainTip, coinbase: Transaction): Pick<BlockSetWrite, "transactions" | "commits"> {
-  const height = pl.height;
-  const transactions: BlockSetWrite["transactions"] = [
-    { keys: [transactionId(coinbase)], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: 0 } },
-  ];
-  let index = 1;
-  for (const period of pl.periods)
-    for (const t of period)
-      transactions.push({ keys: [t.txId, t.fullHash], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ } });
-  const commits = pl.commits.map((c) => ({
-    keys: [c.txId, c.fullHash],
-    location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex },
-  }));
-  return { transactions, commits };
-}
-
-/** Build every block of the process list's height and describe the one transaction that saves them. */
+/**
+ * Build every block of the process list's height and describe the one transaction that saves them.
+ * Each block is encoded and hashed once; entry block BodyMRs come from the process list's incremental
+ * Merkle trees, so the close hashes O(chains × log entries) nodes rather than every entry again.
+ */
 export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   const height = pl.height;
   const { tip } = inp;
 
   // Entry blocks, by chain ID; each links to its chain's previous entry block.
   const chains = [...pl.entryBlocks.values()].sort((a, b) => Buffer.compare(a.chainId, b.chainId));
-  const entryBlockWrites: BlockSetWrite["blocks"] = [];
+  const blocks: BlockSetWrite["blocks"] = [];
   const chainHeads: BlockSetWrite["chainHeads"] = [];
   const dirEntries: { chainId: Uint8Array; keyMR: Uint8Array }[] = [];
-  const keyMRByChain = new Map<string, Uint8Array>();
+  const entryBlockKeyMRs = new Map<string, Uint8Array>();
   for (const eb of chains) {
     const prev = inp.chainHead(eb.chainId);
-    const block = buildEntryBlock({
+    const block: EntryBlock = {
       chainId: eb.chainId,
+      bodyMR: eb.merkle.root(),
       prevKeyMR: prev?.keyMR ?? ZERO_HASH,
       prevFullHash: prev?.fullHash ?? ZERO_HASH,
       sequence: prev === undefined ? 0 : prev.sequence + 1,
       dbHeight: height,
       items: eb.items,
-    });
-    const h = entryBlockHashes(block);
-    entryBlockWrites.push({ kind: BlockKind.entry, primary: h.keyMR, secondary: h.fullHash, raw: encodeEntryBlock(block) });
-    chainHeads.push({ chainId: eb.chainId, head: { keyMR: h.keyMR, fullHash: h.fullHash, sequence: block.sequence, height } });
-    dirEntries.push({ chainId: eb.chainId, keyMR: h.keyMR });
-    keyMRByChain.set(toHex(eb.chainId), h.keyMR);
+    };
+    const raw = encodeEntryBlock(block);
+    const keyMR = merkleParent(sha256(raw.subarray(0, ENTRY_BLOCK_HEADER_SIZE)), block.bodyMR);
+    const fullHash = sha256(raw);
+    blocks.push({ kind: BlockKind.entry, primary: keyMR, secondary: fullHash, raw });
+    chainHeads.push({ chainId: eb.chainId, head: { keyMR, fullHash, sequence: block.sequence, height } });
+    dirEntries.push({ chainId: eb.chainId, keyMR });
+    entryBlockKeyMRs.set(toHex(eb.chainId), keyMR);
+    eb.keyMR = keyMR;
   }
 
-  const ec = buildECBlock({
+  const ecBody = encodeECBlockBody(pl.ecItems);
+  const ec: ECBlock = {
+    bodyHash: sha256(ecBody),
     prevHeaderHash: tip.ecHeaderHash,
     prevFullHash: tip.ecFullHash,
     dbHeight: height,
     headerExpansion: new Uint8Array(0),
     items: pl.ecItems,
-  });
+  };
+  const ecRaw = encodeECBlock(ec);
+  const ecHeaderHash = sha256(ecRaw.subarray(0, ecRaw.length - ecBody.length));
+  const ecFullHash = sha256(ecRaw);
 
   const periods: Transaction[][] = pl.periods.map((p) => p.map((t) => t.tx));
-  periods[0]!.unshift(emptyCoinbase(pl.startMs));
+  const coinbase = emptyCoinbase(pl.startMs);
+  periods[0]!.unshift(coinbase);
   const asset = buildAssetBlock({
     prevKeyMR: tip.assetKeyMR,
     prevLedgerKeyMR: tip.assetLedgerKeyMR,
@@ -265,6 +315,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     headerExpansion: new Uint8Array(0),
     periods,
   });
+  const assetHashes = assetBlockHashes(asset);
 
   // The signer signs the 113-byte header of the previous directory block (wire-format §5.2).
   const signature = signEd25519(inp.signer.seed, encodeDirectoryBlockHeader(tip.directory));
@@ -272,12 +323,12 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     prevBackRefHash: tip.adminBackRefHash,
     dbHeight: height,
     headerExpansion: new Uint8Array(0),
-    entries: [{ type: 0x01, identityAdminChainId: inp.signer.identityChainId, publicKey: inp.signer.publicKey, signature }],
+    entries: [
+      { type: 0x01, identityAdminChainId: inp.signer.identityChainId, publicKey: inp.signer.publicKey, signature },
+    ],
   };
-
   const adminHashes = adminBlockHashes(admin);
-  const ecHashes = ecBlockHashes(ec);
-  const assetHashes = assetBlockHashes(asset);
+
   const directory = buildDirectoryBlock({
     version: 0,
     networkId: inp.networkId,
@@ -287,33 +338,80 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     dbHeight: height,
     entries: [
       { chainId: ADMIN_CHAIN_ID, keyMR: adminHashes.lookupHash },
-      { chainId: EC_CHAIN_ID, keyMR: ecHashes.headerHash },
+      { chainId: EC_CHAIN_ID, keyMR: ecHeaderHash },
       { chainId: ASSET_CHAIN_ID, keyMR: assetHashes.keyMR },
       ...dirEntries,
     ],
   });
-  const newTip = tipFromBlocks(directory, admin, ec, asset);
-  const system = systemWrites(height, { directory, admin, ec, asset }, newTip);
+  const directoryHashes = directoryBlockHashes(directory);
+  const newTip: ChainTip = {
+    height,
+    directory,
+    directoryKeyMR: directoryHashes.keyMR,
+    directoryFullHash: directoryHashes.fullHash,
+    adminLookupHash: adminHashes.lookupHash,
+    adminBackRefHash: adminHashes.backReferenceHash,
+    ecHeaderHash,
+    ecFullHash,
+    assetKeyMR: assetHashes.keyMR,
+    assetLedgerKeyMR: assetHashes.ledgerKeyMR,
+    exchangeRate: asset.exchangeRate,
+  };
+  const system = systemWrites(height, { directory, admin, ec: ecRaw, asset }, newTip);
 
   const entries: BlockSetWrite["entries"] = pl.reveals.map((r) => ({
     entryHash: r.entryHash,
     ...(r.rawStored ? {} : { raw: r.raw }),
-    location: { entryBlockKeyMR: keyMRByChain.get(toHex(r.entry.chainId))!, height, commitTxId: r.commitTxId },
+    location: { entryBlockKeyMR: r.block!.keyMR!, height, commitTxId: r.commitTxId },
   }));
 
   const balance = (saved: bigint | undefined, delta: bigint): bigint => (saved ?? 0n) + delta;
   const write: BlockSetWrite = {
     height,
     openBlockStartMs: inp.nextStartMs,
-    blocks: [...system.blocks, ...entryBlockWrites],
+    blocks: [...system.blocks, ...blocks],
     chainHeads: [...system.chainHeads, ...chainHeads],
-    ...closeLocations(pl, newTip, periods[0]![0]!),
+    ...closeLocations(pl, newTip, coinbase),
     entries,
     paidCommits: [...pl.paidCommits.values()],
-    assetBalances: [...pl.assetDelta.values()].map((d) => ({ address: d.address, balance: balance(inp.assetBalance(d.address), d.delta) })),
-    ecBalances: [...pl.ecDelta.values()].map((d) => ({ publicKey: d.publicKey, balance: balance(inp.ecBalance(d.publicKey), d.delta) })),
-    journalRemove: pl.journalSeqs,
+    assetBalances: [...pl.assetDelta.values()].map((d) => ({
+      address: d.address,
+      balance: balance(inp.assetBalance(d.address), d.delta),
+    })),
+    ecBalances: [...pl.ecDelta.values()].map((d) => ({
+      publicKey: d.publicKey,
+      balance: balance(inp.ecBalance(d.publicKey), d.delta),
+    })),
     journalCarry: inp.journalCarry,
   };
-  return { write, tip: newTip, directory };
+  return { write, tip: newTip, directory, entryBlockKeyMRs };
+}
+
+/**
+ * Location records of a closed block, from the hashes the process list already computed; also sets each
+ * pending transaction's `blockIndex` (coinbase = 0).
+ */
+function closeLocations(
+  pl: ProcessList,
+  tip: ChainTip,
+  coinbase: Transaction,
+): Pick<BlockSetWrite, "transactions" | "commits"> {
+  const height = pl.height;
+  const transactions: BlockSetWrite["transactions"] = [
+    { keys: [transactionId(coinbase)], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: 0 } },
+  ];
+  let index = 1;
+  for (const period of pl.periods)
+    for (const t of period) {
+      t.blockIndex = index;
+      transactions.push({
+        keys: [t.txId, t.fullHash],
+        location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ },
+      });
+    }
+  const commits = pl.commits.map((c) => ({
+    keys: [c.txId, c.fullHash],
+    location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex },
+  }));
+  return { transactions, commits };
 }

@@ -5,8 +5,9 @@
  * do not drift; a tick that is late (event loop busy, slow disk) fires at once and the next one is
  * scheduled a full minute later instead of bursting.
  */
-import type { LedgerLog } from "./ledger.js";
+
 import { MINUTES_PER_BLOCK } from "./constants.js";
+import type { LedgerLog } from "./ledger.js";
 
 /** What the clock drives (Ledger implements it). */
 export interface MinuteSink {
@@ -39,7 +40,8 @@ export class LedgerClock {
     options: LedgerClockOptions,
     private readonly deps: LedgerClockDependencies,
   ) {
-    if (!(options.blockTimeSeconds > 0)) throw new RangeError(`blockTimeSeconds must be > 0, got ${options.blockTimeSeconds}`);
+    if (!(options.blockTimeSeconds > 0))
+      throw new RangeError(`blockTimeSeconds must be > 0, got ${options.blockTimeSeconds}`);
     this.minuteMs = (options.blockTimeSeconds * 1000) / MINUTES_PER_BLOCK;
     this.now = deps.now ?? Date.now;
   }
@@ -73,7 +75,8 @@ export class LedgerClock {
     const timeMs = this.now();
     this.inFlight = this.deps.ledger.endMinute(timeMs).then(
       () => {},
-      (e: unknown) => this.deps.log.error("end of minute failed", { error: e instanceof Error ? e.message : String(e) }),
+      (e: unknown) =>
+        this.deps.log.error("end of minute failed", { error: e instanceof Error ? e.message : String(e) }),
     );
     void this.inFlight.then(() => {
       const now = this.now();

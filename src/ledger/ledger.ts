@@ -11,6 +11,8 @@
  * Times: every time a rule needs comes from a message (`timeMs`, ms since epoch). The injected clock
  * `now()` only stamps arrivals and answers `current-minute`.
  */
+
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import type { AdminBlock } from "../protocol/ablock.js";
 import { decodeAdminBlock } from "../protocol/ablock.js";
 import { encodeAddress } from "../protocol/address.js";
@@ -41,9 +43,8 @@ import {
   transactionSignatureChecks,
   validateTransaction,
 } from "../protocol/transaction.js";
-import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { BlockKind } from "../store/keys.js";
-import type { PaidCommit } from "../store/records.js";
+import type { ChainHead, CommitLocation, EntryLocation, PaidCommit, TransactionLocation } from "../store/records.js";
 import type { LedgerStore } from "../store/store.js";
 import type { Verifier } from "../workers/verifier.js";
 import {
@@ -51,8 +52,8 @@ import {
   type Balance,
   type CommitAck,
   type EntryAck,
-  type HeldMessage,
   type Heights,
+  type HeldMessage,
   type ItemLocation,
   type LedgerApi,
   type LedgerDebugApi,
@@ -62,7 +63,14 @@ import {
   type Stored,
   type TransactionAck,
 } from "./api.js";
-import { type BlockSigner, type ChainTip, closeBlock, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
+import {
+  type BlockSigner,
+  type ChainTip,
+  type ClosedBlockSet,
+  closeBlock,
+  genesisBlockSet,
+  tipFromRaw,
+} from "./blockBuilder.js";
 import {
   COMMIT_LIFETIME_MS,
   FAULT_TIMEOUT_SECONDS,
@@ -119,13 +127,36 @@ interface Counters {
   transactionsAccepted: number;
   rejected: number;
   blocksClosed: number;
-  /** main-thread time of the last block close, ms */
+  /** main-thread time of the last block close, ms (build + save) */
   lastCloseMs: number;
+  /** of which: queueing its save in LMDB, ms */
+  lastCloseSaveMs: number;
+  /** CPU time of the process during the last close, ms (wall time above includes other processes' turns) */
+  lastCloseCpuMs: number;
   replayedMessages: number;
 }
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
 const PRODUCING_NETWORKS: readonly NetworkName[] = ["LOCAL", "CUSTOM"];
+
+/**
+ * A closed block whose LMDB transaction has not committed yet. Reads fall through to it before the
+ * store, so the block, its indexes and balances are visible from the moment it closes.
+ */
+interface Closing {
+  pl: ProcessList;
+  closed: ClosedBlockSet;
+  /** blocks by primary and secondary hash hex */
+  blocks: Map<string, { kind: BlockKind; raw: Uint8Array; primary: Uint8Array }>;
+  /** `${kind}/${height}` → primary hash */
+  heights: Map<string, Uint8Array>;
+  chainHeads: Map<string, ChainHead>;
+  assetBalances: Map<string, bigint>;
+  ecBalances: Map<string, bigint>;
+  coinbaseTxId: string;
+  /** resolves when the block set is committed and flushed; rejects when the save failed */
+  saved: Promise<void>;
+}
 
 export class Ledger implements LedgerApi, LedgerDebugApi {
   private readonly now: () => number;
@@ -139,6 +170,10 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   /** set when a write to LMDB failed: writes are refused until restart, reads still served */
   private failure: string | undefined;
   private signerCache: BlockSigner | undefined;
+  /** the last closed block while its asynchronous save is in flight (readers see it from here) */
+  private closing: Closing | undefined;
+  /** removal of confirmed journal records, running after each block save */
+  private cleanup: Promise<void> = Promise.resolve();
   private readonly counters: Counters = {
     commitsAccepted: 0,
     revealsAccepted: 0,
@@ -148,6 +183,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     rejected: 0,
     blocksClosed: 0,
     lastCloseMs: 0,
+    lastCloseSaveMs: 0,
+    lastCloseCpuMs: 0,
     replayedMessages: 0,
   };
 
@@ -198,8 +235,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   private replay(): void {
     const store = this.deps.store;
-    const stale = store.removeStaleJournal(this.tip.height);
-    if (stale > 0) this.deps.log.info("removed journal records of saved blocks", { count: stale });
+    const stale = store.removeJournalOutside(this.pl.height);
+    if (stale > 0) this.deps.log.info("removed journal records of other heights", { count: stale });
     const records = store.journalRecords(this.pl.height);
     for (const r of records) {
       try {
@@ -213,7 +250,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       }
     }
     if (records.length > 0)
-      this.deps.log.info("replayed the journal", { height: this.pl.height, messages: records.length, minute: this.pl.minute });
+      this.deps.log.info("replayed the journal", {
+        height: this.pl.height,
+        messages: records.length,
+        minute: this.pl.minute,
+      });
     this.booted = true;
   }
 
@@ -268,6 +309,15 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    */
   async endMinute(timeMs: number = this.now()): Promise<void> {
     this.assertWritable();
+    // One block save in flight at a time: a close builds on the previous block's saved state.
+    const previous = this.closing;
+    if (this.pl.minute === MINUTES_PER_BLOCK - 1 && previous !== undefined) {
+      try {
+        await previous.saved;
+      } catch {
+        throw new LedgerError({ code: "STORAGE_FULL", info: this.failure ?? "the previous block save failed" });
+      }
+    }
     await this.accept({ kind: "endOfMinute", timeMs, minute: this.pl.minute });
   }
 
@@ -282,8 +332,10 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     return true;
   }
 
-  /** Resolves when every journal write so far is on disk. */
+  /** Resolves when every write so far (journal, block saves, journal cleanup) is on disk; call before closing the store. */
   async flush(): Promise<void> {
+    await this.closing?.saved.catch(() => {});
+    await this.cleanup;
     await this.deps.store.flushed();
   }
 
@@ -307,17 +359,24 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     if (this.failure !== undefined) throw new LedgerError({ code: "STORAGE_FULL", info: this.failure });
   }
 
-  /** Apply then journal; resolves once the journal record is durable. */
+  /**
+   * Apply then journal; resolves once the journal record is durable, and never before the save of a
+   * block closed earlier has committed (an acknowledgement must not rest on a block save that fails).
+   * The end of minute 10 resolves once its block is saved.
+   */
   private async accept(msg: LogMessage): Promise<void> {
     const journal = this.apply(msg);
-    if (!journal) return;
-    const seq = this.nextSeq++;
-    const height = this.pl.height;
-    this.pl.journalSeqs.push(seq);
+    const waits: Promise<void>[] = [];
+    if (journal) {
+      const seq = this.nextSeq++;
+      this.pl.journalSeqs.push(seq);
+      waits.push(this.deps.store.appendJournal(this.pl.height, seq, encodeMessage(msg)));
+    }
+    if (this.closing !== undefined) waits.push(this.closing.saved);
     try {
-      await this.deps.store.appendJournal(height, seq, encodeMessage(msg));
+      await Promise.all(waits);
     } catch (e) {
-      this.fail(`the journal write failed: ${e instanceof Error ? e.message : String(e)}`);
+      this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
       throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
     }
   }
@@ -347,7 +406,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       case "endOfMinute":
         return this.applyEndOfMinute(msg.minute, msg.timeMs);
       case "blockStart":
-        if (this.pl.minute !== 0) throw new LedgerError({ code: "INVALID", info: "block start after the first minute" });
+        if (this.pl.minute !== 0)
+          throw new LedgerError({ code: "INVALID", info: "block start after the first minute" });
         this.pl.startMs = msg.timeMs;
         this.pl.minuteStartMs = msg.timeMs;
         return true;
@@ -358,7 +418,10 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     checkTimestamp("commit", commit.milliTime, timeMs);
     const range = commit.kind === "chain" ? CHAIN_COMMIT_CREDITS : ENTRY_COMMIT_CREDITS;
     if (commit.credits < range.min || commit.credits > range.max)
-      throw new LedgerError({ code: "INVALID", info: `${commit.kind} commit credits must be ${range.min}..${range.max}, got ${commit.credits}` });
+      throw new LedgerError({
+        code: "INVALID",
+        info: `${commit.kind} commit credits must be ${range.min}..${range.max}, got ${commit.credits}`,
+      });
     const hash = commit.entryHash;
     const existing = this.livePaidCommit(hash, timeMs);
     if (existing !== undefined && existing.credits >= commit.credits)
@@ -414,7 +477,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     // No commit yet: hold it, unless no commit could ever make it valid.
     if (!this.chainExists(entry.chainId) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
       throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: toHex(entry.chainId) });
-    if (this.holding.size >= this.holding.limit) throw new LedgerError({ code: "HOLDING_QUEUE_FULL", limit: this.holding.limit });
+    if (this.holding.size >= this.holding.limit)
+      throw new LedgerError({ code: "HOLDING_QUEUE_FULL", limit: this.holding.limit });
     this.holding.add({ entryHash: hash, raw, entry, arrivalMs: timeMs });
     this.counters.revealsHeld++;
     return true;
@@ -439,12 +503,17 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
           info: `a chain's first entry must carry the chain ID of its external IDs, ${toHex(derived)}`,
         });
       if (!bytesEqual(sha256d(entry.chainId), paid.chainIdHash))
-        throw new LedgerError({ code: "CHAIN_ID_MISMATCH", chainId: chainHex, info: "the chain commit pays for a different chain ID" });
+        throw new LedgerError({
+          code: "CHAIN_ID_MISMATCH",
+          chainId: chainHex,
+          info: "the chain commit pays for a different chain ID",
+        });
       if (exists) throw new LedgerError({ code: "CHAIN_EXISTS", chainId: chainHex });
     } else if (!exists) {
       throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: chainHex });
     }
-    if (paid.credits < need) throw new LedgerError({ code: "CREDITS_TOO_LOW", entryHash: toHex(hash), need, paid: paid.credits });
+    if (paid.credits < need)
+      throw new LedgerError({ code: "CREDITS_TOO_LOW", entryHash: toHex(hash), need, paid: paid.credits });
   }
 
   private acceptReveal(entry: Entry, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit, timeMs: number): void {
@@ -466,7 +535,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     const rate = this.tip.exchangeRate;
     checkTransactionShape(tx, rate);
     const txId = transactionId(tx);
-    if (this.pl.transactionsByHash.has(toHex(txId)) || this.deps.store.transactionLocation(txId) !== undefined)
+    if (this.pl.transactionsByHash.has(toHex(txId)) || this.savedTransactionLocation(txId) !== undefined)
       throw new LedgerError({ code: "DUPLICATE_TRANSACTION", txId: toHex(txId) });
     // An address may appear in several inputs: their sum must be covered (wire-format §4.3 rule 5).
     const spend = new Map<string, { address: Uint8Array; amount: bigint }>();
@@ -479,7 +548,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     for (const s of spend.values()) {
       const have = this.assetAck(s.address);
       if (have < s.amount)
-        throw new LedgerError({ code: "ASSET_BALANCE_LOW", address: encodeAddress("FA", s.address), need: s.amount, have });
+        throw new LedgerError({
+          code: "ASSET_BALANCE_LOW",
+          address: encodeAddress("FA", s.address),
+          need: s.amount,
+          have,
+        });
     }
     for (const i of tx.inputs) this.pl.changeAsset(i.address, -i.amount);
     for (const o of tx.outputs) this.pl.changeAsset(o.address, o.amount);
@@ -502,41 +576,133 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     return false;
   }
 
-  /** Close the open block at `timeMs` (end of minute 10): build, save atomically, open the next height. */
+  /**
+   * Close the open block at `timeMs` (end of minute 10): build every block, queue their save as one LMDB
+   * transaction, and open the next height at once. Until the save commits, readers see the closed block
+   * through `closing`.
+   */
   private close(timeMs: number): void {
     const started = performance.now();
+    const cpu = process.cpuUsage();
     const carry = this.holding.list().map((h) => ({
       seq: this.nextSeq++,
       bytes: encodeMessage({ kind: "reveal", timeMs: h.arrivalMs, entryRaw: h.raw }),
     }));
-    const store = this.deps.store;
     const closed = closeBlock(this.pl, {
       tip: this.tip,
       signer: this.signer(),
       networkId: this.networkIdValue,
-      chainHead: (id) => store.chainHead(id),
-      assetBalance: (a) => store.assetBalance(a),
-      ecBalance: (k) => store.ecBalance(k),
+      chainHead: (id) => this.savedChainHead(id),
+      assetBalance: (a) => this.savedAssetBalance(a),
+      ecBalance: (k) => this.savedECBalance(k),
       nextStartMs: timeMs,
       journalCarry: carry,
     });
-    try {
-      store.saveBlockSet(closed.write);
-    } catch (e) {
-      this.fail(`saving block ${this.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
-    }
+    const saving = performance.now();
+    const saved = this.deps.store.saveBlockSetAsync(closed.write);
+    const closing = this.closingOf(this.pl, closed, saved);
+    this.closing = closing;
+    const confirmed = this.pl;
+    saved.then(
+      () => {
+        if (this.closing === closing) this.closing = undefined;
+        // the block holds these messages now; a removal lost in a crash is redone at the next start
+        this.cleanup = this.cleanup
+          .then(() => this.deps.store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))
+          .catch((e: unknown) =>
+            this.deps.log.warn("journal cleanup failed", { error: e instanceof Error ? e.message : String(e) }),
+          );
+      },
+      (e: unknown) =>
+        this.fail(`saving block ${closed.tip.height} failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
     this.tip = closed.tip;
     this.pl = new ProcessList(closed.tip.height + 1, timeMs);
     for (const c of carry) this.pl.journalSeqs.push(c.seq);
     this.counters.blocksClosed++;
+    this.counters.lastCloseSaveMs = performance.now() - saving;
     this.counters.lastCloseMs = performance.now() - started;
-    this.deps.log.debug("block saved", {
+    const used = process.cpuUsage(cpu);
+    this.counters.lastCloseCpuMs = (used.user + used.system) / 1000;
+    this.deps.log.debug("block closed", {
       height: closed.tip.height,
       keymr: toHex(closed.tip.directoryKeyMR),
       entryBlocks: closed.directory.entries.length - 3,
       closeMs: Math.round(this.counters.lastCloseMs),
     });
+  }
+
+  private closingOf(pl: ProcessList, closed: ClosedBlockSet, saved: Promise<void>): Closing {
+    const w = closed.write;
+    const blocks = new Map<string, { kind: BlockKind; raw: Uint8Array; primary: Uint8Array }>();
+    const heights = new Map<string, Uint8Array>();
+    for (const b of w.blocks) {
+      const v = { kind: b.kind, raw: b.raw, primary: b.primary };
+      blocks.set(toHex(b.primary), v);
+      if (b.secondary !== undefined) blocks.set(toHex(b.secondary), v);
+      if (b.height !== undefined) heights.set(`${b.kind}/${b.height}`, b.primary);
+    }
+    const coinbase = closed.write.transactions[0]!.keys[0]!;
+    return {
+      pl,
+      closed,
+      blocks,
+      heights,
+      chainHeads: new Map(w.chainHeads.map((h) => [toHex(h.chainId), h.head])),
+      assetBalances: new Map(w.assetBalances.map((a) => [toHex(a.address), a.balance])),
+      ecBalances: new Map(w.ecBalances.map((a) => [toHex(a.publicKey), a.balance])),
+      coinbaseTxId: toHex(coinbase),
+      // its rejection is handled by the `then` in close(); waiters see it through this promise
+      saved,
+    };
+  }
+
+  // ── saved state: the block being saved first, then the store ──
+
+  private savedPaidCommit(hash: Uint8Array): PaidCommit | undefined {
+    return this.closing?.pl.paidCommits.get(toHex(hash))?.record ?? this.deps.store.paidCommit(hash);
+  }
+  private savedChainHead(chainId: Uint8Array): ChainHead | undefined {
+    return this.closing?.chainHeads.get(toHex(chainId)) ?? this.deps.store.chainHead(chainId);
+  }
+  private savedAssetBalance(address: Uint8Array): bigint | undefined {
+    return this.closing?.assetBalances.get(toHex(address)) ?? this.deps.store.assetBalance(address);
+  }
+  private savedECBalance(publicKey: Uint8Array): bigint | undefined {
+    return this.closing?.ecBalances.get(toHex(publicKey)) ?? this.deps.store.ecBalance(publicKey);
+  }
+  private savedTransactionLocation(hash: Uint8Array): TransactionLocation | undefined {
+    const c = this.closing;
+    if (c !== undefined) {
+      const hex = toHex(hash);
+      const t = c.pl.transactionsByHash.get(hex);
+      const index = t !== undefined ? t.blockIndex : hex === c.coinbaseTxId ? 0 : undefined;
+      if (index !== undefined) return { assetBlockKeyMR: c.closed.tip.assetKeyMR, height: c.pl.height, index };
+    }
+    return this.deps.store.transactionLocation(hash);
+  }
+  private savedCommitLocation(hash: Uint8Array): CommitLocation | undefined {
+    const c = this.closing;
+    const p = c?.pl.commitsByHash.get(toHex(hash));
+    if (c !== undefined && p !== undefined)
+      return { ecBlockHeaderHash: c.closed.tip.ecHeaderHash, height: c.pl.height, index: p.ecIndex };
+    return this.deps.store.commitLocation(hash);
+  }
+  private savedEntryLocation(hash: Uint8Array): EntryLocation | undefined {
+    const c = this.closing;
+    const r = c?.pl.revealsByHash.get(toHex(hash));
+    if (c !== undefined && r !== undefined)
+      return { entryBlockKeyMR: r.block!.keyMR!, height: c.pl.height, commitTxId: r.commitTxId };
+    return this.deps.store.entryLocation(hash);
+  }
+  private savedEntryRaw(hash: Uint8Array): Uint8Array | undefined {
+    return this.closing?.pl.revealsByHash.get(toHex(hash))?.raw ?? this.deps.store.entryRaw(hash);
+  }
+  private savedBlock(hash: Uint8Array): { kind: BlockKind; raw: Uint8Array; primary: Uint8Array } | undefined {
+    return this.closing?.blocks.get(toHex(hash)) ?? this.deps.store.block(hash);
+  }
+  private savedBlockHashAt(kind: BlockKind, height: number): Uint8Array | undefined {
+    return this.closing?.heights.get(`${kind}/${height}`) ?? this.deps.store.blockHashAt(kind, height);
   }
 
   private signer(): BlockSigner {
@@ -555,21 +721,21 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   /** The latest commit paid for `hash` if it is still live at `nowMs` (COMMIT_LIFETIME_MS after its timestamp). */
   private livePaidCommit(hash: Uint8Array, nowMs: number): PaidCommit | undefined {
-    const rec = this.pl.paidCommits.get(toHex(hash))?.record ?? this.deps.store.paidCommit(hash);
+    const rec = this.pl.paidCommits.get(toHex(hash))?.record ?? this.savedPaidCommit(hash);
     if (rec === undefined || nowMs - rec.milliTime > COMMIT_LIFETIME_MS) return undefined;
     return rec;
   }
 
   private chainExists(chainId: Uint8Array): boolean {
-    return this.pl.newChains.has(toHex(chainId)) || this.deps.store.chainHead(chainId) !== undefined;
+    return this.pl.newChains.has(toHex(chainId)) || this.savedChainHead(chainId) !== undefined;
   }
 
   private ecAck(publicKey: Uint8Array): bigint {
-    return (this.deps.store.ecBalance(publicKey) ?? 0n) + (this.pl.ecDelta.get(toHex(publicKey))?.delta ?? 0n);
+    return (this.savedECBalance(publicKey) ?? 0n) + (this.pl.ecDelta.get(toHex(publicKey))?.delta ?? 0n);
   }
 
   private assetAck(address: Uint8Array): bigint {
-    return (this.deps.store.assetBalance(address) ?? 0n) + (this.pl.assetDelta.get(toHex(address))?.delta ?? 0n);
+    return (this.savedAssetBalance(address) ?? 0n) + (this.pl.assetDelta.get(toHex(address))?.delta ?? 0n);
   }
 
   // ───────────────────────────── node state ─────────────────────────────
@@ -611,14 +777,23 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   /** Height and minute of the open block (for the clock and logs). */
   openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number } {
-    return { height: this.pl.height, minute: this.pl.minute, startMs: this.pl.startMs, minuteStartMs: this.pl.minuteStartMs };
+    return {
+      height: this.pl.height,
+      minute: this.pl.minute,
+      startMs: this.pl.startMs,
+      minuteStartMs: this.pl.minuteStartMs,
+    };
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
 
-  private stored<B>(hash: Uint8Array | undefined, kind: BlockKind, decode: (raw: Uint8Array) => B): Stored<B> | undefined {
+  private stored<B>(
+    hash: Uint8Array | undefined,
+    kind: BlockKind,
+    decode: (raw: Uint8Array) => B,
+  ): Stored<B> | undefined {
     if (hash === undefined || hash.length !== 32) return undefined;
-    const b = this.deps.store.block(hash);
+    const b = this.savedBlock(hash);
     if (b === undefined || b.kind !== kind) return undefined;
     return { block: decode(b.raw), raw: b.raw };
   }
@@ -627,25 +802,25 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     return this.directoryBlockByHeight(this.tip.height)!;
   }
   directoryBlockByHeight(height: number): Stored<DirectoryBlock> | undefined {
-    return this.stored(this.deps.store.blockHashAt(BlockKind.directory, height), BlockKind.directory, decodeDirectoryBlock);
+    return this.stored(this.savedBlockHashAt(BlockKind.directory, height), BlockKind.directory, decodeDirectoryBlock);
   }
   directoryBlockByHash(hash: Uint8Array): Stored<DirectoryBlock> | undefined {
     return this.stored(hash, BlockKind.directory, decodeDirectoryBlock);
   }
   adminBlockByHeight(height: number): Stored<AdminBlock> | undefined {
-    return this.stored(this.deps.store.blockHashAt(BlockKind.admin, height), BlockKind.admin, decodeAdminBlock);
+    return this.stored(this.savedBlockHashAt(BlockKind.admin, height), BlockKind.admin, decodeAdminBlock);
   }
   adminBlockByHash(hash: Uint8Array): Stored<AdminBlock> | undefined {
     return this.stored(hash, BlockKind.admin, decodeAdminBlock);
   }
   ecBlockByHeight(height: number): Stored<ECBlock> | undefined {
-    return this.stored(this.deps.store.blockHashAt(BlockKind.ec, height), BlockKind.ec, decodeECBlock);
+    return this.stored(this.savedBlockHashAt(BlockKind.ec, height), BlockKind.ec, decodeECBlock);
   }
   ecBlockByHash(hash: Uint8Array): Stored<ECBlock> | undefined {
     return this.stored(hash, BlockKind.ec, decodeECBlock);
   }
   assetBlockByHeight(height: number): Stored<AssetBlock> | undefined {
-    return this.stored(this.deps.store.blockHashAt(BlockKind.asset, height), BlockKind.asset, decodeAssetBlock);
+    return this.stored(this.savedBlockHashAt(BlockKind.asset, height), BlockKind.asset, decodeAssetBlock);
   }
   assetBlockByHash(hash: Uint8Array): Stored<AssetBlock> | undefined {
     return this.stored(hash, BlockKind.asset, decodeAssetBlock);
@@ -658,7 +833,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private location(blockKeyMR: Uint8Array, height: number): ItemLocation | undefined {
     const d = this.directoryBlockByHeight(height);
     if (d === undefined) return undefined;
-    const hash = this.deps.store.blockHashAt(BlockKind.directory, height)!;
+    const hash = this.savedBlockHashAt(BlockKind.directory, height)!;
     return {
       blockKeyMR,
       directoryBlockKeyMR: hash,
@@ -672,9 +847,9 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined {
     if (hash.length !== 32) return undefined;
     const pending = this.pl.revealsByHash.get(toHex(hash));
-    const loc = this.deps.store.entryLocation(hash);
+    const loc = this.savedEntryLocation(hash);
     if (loc !== undefined) {
-      const raw = this.deps.store.entryRaw(hash);
+      const raw = this.savedEntryRaw(hash);
       if (raw !== undefined) {
         const location = this.location(loc.entryBlockKeyMR, loc.height);
         return { entry: unmarshalEntry(raw), raw, ...(location ? { location } : {}) };
@@ -687,7 +862,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {
     if (chainId.length !== 32) return { head: undefined, inProcessList: false };
     return {
-      head: this.deps.store.chainHead(chainId)?.keyMR,
+      head: this.savedChainHead(chainId)?.keyMR,
       inProcessList: this.pl.entryBlocks.has(toHex(chainId)),
     };
   }
@@ -696,7 +871,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     if (hash.length !== 32) return undefined;
     const pending = this.pl.transactionsByHash.get(toHex(hash));
     if (pending !== undefined) return { tx: pending.tx };
-    const loc = this.deps.store.transactionLocation(hash);
+    const loc = this.savedTransactionLocation(hash);
     if (loc === undefined) return undefined;
     const block = this.assetBlockByHash(loc.assetBlockKeyMR);
     const tx = block && assetBlockTransactions(block.block)[loc.index];
@@ -715,7 +890,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   }
 
   private savedCommit(hash: Uint8Array): { commit: Commit; location: ItemLocation | undefined } | undefined {
-    const loc = this.deps.store.commitLocation(hash);
+    const loc = this.savedCommitLocation(hash);
     if (loc === undefined) return undefined;
     const block = this.ecBlockByHash(loc.ecBlockHeaderHash);
     const item = block?.block.items[loc.index];
@@ -725,7 +900,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   receipt(hash: Uint8Array): Receipt | undefined {
     if (hash.length !== 32) return undefined;
-    const loc = this.deps.store.entryLocation(hash);
+    const loc = this.savedEntryLocation(hash);
     if (loc === undefined) return undefined;
     const eblock = this.entryBlockByHash(loc.entryBlockKeyMR);
     const dblock = this.directoryBlockByHeight(loc.height);
@@ -736,15 +911,23 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   // ───────────────────────────── balances ─────────────────────────────
 
   ecBalance(publicKey: Uint8Array): Balance {
-    const saved = this.deps.store.ecBalance(publicKey);
+    const saved = this.savedECBalance(publicKey);
     const delta = this.pl.ecDelta.get(toHex(publicKey));
-    return { saved: saved ?? 0n, ack: (saved ?? 0n) + (delta?.delta ?? 0n), seen: saved !== undefined || delta !== undefined };
+    return {
+      saved: saved ?? 0n,
+      ack: (saved ?? 0n) + (delta?.delta ?? 0n),
+      seen: saved !== undefined || delta !== undefined,
+    };
   }
 
   assetBalance(rcdHash: Uint8Array): Balance {
-    const saved = this.deps.store.assetBalance(rcdHash);
+    const saved = this.savedAssetBalance(rcdHash);
     const delta = this.pl.assetDelta.get(toHex(rcdHash));
-    return { saved: saved ?? 0n, ack: (saved ?? 0n) + (delta?.delta ?? 0n), seen: saved !== undefined || delta !== undefined };
+    return {
+      saved: saved ?? 0n,
+      ack: (saved ?? 0n) + (delta?.delta ?? 0n),
+      seen: saved !== undefined || delta !== undefined,
+    };
   }
 
   // ───────────────────────────── acks and pending ─────────────────────────────
@@ -753,7 +936,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     if (hash.length !== 32) return { status: AckStatus.Unknown };
     const pending = this.pl.commitsByHash.get(toHex(hash));
     if (pending !== undefined)
-      return { status: AckStatus.TransactionACK, transactionTimeMs: pending.commit.milliTime, commit: pending.commit, txId: pending.txId };
+      return {
+        status: AckStatus.TransactionACK,
+        transactionTimeMs: pending.commit.milliTime,
+        commit: pending.commit,
+        txId: pending.txId,
+      };
     const saved = this.savedCommit(hash);
     if (saved === undefined) return { status: AckStatus.Unknown };
     return {
@@ -766,18 +954,24 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   }
 
   entryAck(hash: Uint8Array): { commit: CommitAck; entry: EntryAck } {
-    if (hash.length !== 32) return { commit: { status: AckStatus.Unknown }, entry: { status: AckStatus.Unknown, entryHash: hash } };
+    if (hash.length !== 32)
+      return { commit: { status: AckStatus.Unknown }, entry: { status: AckStatus.Unknown, entryHash: hash } };
     let entry: EntryAck;
     let commitTxIdOfEntry: Uint8Array | undefined;
-    const loc = this.deps.store.entryLocation(hash);
+    const loc = this.savedEntryLocation(hash);
     const pending = this.pl.revealsByHash.get(toHex(hash));
     const held = this.holding.get(hash);
     if (pending !== undefined) {
-      entry = { status: AckStatus.TransactionACK, blockTimeMs: pending.timeMs, entryHash: hash, chainId: pending.entry.chainId };
+      entry = {
+        status: AckStatus.TransactionACK,
+        blockTimeMs: pending.timeMs,
+        entryHash: hash,
+        chainId: pending.entry.chainId,
+      };
       commitTxIdOfEntry = pending.commitTxId;
     } else if (loc !== undefined) {
       const location = this.location(loc.entryBlockKeyMR, loc.height);
-      const raw = this.deps.store.entryRaw(hash);
+      const raw = this.savedEntryRaw(hash);
       entry = {
         status: AckStatus.DBlockConfirmed,
         ...(location ? { blockTimeMs: location.blockTimeMs } : {}),
@@ -786,12 +980,17 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       };
       commitTxIdOfEntry = loc.commitTxId;
     } else if (held !== undefined) {
-      entry = { status: AckStatus.NotConfirmed, blockTimeMs: held.arrivalMs, entryHash: hash, chainId: held.entry.chainId };
+      entry = {
+        status: AckStatus.NotConfirmed,
+        blockTimeMs: held.arrivalMs,
+        entryHash: hash,
+        chainId: held.entry.chainId,
+      };
     } else {
       entry = { status: AckStatus.Unknown, entryHash: hash };
     }
     // A newer (unrevealed, greater) commit counts over the one that paid an earlier reveal.
-    const paid = this.pl.paidCommits.get(toHex(hash))?.record ?? this.deps.store.paidCommit(hash);
+    const paid = this.pl.paidCommits.get(toHex(hash))?.record ?? this.savedPaidCommit(hash);
     const txId = paid !== undefined && !paid.revealed ? paid.txId : (commitTxIdOfEntry ?? paid?.txId);
     const commit = txId === undefined ? { status: AckStatus.Unknown } : this.commitAck(txId);
     return { commit, entry };
@@ -817,12 +1016,17 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     for (const c of this.pl.commits) {
       const k = toHex(c.commit.entryHash);
       if (!out.has(k))
-        out.set(k, { entryHash: c.commit.entryHash, chainId: this.pl.revealsByHash.get(k)?.entry.chainId, status: AckStatus.TransactionACK });
+        out.set(k, {
+          entryHash: c.commit.entryHash,
+          chainId: this.pl.revealsByHash.get(k)?.entry.chainId,
+          status: AckStatus.TransactionACK,
+        });
     }
     for (const r of this.pl.reveals) {
       const k = toHex(r.entryHash);
       const have = out.get(k);
-      if (have === undefined) out.set(k, { entryHash: r.entryHash, chainId: r.entry.chainId, status: AckStatus.TransactionACK });
+      if (have === undefined)
+        out.set(k, { entryHash: r.entryHash, chainId: r.entry.chainId, status: AckStatus.TransactionACK });
       else have.chainId ??= r.entry.chainId;
     }
     for (const h of this.holding.list()) {
@@ -838,7 +1042,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     if (rcdHash === undefined) {
       // The reference lists the open block's coinbase first (api-behavior §9.1).
       const coinbase = emptyCoinbase(this.pl.startMs);
-      out.push({ transaction: coinbase, txId: transactionId(coinbase), status: AckStatus.TransactionACK, feeBaseUnits: 0n });
+      out.push({
+        transaction: coinbase,
+        txId: transactionId(coinbase),
+        status: AckStatus.TransactionACK,
+        feeBaseUnits: 0n,
+      });
     }
     for (const t of this.pl.transactions) {
       const tx = t.tx;
@@ -847,7 +1056,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
         ![...tx.inputs, ...tx.outputs, ...tx.ecOutputs].some((io) => bytesEqual(io.address, rcdHash))
       )
         continue;
-      out.push({ transaction: tx, txId: t.txId, status: AckStatus.TransactionACK, feeBaseUnits: BigInt(transactionFeeEC(tx)) * rate });
+      out.push({
+        transaction: tx,
+        txId: t.txId,
+        status: AckStatus.TransactionACK,
+        feeBaseUnits: BigInt(transactionFeeEC(tx)) * rate,
+      });
     }
     return out;
   }
@@ -879,7 +1093,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       })),
       entries: pl.reveals.map((r) => ({ entryhash: toHex(r.entryHash), chainid: toHex(r.entry.chainId) })),
       transactions: pl.transactions.map((t) => ({ txid: toHex(t.txId) })),
-      entryblocks: [...pl.entryBlocks.values()].map((eb) => ({ chainid: toHex(eb.chainId), items: eb.items.length, newchain: eb.newChain })),
+      entryblocks: [...pl.entryBlocks.values()].map((eb) => ({
+        chainid: toHex(eb.chainId),
+        items: eb.items.length,
+        newchain: eb.newChain,
+      })),
       held: this.holding.size,
     };
   }
@@ -940,6 +1158,7 @@ function decodeEntry(raw: Uint8Array): Entry {
 
 /** A ProtocolError met inside a ledger rule becomes LedgerError INVALID with its message. */
 function asLedgerError(e: unknown): unknown {
-  if (e instanceof ProtocolError) return new LedgerError({ code: "INVALID", info: e.message } satisfies LedgerErrorType);
+  if (e instanceof ProtocolError)
+    return new LedgerError({ code: "INVALID", info: e.message } satisfies LedgerErrorType);
   return e;
 }

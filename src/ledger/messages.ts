@@ -7,9 +7,16 @@
  * an end-of-minute, or nothing for a block start.
  */
 import { ByteReader, ByteWriter, toHex } from "../protocol/bytes.js";
-import { CHAIN_COMMIT_SIZE, type Commit, commitTxId, decodeChainCommit, decodeEntryCommit, ENTRY_COMMIT_SIZE } from "../protocol/commit.js";
-import { ProtocolError } from "../protocol/errors.js";
+import {
+  CHAIN_COMMIT_SIZE,
+  type Commit,
+  commitTxId,
+  decodeChainCommit,
+  decodeEntryCommit,
+  ENTRY_COMMIT_SIZE,
+} from "../protocol/commit.js";
 import { entryHash } from "../protocol/entry.js";
+import { ProtocolError } from "../protocol/errors.js";
 import { decodeTransaction, type Transaction, transactionId } from "../protocol/transaction.js";
 
 /** Kind byte of a journaled message. */
@@ -66,7 +73,8 @@ export function decodeMessage(bytes: Uint8Array): LogMessage {
     case MessageKind.transaction:
       return { kind: "transaction", timeMs, tx: decodeTransaction(payload) };
     case MessageKind.endOfMinute:
-      if (payload.length !== 1) throw new ProtocolError("BAD_LENGTH", "journal message.minute", `${payload.length} bytes`);
+      if (payload.length !== 1)
+        throw new ProtocolError("BAD_LENGTH", "journal message.minute", `${payload.length} bytes`);
       return { kind: "endOfMinute", timeMs, minute: payload[0]! };
     case MessageKind.blockStart:
       if (payload.length !== 0) throw new ProtocolError("TRAILING_BYTES", "journal message", `${payload.length} bytes`);

@@ -11,6 +11,7 @@ import type { Entry } from "../protocol/entry.js";
 import type { Transaction } from "../protocol/transaction.js";
 import type { PaidCommit } from "../store/records.js";
 import { MINUTES_PER_BLOCK } from "./constants.js";
+import { IncrementalMerkle } from "./merkleBuilder.js";
 
 /** A commit accepted into the open block. */
 export interface PendingCommit {
@@ -34,6 +35,8 @@ export interface RevealedEntry {
   timeMs: number;
   /** true once the entry's bytes are committed to the `entries` database ahead of the close */
   rawStored: boolean;
+  /** the entry block it went into (set by addReveal) */
+  block?: OpenEntryBlock;
 }
 
 /** An asset transaction accepted into the open block. */
@@ -42,6 +45,8 @@ export interface PendingTransaction {
   txId: Uint8Array;
   fullHash: Uint8Array;
   timeMs: number;
+  /** position among the asset block's transactions, set when the block closes */
+  blockIndex?: number;
 }
 
 /** An entry block being built for one chain. */
@@ -49,8 +54,12 @@ export interface OpenEntryBlock {
   chainId: Uint8Array;
   /** entry hashes and minute markers, in order */
   items: Uint8Array[];
+  /** Merkle root of `items`, built as they arrive */
+  merkle: IncrementalMerkle;
   /** true when this block creates the chain */
   newChain: boolean;
+  /** keyMR, set when the block closes */
+  keyMR?: Uint8Array;
 }
 
 /**
@@ -115,11 +124,13 @@ export class ProcessList {
     const key = toHex(r.entry.chainId);
     let eb = this.entryBlocks.get(key);
     if (eb === undefined) {
-      eb = { chainId: r.entry.chainId, items: [], newChain };
+      eb = { chainId: r.entry.chainId, items: [], merkle: new IncrementalMerkle(), newChain };
       this.entryBlocks.set(key, eb);
     }
     if (newChain) this.newChains.add(key);
     eb.items.push(r.entryHash);
+    eb.merkle.add(r.entryHash);
+    r.block = eb;
     this.reveals.push(r);
     this.revealsByHash.set(toHex(r.entryHash), r);
   }
@@ -155,7 +166,10 @@ export class ProcessList {
     const marker = minuteMarker(this.minute + 1);
     for (const eb of this.entryBlocks.values()) {
       const last = eb.items[eb.items.length - 1];
-      if (last !== undefined && markerMinute(last) === 0) eb.items.push(marker);
+      if (last !== undefined && markerMinute(last) === 0) {
+        eb.items.push(marker);
+        eb.merkle.add(marker);
+      }
     }
     this.ecItems.push({ type: "minute", number: this.minute + 1 });
     this.minute++;

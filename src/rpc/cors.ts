@@ -59,7 +59,11 @@ export function preflightHeaders(headers: Record<string, string>, domains: reado
 }
 
 /** Headers added to an actual (non-pre-flight) request's answer. */
-export function actualRequestHeaders(method: string, headers: Record<string, string>, domains: readonly string[]): HeaderList {
+export function actualRequestHeaders(
+  method: string,
+  headers: Record<string, string>,
+  domains: readonly string[],
+): HeaderList {
   const out: HeaderList = [["Vary", "Origin"]];
   const origin = headers.origin ?? "";
   if (origin === "" || !ALLOWED_METHODS.has(method)) return out;

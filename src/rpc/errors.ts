@@ -170,7 +170,9 @@ function fromLedgerError(type: LedgerErrorType): RpcError {
 export function toRpcError(e: unknown, param?: string): RpcError {
   if (e instanceof RpcError) return e;
   if (e instanceof ProtocolError) {
-    const detail = param === undefined || e.field === param ? e.message : `${param}: ${e.message}`;
+    const named =
+      param === undefined || e.field === param || e.field.startsWith(`${param}.`) || e.field.startsWith(`${param}[`);
+    const detail = named ? e.message : `${param}: ${e.message}`;
     return invalidParams(detail);
   }
   if (e instanceof LedgerError) return fromLedgerError(e.type);

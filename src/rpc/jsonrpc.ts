@@ -11,7 +11,15 @@
  * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
  */
 import type { RpcContext } from "./context.js";
-import { type RpcError, internalError, invalidRequest, isInternal, methodNotFound, parseError, toRpcError } from "./errors.js";
+import {
+  internalError,
+  invalidRequest,
+  isInternal,
+  methodNotFound,
+  parseError,
+  type RpcError,
+  toRpcError,
+} from "./errors.js";
 import { jsonType } from "./params.js";
 
 /** A method implementation: validated params in, JSON-ready result out (bigint allowed for exact integers). */
@@ -130,7 +138,11 @@ function errorResponse(id: unknown, e: RpcError): string {
 }
 
 /** Run one request object; returns its response text and whether it failed. */
-async function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Promise<{ text: string; record: CallRecord }> {
+async function runOne(
+  request: unknown,
+  endpoint: Endpoint,
+  ctx: RpcContext,
+): Promise<{ text: string; record: CallRecord }> {
   if (typeof request !== "object" || request === null || Array.isArray(request)) {
     const e = invalidRequest(`expected a request object, got ${jsonType(request)}`);
     return { text: errorResponse(null, e), record: { method: undefined, code: e.code } };
@@ -144,7 +156,9 @@ async function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Pr
   const fail = (e: RpcError, name?: string) => ({ text: errorResponse(id, e), record: { method: name, code: e.code } });
 
   if (version !== "2.0")
-    return fail(invalidRequest(`jsonrpc: expected "2.0", got ${version === undefined ? "nothing" : JSON.stringify(version)}`));
+    return fail(
+      invalidRequest(`jsonrpc: expected "2.0", got ${version === undefined ? "nothing" : JSON.stringify(version)}`),
+    );
   if (method.present && method.value !== null && typeof method.value !== "string")
     return fail(invalidRequest(`method: expected a string, got ${jsonType(method.value)}`));
   const name = typeof method.value === "string" ? method.value : "";
@@ -152,7 +166,10 @@ async function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Pr
   const handler = endpoint.methods.get(name);
   if (handler === undefined) {
     const other = endpoint.elsewhere(name);
-    return fail(methodNotFound(other === undefined ? name : `${name} (served on ${other}, not ${endpoint.path})`), name);
+    return fail(
+      methodNotFound(other === undefined ? name : `${name} (served on ${other}, not ${endpoint.path})`),
+      name,
+    );
   }
   try {
     const result = await handler(params, ctx);
@@ -174,7 +191,12 @@ async function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Pr
  * Answer one HTTP body. Never throws: anything unexpected becomes -32603.
  * @param maxBatch largest number of requests in one batch
  */
-export async function handleBody(text: string, endpoint: Endpoint, ctx: RpcContext, maxBatch: number): Promise<EnvelopeAnswer> {
+export async function handleBody(
+  text: string,
+  endpoint: Endpoint,
+  ctx: RpcContext,
+  maxBatch: number,
+): Promise<EnvelopeAnswer> {
   const single = (e: RpcError): EnvelopeAnswer => ({
     status: 400,
     body: errorResponse(null, e),
@@ -187,7 +209,8 @@ export async function handleBody(text: string, endpoint: Endpoint, ctx: RpcConte
   } catch (e) {
     return single(parseError(e instanceof Error ? e.message : "invalid JSON"));
   }
-  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH)) return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
+  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH))
+    return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
   try {
     if (!Array.isArray(parsed)) {
       const { text: body, record } = await runOne(parsed, endpoint, ctx);
@@ -206,7 +229,9 @@ export async function handleBody(text: string, endpoint: Endpoint, ctx: RpcConte
     }
     return { status: 200, body: `[${texts.join(",")}]`, calls };
   } catch (thrown) {
-    ctx.log.error("rpc envelope failed", { error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown) });
+    ctx.log.error("rpc envelope failed", {
+      error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+    });
     return single(internalError());
   }
 }

@@ -71,7 +71,11 @@ function decodeHexText(text: string, name: string): Uint8Array {
 }
 
 /** A string member; `undefined` when absent and not required. */
-export function expectString(p: Params | unknown, name: string, options: { required?: boolean } = {}): string | undefined {
+export function expectString(
+  p: Params | unknown,
+  name: string,
+  options: { required?: boolean } = {},
+): string | undefined {
   const v = asParams(p).get(name);
   if (v === undefined) {
     if (options.required) throw invalidParams(`${name}: required`);
@@ -108,7 +112,9 @@ export function expectHex(p: Params | unknown, name: string, options: { maxBytes
   if (typeof v !== "string") throw invalidParams(`${name}: expected a hex string, got ${jsonType(v)}`);
   if (v.length === 0) throw invalidParams(`${name}: empty`);
   if (options.maxBytes !== undefined && v.length > options.maxBytes * 2)
-    throw invalidParams(`${name}: ${v.length / 2} bytes, more than the largest accepted (${options.maxBytes})`);
+    throw invalidParams(
+      `${name}: ${Math.ceil(v.length / 2)} bytes, more than the largest accepted (${options.maxBytes})`,
+    );
   return decodeHexText(v, name);
 }
 

@@ -11,7 +11,7 @@
  * over config.maxBodyBytes.
  */
 import HyperExpress from "hyper-express";
-import { AUTH_REALM, UNAUTHORIZED_BODY, authEnabled, authorized } from "./auth.js";
+import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import type { RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";
@@ -34,7 +34,6 @@ export interface RpcServerOptions {
   /** serve HTTPS with these PEM files */
   tls?: { keyFile: string; certFile: string };
 }
-
 
 export class RpcServer {
   private readonly app: HyperExpress.Server;
@@ -76,9 +75,10 @@ export class RpcServer {
     this.app.set_error_handler((_req, res, error) => {
       this.ctx.log.error("rpc http failure", { error: error.stack ?? error.message });
       if (!res.completed && !res.initiated) {
-        res.status(500).header("Content-Type", JSON_CONTENT_TYPE).send(
-          encodeJson({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }),
-        );
+        res
+          .status(500)
+          .header("Content-Type", JSON_CONTENT_TYPE)
+          .send(encodeJson({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
       }
     });
   }
@@ -121,7 +121,9 @@ export class RpcServer {
     try {
       (this.app.uws_instance as unknown as { close?: () => void }).close?.();
     } catch (e) {
-      this.ctx.log.debug("rpc close: aborting in-flight requests", { error: e instanceof Error ? e.message : String(e) });
+      this.ctx.log.debug("rpc close: aborting in-flight requests", {
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   }
 
@@ -158,7 +160,10 @@ export class RpcServer {
     }
     const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, req.headers, config.corsDomains) : [];
 
-    if (authEnabled(config.rpcUser, config.rpcPass) && !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)) {
+    if (
+      authEnabled(config.rpcUser, config.rpcPass) &&
+      !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
+    ) {
       send(res, 401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
         ...corsHeaders,
         ["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`],

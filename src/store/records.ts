@@ -2,7 +2,7 @@
  * Fixed-width binary records stored as values (docs/ledger.md §Key layout). Encoders and decoders live
  * together so the layout is written down once.
  */
-import { ByteReader, ByteWriter } from "../protocol/bytes.js";
+import { ByteReader, U64_MAX } from "../protocol/bytes.js";
 
 /** Where a saved entry is: its entry block, that block's height, and the commit that paid for it. */
 export interface EntryLocation {
@@ -55,16 +55,33 @@ export interface ChainHead {
   height: number;
 }
 
+/** A pooled buffer of `size` bytes (records are small and written in bulk at a block close). */
+function record(size: number): Buffer {
+  return Buffer.allocUnsafe(size);
+}
+
 export function encodeEntryLocation(v: EntryLocation): Uint8Array {
-  return new ByteWriter(68).bytes(v.entryBlockKeyMR).u32(v.height).bytes(v.commitTxId).finish();
+  const b = record(68);
+  b.set(v.entryBlockKeyMR, 0);
+  b.writeUInt32BE(v.height, 32);
+  b.set(v.commitTxId, 36);
+  return b;
 }
 export function decodeEntryLocation(b: Uint8Array): EntryLocation {
   const r = new ByteReader(b, "entry location");
-  return { entryBlockKeyMR: r.bytesN(32, "keymr").slice(), height: r.u32("height"), commitTxId: r.bytesN(32, "txid").slice() };
+  return {
+    entryBlockKeyMR: r.bytesN(32, "keymr").slice(),
+    height: r.u32("height"),
+    commitTxId: r.bytesN(32, "txid").slice(),
+  };
 }
 
 export function encodeTransactionLocation(v: TransactionLocation): Uint8Array {
-  return new ByteWriter(40).bytes(v.assetBlockKeyMR).u32(v.height).u32(v.index).finish();
+  const b = record(40);
+  b.set(v.assetBlockKeyMR, 0);
+  b.writeUInt32BE(v.height, 32);
+  b.writeUInt32BE(v.index, 36);
+  return b;
 }
 export function decodeTransactionLocation(b: Uint8Array): TransactionLocation {
   const r = new ByteReader(b, "transaction location");
@@ -72,23 +89,28 @@ export function decodeTransactionLocation(b: Uint8Array): TransactionLocation {
 }
 
 export function encodeCommitLocation(v: CommitLocation): Uint8Array {
-  return new ByteWriter(40).bytes(v.ecBlockHeaderHash).u32(v.height).u32(v.index).finish();
+  const b = record(40);
+  b.set(v.ecBlockHeaderHash, 0);
+  b.writeUInt32BE(v.height, 32);
+  b.writeUInt32BE(v.index, 36);
+  return b;
 }
 export function decodeCommitLocation(b: Uint8Array): CommitLocation {
   const r = new ByteReader(b, "commit location");
   return { ecBlockHeaderHash: r.bytesN(32, "headerhash").slice(), height: r.u32("height"), index: r.u32("index") };
 }
 
+/** kind (u8: 0 entry, 1 chain) ‖ credits (u8) ‖ revealed (u8) ‖ height (u32) ‖ milliTime (u48) ‖ txid ‖ chainIdHash: 77 bytes. */
 export function encodePaidCommit(v: PaidCommit): Uint8Array {
-  return new ByteWriter(80)
-    .u8(v.kind === "chain" ? 1 : 0)
-    .u8(v.credits)
-    .u8(v.revealed ? 1 : 0)
-    .u32(v.height)
-    .u48(v.milliTime)
-    .bytes(v.txId)
-    .bytes(v.chainIdHash)
-    .finish();
+  const b = record(77);
+  b[0] = v.kind === "chain" ? 1 : 0;
+  b[1] = v.credits;
+  b[2] = v.revealed ? 1 : 0;
+  b.writeUInt32BE(v.height, 3);
+  b.writeUIntBE(v.milliTime, 7, 6);
+  b.set(v.txId, 13);
+  b.set(v.chainIdHash, 45);
+  return b;
 }
 export function decodePaidCommit(b: Uint8Array): PaidCommit {
   const r = new ByteReader(b, "paid commit");
@@ -104,7 +126,12 @@ export function decodePaidCommit(b: Uint8Array): PaidCommit {
 }
 
 export function encodeChainHead(v: ChainHead): Uint8Array {
-  return new ByteWriter(72).bytes(v.keyMR).bytes(v.fullHash).u32(v.sequence).u32(v.height).finish();
+  const b = record(72);
+  b.set(v.keyMR, 0);
+  b.set(v.fullHash, 32);
+  b.writeUInt32BE(v.sequence, 64);
+  b.writeUInt32BE(v.height, 68);
+  return b;
 }
 export function decodeChainHead(b: Uint8Array): ChainHead {
   const r = new ByteReader(b, "chain head");
@@ -118,7 +145,10 @@ export function decodeChainHead(b: Uint8Array): ChainHead {
 
 /** Balances are u64 (base units or entry credits); a ledger rule keeps them ≥ 0. */
 export function encodeBalance(v: bigint): Uint8Array {
-  return new ByteWriter(8).u64(v).finish();
+  if (v < 0n || v > U64_MAX) throw new RangeError(`balance ${v} outside 0..2^64-1`);
+  const b = record(8);
+  b.writeBigUInt64BE(v, 0);
+  return b;
 }
 export function decodeBalance(b: Uint8Array): bigint {
   return new ByteReader(b, "balance").u64("balance");

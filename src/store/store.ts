@@ -9,9 +9,10 @@
  */
 import { mkdirSync } from "node:fs";
 import { type Database, open, type RootDatabase } from "lmdb";
+import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
 import { StoreError } from "./errors.js";
-import { asBuffer, BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
+import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -81,8 +82,6 @@ export interface BlockSetWrite {
   assetBalances: { address: Uint8Array; balance: bigint }[];
   /** new absolute balances, entry credits */
   ecBalances: { publicKey: Uint8Array; balance: bigint }[];
-  /** journal sequences of `height` that the block confirmed */
-  journalRemove: number[];
   /** messages carried into the next height (held reveals), journaled under height + 1 */
   journalCarry: { seq: number; bytes: Uint8Array }[];
 }
@@ -94,22 +93,29 @@ export interface JournalRecord {
   bytes: Uint8Array;
 }
 
-type BinDb = Database<Buffer, Buffer>;
+type BinDb = Database<Uint8Array, Uint8Array>;
 
 /** A plain Uint8Array view of a Buffer lmdb-js returned (getBinary copies, so the view is ours). */
 function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/** Key of a `meta` record. */
+function metaKey(name: string): Uint8Array {
+  return Buffer.from(name, "ascii");
+}
+
 /** The node's database. Construct with `LedgerStore.open`. */
 export class LedgerStore {
   private readonly dbs: Record<keyof typeof DB_NAMES, BinDb>;
+  private closed = false;
 
   private constructor(
     readonly path: string,
-    private readonly env: RootDatabase<Buffer, Buffer>,
+    private readonly env: RootDatabase<Uint8Array, Uint8Array>,
   ) {
-    const db = (name: string): BinDb => env.openDB<Buffer, Buffer>(name, { keyEncoding: "binary", encoding: "binary" });
+    const db = (name: string): BinDb =>
+      env.openDB<Uint8Array, Uint8Array>(name, { keyEncoding: "binary", encoding: "binary" });
     this.dbs = {
       blocks: db(DB_NAMES.blocks),
       blockAlias: db(DB_NAMES.blockAlias),
@@ -132,12 +138,21 @@ export class LedgerStore {
    * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
    */
   static open(options: StoreOptions): LedgerStore {
-    let env: RootDatabase<Buffer, Buffer>;
+    let env: RootDatabase<Uint8Array, Uint8Array>;
     try {
       mkdirSync(options.path, { recursive: true });
-      env = open<Buffer, Buffer>({ path: options.path, maxDbs: MAX_DBS, keyEncoding: "binary", encoding: "binary" });
+      env = open<Uint8Array, Uint8Array>({
+        path: options.path,
+        maxDbs: MAX_DBS,
+        keyEncoding: "binary",
+        encoding: "binary",
+      });
     } catch (e) {
-      throw new StoreError({ code: "OPEN_FAILED", path: options.path, info: e instanceof Error ? e.message : String(e) });
+      throw new StoreError({
+        code: "OPEN_FAILED",
+        path: options.path,
+        info: e instanceof Error ? e.message : String(e),
+      });
     }
     let store: LedgerStore;
     try {
@@ -146,7 +161,11 @@ export class LedgerStore {
     } catch (e) {
       void env.close();
       if (e instanceof StoreError) throw e;
-      throw new StoreError({ code: "OPEN_FAILED", path: options.path, info: e instanceof Error ? e.message : String(e) });
+      throw new StoreError({
+        code: "OPEN_FAILED",
+        path: options.path,
+        info: e instanceof Error ? e.message : String(e),
+      });
     }
     return store;
   }
@@ -157,7 +176,11 @@ export class LedgerStore {
       // No meta: must be a brand-new environment, not somebody else's LMDB data.
       for (const [name, db] of Object.entries(this.dbs)) {
         if (db.getKeysCount({ limit: 1 }) > 0)
-          throw new StoreError({ code: "UNKNOWN_FORMAT", path: this.path, info: `database '${name}' has data but no format record` });
+          throw new StoreError({
+            code: "UNKNOWN_FORMAT",
+            path: this.path,
+            info: `database '${name}' has data but no format record`,
+          });
       }
       return;
     }
@@ -191,64 +214,78 @@ export class LedgerStore {
    * Only valid on a fresh store.
    */
   initialize(options: StoreOptions, genesis: BlockSetWrite): void {
-    if (!this.isFresh()) throw new StoreError({ code: "CORRUPT", path: this.path, info: "initialize on a non-empty store" });
+    if (!this.isFresh())
+      throw new StoreError({ code: "CORRUPT", path: this.path, info: "initialize on a non-empty store" });
     this.env.transactionSync(() => {
       this.metaPut(META_KEYS.format, u32Bytes(STORE_FORMAT_VERSION));
       this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
-      this.writeBlockSet(genesis);
+      this.writeBlockSet(genesis, (db, k, v) => db.putSync(k, v));
     });
   }
 
   /** Height of the last saved directory block. */
   savedHeight(): number {
     const b = this.metaGet(META_KEYS.savedHeight);
-    if (b === undefined || b.length !== 4) throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
+    if (b === undefined || b.length !== 4)
+      throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
     return b.readUInt32BE(0);
   }
 
   /** Start of the open block, ms since epoch. */
   openBlockStartMs(): number {
     const b = this.metaGet(META_KEYS.openBlockStartMs);
-    if (b === undefined || b.length !== 8) throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
+    if (b === undefined || b.length !== 8)
+      throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
     return Number(b.readBigUInt64BE(0));
   }
 
-  /** Save a closed block set atomically (one synchronous, flushed LMDB transaction). */
+  /** Save a block set atomically in one synchronous, flushed LMDB transaction (genesis, tests). */
   saveBlockSet(set: BlockSetWrite): void {
-    this.env.transactionSync(() => this.writeBlockSet(set));
+    this.env.transactionSync(() => this.writeBlockSet(set, (db, k, v) => db.putSync(k, v)));
   }
 
-  private writeBlockSet(set: BlockSetWrite): void {
+  /**
+   * Save a block set atomically in ONE asynchronous LMDB transaction (`env.batch`): the main thread only
+   * queues the writes (~0.5 µs each), LMDB's write thread applies them. Resolves once the transaction is
+   * committed and flushed; until then readers must not expect to see it (the ledger serves the closed
+   * block from memory meanwhile). Later journal appends commit after it, in order.
+   */
+  async saveBlockSetAsync(set: BlockSetWrite): Promise<void> {
+    await this.env.batch(() => {
+      this.writeBlockSet(set, (db, k, v) => void db.put(k, v));
+    });
+    await this.env.flushed;
+  }
+
+  private writeBlockSet(set: BlockSetWrite, put: (db: BinDb, key: Uint8Array, value: Uint8Array) => void): void {
     const d = this.dbs;
     for (const b of set.blocks) {
-      const primary = asBuffer(b.primary);
-      d.blocks.putSync(primary, Buffer.concat([Uint8Array.of(b.kind), b.raw]));
-      if (b.secondary !== undefined) d.blockAlias.putSync(asBuffer(b.secondary), primary);
-      if (b.height !== undefined) d.heights.putSync(heightKey(b.kind, b.height), primary);
+      put(d.blocks, b.primary, concat(Uint8Array.of(b.kind), b.raw));
+      if (b.secondary !== undefined) put(d.blockAlias, b.secondary, b.primary);
+      if (b.height !== undefined) put(d.heights, heightKey(b.kind, b.height), b.primary);
     }
     for (const e of set.entries) {
-      if (e.raw !== undefined) d.entries.putSync(asBuffer(e.entryHash), asBuffer(e.raw));
-      d.entryLocations.putSync(asBuffer(e.entryHash), asBuffer(encodeEntryLocation(e.location)));
+      if (e.raw !== undefined) put(d.entries, e.entryHash, e.raw);
+      put(d.entryLocations, e.entryHash, encodeEntryLocation(e.location));
     }
     for (const t of set.transactions) {
-      const value = asBuffer(encodeTransactionLocation(t.location));
-      for (const k of t.keys) d.transactionLocations.putSync(asBuffer(k), value);
+      const value = encodeTransactionLocation(t.location);
+      for (const k of t.keys) put(d.transactionLocations, k, value);
     }
     for (const c of set.commits) {
-      const value = asBuffer(encodeCommitLocation(c.location));
-      for (const k of c.keys) d.commitLocations.putSync(asBuffer(k), value);
+      const value = encodeCommitLocation(c.location);
+      for (const k of c.keys) put(d.commitLocations, k, value);
     }
-    for (const p of set.paidCommits) d.paidCommits.putSync(asBuffer(p.entryHash), asBuffer(encodePaidCommit(p.record)));
-    for (const h of set.chainHeads) d.chainHeads.putSync(asBuffer(h.chainId), asBuffer(encodeChainHead(h.head)));
-    for (const a of set.assetBalances) d.assetBalances.putSync(asBuffer(a.address), asBuffer(encodeBalance(a.balance)));
-    for (const a of set.ecBalances) d.ecBalances.putSync(asBuffer(a.publicKey), asBuffer(encodeBalance(a.balance)));
-    for (const seq of set.journalRemove) d.journal.removeSync(journalKey(set.height, seq));
-    for (const c of set.journalCarry) d.journal.putSync(journalKey(set.height + 1, c.seq), asBuffer(c.bytes));
-    this.metaPut(META_KEYS.savedHeight, u32Bytes(set.height));
+    for (const p of set.paidCommits) put(d.paidCommits, p.entryHash, encodePaidCommit(p.record));
+    for (const h of set.chainHeads) put(d.chainHeads, h.chainId, encodeChainHead(h.head));
+    for (const a of set.assetBalances) put(d.assetBalances, a.address, encodeBalance(a.balance));
+    for (const a of set.ecBalances) put(d.ecBalances, a.publicKey, encodeBalance(a.balance));
+    for (const c of set.journalCarry) put(d.journal, journalKey(set.height + 1, c.seq), c.bytes);
+    put(d.meta, metaKey(META_KEYS.savedHeight), u32Bytes(set.height));
     const start = Buffer.allocUnsafe(8);
     start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
-    this.metaPut(META_KEYS.openBlockStartMs, start);
+    put(d.meta, metaKey(META_KEYS.openBlockStartMs), start);
   }
 
   // ── journal ──
@@ -258,14 +295,31 @@ export class LedgerStore {
    * then may the node acknowledge the message. Rejects when LMDB cannot write (disk full).
    */
   async appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
-    await this.dbs.journal.put(journalKey(height, seq), asBuffer(bytes));
+    await this.dbs.journal.put(journalKey(height, seq), bytes);
     await this.env.flushed;
+  }
+
+  /**
+   * Remove journal records of a saved height, `chunk` per event-loop turn so a big block's journal does
+   * not hold the main thread in one piece. Not part of the block's transaction: a record whose removal
+   * is lost in a crash belongs to a saved height and is dropped at the next start (removeJournalOutside).
+   */
+  async removeJournalRecords(height: number, seqs: readonly number[], chunk = 4096): Promise<void> {
+    for (let i = 0; i < seqs.length; i += chunk) {
+      const part = seqs.slice(i, i + chunk);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closed) return;
+      await Promise.all(part.map((seq) => this.dbs.journal.remove(journalKey(height, seq))));
+    }
   }
 
   /** Journal records of `height`, in log order. */
   journalRecords(height: number): JournalRecord[] {
     const out: JournalRecord[] = [];
-    for (const { key, value } of this.dbs.journal.getRange({ start: journalKey(height, 0), end: journalKey(height + 1, 0) })) {
+    for (const { key, value } of this.dbs.journal.getRange({
+      start: journalKey(height, 0),
+      end: journalKey(height + 1, 0),
+    })) {
       const k = parseJournalKey(key);
       out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
     }
@@ -280,13 +334,19 @@ export class LedgerStore {
   }
 
   /**
-   * Remove journal records of heights ≤ `savedHeight`: messages of saved blocks whose removal was
-   * overtaken by a late async put (see docs/ledger.md §Journal). Returns how many were removed.
+   * Remove journal records of every height but `openHeight` (docs/ledger.md §Journal): heights below it
+   * belong to saved blocks (a removal overtaken by a late append); heights above it can only come from a
+   * run whose block save failed, and were never acknowledged. Returns how many were removed.
    */
-  removeStaleJournal(savedHeight: number): number {
-    const stale: Buffer[] = [];
-    for (const key of this.dbs.journal.getKeys({ end: journalKey(savedHeight + 1, 0) })) stale.push(Buffer.from(key));
-    if (stale.length > 0) this.env.transactionSync(() => stale.forEach((k) => this.dbs.journal.removeSync(k)));
+  removeJournalOutside(openHeight: number): number {
+    const stale: Uint8Array[] = [];
+    for (const key of this.dbs.journal.getKeys()) {
+      if (parseJournalKey(key).height !== openHeight) stale.push(Uint8Array.from(key));
+    }
+    if (stale.length > 0)
+      this.env.transactionSync(() => {
+        for (const k of stale) this.dbs.journal.removeSync(k);
+      });
     return stale.length;
   }
 
@@ -295,14 +355,14 @@ export class LedgerStore {
    * entry: lookups require an entry location. Resolves true once committed.
    */
   putEntryRaw(entryHash: Uint8Array, raw: Uint8Array): Promise<boolean> {
-    return this.dbs.entries.put(asBuffer(entryHash), asBuffer(raw));
+    return this.dbs.entries.put(entryHash, raw);
   }
 
   // ── reads ──
 
   /** A block by its primary or secondary hash. */
   block(hash: Uint8Array): { kind: BlockKind; raw: Uint8Array; primary: Uint8Array } | undefined {
-    let primary = asBuffer(hash);
+    let primary: Uint8Array = hash;
     let v = this.dbs.blocks.getBinary(primary);
     if (v === undefined) {
       const alias = this.dbs.blockAlias.getBinary(primary);
@@ -311,7 +371,11 @@ export class LedgerStore {
       v = this.dbs.blocks.getBinary(primary);
       if (v === undefined) return undefined;
     }
-    return { kind: v[0] as BlockKind, raw: new Uint8Array(v.buffer, v.byteOffset + 1, v.byteLength - 1), primary: new Uint8Array(primary) };
+    return {
+      kind: v[0] as BlockKind,
+      raw: new Uint8Array(v.buffer, v.byteOffset + 1, v.byteLength - 1),
+      primary: new Uint8Array(primary),
+    };
   }
 
   /** Primary hash of the block of `kind` at `height`. */
@@ -322,37 +386,37 @@ export class LedgerStore {
   }
 
   entryRaw(entryHash: Uint8Array): Uint8Array | undefined {
-    const v = this.dbs.entries.getBinary(asBuffer(entryHash));
+    const v = this.dbs.entries.getBinary(entryHash);
     return v === undefined ? undefined : new Uint8Array(v);
   }
   entryLocation(entryHash: Uint8Array): EntryLocation | undefined {
-    const v = this.dbs.entryLocations.getBinary(asBuffer(entryHash));
+    const v = this.dbs.entryLocations.getBinary(entryHash);
     return v === undefined ? undefined : decodeEntryLocation(plain(v));
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
-    const v = this.dbs.transactionLocations.getBinary(asBuffer(hash));
+    const v = this.dbs.transactionLocations.getBinary(hash);
     return v === undefined ? undefined : decodeTransactionLocation(plain(v));
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
-    const v = this.dbs.commitLocations.getBinary(asBuffer(hash));
+    const v = this.dbs.commitLocations.getBinary(hash);
     return v === undefined ? undefined : decodeCommitLocation(plain(v));
   }
   paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
-    const v = this.dbs.paidCommits.getBinary(asBuffer(entryHash));
+    const v = this.dbs.paidCommits.getBinary(entryHash);
     return v === undefined ? undefined : decodePaidCommit(plain(v));
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
-    const v = this.dbs.chainHeads.getBinary(asBuffer(chainId));
+    const v = this.dbs.chainHeads.getBinary(chainId);
     return v === undefined ? undefined : decodeChainHead(plain(v));
   }
   /** Saved balance in base units; undefined when the address never had one. */
   assetBalance(address: Uint8Array): bigint | undefined {
-    const v = this.dbs.assetBalances.getBinary(asBuffer(address));
+    const v = this.dbs.assetBalances.getBinary(address);
     return v === undefined ? undefined : decodeBalance(plain(v));
   }
   /** Saved balance in entry credits; undefined when the key never had one. */
   ecBalance(publicKey: Uint8Array): bigint | undefined {
-    const v = this.dbs.ecBalances.getBinary(asBuffer(publicKey));
+    const v = this.dbs.ecBalances.getBinary(publicKey);
     return v === undefined ? undefined : decodeBalance(plain(v));
   }
 
@@ -363,14 +427,15 @@ export class LedgerStore {
 
   /** Flush and close the environment. */
   async close(): Promise<void> {
+    this.closed = true;
     await this.env.flushed;
     await this.env.close();
   }
 
   private metaGet(name: string): Buffer | undefined {
-    return this.dbs.meta.getBinary(Buffer.from(name, "ascii"));
+    return this.dbs.meta.getBinary(metaKey(name));
   }
   private metaPut(name: string, value: Buffer): void {
-    this.dbs.meta.putSync(Buffer.from(name, "ascii"), value);
+    this.dbs.meta.putSync(metaKey(name), value);
   }
 }

@@ -59,6 +59,31 @@ after(async () => {
   rmSync(scratch, { recursive: true, force: true });
 });
 
+/**
+ * Wait until the node started by `child` answers on `port` — and is that node (its configured HomeDir).
+ * False when the child exits first; throws after 60 s.
+ */
+async function nodeAnswers(child: ChildProcess, port: number, home: string): Promise<boolean> {
+  const probe = new NodeClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
+  try {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null) return false;
+      try {
+        await probe.heights();
+        const config = await probe.configuration();
+        if (config.App?.HomeDir === home) return true;
+      } catch (e) {
+        if (Date.now() > deadline)
+          throw new Error(`the node did not answer on port ${port} within 60 s (${String(e)})`);
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  } finally {
+    probe.close();
+  }
+}
+
 test("docs/quickstart.md runs as written against a real node", { timeout: 300_000 }, async () => {
   const blocks = shellBlocks(readFileSync(DOC, "utf8"));
   assert.ok(blocks.length >= 6, `expected the quickstart's shell blocks, found ${blocks.length}`);
@@ -73,40 +98,33 @@ test("docs/quickstart.md runs as written against a real node", { timeout: 300_00
     "the build the page's first step makes",
   );
 
-  const port = await freePort();
-  const env: NodeJS.ProcessEnv = {
-    ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_"))),
-    HOME: join(scratch, "home"),
-    LEDGERD_HOME: join(scratch, "node"),
-    LEDGERD_PORT: String(port),
-  };
-
-  // Terminal 1: the node, exactly the page's block, in its own process group.
+  // Terminal 1: the node, exactly the page's block, in its own process group. The port is picked free and
+  // released, so a parallel test may grab it first: then the node exits (address in use) and another
+  // port is tried. `configuration` confirms the answering node is this one (its HomeDir).
+  let env: NodeJS.ProcessEnv = {};
+  let port = 0;
   let nodeLog = "";
-  nodeProcess = spawn("bash", ["-c", nodeBlocks[0]!], {
-    cwd: ROOT,
-    env,
-    detached: true,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  nodeProcess.stdout!.on("data", (d: Buffer) => (nodeLog += d.toString()));
-  nodeProcess.stderr!.on("data", (d: Buffer) => (nodeLog += d.toString()));
-  const probe = new NodeClient({ url: `http://127.0.0.1:${port}`, timeoutMs: 2000 });
-  try {
-    const deadline = Date.now() + 60_000;
-    for (;;) {
-      assert.equal(nodeProcess.exitCode, null, `the node block exited early:\n${nodeLog}`);
-      try {
-        await probe.heights();
-        break;
-      } catch (e) {
-        if (Date.now() > deadline)
-          assert.fail(`the node did not answer on port ${port} within 60 s (${String(e)}):\n${nodeLog}`);
-      }
-      await new Promise((r) => setTimeout(r, 200));
-    }
-  } finally {
-    probe.close();
+  for (let attempt = 1; ; attempt++) {
+    port = await freePort();
+    env = {
+      ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_"))),
+      HOME: join(scratch, "home"),
+      LEDGERD_HOME: join(scratch, `node${attempt}`),
+      LEDGERD_PORT: String(port),
+    };
+    nodeLog = "";
+    const child = spawn("bash", ["-c", nodeBlocks[0]!], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    nodeProcess = child;
+    child.stdout!.on("data", (d: Buffer) => (nodeLog += d.toString()));
+    child.stderr!.on("data", (d: Buffer) => (nodeLog += d.toString()));
+    if (await nodeAnswers(child, port, env.LEDGERD_HOME!)) break;
+    const inUse = /EADDRINUSE|in use/i.test(nodeLog);
+    assert.ok(inUse && attempt < 3, `the node block did not start on port ${port}:\n${nodeLog}`);
   }
 
   // Terminal 2: every other block in one shell; a marker on stderr names the block that fails.

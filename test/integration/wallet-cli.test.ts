@@ -18,7 +18,7 @@ import { chainIdFromExtIds } from "../../src/protocol/entry.js";
 import { formatAssetAmount } from "../../tools/wallet/amount.js";
 import { isBalanceError } from "../../tools/wallet/commands.js";
 import { composeChain } from "../../tools/wallet/compose.js";
-import { freeLoopbackPort, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
+import { killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, "..", "..", "..");
@@ -49,34 +49,38 @@ async function startNode(): Promise<RunningNode> {
 
 /**
  * A node whose `heights` needs something the shared readiness probe does not send (credentials, TLS):
- * started without waiting, then polled with NodeClient and those options until it answers.
+ * started without waiting, then polled with NodeClient and those options until it answers — and is this
+ * node (its `configuration` HomeDir). A port taken meanwhile by a parallel test means another try.
  */
 async function startNodeWith(
   extraArgs: string[],
   scheme: "http" | "https",
   probe: (home: string) => Partial<NodeClientOptions>,
 ): Promise<RunningNode> {
-  const started = await LedgerdProcess.startExpectingExit({ blockTimeSeconds: 2, extraArgs, waitMs: 200 });
-  const p = started.process;
-  if (started.code !== undefined) throw new Error(`ledgerd ${extraArgs.join(" ")} exited at start:\n${started.output}`);
-  const url = `${scheme}://127.0.0.1:${p.port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    let client: NodeClient | undefined;
-    try {
-      // constructed each round: with TLS the certificate file appears only once the node has made it
-      client = new NodeClient({ url, timeoutMs: 2000, ...probe(p.homeDir) });
-      await client.heights();
-      return { url, home: p.homeDir, stop: () => stopAndClean(p) };
-    } catch (e) {
-      if (!p.isRunning || Date.now() > deadline) {
-        await stopAndClean(p);
-        throw new Error(`ledgerd ${extraArgs.join(" ")} did not answer on ${url} (${String(e)}):\n${p.tail()}`);
+  for (let attempt = 1; ; attempt++) {
+    const started = await LedgerdProcess.startExpectingExit({ blockTimeSeconds: 2, extraArgs, waitMs: 200 });
+    const p = started.process;
+    const url = `${scheme}://127.0.0.1:${p.port}`;
+    const deadline = Date.now() + 60_000;
+    let lastError: unknown;
+    while (p.isRunning && Date.now() < deadline) {
+      let client: NodeClient | undefined;
+      try {
+        // constructed each round: with TLS the certificate file appears only once the node has made it
+        client = new NodeClient({ url, timeoutMs: 2000, ...probe(p.homeDir) });
+        await client.heights();
+        if ((await client.configuration()).App?.HomeDir === p.homeDir)
+          return { url, home: p.homeDir, stop: () => stopAndClean(p) };
+      } catch (e) {
+        lastError = e;
+      } finally {
+        client?.close();
       }
-    } finally {
-      client?.close();
+      await new Promise((r) => setTimeout(r, 100));
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await stopAndClean(p);
+    if (!(/EADDRINUSE|in use/i.test(p.log) && attempt < 3))
+      throw new Error(`ledgerd ${extraArgs.join(" ")} did not answer on ${url} (${String(lastError)}):\n${p.tail()}`);
   }
 }
 
@@ -368,7 +372,7 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
   });
 
   test("a node that is not running: exit 2 naming the URL", async () => {
-    const port = await freeLoopbackPort();
+    const port = 1; // tcpmux: privileged and unused; a released listen(0) port may be reused by a parallel test
     const r = await runWallet(walletHome, {}, ["balance", SAND, `-node=http://127.0.0.1:${port}`]);
     assert.equal(r.code, 2);
     assert.match(

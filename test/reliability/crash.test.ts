@@ -123,6 +123,8 @@ describe(`crash safety: ${ROUNDS} rounds of kill -9 under load`, { concurrency: 
     const mode: KillMode = KILL_MODES[(round - 1) % KILL_MODES.length]!;
     it(`round ${round}: kill -9 ${mode}, restart, every invariant holds`, async () => {
       assert.ok(w !== undefined, "setup ran");
+      // a failed earlier round may have left the node down: bring it back so this round tests on its own
+      if (!node.isRunning) await node.restart();
       const roundRng = new Random(rng.u32());
       let stopping = false;
       const heightsBefore = maxSeenHeight;

@@ -38,26 +38,6 @@ async function waitForNewBlock(session: LoadSession): Promise<number> {
   }
 }
 
-/** Entries of the session's chains in each saved directory block `from`…`to`. */
-async function entriesPerBlock(session: LoadSession, from: number, to: number): Promise<Record<string, number>> {
-  const ours = new Set(session.chains.map((c) => toHex(c.chainId)));
-  const out: Record<string, number> = {};
-  for (let height = from; height <= to; height++) {
-    const r = await session.control.call<{ dblock: { dbentries: { chainid: string; keymr: string }[] } }>(
-      "dblock-by-height",
-      { height },
-    );
-    let n = 0;
-    for (const e of r.dblock.dbentries) {
-      if (!ours.has(e.chainid)) continue;
-      const eb = await session.control.call<{ entrylist: unknown[] }>("entry-block", { keymr: e.keymr });
-      n += eb.entrylist.length;
-    }
-    out[String(height)] = n;
-  }
-  return out;
-}
-
 function runProber(config: ProbeConfig): { stop: () => Promise<{ samples: ProbeSample[]; skipped: number }> } {
   const worker = new Worker(new URL("./probeWorker.js", import.meta.url), { workerData: config });
   const result = new Promise<{ samples: ProbeSample[]; skipped: number }>((resolve, reject) => {
@@ -125,8 +105,8 @@ export async function blockCloseScenario(session: LoadSession, options: BlockClo
   const near = summarize(during);
   const over = samples.filter((s) => s.ms > TARGETS.blockCloseMaxWaitMs).length;
   const probeErrors = samples.filter((s) => !s.ok).length;
-  const confirmation = await session.confirm(acked);
-  const perBlock = await entriesPerBlock(session, startHeight, Math.max(startHeight, lastHeight));
+  const confirmation = await session.confirm(acked, startHeight);
+  const { perHeight: perBlock } = await session.chainEntries(startHeight, Math.max(startHeight, lastHeight));
   const largestBlock = Math.max(0, ...Object.values(perBlock));
   const seconds = round(rec.elapsedSeconds, 2);
 

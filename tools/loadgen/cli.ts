@@ -29,6 +29,8 @@ const HELP = `ledgerd load generator
   --block-entries N    entries that fill the block-close block (default 10000)
   --chains N           chains the entries are spread over (default 50)
   --content-bytes N    entry content size (default 64)
+  --ack-sample N       after each write phase every acknowledged entry is looked up in the saved
+                       entry blocks; N of them (default 500, 0 = all) are also asked with ack
   --blktime S          -blktime of a started node (default 6)
   --restart-signal SIG SIGTERM (default) or SIGKILL before the restart
   --node-flag F        extra ledgerd flag for a started node (repeatable), e.g. -verifythreads=1
@@ -69,6 +71,7 @@ async function main(): Promise<void> {
       "block-entries": { type: "string" },
       chains: { type: "string" },
       "content-bytes": { type: "string" },
+      "ack-sample": { type: "string" },
       blktime: { type: "string" },
       "restart-signal": { type: "string" },
       "node-flag": { type: "string", multiple: true },
@@ -104,6 +107,12 @@ async function main(): Promise<void> {
   options.blockEntries = Math.round(positiveNumber("block-entries", values["block-entries"]) ?? options.blockEntries);
   options.chains = Math.round(positiveNumber("chains", values.chains) ?? options.chains);
   options.contentBytes = Math.round(positiveNumber("content-bytes", values["content-bytes"]) ?? options.contentBytes);
+  if (values["ack-sample"] !== undefined) {
+    const n = Number(values["ack-sample"]);
+    if (!Number.isInteger(n) || n < 0)
+      throw new Error(`--ack-sample: expected a whole number ≥ 0, got ${values["ack-sample"]}`);
+    options.ackSample = n;
+  }
   options.blockTimeSeconds = positiveNumber("blktime", values.blktime) ?? options.blockTimeSeconds;
   const signal = values["restart-signal"];
   if (signal !== undefined) {

@@ -42,6 +42,8 @@ export interface LoadOptions {
   /** SIGTERM (graceful) or SIGKILL (crash recovery) for the restart scenario */
   restartSignal: NodeJS.Signals;
   chains: number;
+  /** after each write phase, acknowledged entries found in blocks whose `ack` status is also asked (0 = all) */
+  ackSample: number;
   /** content bytes of each entry */
   contentBytes: number;
   /** -blktime of a spawned node, seconds */
@@ -76,6 +78,7 @@ export function defaultLoadOptions(quick = false): LoadOptions {
     restartEntries: quick ? 2000 : 100_000,
     restartSignal: "SIGTERM",
     chains: quick ? 10 : 50,
+    ackSample: 500,
     contentBytes: 64,
     blockTimeSeconds: 6,
     probeIntervalMs: 10,
@@ -184,6 +187,7 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
         credits,
         requestTimeoutMs: 30_000,
         waitChainsConfirmed: true,
+        ackSample: options.ackSample,
       },
       { monitor, log },
     );

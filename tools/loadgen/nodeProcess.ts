@@ -67,6 +67,23 @@ export class ProcessMonitor {
   }
 }
 
+/**
+ * Busy and total CPU time of the whole machine (first line of /proc/stat, clock ticks): with the node's
+ * and the generator's own CPU it shows how much other work took on a shared machine. Undefined off Linux.
+ */
+export function machineCpuTicks(): { busy: number; total: number } | undefined {
+  try {
+    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
+    // cpu user nice system idle iowait irq softirq steal ...
+    const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+    const idle = f[3]! + f[4]!;
+    const total = f.reduce((a, b) => a + b, 0);
+    return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
 export interface NodeProcessOptions {
   homeDir: string;
   port: number;

@@ -50,7 +50,7 @@ async function main(config: ProbeConfig): Promise<void> {
     const [method, body] = config.requests[k++ % config.requests.length]!;
     const sentAt = now();
     inFlight++;
-    const p = client.post(body).then((reply) => {
+    const p = client.post(body, "/v2", method === "heights").then((reply) => {
       inFlight--;
       const sample: ProbeSample = { method, sentAt, ms: reply.ms, ok: reply.error === undefined };
       if (method === "heights" && reply.error === undefined)

@@ -53,10 +53,10 @@ export async function restartScenario(
         const i = next++;
         if (i >= entries.length) return false;
         const e = entries[i]!;
-        const c = await session.load.post(e.commitBody);
+        const c = await session.load.post(e.commitBody, "/v2", false);
         rec.record("commit-entry", c);
         if (c.error !== undefined) return true;
-        const r = await session.load.post(e.revealBody);
+        const r = await session.load.post(e.revealBody, "/v2", false);
         if (rec.record("reveal-entry", r)) {
           stored++;
           lastEntry = e;

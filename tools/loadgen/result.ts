@@ -139,6 +139,7 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "lost",
     "node cpu",
     "lg cpu",
+    "machine cpu",
     "node rss MiB",
   ];
   const rows = results.map((r) => [
@@ -154,6 +155,7 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     r.confirmation === undefined ? "-" : `${r.confirmation.lost}/${r.confirmation.checked}`,
     fmt(r.resources.nodeCpuCores, 2),
     fmt(r.resources.loadgenCpuCores, 2),
+    fmt(r.resources.machineBusyCores, 2),
     fmt(r.resources.nodeRssMiB, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

@@ -4,9 +4,10 @@
  * every acknowledged entry reached a saved block.
  */
 import { randomBytes } from "node:crypto";
+import { availableParallelism } from "node:os";
 import { keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
-import { type ProcessMonitor, sleep } from "./nodeProcess.js";
+import { machineCpuTicks, type ProcessMonitor, sleep } from "./nodeProcess.js";
 import {
   type ChainCreation,
   EntryCommitSigner,
@@ -38,6 +39,12 @@ interface HeightsResult {
   directoryblockheight: number;
   leaderheight: number;
 }
+interface DBlockResult {
+  dblock: { dbentries: { chainid: string; keymr: string }[] };
+}
+interface EntryBlockResult {
+  entrylist: { entryhash: string }[];
+}
 interface EntryAckResult {
   entrydata?: { status?: string };
   commitdata?: { status?: string };
@@ -55,6 +62,8 @@ export interface SessionOptions {
   credits: number;
   /** per-request timeout, ms */
   requestTimeoutMs: number;
+  /** found entries whose status is also asked with `ack` after each phase (0 = every entry) */
+  ackSample: number;
   /** wait for the chains to be saved in a block (true) or only acknowledged */
   waitChainsConfirmed: boolean;
 }
@@ -73,6 +82,8 @@ export interface ResourceUse {
   nodeCpuSeconds: number | undefined;
   /** the load generator's own CPU / wall */
   loadgenCpuCores: number;
+  /** busy CPU of the whole machine / wall (cores): minus node and generator = other work on the machine */
+  machineBusyCores: number | undefined;
   /** node resident memory at the end, MiB */
   nodeRssMiB: number | undefined;
   /** node peak resident memory so far, MiB */
@@ -82,21 +93,31 @@ export interface ResourceUse {
 /** A point to measure resources from. */
 export interface ResourceMark {
   wallMs: number;
+  machine: { busy: number; total: number } | undefined;
   nodeCpuSeconds: number | undefined;
   loadgenCpu: NodeJS.CpuUsage;
 }
 
 /** What the post-run check found. */
 export interface ConfirmationResult {
+  /** acknowledged entries looked for */
   checked: number;
-  /** acknowledged entries not DBlockConfirmed after waiting */
+  /** acknowledged entries in no saved entry block of their chain after waiting an extra block */
   lost: number;
-  /** status → count of the lost ones */
+  /** `ack` status → count of the lost ones */
   lostStatuses: Record<string, number>;
   /** first few lost entry hashes */
   lostSamples: string[];
-  /** time spent waiting for blocks and checking, seconds */
+  /** found entries whose status was also asked with `ack` */
+  ackSampled: number;
+  /** `ack` status → count over the sample (all DBlockConfirmed when the node agrees with its blocks) */
+  ackSampleStatuses: Record<string, number>;
+  /** waiting for blocks and checking, seconds */
   checkSeconds: number;
+  /** of which: waiting for the blocks and reading them */
+  blocksSeconds: number;
+  /** of which: the `ack` calls */
+  ackSeconds: number;
 }
 
 export class LoadSession {
@@ -239,6 +260,11 @@ export class LoadSession {
     return this.control.call<HeightsResult>("heights");
   }
 
+  /** The height of the block being built now (entries sent now go into it). */
+  async openHeight(): Promise<number> {
+    return (await this.heights()).leaderheight;
+  }
+
   /** Wait until the block the node is building now is saved; returns that height. */
   async waitForOpenBlockSaved(): Promise<number> {
     const target = (await this.heights()).leaderheight;
@@ -252,49 +278,97 @@ export class LoadSession {
   }
 
   /**
-   * After a phase: wait until the open block is saved, then ask `ack` for every acknowledged entry.
-   * Entries not yet DBlockConfirmed get one more block before they count as lost. Confirmed ones
-   * become read targets.
+   * Entries of the session's chains in the saved directory blocks `from`…`to`: their hashes and the count
+   * per height (dblock-by-height → the load chains' entry blocks → entry-block lists).
    */
-  async confirm(entries: readonly PresignedEntry[]): Promise<ConfirmationResult> {
-    const t0 = performance.now();
-    await this.waitForOpenBlockSaved();
-    let notConfirmed = await this.unconfirmed(entries);
-    if (notConfirmed.length > 0) {
-      this.deps.log(`confirm: ${notConfirmed.length} not yet confirmed; waiting one more block`);
-      await this.waitForOpenBlockSaved();
-      notConfirmed = await this.unconfirmed(notConfirmed.map((x) => x.entry));
+  async chainEntries(from: number, to: number): Promise<{ hashes: Set<string>; perHeight: Record<string, number> }> {
+    const ours = new Set(this.chains.map((c) => toHex(c.chainId)));
+    const hashes = new Set<string>();
+    const perHeight: Record<string, number> = {};
+    for (let height = Math.max(0, from); height <= to; height++) {
+      const r = await this.control.call<DBlockResult>("dblock-by-height", { height });
+      const blocks = r.dblock.dbentries.filter((e) => ours.has(e.chainid));
+      const lists = await mapLimit(blocks, 16, (e) =>
+        this.control.call<EntryBlockResult>("entry-block", { keymr: e.keymr }),
+      );
+      let n = 0;
+      for (const eb of lists)
+        for (const item of eb.entrylist) {
+          hashes.add(item.entryhash);
+          n++;
+        }
+      perHeight[String(height)] = n;
     }
-    const lostSet = new Set(notConfirmed.map((x) => x.entry));
-    for (const e of entries) if (!lostSet.has(e) && this.confirmed.length < 20_000) this.confirmed.push(e);
-    const lostStatuses: Record<string, number> = {};
-    for (const x of notConfirmed) lostStatuses[x.status] = (lostStatuses[x.status] ?? 0) + 1;
+    return { hashes, perHeight };
+  }
+
+  /**
+   * After a phase that started while block `fromHeight` was open: wait until the open block is saved,
+   * then look for every acknowledged entry in the saved entry blocks of the load chains. Entries not
+   * found get one more block before they count as lost. `ack` is asked for each lost entry and for an
+   * even sample of the found ones (`ackSample`; 0 = all of them): asking it for all is not practical
+   * while the node decodes a whole EC block per confirmed ack (~80 acks/s at 8,000 entries per block).
+   * Found entries become read targets.
+   */
+  async confirm(entries: readonly PresignedEntry[], fromHeight: number): Promise<ConfirmationResult> {
+    const t0 = performance.now();
+    const inBlocks = new Set<string>();
+    let walked = fromHeight - 1;
+    const walkTo = async (to: number) => {
+      if (to <= walked) return;
+      for (const h of (await this.chainEntries(walked + 1, to)).hashes) inBlocks.add(h);
+      walked = to;
+    };
+    await walkTo(await this.waitForOpenBlockSaved());
+    let missing = entries.filter((e) => !inBlocks.has(e.entryHash));
+    if (missing.length > 0) {
+      this.deps.log(`confirm: ${missing.length} not in a saved block yet; waiting one more block`);
+      await walkTo(await this.waitForOpenBlockSaved());
+      missing = missing.filter((e) => !inBlocks.has(e.entryHash));
+    }
+    const blocksSeconds = (performance.now() - t0) / 1000;
+    const found = entries.filter((e) => inBlocks.has(e.entryHash));
+    for (const e of found) if (this.confirmed.length < 20_000) this.confirmed.push(e);
+
+    const t1 = performance.now();
+    const deadline = t1 + ACK_CHECK_SECONDS * 1000;
+    const lostStatus = await this.ackStatuses(missing, deadline);
+    const sample = evenSample(found, this.options.ackSample);
+    const sampleStatus = await this.ackStatuses(sample, deadline);
+    const count = (list: (string | undefined)[]) => {
+      const out: Record<string, number> = {};
+      for (const st of list) out[st ?? "not asked (time bound)"] = (out[st ?? "not asked (time bound)"] ?? 0) + 1;
+      return out;
+    };
+    const asked = sampleStatus.filter((x) => x !== undefined);
     return {
       checked: entries.length,
-      lost: notConfirmed.length,
-      lostStatuses,
-      lostSamples: notConfirmed.slice(0, 3).map((x) => x.entry.entryHash),
-      checkSeconds: (performance.now() - t0) / 1000,
+      lost: missing.length,
+      lostStatuses: count(lostStatus),
+      lostSamples: missing.slice(0, 3).map((e) => e.entryHash),
+      ackSampled: asked.length,
+      ackSampleStatuses: count(asked),
+      checkSeconds: round2((performance.now() - t0) / 1000),
+      blocksSeconds: round2(blocksSeconds),
+      ackSeconds: round2((performance.now() - t1) / 1000),
     };
   }
 
-  private async unconfirmed(entries: readonly PresignedEntry[]): Promise<{ entry: PresignedEntry; status: string }[]> {
-    const statuses = await mapLimit(entries, this.options.concurrency, async (e) => {
-      const reply = await this.load.post(rpcBody("ack", { hash: e.entryHash, chainid: e.chainId }));
+  /** `entrydata.status` of each entry by `ack`, `concurrency` at a time, none started after `deadline`. */
+  private async ackStatuses(entries: readonly PresignedEntry[], deadline: number): Promise<(string | undefined)[]> {
+    return mapLimit(entries, this.options.concurrency, async (e) => {
+      if (performance.now() > deadline) return undefined;
+      const reply = await this.control.post(rpcBody("ack", { hash: e.entryHash, chainid: e.chainId }));
       if (reply.error !== undefined) return `error ${reply.error.code}`;
       return (reply.result as EntryAckResult).entrydata?.status ?? "";
     });
-    const out: { entry: PresignedEntry; status: string }[] = [];
-    statuses.forEach((s, i) => {
-      if (s !== STATUS.confirmed) out.push({ entry: entries[i]!, status: s });
-    });
-    return out;
   }
 
   /** Start measuring CPU (node and generator). */
   mark(): ResourceMark {
     return {
       wallMs: performance.now(),
+      machine: machineCpuTicks(),
       nodeCpuSeconds: this.deps.monitor?.cpuSeconds(),
       loadgenCpu: process.cpuUsage(),
     };
@@ -308,6 +382,13 @@ export class LoadSession {
       cpuNow !== undefined && mark.nodeCpuSeconds !== undefined ? cpuNow - mark.nodeCpuSeconds : undefined;
     const own = process.cpuUsage(mark.loadgenCpu);
     const mem = this.deps.monitor?.memory();
+    const machineNow = machineCpuTicks();
+    const machineBusyCores =
+      machineNow === undefined || mark.machine === undefined || machineNow.total === mark.machine.total
+        ? undefined
+        : round2(
+            ((machineNow.busy - mark.machine.busy) / (machineNow.total - mark.machine.total)) * availableParallelism(),
+          );
     const mib = (b: number | undefined) =>
       b === undefined || Number.isNaN(b) ? undefined : Math.round((b / 2 ** 20) * 10) / 10;
     return {
@@ -315,10 +396,20 @@ export class LoadSession {
       nodeCpuSeconds,
       nodeCpuCores: nodeCpuSeconds === undefined ? undefined : round2(nodeCpuSeconds / wallSeconds),
       loadgenCpuCores: round2((own.user + own.system) / 1e6 / wallSeconds),
+      machineBusyCores,
       nodeRssMiB: mib(mem?.rssBytes),
       nodePeakRssMiB: mib(mem?.peakRssBytes),
     };
   }
+}
+
+/** The ack checks after a phase stop starting new calls after this many seconds. */
+const ACK_CHECK_SECONDS = 60;
+
+/** Up to `n` items spread evenly over `items` (all of them when n is 0 or ≥ the length). */
+export function evenSample<T>(items: readonly T[], n: number): T[] {
+  if (n <= 0 || n >= items.length) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
 }
 
 function round2(x: number): number {

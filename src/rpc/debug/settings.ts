@@ -6,7 +6,7 @@
 import { configurationView } from "../../config/view.js";
 import type { RpcContext } from "../context.js";
 import { MAX_DELAY_MS, MAX_DROP_RATE } from "../intake.js";
-import { Params, expectInteger } from "../params.js";
+import { expectInteger, Params } from "../params.js";
 
 /** `configuration`: the spec §4.2.1 groups with the values in effect; secrets redacted. */
 export function configuration(_params: unknown, ctx: RpcContext) {

@@ -20,7 +20,7 @@ import { ProtocolError } from "../../protocol/errors.js";
 import { decodeTransaction, transactionId } from "../../protocol/transaction.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, toRpcError } from "../errors.js";
-import { Params, expectString, hashFromText } from "../params.js";
+import { expectString, hashFromText, Params } from "../params.js";
 
 const EC_CHAIN = toHex(EC_CHAIN_ID);
 const ASSET_CHAIN = toHex(ASSET_CHAIN_ID);
@@ -93,7 +93,8 @@ function ackHash(p: Params, chain: string): Uint8Array {
       if (chain === ASSET_CHAIN) return transactionId(decodeTransaction(bytes));
       const item = commitOrEntry(bytes);
       if (chain === EC_CHAIN) {
-        if (!("commit" in item)) throw invalidParams("fulltransaction: not a chain commit (200 bytes) or an entry commit (136 bytes)");
+        if (!("commit" in item))
+          throw invalidParams("fulltransaction: not a chain commit (200 bytes) or an entry commit (136 bytes)");
         return commitTxId(item.commit);
       }
       return "commit" in item ? item.commit.entryHash : item.entryHash;
@@ -133,7 +134,12 @@ export function ack(params: unknown, ctx: RpcContext) {
   if (chain === EC_CHAIN) {
     const c = ctx.ledger.commitAck(hash);
     if (c.commit === undefined) {
-      return { committxid: toHex(c.txId ?? hash), entryhash: "", commitdata: commitData(c, "s"), entrydata: { status: "" } };
+      return {
+        committxid: toHex(c.txId ?? hash),
+        entryhash: "",
+        commitdata: commitData(c, "s"),
+        entrydata: { status: "" },
+      };
     }
     const e = ctx.ledger.entryAck(c.commit.entryHash).entry;
     return {
@@ -186,7 +192,12 @@ export function entryAck(params: unknown, ctx: RpcContext) {
   }
   const { commit, entry } = ctx.ledger.entryAck(hash);
   if (commit.status === AckStatus.Unknown && entry.status === AckStatus.Unknown) {
-    return { committxid: "", entryhash: "", commitdata: { status: AckStatus.Unknown }, entrydata: { status: AckStatus.Unknown } };
+    return {
+      committxid: "",
+      entryhash: "",
+      commitdata: { status: AckStatus.Unknown },
+      entrydata: { status: AckStatus.Unknown },
+    };
   }
   return {
     committxid: commit.txId === undefined ? "" : toHex(commit.txId),

@@ -7,7 +7,7 @@ import { isValidAddress } from "../../protocol/address.js";
 import { jsonInteger } from "../../protocol/json/transactionJson.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, invalidRequest } from "../errors.js";
-import { Params, type PublicAddressKind, addressFromText, expectAddress, jsonType } from "../params.js";
+import { addressFromText, expectAddress, jsonType, Params, type PublicAddressKind } from "../params.js";
 
 /** `entry-credit-balance` {address}: EC… or 64-hex public key → balance in entry credits, in-flight included. */
 export function entryCreditBalance(params: unknown, ctx: RpcContext) {
@@ -53,7 +53,8 @@ function balanceList(params: unknown, ctx: RpcContext, kind: PublicAddressKind, 
   if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalidParams(PARAMS_NOT_OBJECT);
   const addresses = new Params(params).get("addresses");
   if (addresses === undefined) throw invalidParams(PARAMS_NO_ADDRESSES);
-  if (!Array.isArray(addresses)) throw invalidRequest(`addresses: expected an array of address strings, got ${jsonType(addresses)}`);
+  if (!Array.isArray(addresses))
+    throw invalidRequest(`addresses: expected an array of address strings, got ${jsonType(addresses)}`);
   const bad = addresses.findIndex((a) => typeof a !== "string");
   if (bad >= 0) throw invalidRequest(`addresses[${bad}]: expected an address string, got ${jsonType(addresses[bad])}`);
   const texts = addresses as string[];

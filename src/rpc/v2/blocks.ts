@@ -13,7 +13,7 @@ import { ecBlockToJson } from "../../protocol/json/ecBlockJson.js";
 import { entryBlockToJson } from "../../protocol/json/entryBlockJson.js";
 import type { RpcContext } from "../context.js";
 import { internalError, notFound } from "../errors.js";
-import { Params, expectBool, expectHash, expectHeight } from "../params.js";
+import { expectBool, expectHash, expectHeight, Params } from "../params.js";
 
 function found<B>(stored: Stored<B> | undefined): Stored<B> {
   if (stored === undefined) throw notFound("Block");

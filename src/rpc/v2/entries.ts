@@ -7,7 +7,7 @@ import { entryToJson } from "../../protocol/json/entryJson.js";
 import { receiptToJson } from "../../protocol/json/receiptJson.js";
 import type { RpcContext } from "../context.js";
 import { missingChainHead, notFound, receiptCreationError } from "../errors.js";
-import { Params, expectBool, expectHash, expectString } from "../params.js";
+import { expectBool, expectHash, expectString, Params } from "../params.js";
 
 /**
  * `entry` {hash}: an entry as soon as the node has acknowledged it (before it is in a block).

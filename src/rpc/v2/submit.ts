@@ -10,14 +10,20 @@ import {
   CHAIN_COMMIT_SIZE,
   type ChainCommit,
   type Commit,
-  ENTRY_COMMIT_SIZE,
-  type EntryCommit,
   commitTxId,
   decodeChainCommit,
   decodeEntryCommit,
+  ENTRY_COMMIT_SIZE,
+  type EntryCommit,
 } from "../../protocol/commit.js";
-import { MAX_ENTRY_SIZE, entryHash, unmarshalEntry } from "../../protocol/entry.js";
-import { MAX_TRANSACTION_SIZE, type Transaction, decodeTransaction, decodeTransactionAt, transactionId } from "../../protocol/transaction.js";
+import { entryHash, MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import {
+  decodeTransaction,
+  decodeTransactionAt,
+  MAX_TRANSACTION_SIZE,
+  type Transaction,
+  transactionId,
+} from "../../protocol/transaction.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, toRpcError } from "../errors.js";
 import { expectHex } from "../params.js";
@@ -61,7 +67,12 @@ async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ tx
 async function commitChainMessage(ctx: RpcContext, commit: ChainCommit) {
   const r = await submitCommit(ctx, commit);
   // The commit carries only sha256d(chain id), so that is what is returned (spec §4.1 says "chainid").
-  return { message: "Chain Commit Success", txid: r.txid, entryhash: r.entryhash, chainidhash: toHex(commit.chainIdHash) };
+  return {
+    message: "Chain Commit Success",
+    txid: r.txid,
+    entryhash: r.entryhash,
+    chainidhash: toHex(commit.chainIdHash),
+  };
 }
 
 async function commitEntryMessage(ctx: RpcContext, commit: EntryCommit) {
@@ -72,13 +83,19 @@ async function commitEntryMessage(ctx: RpcContext, commit: EntryCommit) {
 /** `commit-chain` {message}: a signed 200-byte chain commit. */
 export function commitChain(params: unknown, ctx: RpcContext) {
   const bytes = expectHex(params, "message", { maxBytes: CHAIN_COMMIT_SIZE });
-  return commitChainMessage(ctx, decoded("message", () => decodeChainCommit(bytes)));
+  return commitChainMessage(
+    ctx,
+    decoded("message", () => decodeChainCommit(bytes)),
+  );
 }
 
 /** `commit-entry` {message}: a signed 136-byte entry commit. */
 export function commitEntry(params: unknown, ctx: RpcContext) {
   const bytes = expectHex(params, "message", { maxBytes: ENTRY_COMMIT_SIZE });
-  return commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(bytes)));
+  return commitEntryMessage(
+    ctx,
+    decoded("message", () => decodeEntryCommit(bytes)),
+  );
 }
 
 /** `reveal-entry` / `reveal-chain` {entry}: a marshalled entry (for a chain, its first entry). */
@@ -122,7 +139,9 @@ function payloadEnd(bytes: Uint8Array, end: number, what: string): Uint8Array {
   const rest = bytes.length - end;
   if (rest < 0) throw invalidParams(`message: ${what} needs ${end} bytes with its type byte, got ${bytes.length}`);
   if (rest !== 0 && rest !== MESSAGE_SIGNATURE_SIZE)
-    throw invalidParams(`message: ${rest} byte(s) after the ${what}; only a ${MESSAGE_SIGNATURE_SIZE}-byte message signature may follow`);
+    throw invalidParams(
+      `message: ${rest} byte(s) after the ${what}; only a ${MESSAGE_SIGNATURE_SIZE}-byte message signature may follow`,
+    );
   return bytes.subarray(1, end);
 }
 
@@ -138,18 +157,27 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
   switch (type) {
     case RawMessageType.chainCommit: {
       const payload = payloadEnd(bytes, 1 + CHAIN_COMMIT_SIZE, "chain commit");
-      await commitChainMessage(ctx, decoded("message", () => decodeChainCommit(payload)));
+      await commitChainMessage(
+        ctx,
+        decoded("message", () => decodeChainCommit(payload)),
+      );
       break;
     }
     case RawMessageType.entryCommit: {
       const payload = payloadEnd(bytes, 1 + ENTRY_COMMIT_SIZE, "entry commit");
-      await commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(payload)));
+      await commitEntryMessage(
+        ctx,
+        decoded("message", () => decodeEntryCommit(payload)),
+      );
       break;
     }
     case RawMessageType.transaction: {
       const { size } = decoded("message", () => decodeTransactionAt(bytes, 1));
       const payload = payloadEnd(bytes, 1 + size, "transaction");
-      await submitTransaction(ctx, decoded("message", () => decodeTransaction(payload)));
+      await submitTransaction(
+        ctx,
+        decoded("message", () => decodeTransaction(payload)),
+      );
       break;
     }
     case RawMessageType.reveal: {

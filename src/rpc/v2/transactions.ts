@@ -9,7 +9,7 @@ import { entryToTransactionJson } from "../../protocol/json/entryJson.js";
 import { assetTransactionJson, jsonInteger, txIoJson } from "../../protocol/json/transactionJson.js";
 import type { RpcContext } from "../context.js";
 import { notFound } from "../errors.js";
-import { Params, addressFromText, expectHash, expectString } from "../params.js";
+import { addressFromText, expectHash, expectString, Params } from "../params.js";
 
 /** The three `included…` members: "" "" -1 while the item is not in a saved block. */
 function included(location: ItemLocation | undefined) {

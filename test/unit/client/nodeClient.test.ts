@@ -103,14 +103,11 @@ function rpcOk(result: (method: string, params: unknown) => unknown): Handler {
   };
 }
 
-/** A port nothing listens on: bind one, note it, close it. */
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => s.close(() => resolve()));
-  return port;
-}
+/**
+ * A port nobody listens on: 1 (tcpmux, privileged, unused on build machines). A port picked with
+ * listen(0) and released can be taken again at once by a parallel test's node, so it is not used here.
+ */
+const CLOSED_PORT = 1;
 
 const servers: TestServer[] = [];
 const clients: NodeClient[] = [];
@@ -255,7 +252,7 @@ describe("NodeClient errors", () => {
   });
 
   test("connection refused → UnreachableError naming the URL", async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const url = `http://127.0.0.1:${port}`;
     await assert.rejects(client({ url }).heights(), (e: unknown) => {
       assert.ok(e instanceof UnreachableError);

@@ -58,13 +58,11 @@ async function server(handler: http.RequestListener): Promise<{ url: string; clo
   };
 }
 
-async function closedPort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
+/**
+ * A port nobody listens on: 1 (tcpmux, privileged, unused on build machines). A port picked with
+ * listen(0) and released can be taken again at once by a parallel test's node, so it is not used here.
+ */
+const CLOSED_PORT = 1;
 
 const SAND_SECRET = "Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK";
 const SAND = "FA2jK2HcLnRdS94dEcU27rF3meoJfpUcZPSinpb7AwQvPRY6RL1Q";
@@ -140,7 +138,7 @@ describe("ledgerd-wallet user and node errors exit 2", () => {
   });
 
   test("a node that is not running: exit 2, message names the URL and how to fix it", async () => {
-    const port = await closedPort();
+    const port = CLOSED_PORT;
     const r = await wallet(["balance", SAND, `-node=http://127.0.0.1:${port}`]);
     assert.equal(r.code, 2);
     assert.match(
@@ -242,6 +240,28 @@ describe("ledgerd-wallet compose commands", () => {
     const missingChain = await wallet(["compose-entry", "--content", "x", EC]);
     assert.equal(missingChain.code, 1);
     assert.match(missingChain.stderr, /--chain <chain ID> is required/);
+  });
+
+  test("content from a file or from stdin (--content-file -)", async () => {
+    const chainId = "ab".repeat(32);
+    const viaStdin = await new Promise<Run>((resolve) => {
+      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
+      const child = execFile(
+        WALLET_BIN,
+        ["compose-entry", "--chain", chainId, "--content-file", "-", EC],
+        { env: { ...clean, HOME: home } },
+        (err, stdout, stderr) => resolve({ code: err === null ? 0 : 2, stdout, stderr }),
+      );
+      child.stdin!.end(Buffer.from([0, 1, 2, 0xff]));
+    });
+    assert.equal(viaStdin.code, 0, viaStdin.stderr);
+    const entry = unmarshalEntry(
+      fromHex((JSON.parse(viaStdin.stdout) as { reveal: { params: { entry: string } } }).reveal.params.entry),
+    );
+    assert.equal(toHex(entry.content), "000102ff");
+    const missing = await wallet(["compose-entry", "--chain", chainId, "--content-file", join(home, "nope.txt"), EC]);
+    assert.equal(missing.code, 2);
+    assert.match(missing.stderr, /--content-file .*nope\.txt: cannot read it \(ENOENT\)/);
   });
 
   test("compose-transaction prints an asset-submit request with the minimum fee", async () => {

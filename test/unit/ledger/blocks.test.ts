@@ -5,7 +5,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { isDirectoryBlockSignature } from "../../../src/protocol/ablock.js";
+import { verifyEd25519 } from "../../../src/crypto/ed25519.js";
+import { adminBlockHashes, isDirectoryBlockSignature } from "../../../src/protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../../../src/protocol/bytes.js";
 import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../../src/protocol/chains.js";
 import { directoryBlockHashes, encodeDirectoryBlockHeader } from "../../../src/protocol/dblock.js";
@@ -14,10 +15,8 @@ import { ecBlockHashes } from "../../../src/protocol/ecblock.js";
 import { entryHash } from "../../../src/protocol/entry.js";
 import { assetBlockHashes, assetBlockTransactions } from "../../../src/protocol/fblock.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../../src/protocol/genesis.js";
-import { adminBlockHashes } from "../../../src/protocol/ablock.js";
 import { verifyReceipt } from "../../../src/protocol/receipt.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
-import { verifyEd25519 } from "../../../src/crypto/ed25519.js";
 import type { Verifier } from "../../../src/workers/verifier.js";
 import {
   assetKey,
@@ -73,7 +72,11 @@ type Step = (n: TestNode, book: Ledgerbook) => Promise<void>;
  */
 const steps: Step[] = [
   async (n, book) => {
-    const tx = payment({ milliTime: n.clock.ms, ec: [{ to: ecKey, amount: 1000n * LOCAL_RATE }], outputs: [{ to: A, amount: 100n * UNIT }] });
+    const tx = payment({
+      milliTime: n.clock.ms,
+      ec: [{ to: ecKey, amount: 1000n * LOCAL_RATE }],
+      outputs: [{ to: A, amount: 100n * UNIT }],
+    });
     book.fees += feeOf(tx);
     await n.ledger.submitTransaction(tx);
     await n.ledger.submitCommit(chainCommit(X.raw, n.clock.ms));
@@ -103,7 +106,12 @@ const steps: Step[] = [
     await endMinutes(n, 4);
     await n.ledger.submitCommit(entryCommit(Y2, n.clock.ms));
     await n.ledger.submitReveal(Y2);
-    const tx = payment({ from: A, milliTime: n.clock.ms, outputs: [{ to: B, amount: 30n * UNIT }], ec: [{ to: EC2, amount: 50n * LOCAL_RATE + 999n }] });
+    const tx = payment({
+      from: A,
+      milliTime: n.clock.ms,
+      outputs: [{ to: B, amount: 30n * UNIT }],
+      ec: [{ to: EC2, amount: 50n * LOCAL_RATE + 999n }],
+    });
     book.aFees += feeOf(tx);
     await n.ledger.submitTransaction(tx);
   },
@@ -137,7 +145,12 @@ function chainDump(n: TestNode): string[] {
   const h = n.ledger.heights().directoryBlockHeight;
   for (let i = 0; i <= h; i++) {
     const d = n.ledger.directoryBlockByHeight(i)!;
-    out.push(toHex(d.raw), toHex(n.ledger.adminBlockByHeight(i)!.raw), toHex(n.ledger.ecBlockByHeight(i)!.raw), toHex(n.ledger.assetBlockByHeight(i)!.raw));
+    out.push(
+      toHex(d.raw),
+      toHex(n.ledger.adminBlockByHeight(i)!.raw),
+      toHex(n.ledger.ecBlockByHeight(i)!.raw),
+      toHex(n.ledger.assetBlockByHeight(i)!.raw),
+    );
     for (const e of d.block.entries.slice(3)) out.push(toHex(n.ledger.entryBlockByHash(e.keyMR)!.raw));
   }
   return out;
@@ -151,9 +164,17 @@ function stateDump(n: TestNode): string {
       heights: n.ledger.heights(),
       open: n.ledger.openBlock(),
       pl: n.ledger.processList(),
-      pending: n.ledger.pendingEntries().map((p) => [toHex(p.entryHash), p.chainId ? toHex(p.chainId) : null, p.status]),
+      pending: n.ledger
+        .pendingEntries()
+        .map((p) => [toHex(p.entryHash), p.chainId ? toHex(p.chainId) : null, p.status]),
       held: n.ledger.holdingQueue().map((h) => [toHex(h.hash), h.receivedMs]),
-      balances: [bal(rcdHashOf(sand)), bal(rcdHashOf(A)), bal(rcdHashOf(B)), n.ledger.ecBalance(ecKey.publicKey), n.ledger.ecBalance(EC2.publicKey)],
+      balances: [
+        bal(rcdHashOf(sand)),
+        bal(rcdHashOf(A)),
+        bal(rcdHashOf(B)),
+        n.ledger.ecBalance(ecKey.publicKey),
+        n.ledger.ecBalance(EC2.publicKey),
+      ],
       heads: [X, Y, Z].map((c) => {
         const h = n.ledger.chainHead(c.chainId);
         return [h.head ? toHex(h.head) : null, h.inProcessList];
@@ -184,11 +205,19 @@ for (const v of VERIFIERS) {
           if (i === 0 || i === 4 || i === 7 || i === 8) starts.push(n.ledger.openBlock().startMs);
           await steps[i]!(n, book);
         }
-        assert.deepEqual(n.ledger.heights(), { directoryBlockHeight: 4, leaderHeight: 5, entryBlockHeight: 4, entryHeight: 4 });
+        assert.deepEqual(n.ledger.heights(), {
+          directoryBlockHeight: 4,
+          leaderHeight: 5,
+          entryBlockHeight: 4,
+          entryHeight: 4,
+        });
 
         // balances, exact
         const ecPurchaseByA = 50n * LOCAL_RATE + 999n;
-        assert.equal(n.ledger.assetBalance(rcdHashOf(sand)).saved, SAND_GENESIS_BALANCE - 1000n * LOCAL_RATE - 100n * UNIT - 5n * LOCAL_RATE - book.fees);
+        assert.equal(
+          n.ledger.assetBalance(rcdHashOf(sand)).saved,
+          SAND_GENESIS_BALANCE - 1000n * LOCAL_RATE - 100n * UNIT - 5n * LOCAL_RATE - book.fees,
+        );
         assert.equal(n.ledger.assetBalance(rcdHashOf(A)).saved, 100n * UNIT - 30n * UNIT - ecPurchaseByA - book.aFees);
         assert.equal(n.ledger.assetBalance(rcdHashOf(B)).saved, 30n * UNIT);
         const spent = 11n + 1n + 11n + 11n + 1n + 1n + 1n; // X, X2, Y, Z, X3, Y2, X4
@@ -203,24 +232,37 @@ for (const v of VERIFIERS) {
           assert.equal(toHex(d.prevKeyMR), toHex(prevHashes.keyMR), `dblock ${h} prevkeymr`);
           assert.equal(toHex(d.prevFullHash), toHex(prevHashes.fullHash), `dblock ${h} prevfullhash`);
           assert.equal(d.networkId, 0xfa92e5a4);
-          assert.equal(d.timestamp, Math.floor(starts[h - 1]! / 60_000), `dblock ${h} timestamp = block start in minutes`);
+          assert.equal(
+            d.timestamp,
+            Math.floor(starts[h - 1]! / 60_000),
+            `dblock ${h} timestamp = block start in minutes`,
+          );
           assert.equal(toHex(d.entries[0]!.chainId), toHex(ADMIN_CHAIN_ID));
           assert.equal(toHex(d.entries[1]!.chainId), toHex(EC_CHAIN_ID));
           assert.equal(toHex(d.entries[2]!.chainId), toHex(ASSET_CHAIN_ID));
           const chains = d.entries.slice(3).map((e) => toHex(e.chainId));
           assert.deepEqual(chains, [...chains].sort(), "entry blocks sorted by chain ID");
-          assert.equal(toHex(n.ledger.directoryBlockByHash(prevHashes.keyMR)!.raw), toHex(n.ledger.directoryBlockByHeight(h - 1)!.raw));
+          assert.equal(
+            toHex(n.ledger.directoryBlockByHash(prevHashes.keyMR)!.raw),
+            toHex(n.ledger.directoryBlockByHeight(h - 1)!.raw),
+          );
 
           // admin: back-reference link and the bootstrap signature over the previous dblock header
           const a = n.ledger.adminBlockByHeight(h)!.block;
-          assert.equal(toHex(a.prevBackRefHash), toHex(adminBlockHashes(n.ledger.adminBlockByHeight(h - 1)!.block).backReferenceHash));
+          assert.equal(
+            toHex(a.prevBackRefHash),
+            toHex(adminBlockHashes(n.ledger.adminBlockByHeight(h - 1)!.block).backReferenceHash),
+          );
           assert.equal(toHex(d.entries[0]!.keyMR), toHex(adminBlockHashes(a).lookupHash));
           assert.equal(a.entries.length, 1);
           const sig = a.entries[0]!;
           assert.ok(isDirectoryBlockSignature(sig));
           assert.equal(toHex(sig.identityAdminChainId), LOCAL_BOOTSTRAP_IDENTITY_HEX);
           assert.equal(toHex(sig.publicKey), LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX);
-          assert.ok(verifyEd25519(sig.publicKey, encodeDirectoryBlockHeader(prevD), sig.signature), `admin ${h} signature`);
+          assert.ok(
+            verifyEd25519(sig.publicKey, encodeDirectoryBlockHeader(prevD), sig.signature),
+            `admin ${h} signature`,
+          );
 
           // EC block: links, ten minute items 1..10 in order, ends with minute 10
           const ec = n.ledger.ecBlockByHeight(h)!.block;
@@ -250,7 +292,11 @@ for (const v of VERIFIERS) {
         // transactions landed in the expected blocks and periods (minute 0 → period 0, minute 5 → period 4)
         assert.equal(assetBlockTransactions(n.ledger.assetBlockByHeight(1)!.block).length, 2);
         assert.equal(n.ledger.assetBlockByHeight(2)!.block.periods[4]!.length, 1);
-        assert.equal(assetBlockTransactions(n.ledger.assetBlockByHeight(3)!.block).length, 1, "an empty block still has its coinbase");
+        assert.equal(
+          assetBlockTransactions(n.ledger.assetBlockByHeight(3)!.block).length,
+          1,
+          "an empty block still has its coinbase",
+        );
 
         // entry blocks of X at heights 1, 2, 4: sequence 0, 1, 2, linked
         const xBlocks = [1, 2, 4].map((h) => {
@@ -258,7 +304,14 @@ for (const v of VERIFIERS) {
           const e = d.entries.find((x) => toHex(x.chainId) === toHex(X.chainId))!;
           return n.ledger.entryBlockByHash(e.keyMR)!.block;
         });
-        assert.deepEqual(xBlocks.map((b) => [b.sequence, b.dbHeight]), [[0, 1], [1, 2], [2, 4]]);
+        assert.deepEqual(
+          xBlocks.map((b) => [b.sequence, b.dbHeight]),
+          [
+            [0, 1],
+            [1, 2],
+            [2, 4],
+          ],
+        );
         assert.equal(toHex(xBlocks[0]!.prevKeyMR), toHex(ZERO_HASH));
         for (let i = 1; i < 3; i++) {
           const prev = entryBlockHashes(xBlocks[i - 1]!);
@@ -320,6 +373,45 @@ for (const v of VERIFIERS) {
   });
 }
 
+describe("block save in flight", () => {
+  test("a closed block is readable at once, before its LMDB transaction commits, and reads the same after", async () => {
+    const dir = tempDir();
+    const n = openNode(dir);
+    try {
+      const book: Ledgerbook = { fees: 0n, aFees: 0n };
+      await run(n, book, 0, 3); // block 1 up to minute 5, with entries, a transaction and a held reveal
+      await endMinutes(n, 9 - n.ledger.openBlock().minute);
+      const x2 = entryHash(X2);
+      const tx1 = transactionId(payment({ milliTime: 0, ec: [], outputs: [{ to: A, amount: 1n }] }));
+      const read = () =>
+        JSON.stringify(
+          {
+            heights: n.ledger.heights(),
+            head: toHex(n.ledger.directoryBlockHead().raw),
+            d1: toHex(n.ledger.directoryBlockByHeight(1)!.raw),
+            ec1: toHex(n.ledger.ecBlockByHeight(1)!.raw),
+            eb: toHex(n.ledger.entryBlockByHash(n.ledger.chainHead(X.chainId).head!)!.raw),
+            entry: n.ledger.entry(x2)!.location,
+            ack: n.ledger.entryAck(x2),
+            receipt: n.ledger.receipt(x2),
+            bal: [n.ledger.assetBalance(rcdHashOf(A)), n.ledger.ecBalance(ecKey.publicKey)],
+            commit: n.ledger.commitAck(chainCommit(X.raw, 0).entryHash),
+            missing: n.ledger.transaction(tx1),
+          },
+          (_k, v) => (typeof v === "bigint" ? v.toString() : v instanceof Uint8Array ? toHex(v) : v),
+        );
+      const closing = n.ledger.endMinute(n.clock.advance(600)); // end of minute 10: the close, save queued
+      const during = read();
+      assert.equal(n.ledger.heights().directoryBlockHeight, 1);
+      await closing;
+      assert.equal(read(), during);
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+});
+
 describe("journal replay", () => {
   test("journal records of a saved height left by a late write are ignored and removed at start", async () => {
     const dir = tempDir();
@@ -333,7 +425,7 @@ describe("journal replay", () => {
       n = openNode(dir, { clock });
       assert.equal(n.store.journalRecords(1).length, 0);
       assert.equal(n.ledger.openBlock().minute, 0);
-      assert.ok(n.log.lines.some((l) => l.msg === "removed journal records of saved blocks"));
+      assert.ok(n.log.lines.some((l) => l.msg === "removed journal records of other heights"));
     } finally {
       await closeNode(n);
       cleanup(dir);

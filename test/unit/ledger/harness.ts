@@ -6,15 +6,20 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Ledger, type LedgerLog } from "../../../src/ledger/ledger.js";
 import { type KeyPair, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../../src/protocol/address.js";
-import { buildChainCommit, buildEntryCommit, type ChainCommit, type EntryCommit } from "../../../src/protocol/commit.js";
+import {
+  buildChainCommit,
+  buildEntryCommit,
+  type ChainCommit,
+  type EntryCommit,
+} from "../../../src/protocol/commit.js";
 import { chainIdFromExtIds, marshalEntry } from "../../../src/protocol/entry.js";
-import { buildTransaction, type Transaction, transactionFeeEC } from "../../../src/protocol/transaction.js";
-import { type LedgerLog, Ledger } from "../../../src/ledger/ledger.js";
 import { networkId } from "../../../src/protocol/network.js";
+import { buildTransaction, type Transaction, transactionFeeEC } from "../../../src/protocol/transaction.js";
 import { LedgerStore } from "../../../src/store/store.js";
-import { InlineVerifier, type Verifier } from "../../../src/workers/verifier.js";
 import { PoolVerifier } from "../../../src/workers/pool.js";
+import { InlineVerifier, type Verifier } from "../../../src/workers/verifier.js";
 
 /** LOCAL genesis funds this address with 20,000 asset units (wire-format §6.3). */
 export const SAND_PRIVATE = "Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK";
@@ -102,7 +107,11 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
   const clock = opts.clock ?? new ManualClock(Date.UTC(2024, 0, 1, 12, 0, 0));
   const verifier = opts.verifier ?? new InlineVerifier();
   const log = new MemoryLog();
-  const store = LedgerStore.open({ path: join(dir, network.toLowerCase(), "db"), network, networkId: networkId(network, "test") });
+  const store = LedgerStore.open({
+    path: join(dir, network.toLowerCase(), "db"),
+    network,
+    networkId: networkId(network, "test"),
+  });
   const ledger = Ledger.open(
     {
       network,
@@ -154,10 +163,20 @@ export function firstEntry(extIds: string[], content: string): { raw: Uint8Array
 }
 
 export function chainCommit(raw: Uint8Array, milliTime: number, key: KeyPair = ecKey, credits?: number): ChainCommit {
-  return buildChainCommit({ entryRaw: raw, milliTime, ecSeed: key.seed, ...(credits !== undefined ? { credits } : {}) });
+  return buildChainCommit({
+    entryRaw: raw,
+    milliTime,
+    ecSeed: key.seed,
+    ...(credits !== undefined ? { credits } : {}),
+  });
 }
 export function entryCommit(raw: Uint8Array, milliTime: number, key: KeyPair = ecKey, credits?: number): EntryCommit {
-  return buildEntryCommit({ entryRaw: raw, milliTime, ecSeed: key.seed, ...(credits !== undefined ? { credits } : {}) });
+  return buildEntryCommit({
+    entryRaw: raw,
+    milliTime,
+    ecSeed: key.seed,
+    ...(credits !== undefined ? { credits } : {}),
+  });
 }
 
 /** A transaction from one input key; fee = exactly the minimum at LOCAL_RATE unless `fee` is given. */
@@ -174,7 +193,12 @@ export function payment(args: {
   const total = [...outputs, ...ecOutputs].reduce((a, o) => a + o.amount, 0n);
   // The fee depends on the size, which depends on the input amount's varint: build twice.
   const build = (fee: bigint): Transaction =>
-    buildTransaction({ milliTimestamp: args.milliTime, inputs: [{ seed: from.seed, amount: total + fee }], outputs, ecOutputs });
+    buildTransaction({
+      milliTimestamp: args.milliTime,
+      inputs: [{ seed: from.seed, amount: total + fee }],
+      outputs,
+      ecOutputs,
+    });
   if (args.fee !== undefined) return build(args.fee);
   let fee = 0n;
   for (let i = 0; i < 3; i++) fee = feeOf(build(fee));

@@ -123,7 +123,11 @@ for (const v of VERIFIERS) {
             "TIMESTAMP_OUT_OF_WINDOW",
           );
           assert.equal(t.windowMs, TIMESTAMP_WINDOW_MS);
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms + TIMESTAMP_WINDOW_MS + 1)), "TIMESTAMP_OUT_OF_WINDOW");
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms + TIMESTAMP_WINDOW_MS + 1)),
+            "TIMESTAMP_OUT_OF_WINDOW",
+          );
           await n.ledger.submitCommit(chainCommit(raw, n.clock.ms + TIMESTAMP_WINDOW_MS));
         } finally {
           await done();
@@ -133,10 +137,18 @@ for (const v of VERIFIERS) {
       test("EC balance too low → EC_BALANCE_LOW with need and have", async () => {
         await fresh(0n);
         try {
-          const t = await rejectedWithoutChange(n, () => n.ledger.submitCommit(chainCommit(newChain().raw, n.clock.ms)), "EC_BALANCE_LOW");
+          const t = await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(chainCommit(newChain().raw, n.clock.ms)),
+            "EC_BALANCE_LOW",
+          );
           assert.deepEqual([t.need, t.have, t.ecPublicKey], [11, 0, encodeAddress("EC", ecKey.publicKey)]);
           await buyEC(n, ecKey, 10n);
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(chainCommit(newChain().raw, n.clock.ms)), "EC_BALANCE_LOW");
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(chainCommit(newChain().raw, n.clock.ms)),
+            "EC_BALANCE_LOW",
+          );
           await buyEC(n, ecKey, 1n);
           await n.ledger.submitCommit(chainCommit(newChain().raw, n.clock.ms));
           assert.equal(n.ledger.ecBalance(ecKey.publicKey).ack, 0n);
@@ -155,8 +167,16 @@ for (const v of VERIFIERS) {
           assert.equal(t.entryHash, toHex(first.entryHash));
           assert.equal(t.info, "A commit with equal or greater payment already exists");
           n.clock.advance(1);
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms, ecKey, 11)), "REPEATED_COMMIT");
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms, ecKey, 12)), "REPEATED_COMMIT");
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms, ecKey, 11)),
+            "REPEATED_COMMIT",
+          );
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(chainCommit(raw, n.clock.ms, ecKey, 12)),
+            "REPEATED_COMMIT",
+          );
           const greater = chainCommit(raw, n.clock.ms, ecKey, 13);
           await n.ledger.submitCommit(greater);
           assert.equal(n.ledger.ecBalance(ecKey.publicKey).ack, 100n - 12n - 13n);
@@ -288,7 +308,11 @@ for (const v of VERIFIERS) {
           await n.ledger.submitReveal(c.raw);
           await finishBlock(n); // chain not created; reveal still held
           // an entry commit cannot create a chain: refused, nothing charged
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(entryCommit(c.raw, n.clock.ms)), "CHAIN_NOT_FOUND");
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(entryCommit(c.raw, n.clock.ms)),
+            "CHAIN_NOT_FOUND",
+          );
         } finally {
           await done();
         }
@@ -347,7 +371,11 @@ for (const v of VERIFIERS) {
 
           const big2 = entryRaw(c.chainId, [], "y".repeat(3000));
           await n.ledger.submitReveal(big2); // held
-          await rejectedWithoutChange(n, () => n.ledger.submitCommit(entryCommit(big2, n.clock.ms, ecKey, 2)), "CREDITS_TOO_LOW");
+          await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitCommit(entryCommit(big2, n.clock.ms, ecKey, 2)),
+            "CREDITS_TOO_LOW",
+          );
         } finally {
           await done();
         }
@@ -398,7 +426,11 @@ for (const v of VERIFIERS) {
         try {
           const to = assetKey(7);
           const ec = ecKeyN(8);
-          const tx = payment({ milliTime: n.clock.ms, outputs: [{ to, amount: 5n * UNIT }], ec: [{ to: ec, amount: 2_500n }] });
+          const tx = payment({
+            milliTime: n.clock.ms,
+            outputs: [{ to, amount: 5n * UNIT }],
+            ec: [{ to: ec, amount: 2_500n }],
+          });
           const fee = feeOf(tx);
           const { txId } = await n.ledger.submitTransaction(tx);
           assert.equal(n.ledger.assetBalance(rcdHashOf(to)).ack, 5n * UNIT);
@@ -448,7 +480,11 @@ for (const v of VERIFIERS) {
         try {
           const exact = payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(1), amount: UNIT }] });
           const need = feeOf(exact);
-          const short = payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(1), amount: UNIT }], fee: need - 1n });
+          const short = payment({
+            milliTime: n.clock.ms,
+            outputs: [{ to: assetKey(1), amount: UNIT }],
+            fee: need - 1n,
+          });
           const t = await rejectedWithoutChange(n, () => n.ledger.submitTransaction(short), "INSUFFICIENT_FEE");
           assert.deepEqual([t.need, t.have], [need, need - 1n]);
           await n.ledger.submitTransaction(exact);
@@ -467,7 +503,11 @@ for (const v of VERIFIERS) {
           assert.equal(t.address, sand.publicAddress);
           assert.equal(t.have, SAND_GENESIS_BALANCE - 15_000n * UNIT - feeOf(first));
           // an unfunded address
-          const broke = payment({ from: assetKey(9), milliTime: n.clock.ms, outputs: [{ to: assetKey(2), amount: 1n }] });
+          const broke = payment({
+            from: assetKey(9),
+            milliTime: n.clock.ms,
+            outputs: [{ to: assetKey(2), amount: 1n }],
+          });
           await rejectedWithoutChange(n, () => n.ledger.submitTransaction(broke), "ASSET_BALANCE_LOW");
         } finally {
           await done();
@@ -506,7 +546,6 @@ for (const v of VERIFIERS) {
   });
 }
 
-
 describe("networks without block production", () => {
   test("MAIN serves its genesis and refuses writes with NOT_PRODUCING", async () => {
     const dir = tempDir();
@@ -514,7 +553,10 @@ describe("networks without block production", () => {
     try {
       assert.equal(n.ledger.heights().directoryBlockHeight, 0);
       assert.ok(n.ledger.directoryBlockByHeight(0));
-      await rejectsWith(n.ledger.submitTransaction(payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(1), amount: 1n }] })), "NOT_PRODUCING");
+      await rejectsWith(
+        n.ledger.submitTransaction(payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(1), amount: 1n }] })),
+        "NOT_PRODUCING",
+      );
       await rejectsWith(n.ledger.endMinute(), "NOT_PRODUCING");
       assert.deepEqual(n.ledger.federatedServers(), []);
     } finally {

@@ -11,7 +11,11 @@ export async function rejectsWith<C extends LedgerErrorType["code"]>(
     await p;
   } catch (e) {
     assert.ok(e instanceof LedgerError, `expected LedgerError ${code}, got ${String(e)}`);
-    assert.equal(e.type.code, code, `expected ${code}, got ${JSON.stringify(e.type, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`);
+    assert.equal(
+      e.type.code,
+      code,
+      `expected ${code}, got ${JSON.stringify(e.type, (_k, v) => (typeof v === "bigint" ? v.toString() : v))}`,
+    );
     return e.type as Extract<LedgerErrorType, { code: C }>;
   }
   assert.fail(`expected LedgerError ${code}, but the call succeeded`);

@@ -20,7 +20,10 @@ describe("requests", () => {
   it("answers a POST with text/plain; (A1) — exact body, JSON content type, HTTP 200", async () => {
     const a = await rawRequest(t.base, { body: PROPERTIES, headers: { "Content-Type": "text/plain;" } });
     assert.equal(a.status, 200);
-    assert.equal(a.text, `{"jsonrpc":"2.0","id":1,"result":{"nodeversion":"${NODE_VERSION}","nodeapiversion":"${NODE_API_VERSION}"}}`);
+    assert.equal(
+      a.text,
+      `{"jsonrpc":"2.0","id":1,"result":{"nodeversion":"${NODE_VERSION}","nodeapiversion":"${NODE_API_VERSION}"}}`,
+    );
     assert.match(String(a.headers["content-type"]), /^application\/json/);
   });
 
@@ -33,7 +36,11 @@ describe("requests", () => {
   });
 
   it("accepts application/json and ignores query strings", async () => {
-    const a = await rawJson(t.base, { path: "/v2?x=1", body: PROPERTIES, headers: { "Content-Type": "application/json" } });
+    const a = await rawJson(t.base, {
+      path: "/v2?x=1",
+      body: PROPERTIES,
+      headers: { "Content-Type": "application/json" },
+    });
     assert.deepEqual(a.json.result, PROPERTIES_RESULT);
   });
 
@@ -177,14 +184,20 @@ describe("hostile JSON", () => {
     assert.equal(a.json.error?.data, "JSON nests deeper than 64 levels");
     const b = await rawJson(t.base, { body: "[".repeat(500_000) });
     assert.equal(b.json.error?.code, -32700);
-    const c = await rawJson(t.base, { body: `{"jsonrpc":"2.0","id":1,"method":"properties","params":${"{\"a\":".repeat(100_000)}1${"}".repeat(100_000)}}` });
+    const c = await rawJson(t.base, {
+      body: `{"jsonrpc":"2.0","id":1,"method":"properties","params":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`,
+    });
     assert.equal(c.json.error?.code, -32600);
     const d = await rpc(t.base, "properties");
     assert.deepEqual(d.json.result, PROPERTIES_RESULT);
   });
 
   it("invalid UTF-8 and odd strings do not break the answer", async () => {
-    const body = Buffer.concat([Buffer.from(`{"jsonrpc":"2.0","id":"`), Buffer.from([0xff, 0xfe]), Buffer.from(`","method":"x\\u0000<&>"}`)]);
+    const body = Buffer.concat([
+      Buffer.from(`{"jsonrpc":"2.0","id":"`),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(`","method":"x\\u0000<&>"}`),
+    ]);
     const a = await rawJson(t.base, { body });
     assert.equal(a.json.error?.code, -32601);
     assert.equal(a.json.id, "\ufffd\ufffd");
@@ -192,7 +205,9 @@ describe("hostile JSON", () => {
   });
 
   it("a large valid batch of unknown methods is answered", async () => {
-    const body = JSON.stringify(Array.from({ length: 5 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "x".repeat(50_000) })));
+    const body = JSON.stringify(
+      Array.from({ length: 5 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "x".repeat(50_000) })),
+    );
     const a = await rawRequest(t.base, { body });
     assert.equal(a.status, 200);
     assert.equal((JSON.parse(a.text) as unknown[]).length, 5);
@@ -214,7 +229,11 @@ describe("params", () => {
     ["chain-head", { chainid: 5 }, "chainid: expected a string of 64 hex characters, got number"],
     ["entry", { hash: `${"z".repeat(64)}` }, 'hash: not hex (character "z" at position 0)'],
     ["entry-block", { KeyMR: "zz" }, 'keymr: not hex (character "z" at position 0)'],
-    ["receipt", { hash: "ab".repeat(32), includerawentry: "yes" }, "includerawentry: expected true or false, got string"],
+    [
+      "receipt",
+      { hash: "ab".repeat(32), includerawentry: "yes" },
+      "includerawentry: expected true or false, got string",
+    ],
     ["asset-balance", {}, "address: required, expected an asset address (FA…) or a 64-hex RCD hash"],
     ["asset-balance", { address: "abcd" }, "address: expected 52 characters, got 4"],
     [
@@ -237,7 +256,7 @@ describe("params", () => {
     ["commit-entry", { entry: "00" }, "message: required, expected a hex string"],
     ["commit-entry", { message: "00".repeat(135) }, "message: entry commit: expected exactly 136 bytes, got 135"],
     ["reveal-entry", { entry: "" }, "entry: empty"],
-    ["reveal-entry", { entry: `01${"00".repeat(34)}` }, "entry: entry.version: expected 0, got 1"],
+    ["reveal-entry", { entry: `01${"00".repeat(34)}` }, "entry.version: expected 0, got 1"],
     ["asset-submit", { transaction: "zz" }, 'transaction: not hex (character "z" at position 0)'],
     ["send-raw-message", { message: "" }, "message: empty"],
     ["send-raw-message", { message: "abc" }, "message: odd number of hex characters (3)"],
@@ -277,4 +296,130 @@ describe("params", () => {
       assert.equal(a.json.error?.code, -32600);
     }
   });
+});
+
+describe("no user input is an internal error", () => {
+  const v2 = [
+    "ablock-by-height",
+    "admin-block",
+    "ack",
+    "chain-head",
+    "commit-chain",
+    "commit-entry",
+    "current-minute",
+    "dblock-by-height",
+    "directory-block",
+    "directory-block-head",
+    "ecblock-by-height",
+    "entrycredit-block",
+    "entry",
+    "entry-ack",
+    "entry-block",
+    "entry-credit-balance",
+    "entry-credit-rate",
+    "asset-ack",
+    "asset-balance",
+    "asset-block",
+    "fblock-by-height",
+    "asset-submit",
+    "heights",
+    "multiple-ec-balances",
+    "multiple-asset-balances",
+    "pending-entries",
+    "pending-transactions",
+    "properties",
+    "raw-data",
+    "receipt",
+    "reveal-chain",
+    "reveal-entry",
+    "send-raw-message",
+    "transaction",
+    "tps-rate",
+  ];
+  const debug = [
+    "holding-queue",
+    "network-info",
+    "predictive-fer",
+    "audit-servers",
+    "federated-servers",
+    "configuration",
+    "authorities",
+    "process-list",
+    "drop-rate",
+    "set-drop-rate",
+    "delay",
+    "set-delay",
+    "summary",
+    "messages",
+  ];
+  const members = [
+    "hash",
+    "chainid",
+    "keymr",
+    "height",
+    "address",
+    "addresses",
+    "message",
+    "entry",
+    "transaction",
+    "txid",
+    "fulltransaction",
+    "noraw",
+    "includerawentry",
+    "DropRate",
+    "Delay",
+  ];
+  const values: unknown[] = [
+    null,
+    true,
+    0,
+    -1,
+    1.5,
+    1e300,
+    "",
+    "zz",
+    "0".repeat(64),
+    "0".repeat(65),
+    "ab".repeat(5000),
+    [],
+    ["x"],
+    [1, [2]],
+    {},
+    { a: { b: 1 } },
+    "05" + "00".repeat(200),
+    "0d" + "00".repeat(40),
+    "09" + "02",
+    "060000",
+    "FA2jK2HcLnRdS94dEcU27rF3meoJfpUcZPSinpb7AwQvPRY6RL1Q",
+  ];
+  const paramsList: unknown[] = [undefined, null, [], "x", 5, true, {}];
+  for (const m of members) for (const v of values) paramsList.push({ [m]: v });
+
+  for (const [path, methods] of [
+    ["/v2", v2],
+    ["/debug", debug],
+  ] as const) {
+    it(`${path}: every method with ${paramsList.length} kinds of bad params answers without -32603`, async () => {
+      t.config.maxBatch = 100;
+      for (const method of methods) {
+        const requests = paramsList.map((params, id) => ({ jsonrpc: "2.0", id, method, params }));
+        for (let i = 0; i < requests.length; i += 100) {
+          const b = JSON.stringify(requests.slice(i, i + 100));
+          const a = await rawRequest(t.base, { path, body: b });
+          assert.equal(a.status, 200, `${method}: ${a.text.slice(0, 200)}`);
+          const list = JSON.parse(a.text) as { id: number; error?: { code: number; data?: unknown } }[];
+          for (const r of list) {
+            assert.notEqual(
+              r.error?.code,
+              -32603,
+              `${method} ${JSON.stringify(paramsList[r.id] ?? null).slice(0, 80)}`,
+            );
+          }
+        }
+      }
+      const alive = await rpc(t.base, "properties");
+      assert.deepEqual(alive.json.result, PROPERTIES_RESULT);
+      t.config.maxBatch = 5;
+    });
+  }
 });

@@ -1,23 +1,21 @@
 /**
- * Starts the real RpcServer on a loopback port for the HTTP/envelope tests. The configuration is a real
- * one (config/loadConfig on a temp home) held in a mutable box, so a test can change credentials or CORS
- * while the server runs, as reload-configuration does. The logger is the real one writing into a list.
- *
- * The ledger: these tests exercise only what happens before any ledger call (HTTP, auth, CORS, limits,
- * envelope, params validation, the debug intake knobs). The ledger given is an absent one — every call
- * throws — so a test that reached the ledger would fail with -32603 rather than pass on invented data.
- * Method behaviour against the real ledger is tested in test/integration/rpc-*.test.ts.
+ * The real node (startNode: store, ledger, RpcServer) on a loopback port with a temp home, for the
+ * HTTP/envelope tests. The block clock is off: these tests need the server and a ledger that answers, not
+ * block production. The configuration object handed to the node is the one the server reads on every
+ * request (`getConfig()`), so a test can change credentials or CORS while it runs, as
+ * reload-configuration does. The logger is the real one, writing into `logs`.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../../src/config/index.js";
 import type { NodeConfig } from "../../../src/config/types.js";
-import type { LedgerApi, LedgerDebugApi } from "../../../src/ledger/api.js";
 import { createLogger } from "../../../src/log/logger.js";
-import { RpcServer } from "../../../src/rpc/server.js";
+import { type RunningNode, startNode } from "../../../src/node.js";
+import type { RpcServer } from "../../../src/rpc/server.js";
 
 export interface TestServer {
+  node: RunningNode;
   server: RpcServer;
   base: string;
   config: NodeConfig;
@@ -25,40 +23,30 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A ledger that is not there: any call throws. */
-export function absentLedger(): LedgerApi & LedgerDebugApi {
-  return new Proxy({} as LedgerApi & LedgerDebugApi, {
-    get(_target, name) {
-      return () => {
-        throw new Error(`ledger.${String(name)} called in an envelope test`);
-      };
-    },
-  });
-}
-
-/** Start a server on 127.0.0.1 with a free port; `overrides` change the loaded configuration. */
+/** Start a LOCAL node on 127.0.0.1 with a free port; `overrides` change the loaded configuration. */
 export async function startTestServer(overrides: Partial<NodeConfig> = {}): Promise<TestServer> {
   const home = mkdtempSync(join(tmpdir(), "ledgerd-rpc-"));
-  const config: NodeConfig = { ...loadConfig(["-network=LOCAL", `-homedir=${home}`], { HOME: home }), ...overrides };
+  const argv = ["-network=LOCAL", `-homedir=${home}`, "-port=0"];
+  const config: NodeConfig = {
+    ...loadConfig(argv, { HOME: home }),
+    listenHost: "127.0.0.1",
+    verifyThreads: 0,
+    ...overrides,
+  };
   const logs: string[] = [];
-  const log = createLogger({ level: "none", consoleLevel: "debug" }, { stderr: { write: (l: string) => logs.push(l) } });
-  const server = new RpcServer(
-    { port: 0, host: "127.0.0.1" },
-    {
-      ledger: absentLedger(),
-      log,
-      getConfig: () => config,
-      reloadConfig: () => ({ config, restartNeeded: [] }),
-    },
+  const log = createLogger(
+    { level: "none", consoleLevel: "debug" },
+    { stderr: { write: (l: string) => logs.push(l) } },
   );
-  await server.listen();
+  const node = await startNode(config, { argv, log, clock: false });
   return {
-    server,
-    base: `http://127.0.0.1:${server.port}`,
+    node,
+    server: node.server,
+    base: `${config.tls.enabled ? "https" : "http"}://127.0.0.1:${node.port}`,
     config,
     logs,
     async close() {
-      await server.close();
+      await node.stop();
       rmSync(home, { recursive: true, force: true });
     },
   };

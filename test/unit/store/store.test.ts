@@ -1,0 +1,207 @@
+/**
+ * The LMDB store: identity checks at open (network, format), the journal, atomic block sets and the
+ * typed records, against a real environment in a temp directory.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { open } from "lmdb";
+import { networkId } from "../../../src/protocol/network.js";
+import { StoreError } from "../../../src/store/errors.js";
+import { BlockKind } from "../../../src/store/keys.js";
+import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
+import { cleanup, tempDir } from "../ledger/harness.js";
+
+const LOCAL = { network: "LOCAL" as const, networkId: networkId("LOCAL") };
+
+function hash(n: number): Uint8Array {
+  return new Uint8Array(32).fill(n);
+}
+
+/** A minimal block set at `height` (the store does not interpret blocks). */
+function blockSet(height: number, over: Partial<BlockSetWrite> = {}): BlockSetWrite {
+  return {
+    height,
+    openBlockStartMs: 1_700_000_000_000 + height,
+    blocks: [
+      {
+        kind: BlockKind.directory,
+        primary: hash(height + 1),
+        secondary: hash(height + 101),
+        raw: Uint8Array.of(height, 1, 2),
+        height,
+      },
+    ],
+    entries: [],
+    transactions: [],
+    commits: [],
+    paidCommits: [],
+    chainHeads: [],
+    assetBalances: [],
+    ecBalances: [],
+    journalCarry: [],
+    ...over,
+  };
+}
+
+function expectStoreError(fn: () => unknown, code: string): StoreError {
+  try {
+    fn();
+  } catch (e) {
+    assert.ok(e instanceof StoreError, `expected StoreError ${code}, got ${String(e)}`);
+    assert.equal(e.type.code, code);
+    return e;
+  }
+  assert.fail(`expected StoreError ${code}`);
+}
+
+describe("store", () => {
+  test("fresh store initializes; reopening reads meta, blocks and indexes back", async () => {
+    const dir = tempDir();
+    try {
+      let s = LedgerStore.open({ path: join(dir, "db"), ...LOCAL });
+      assert.equal(s.isFresh(), true);
+      s.initialize(
+        { path: s.path, ...LOCAL },
+        blockSet(0, {
+          assetBalances: [{ address: hash(7), balance: 123n }],
+          ecBalances: [{ publicKey: hash(8), balance: 9n }],
+          chainHeads: [{ chainId: hash(9), head: { keyMR: hash(10), fullHash: hash(11), sequence: 3, height: 0 } }],
+        }),
+      );
+      await s.close();
+      s = LedgerStore.open({ path: join(dir, "db"), ...LOCAL });
+      assert.equal(s.isFresh(), false);
+      assert.equal(s.savedHeight(), 0);
+      assert.equal(s.openBlockStartMs(), 1_700_000_000_000);
+      const byPrimary = s.block(hash(1))!;
+      assert.deepEqual([byPrimary.kind, [...byPrimary.raw]], [BlockKind.directory, [0, 1, 2]]);
+      assert.deepEqual([...s.block(hash(101))!.raw], [0, 1, 2], "secondary hash resolves");
+      assert.deepEqual(s.blockHashAt(BlockKind.directory, 0), hash(1));
+      assert.equal(s.blockHashAt(BlockKind.admin, 0), undefined);
+      assert.equal(s.assetBalance(hash(7)), 123n);
+      assert.equal(s.ecBalance(hash(8)), 9n);
+      assert.equal(s.assetBalance(hash(70)), undefined);
+      assert.deepEqual(s.chainHead(hash(9)), { keyMR: hash(10), fullHash: hash(11), sequence: 3, height: 0 });
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a directory of another network → NETWORK_MISMATCH, never a new genesis", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      await s.close();
+      const e = expectStoreError(
+        () => LedgerStore.open({ path: dir, network: "TEST", networkId: networkId("TEST") }),
+        "NETWORK_MISMATCH",
+      );
+      assert.match(e.message, /holds the LOCAL .* network, not TEST/);
+      // a CUSTOM network with another name has another id
+      const c = LedgerStore.open({ path: join(dir, "c"), network: "CUSTOM", networkId: networkId("CUSTOM", "one") });
+      c.initialize({ path: c.path, network: "CUSTOM", networkId: networkId("CUSTOM", "one") }, blockSet(0));
+      await c.close();
+      expectStoreError(
+        () => LedgerStore.open({ path: join(dir, "c"), network: "CUSTOM", networkId: networkId("CUSTOM", "two") }),
+        "NETWORK_MISMATCH",
+      );
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("an unknown format version or foreign LMDB data → UNKNOWN_FORMAT", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      await s.close();
+      // rewrite the format record as a future version would
+      const env = open({ path: dir, maxDbs: 20 });
+      const meta = env.openDB("meta", { keyEncoding: "binary", encoding: "binary" });
+      const v = Buffer.alloc(4);
+      v.writeUInt32BE(STORE_FORMAT_VERSION + 1);
+      await meta.put(Buffer.from("format"), v);
+      await env.close();
+      const e = expectStoreError(() => LedgerStore.open({ path: dir, ...LOCAL }), "UNKNOWN_FORMAT");
+      assert.match(e.message, new RegExp(`format ${STORE_FORMAT_VERSION + 1}`));
+
+      const other = join(dir, "foreign");
+      const fenv = open({ path: other, maxDbs: 20 });
+      await fenv
+        .openDB("blocks", { keyEncoding: "binary", encoding: "binary" })
+        .put(Buffer.from("x"), Buffer.from("y"));
+      await fenv.close();
+      expectStoreError(() => LedgerStore.open({ path: other, ...LOCAL }), "UNKNOWN_FORMAT");
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("journal: durable appends in order per height; a block set removes its records and carries others", async () => {
+    const dir = tempDir();
+    try {
+      let s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      await Promise.all([
+        s.appendJournal(1, 0, Uint8Array.of(10)),
+        s.appendJournal(1, 1, Uint8Array.of(11)),
+        s.appendJournal(1, 2, Uint8Array.of(12)),
+      ]);
+      assert.deepEqual(
+        s.journalRecords(1).map((r) => [r.seq, [...r.bytes]]),
+        [
+          [0, [10]],
+          [1, [11]],
+          [2, [12]],
+        ],
+      );
+      assert.equal(s.lastJournalSeq(), 2);
+      s.saveBlockSet(blockSet(1, { journalCarry: [{ seq: 3, bytes: Uint8Array.of(13) }] }));
+      await s.removeJournalRecords(1, [0, 1, 2], 2);
+      await s.close();
+      s = LedgerStore.open({ path: dir, ...LOCAL });
+      assert.equal(s.savedHeight(), 1);
+      assert.equal(s.journalRecords(1).length, 0);
+      assert.deepEqual(
+        s.journalRecords(2).map((r) => [r.seq, [...r.bytes]]),
+        [[3, [13]]],
+      );
+      // records of any other height than the open one are removed on request
+      await s.appendJournal(1, 7, Uint8Array.of(1));
+      await s.appendJournal(3, 8, Uint8Array.of(1));
+      assert.equal(s.removeJournalOutside(2), 2);
+      assert.equal(s.journalRecords(1).length, 0);
+      assert.equal(s.journalRecords(3).length, 0);
+      assert.equal(s.journalRecords(2).length, 1);
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a failing block set writes nothing (one transaction)", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      // the second balance is not a u64: encoding throws midway through the write
+      const bad = blockSet(1, {
+        assetBalances: [
+          { address: hash(1), balance: 5n },
+          { address: hash(2), balance: -1n },
+        ],
+      });
+      assert.throws(() => s.saveBlockSet(bad));
+      assert.equal(s.savedHeight(), 0);
+      assert.equal(s.assetBalance(hash(1)), undefined);
+      assert.equal(s.blockHashAt(BlockKind.directory, 1), undefined);
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+});
