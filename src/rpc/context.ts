@@ -18,6 +18,4 @@ export interface RpcDependencies {
 
 export interface RpcContext extends RpcDependencies {
   intake: MessageIntake;
-  /** ms since epoch when the server was created */
-  startedMs: number;
 }

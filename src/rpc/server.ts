@@ -51,7 +51,6 @@ export class RpcServer {
     this.ctx = {
       ...deps,
       intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
-      startedMs: Date.now(),
     };
     const v2 = v2Methods();
     const debug = debugMethods();
