@@ -7,8 +7,11 @@ HOMEDIR ?= $(HOME)/.ledgerd
 
 all: build
 
+# `npm install` with the committed lock file installs exactly the locked versions. Not `npm ci`: the
+# registry mirror this project builds from lacks the other platforms' optional binaries (e.g.
+# @biomejs/cli-darwin-arm64), which npm 11 can then not record in the lock, and `npm ci` refuses such a lock.
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	npm ci --no-audit --no-fund
+	npm install --no-audit --no-fund
 	@touch $(NODE_MODULES_STAMP)
 
 install: $(NODE_MODULES_STAMP)
