@@ -11,6 +11,7 @@
  * over config.maxBodyBytes.
  */
 import HyperExpress from "hyper-express";
+import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import type { RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
@@ -57,12 +58,13 @@ export class RpcServer {
     this.v2 = { path: "/v2", methods: v2, elsewhere: (m) => (debug.has(m) ? "/debug" : undefined) };
     this.debug = { path: "/debug", methods: debug, elsewhere: (m) => (v2.has(m) ? "/v2" : undefined) };
 
+    installJsonBodyLimitAnswer();
     this.app = new HyperExpress.Server({
       ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
       // The node owns process signals and shuts the server down itself.
       auto_close: false,
       // Body limit, enforced by hyper-express while the body arrives: a declared Content-Length over it is
-      // answered 413 (empty body) without reading; a chunked body is counted and cut at the limit; the rest
+      // answered 413 (a JSON-RPC -32600 naming the limit, see bodyLimit.ts) without reading; a chunked body is counted and cut at the limit; the rest
       // is discarded as it arrives, never buffered. Fixed at start (a changed MaxBodyBytes needs a restart).
       max_body_length: config.maxBodyBytes,
     });
