@@ -35,7 +35,35 @@ async function main(argv: string[]): Promise<number> {
     throw e;
   }
 
-  let node: RunningNode;
+  // Signal handlers go in before anything starts, so a signal during start-up (or right after the
+  // start-up line) is a clean stop, never the default "die at once".
+  let node: RunningNode | undefined;
+  let signalled = false;
+  let finish: (code: number) => void = () => {};
+  const finished = new Promise<number>((resolve) => {
+    finish = resolve;
+  });
+  const stop = (running: RunningNode): void => {
+    running.stop().then(
+      () => finish(0),
+      (e: unknown) => {
+        process.stderr.write(`ledgerd: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
+        finish(EXIT_START_FAILED);
+      },
+    );
+  };
+  const onSignal = (signal: NodeJS.Signals): void => {
+    if (signalled) {
+      process.stderr.write(`ledgerd: ${signal} again, exiting without a clean stop\n`);
+      process.exit(130);
+    }
+    signalled = true;
+    node?.log.info("shutting down", { signal });
+    if (node !== undefined) stop(node);
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+
   try {
     node = await startNode(config, { argv });
   } catch (e) {
@@ -47,27 +75,8 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, data ${node.dataDir}\n`,
   );
-
-  return new Promise<number>((resolve) => {
-    let signalled = false;
-    const onSignal = (signal: NodeJS.Signals): void => {
-      if (signalled) {
-        process.stderr.write(`ledgerd: ${signal} again, exiting without a clean stop\n`);
-        process.exit(130);
-      }
-      signalled = true;
-      node.log.info("shutting down", { signal });
-      node.stop().then(
-        () => resolve(0),
-        (e: unknown) => {
-          process.stderr.write(`ledgerd: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
-          resolve(EXIT_START_FAILED);
-        },
-      );
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
+  if (signalled) stop(node); // a signal arrived while starting
+  return finished;
 }
 
 main(process.argv.slice(2)).then(

@@ -89,7 +89,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
       { store, verifier, log },
     );
-    cleanups.push(() => ledger.flush());
+    cleanups.push(() => ledger.close());
     if (!ledger.isProducing())
       log.warn(
         `not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`,

@@ -107,7 +107,15 @@ export interface PendingTransaction {
 export interface LedgerApi {
   // ── writes (resolve after durable journaling; throw LedgerError) ──
   submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }>;
-  submitReveal(entryRaw: Uint8Array): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
+  /**
+   * `options.kind` (optional, compatible extension): "chain" when the client called reveal-chain. Without a
+   * paid commit yet, a chain reveal whose chain ID is not derived from its ext IDs is refused at once
+   * (CHAIN_ID_MISMATCH), as is one for a chain that exists (CHAIN_EXISTS); otherwise the paying commit decides.
+   */
+  submitReveal(
+    entryRaw: Uint8Array,
+    options?: { kind?: "chain" | "entry" },
+  ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
   submitTransaction(tx: Transaction): Promise<{ txId: Uint8Array }>;
 
   // ── node state ──

@@ -35,6 +35,7 @@ export class LedgerClock {
   private running = false;
   private inFlight: Promise<void> = Promise.resolve();
   private dueMs = 0;
+  private failing = false;
 
   constructor(
     options: LedgerClockOptions,
@@ -64,6 +65,15 @@ export class LedgerClock {
     await this.inFlight;
   }
 
+  /** A log sink that throws (e.g. its disk is full) must not stop the clock. */
+  private safeLog(level: "info" | "error", msg: string, fields: Record<string, unknown>): void {
+    try {
+      this.deps.log[level](msg, fields);
+    } catch {
+      // nothing else to tell
+    }
+  }
+
   private schedule(): void {
     if (!this.running) return;
     this.timer = setTimeout(() => this.tick(), Math.max(0, this.dueMs - this.now()));
@@ -74,9 +84,16 @@ export class LedgerClock {
     if (!this.running) return;
     const timeMs = this.now();
     this.inFlight = this.deps.ledger.endMinute(timeMs).then(
-      () => {},
-      (e: unknown) =>
-        this.deps.log.error("end of minute failed", { error: e instanceof Error ? e.message : String(e) }),
+      () => {
+        if (this.failing) this.safeLog("info", "end of minute works again", {});
+        this.failing = false;
+      },
+      (e: unknown) => {
+        // Logged once per run of failures (a full disk fails every minute until space returns).
+        if (!this.failing)
+          this.safeLog("error", "end of minute failed", { error: e instanceof Error ? e.message : String(e) });
+        this.failing = true;
+      },
     );
     void this.inFlight.then(() => {
       const now = this.now();

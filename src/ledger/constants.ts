@@ -39,3 +39,9 @@ export const FAULT_TIMEOUT_SECONDS = 120;
 export const ROUND_TIMEOUT_SECONDS = 30;
 /** A minute that lasts longer than this many minute lengths counts as a stall (reference: 1.5). */
 export const STALL_FACTOR = 1.5;
+
+/**
+ * After a failed write (disk full), how often the ledger probes whether the database takes writes again,
+ * ms. Writes resume within about this long once space returns.
+ */
+export const RECOVERY_PROBE_MS = 1000;

@@ -78,6 +78,7 @@ import {
   HOLDING_QUEUE_LIMIT,
   MINUTES_PER_BLOCK,
   MS_PER_TIMESTAMP_MINUTE,
+  RECOVERY_PROBE_MS,
   ROUND_TIMEOUT_SECONDS,
   STALL_FACTOR,
   TIMESTAMP_WINDOW_MS,
@@ -165,7 +166,6 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private readonly holding: HoldingQueue;
   private tip: ChainTip;
   private pl: ProcessList;
-  private nextSeq: number;
   private booted = false;
   /** set when a write to LMDB failed: writes are refused until restart, reads still served */
   private failure: string | undefined;
@@ -174,6 +174,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private closing: Closing | undefined;
   /** removal of confirmed journal records, running after each block save */
   private cleanup: Promise<void> = Promise.resolve();
+  /** accept() calls whose writes have not settled (recovery waits for them) */
+  private readonly inflight = new Set<Promise<void>>();
+  /** pending recovery probe after a storage failure */
+  private recoveryTimer: NodeJS.Timeout | undefined;
+  private closed = false;
   private readonly counters: Counters = {
     commitsAccepted: 0,
     revealsAccepted: 0,
@@ -205,7 +210,6 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     const height = store.savedHeight();
     this.tip = this.loadTip(height);
     this.pl = new ProcessList(height + 1, store.openBlockStartMs());
-    this.nextSeq = store.lastJournalSeq() + 1;
   }
 
   /**
@@ -240,6 +244,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     const records = store.journalRecords(this.pl.height);
     for (const r of records) {
       try {
+        this.pl.nextSeq = Math.max(this.pl.nextSeq, r.seq + 1);
         const msg = decodeMessage(r.bytes);
         this.pl.journalSeqs.push(r.seq);
         this.apply(msg);
@@ -274,11 +279,16 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     });
   }
 
-  async submitReveal(entryRaw: Uint8Array): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
+  async submitReveal(
+    entryRaw: Uint8Array,
+    options: { kind?: "chain" | "entry" } = {},
+  ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
     return this.counted(async () => {
       this.assertWritable();
       const entry = decodeEntry(entryRaw);
-      await this.accept({ kind: "reveal", timeMs: this.now(), entryRaw });
+      const timeMs = this.now();
+      if (options.kind === "chain") this.checkChainReveal(entry, entryHash(entryRaw), timeMs);
+      await this.accept({ kind: "reveal", timeMs, entryRaw });
       return { entryHash: entryHash(entryRaw), chainId: entry.chainId };
     });
   }
@@ -332,9 +342,9 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     return true;
   }
 
-  /** Resolves when every write so far (journal, block saves, journal cleanup) is on disk; call before closing the store. */
+  /** Resolves when every write so far (journal, block saves, journal cleanup) is on disk. */
   async flush(): Promise<void> {
-    await this.closing?.saved.catch(() => {});
+    await Promise.allSettled([...this.inflight, this.closing?.saved]);
     await this.cleanup;
     await this.deps.store.flushed();
   }
@@ -364,26 +374,89 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    * block closed earlier has committed (an acknowledgement must not rest on a block save that fails).
    * The end of minute 10 resolves once its block is saved.
    */
-  private async accept(msg: LogMessage): Promise<void> {
+  private accept(msg: LogMessage): Promise<void> {
+    // After a storage failure nothing new is applied until recovery has rebuilt the state from disk.
+    if (this.failure !== undefined)
+      return Promise.reject(new LedgerError({ code: "STORAGE_FULL", info: this.failure }));
     const journal = this.apply(msg);
     const waits: Promise<void>[] = [];
     if (journal) {
-      const seq = this.nextSeq++;
+      const seq = this.pl.nextSeq++;
       this.pl.journalSeqs.push(seq);
       waits.push(this.deps.store.appendJournal(this.pl.height, seq, encodeMessage(msg)));
+    } else {
+      // Same answer as an earlier identical message: not before that one is durable too.
+      waits.push(this.deps.store.flushed());
     }
     if (this.closing !== undefined) waits.push(this.closing.saved);
-    try {
-      await Promise.all(waits);
-    } catch (e) {
-      this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
-      throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
-    }
+    const done = Promise.all(waits).then(
+      () => {},
+      (e: unknown) => {
+        this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
+        throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
+      },
+    );
+    this.inflight.add(done);
+    const forget = (): void => {
+      this.inflight.delete(done);
+    };
+    done.then(forget, forget);
+    return done;
   }
 
+  /**
+   * Refuse every write from now on (STORAGE_FULL) and say why; reads are still served. A probe retries
+   * every RECOVERY_PROBE_MS; once the disk takes writes again the state is rebuilt from disk (last saved
+   * block + journal replay: exactly what was acknowledged) and writes resume, without a restart.
+   */
   private fail(reason: string): void {
-    if (this.failure === undefined) this.deps.log.error("storage failure: refusing writes until restart", { reason });
-    this.failure ??= reason;
+    if (this.failure !== undefined) return;
+    this.deps.log.error("refusing writes until the database takes writes again", { reason });
+    this.failure = reason;
+    this.scheduleRecovery();
+  }
+
+  private scheduleRecovery(): void {
+    if (this.closed || this.recoveryTimer !== undefined) return;
+    this.recoveryTimer = setTimeout(() => {
+      this.recoveryTimer = undefined;
+      void this.tryRecover();
+    }, RECOVERY_PROBE_MS);
+    this.recoveryTimer.unref();
+  }
+
+  private async tryRecover(): Promise<void> {
+    // Let every write already queued settle, so the disk holds all that will ever be acknowledged.
+    await Promise.allSettled([...this.inflight, this.closing?.saved, this.cleanup]);
+    try {
+      await this.deps.store.probeWrite();
+      this.reload();
+    } catch (e) {
+      this.deps.log.debug("database still refuses writes", { error: e instanceof Error ? e.message : String(e) });
+      this.scheduleRecovery();
+      return;
+    }
+    this.deps.log.info("writes resumed", { height: this.tip.height, minute: this.pl.minute, after: this.failure });
+    this.failure = undefined;
+  }
+
+  /** Rebuild the in-memory state from the store: last saved block, then the open height's journal. */
+  private reload(): void {
+    const store = this.deps.store;
+    this.closing = undefined;
+    this.holding.clear();
+    const height = store.savedHeight();
+    this.tip = this.loadTip(height);
+    this.pl = new ProcessList(height + 1, store.openBlockStartMs());
+    this.replay();
+  }
+
+  /** Stop the recovery probe and flush; call before closing the store. */
+  async close(): Promise<void> {
+    this.closed = true;
+    if (this.recoveryTimer !== undefined) clearTimeout(this.recoveryTimer);
+    this.recoveryTimer = undefined;
+    await this.flush().catch(() => {});
   }
 
   // ───────────────────────────── rules ─────────────────────────────
@@ -484,6 +557,23 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     return true;
   }
 
+  /**
+   * reveal-chain before its commit: refuse what no chain commit could make valid. (With a live unrevealed
+   * commit the pairing rules decide in apply.) Not part of the log: accepted messages are unchanged.
+   */
+  private checkChainReveal(entry: Entry, hash: Uint8Array, timeMs: number): void {
+    const paid = this.livePaidCommit(hash, timeMs);
+    if (paid !== undefined && !paid.revealed) return;
+    const derived = chainIdFromExtIds(entry.extIds);
+    if (!bytesEqual(derived, entry.chainId))
+      throw new LedgerError({
+        code: "CHAIN_ID_MISMATCH",
+        chainId: toHex(entry.chainId),
+        info: `a chain's first entry must carry the chain ID of its external IDs, ${toHex(derived)}`,
+      });
+    if (this.chainExists(entry.chainId)) throw new LedgerError({ code: "CHAIN_EXISTS", chainId: toHex(entry.chainId) });
+  }
+
   /** Does commit `paid` pay for revealing `entry`? Throws the rule that fails. */
   private checkPairing(entry: Entry, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit): void {
     const exists = this.chainExists(entry.chainId);
@@ -572,7 +662,13 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.counters.revealsExpired += this.holding.sweep(timeMs);
     this.pl.endMinute(timeMs);
     if (minute < MINUTES_PER_BLOCK - 1) return true;
-    this.close(timeMs);
+    try {
+      this.closeOpenBlock(timeMs);
+    } catch (e) {
+      // A bug, not a user error: stop writing rather than continue on a half-closed block.
+      this.fail(`closing block ${this.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw e;
+    }
     return false;
   }
 
@@ -581,11 +677,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    * transaction, and open the next height at once. Until the save commits, readers see the closed block
    * through `closing`.
    */
-  private close(timeMs: number): void {
+  private closeOpenBlock(timeMs: number): void {
     const started = performance.now();
     const cpu = process.cpuUsage();
-    const carry = this.holding.list().map((h) => ({
-      seq: this.nextSeq++,
+    // carried into the next height's journal as its first records, sequences 0…
+    const carry = this.holding.list().map((h, i) => ({
+      seq: i,
       bytes: encodeMessage({ kind: "reveal", timeMs: h.arrivalMs, entryRaw: h.raw }),
     }));
     const closed = closeBlock(this.pl, {
@@ -619,6 +716,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.tip = closed.tip;
     this.pl = new ProcessList(closed.tip.height + 1, timeMs);
     for (const c of carry) this.pl.journalSeqs.push(c.seq);
+    this.pl.nextSeq = carry.length;
     this.counters.blocksClosed++;
     this.counters.lastCloseSaveMs = performance.now() - saving;
     this.counters.lastCloseMs = performance.now() - started;

@@ -99,6 +99,8 @@ export class ProcessList {
   readonly newChains = new Set<string>();
   /** journal sequences of this height, in log order */
   readonly journalSeqs: number[] = [];
+  /** sequence of the next journal record of this height (sequences restart at 0 for each height) */
+  nextSeq = 0;
 
   constructor(
     /** directory block height being built */

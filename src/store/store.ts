@@ -100,6 +100,25 @@ function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
+/**
+ * Run an lmdb-js write and return its promise with every rejection handled: a failed commit rejects its
+ * writes with an error whose `commitError` is a second rejected promise, which would otherwise end the
+ * process as an unhandled rejection. A synchronous throw becomes a rejection too.
+ */
+function guarded<T>(write: () => PromiseLike<T>): Promise<T> {
+  let p: Promise<T>;
+  try {
+    p = Promise.resolve(write());
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return p.catch((e: unknown) => {
+    const inner = (e as { commitError?: unknown } | undefined)?.commitError;
+    if (inner instanceof Promise) inner.catch(() => {});
+    throw e;
+  });
+}
+
 /** Key of a `meta` record. */
 function metaKey(name: string): Uint8Array {
   return Buffer.from(name, "ascii");
@@ -252,10 +271,21 @@ export class LedgerStore {
    * block from memory meanwhile). Later journal appends commit after it, in order.
    */
   async saveBlockSetAsync(set: BlockSetWrite): Promise<void> {
-    await this.env.batch(() => {
-      this.writeBlockSet(set, (db, k, v) => void db.put(k, v));
-    });
-    await this.env.flushed;
+    let last: Promise<boolean> | undefined;
+    await guarded(() =>
+      this.env.batch(() => {
+        this.writeBlockSet(set, (db, k, v) => {
+          // puts of one batch share a commit promise: handle each distinct one (the batch's own result is
+          // what we await)
+          const p = db.put(k, v);
+          if (p !== last && p instanceof Promise) {
+            last = p;
+            guarded(() => p).catch(() => {});
+          }
+        });
+      }),
+    );
+    await guarded(() => this.env.flushed);
   }
 
   private writeBlockSet(set: BlockSetWrite, put: (db: BinDb, key: Uint8Array, value: Uint8Array) => void): void {
@@ -295,8 +325,17 @@ export class LedgerStore {
    * then may the node acknowledge the message. Rejects when LMDB cannot write (disk full).
    */
   async appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
-    await this.dbs.journal.put(journalKey(height, seq), bytes);
-    await this.env.flushed;
+    await guarded(() => this.dbs.journal.put(journalKey(height, seq), bytes));
+    await guarded(() => this.env.flushed);
+  }
+
+  /**
+   * Write and flush a small record: resolves when the disk takes writes again (the ledger probes with it
+   * after a failure), rejects while it does not.
+   */
+  async probeWrite(): Promise<void> {
+    await guarded(() => this.dbs.meta.put(metaKey("probe"), Uint8Array.of(1)));
+    await guarded(() => this.env.flushed);
   }
 
   /**
@@ -309,7 +348,7 @@ export class LedgerStore {
       const part = seqs.slice(i, i + chunk);
       await new Promise<void>((resolve) => setImmediate(resolve));
       if (this.closed) return;
-      await Promise.all(part.map((seq) => this.dbs.journal.remove(journalKey(height, seq))));
+      await Promise.all(part.map((seq) => guarded(() => this.dbs.journal.remove(journalKey(height, seq)))));
     }
   }
 
@@ -324,13 +363,6 @@ export class LedgerStore {
       out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
     }
     return out;
-  }
-
-  /** Largest sequence number in the journal, or -1 when it is empty. */
-  lastJournalSeq(): number {
-    let last = -1;
-    for (const key of this.dbs.journal.getKeys()) last = Math.max(last, parseJournalKey(key).seq);
-    return last;
   }
 
   /**
@@ -355,7 +387,7 @@ export class LedgerStore {
    * entry: lookups require an entry location. Resolves true once committed.
    */
   putEntryRaw(entryHash: Uint8Array, raw: Uint8Array): Promise<boolean> {
-    return this.dbs.entries.put(entryHash, raw);
+    return guarded(() => this.dbs.entries.put(entryHash, raw)).catch(() => false);
   }
 
   // ── reads ──
@@ -422,7 +454,7 @@ export class LedgerStore {
 
   /** Resolves when every write so far is flushed to disk. */
   async flushed(): Promise<void> {
-    await this.env.flushed;
+    await guarded(() => this.env.flushed);
   }
 
   /** Flush and close the environment. */

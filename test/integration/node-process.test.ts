@@ -210,7 +210,8 @@ describe("ledgerd process", () => {
         "-loglevel=warning",
       ]);
       p.child.kill("SIGTERM");
-      assert.equal((await p.exited).code, 0);
+      const stopped = await p.exited;
+      assert.deepEqual(stopped, { code: 0, signal: null });
       const other = spawnSync(LEDGERD, ["-network=CUSTOM", "-customnet=two", `-homedir=${home}`, `-port=${port}`], {
         encoding: "utf8",
       });

@@ -44,7 +44,8 @@ export function vectorBlobs(minBytes = 8): Uint8Array[] {
       Object.values(v).forEach(visit);
     }
   };
-  for (const vectors of loadVectorFiles().values()) for (const vector of vectors) visit([vector.input, vector.expected]);
+  for (const vectors of loadVectorFiles().values())
+    for (const vector of vectors) visit([vector.input, vector.expected]);
   return [...seen].sort().map((h) => new Uint8Array(Buffer.from(h, "hex")));
 }
 
@@ -57,7 +58,8 @@ export function vectorAddressStrings(): string[] {
     } else if (Array.isArray(v)) v.forEach(visit);
     else if (typeof v === "object" && v !== null) Object.values(v).forEach(visit);
   };
-  for (const vectors of loadVectorFiles().values()) for (const vector of vectors) visit([vector.input, vector.expected]);
+  for (const vectors of loadVectorFiles().values())
+    for (const vector of vectors) visit([vector.input, vector.expected]);
   return [...seen].sort();
 }
 
@@ -87,10 +89,17 @@ export function buildCorpus(): BuiltCorpus {
   const entries = [
     marshalEntry({ version: 0, chainId, extIds: chainExtIds, content: new TextEncoder().encode("first entry") }),
     marshalEntry({ version: 0, chainId, extIds: [], content: new Uint8Array(0) }),
-    marshalEntry({ version: 0, chainId, extIds: [new Uint8Array(0), Uint8Array.of(7)], content: new Uint8Array(1100).fill(0x61) }),
+    marshalEntry({
+      version: 0,
+      chainId,
+      extIds: [new Uint8Array(0), Uint8Array.of(7)],
+      content: new Uint8Array(1100).fill(0x61),
+    }),
   ];
   const chainCommit = buildChainCommit({ entryRaw: entries[0]!, milliTime: CORPUS_TIME_MS, ecSeed });
-  const entryCommits = entries.slice(1).map((raw, i) => buildEntryCommit({ entryRaw: raw, milliTime: CORPUS_TIME_MS + i, ecSeed }));
+  const entryCommits = entries
+    .slice(1)
+    .map((raw, i) => buildEntryCommit({ entryRaw: raw, milliTime: CORPUS_TIME_MS + i, ecSeed }));
 
   const txs: Transaction[] = [
     buildTransaction({
@@ -168,7 +177,13 @@ export function buildCorpus(): BuiltCorpus {
     assetBlocks: [encodeAssetBlock(assetBlock)],
     adminBlocks: [],
     directoryBlocks: [encodeDirectoryBlock(directory)],
-    addresses: [genesis.publicAddress, genesis.privateAddress, other.publicAddress, ec.publicAddress, ec.privateAddress],
+    addresses: [
+      genesis.publicAddress,
+      genesis.privateAddress,
+      other.publicAddress,
+      ec.publicAddress,
+      ec.privateAddress,
+    ],
   };
   for (const network of ["MAIN", "TEST", "LOCAL"] as const) {
     const g = genesisBlocks(network);

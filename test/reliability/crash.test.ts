@@ -14,7 +14,7 @@
 // Rounds: 3 in CI, 20 with LEDGERD_LONG=1 (make test-long). LEDGERD_FUZZ_SEED replays a run.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { type LedgerdProcess, LedgerdProcess as Ledgerd, killAllNodes, sleep } from "../support/nodeProcess.js";
+import { killAllNodes, LedgerdProcess as Ledgerd, type LedgerdProcess, sleep } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
 import {
   checkBalances,
@@ -26,8 +26,8 @@ import {
   savedHeight,
   waitForHeight,
 } from "./ledgerChecks.js";
-import { LONG, fuzzSeed } from "./mode.js";
-import { rcdHex, testWallet, Workload } from "./workload.js";
+import { fuzzSeed, LONG } from "./mode.js";
+import { GENESIS_TOTAL, rcdHex, testWallet, Workload } from "./workload.js";
 
 const ROUNDS = LONG ? 20 : 3;
 /** Seconds per block: a minute is 200 ms, so block closes come often enough to aim kills at them. */
@@ -35,8 +35,6 @@ const BLOCK_SECONDS = 2;
 const MINUTE_MS = (BLOCK_SECONDS * 1000) / 10;
 /** Writers sending commit + reveal pairs concurrently. */
 const ENTRY_WORKERS = 3;
-/** Base units of the LOCAL genesis allocation: 20,000 asset units (issue). */
-const GENESIS_TOTAL = 20_000n * 100_000_000n;
 /** Kill within ± this many ms of the aimed boundary. */
 const AIM_JITTER_MS = 25;
 
@@ -109,10 +107,18 @@ describe(`crash safety: ${ROUNDS} rounds of kill -9 under load`, { concurrency: 
     w = new Workload(wallet, rate);
     const g = await node.rpc<{ balance: number }>("asset-balance", { address: wallet.genesis.publicAddress });
     assert.equal(BigInt(g.balance), GENESIS_TOTAL, "the LOCAL genesis key holds 20,000 units");
-    genesisKeyMR = (await node.rpc<{ dblock: { keymr: string } }>("dblock-by-height", { height: 0, noraw: true })).dblock.keymr;
+    genesisKeyMR = (await node.rpc<{ dblock: { keymr: string } }>("dblock-by-height", { height: 0, noraw: true }))
+      .dblock.keymr;
     // 100,000 entry credits, and 1,000 units to each other address
     assert.ok(await w.transfer(node, wallet.genesis, [], rate * 100_000n));
-    assert.ok(await w.transfer(node, wallet.genesis, wallet.others.map((to) => ({ to, amount: 1_000n * 100_000_000n })), 0n));
+    assert.ok(
+      await w.transfer(
+        node,
+        wallet.genesis,
+        wallet.others.map((to) => ({ to, amount: 1_000n * 100_000_000n })),
+        0n,
+      ),
+    );
     // acknowledged purchases count at once (ack balance), so the chains can be paid in the same block
     for (const label of ["alpha", "beta", "gamma"]) assert.ok(await w.createChain(node, label));
     await verifySettled("setup");

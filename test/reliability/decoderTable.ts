@@ -13,16 +13,22 @@ import { decodeAdminBlock, decodeServerFault, encodeAdminBlock } from "../../src
 import { decodeAddress, encodeAddress, keyPairFromPrivate } from "../../src/protocol/address.js";
 import { base58Decode, base58Encode } from "../../src/protocol/base58.js";
 import { ByteReader, encodeVarint, fromHex, toHex } from "../../src/protocol/bytes.js";
-import { decodeChainCommit, decodeEntryCommit, encodeCommit, parseChainCommit, parseEntryCommit } from "../../src/protocol/commit.js";
+import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../src/protocol/chains.js";
+import {
+  decodeChainCommit,
+  decodeEntryCommit,
+  encodeCommit,
+  parseChainCommit,
+  parseEntryCommit,
+} from "../../src/protocol/commit.js";
 import { buildDirectoryBlock, decodeDirectoryBlock, encodeDirectoryBlock } from "../../src/protocol/dblock.js";
 import { decodeEntryBlock, encodeEntryBlock, entryBlockHashes } from "../../src/protocol/eblock.js";
 import { decodeECBlock, encodeECBlock } from "../../src/protocol/ecblock.js";
 import { marshalEntry, unmarshalEntry } from "../../src/protocol/entry.js";
 import { decodeAssetBlock, encodeAssetBlock } from "../../src/protocol/fblock.js";
-import { receiptToJson, receiptFromJson } from "../../src/protocol/json/receiptJson.js";
+import { receiptFromJson, receiptToJson } from "../../src/protocol/json/receiptJson.js";
 import { buildReceipt, verifyReceipt } from "../../src/protocol/receipt.js";
 import { decodeTransaction, decodeTransactionAt, encodeTransaction } from "../../src/protocol/transaction.js";
-import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../src/protocol/chains.js";
 import { type BuiltCorpus, testSeed } from "./corpus.js";
 
 /** One decoder under fuzz. */
@@ -41,7 +47,8 @@ const latin1 = (b: Uint8Array): string => Buffer.from(b.buffer, b.byteOffset, b.
 const bytesOf = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "latin1"));
 
 function sameBytes(what: string, got: Uint8Array, want: Uint8Array): void {
-  if (toHex(got) !== toHex(want)) assert.fail(`${what}: accepted input does not re-encode to itself\n input ${toHex(want)}\n again ${toHex(got)}`);
+  if (toHex(got) !== toHex(want))
+    assert.fail(`${what}: accepted input does not re-encode to itself\n input ${toHex(want)}\n again ${toHex(got)}`);
 }
 
 /** Journal messages of every kind, built from corpus objects. */
@@ -112,7 +119,11 @@ export function decoderTable(c: BuiltCorpus): DecoderUnderFuzz[] {
       ownSeeds: c.transactions,
       onAccept: (v: ReturnType<typeof decodeTransaction>, b) => {
         sameBytes("transaction.raw", v.raw, b);
-        if (v.inputs.length === v.rcds.length && v.inputs.length === v.signatures.length && v.signatures.every((s) => s.length === 1))
+        if (
+          v.inputs.length === v.rcds.length &&
+          v.inputs.length === v.signatures.length &&
+          v.signatures.every((s) => s.length === 1)
+        )
           sameBytes("transaction", encodeTransaction(v), b);
       },
       maxRandomLength: 600,
@@ -122,7 +133,8 @@ export function decoderTable(c: BuiltCorpus): DecoderUnderFuzz[] {
       // a transaction inside a larger buffer (block bodies, send-raw-message): offset 1 past a type byte
       decode: (b) => decodeTransactionAt(b, 1),
       ownSeeds: c.transactions.map((t) => Uint8Array.of(0x09, ...t, 0xaa, 0xbb)),
-      onAccept: (v: ReturnType<typeof decodeTransactionAt>, b) => assert.ok(v.size >= 1 && v.size <= b.length - 1, `size ${v.size} of ${b.length}`),
+      onAccept: (v: ReturnType<typeof decodeTransactionAt>, b) =>
+        assert.ok(v.size >= 1 && v.size <= b.length - 1, `size ${v.size} of ${b.length}`),
       maxRandomLength: 600,
     },
     {
@@ -172,7 +184,8 @@ export function decoderTable(c: BuiltCorpus): DecoderUnderFuzz[] {
       name: "decodeDirectoryBlock",
       decode: decodeDirectoryBlock,
       ownSeeds: c.directoryBlocks,
-      onAccept: (v: ReturnType<typeof decodeDirectoryBlock>, b) => sameBytes("directory block", encodeDirectoryBlock(v), b),
+      onAccept: (v: ReturnType<typeof decodeDirectoryBlock>, b) =>
+        sameBytes("directory block", encodeDirectoryBlock(v), b),
       maxRandomLength: blockish,
     },
     {

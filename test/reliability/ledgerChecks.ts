@@ -28,7 +28,8 @@ export async function waitForHeight(node: LedgerdProcess, height: number, timeou
   for (;;) {
     const h = await savedHeight(node);
     if (h >= height) return h;
-    if (Date.now() > deadline) assert.fail(`height ${h} did not reach ${height} within ${timeoutMs} ms\n${node.tail()}`);
+    if (Date.now() > deadline)
+      assert.fail(`height ${h} did not reach ${height} within ${timeoutMs} ms\n${node.tail()}`);
     await sleep(100);
   }
 }
@@ -48,7 +49,10 @@ function ackCall(s: Sent): { method: string; params: Record<string, string> } {
 function statusOf(s: Sent, result: unknown): FinalStatus {
   const r = result as { status?: string; commitdata?: { status?: string }; entrydata?: { status?: string } };
   const status = s.kind === "transaction" ? r.status : s.kind === "commit" ? r.commitdata?.status : r.entrydata?.status;
-  assert.ok(STATUSES.includes(status as FinalStatus), `ack of ${s.kind}: unexpected status ${JSON.stringify(status)} in ${JSON.stringify(result)}`);
+  assert.ok(
+    STATUSES.includes(status as FinalStatus),
+    `ack of ${s.kind}: unexpected status ${JSON.stringify(status)} in ${JSON.stringify(result)}`,
+  );
   return status as FinalStatus;
 }
 
@@ -61,7 +65,9 @@ export async function resolveStatuses(node: LedgerdProcess, sent: readonly Sent[
     if ("error" in a) assert.fail(`ack of ${s.kind} ${"txId" in s ? s.txId : s.entryHash}: ${JSON.stringify(a.error)}`);
     const status = statusOf(s, a.result);
     if (s.final === "DBlockConfirmed" && status !== "DBlockConfirmed")
-      assert.fail(`${s.kind} ${"txId" in s ? s.txId : s.entryHash} was DBlockConfirmed and is now ${status}: a saved block was lost`);
+      assert.fail(
+        `${s.kind} ${"txId" in s ? s.txId : s.entryHash} was DBlockConfirmed and is now ${status}: a saved block was lost`,
+      );
     s.final = status;
   });
 }
@@ -83,12 +89,16 @@ export function checkStatuses(sent: readonly Sent[]): void {
     if (heldWithoutCommit) {
       // waits in the holding queue (NotConfirmed) or was lost with an unanswered request (Unknown)
       const allowed: FinalStatus[] = s.outcome === "acked" ? ["NotConfirmed"] : ["NotConfirmed", "Unknown"];
-      if (!allowed.includes(s.final!)) problems.push(`${describeSent(s)}: its commit is ${s.commit.final}, expected ${allowed.join(" or ")}`);
+      if (!allowed.includes(s.final!))
+        problems.push(`${describeSent(s)}: its commit is ${s.commit.final}, expected ${allowed.join(" or ")}`);
       continue;
     }
-    if (s.outcome === "acked" && s.final !== "DBlockConfirmed") problems.push(`${describeSent(s)}: acknowledged but not confirmed`);
-    if (s.outcome === "rejected" && s.final !== "Unknown") problems.push(`${describeSent(s)}: rejected but known to the ledger`);
-    if (s.outcome === "unknown" && s.final !== "DBlockConfirmed" && s.final !== "Unknown") problems.push(`${describeSent(s)}: half-done after a crash`);
+    if (s.outcome === "acked" && s.final !== "DBlockConfirmed")
+      problems.push(`${describeSent(s)}: acknowledged but not confirmed`);
+    if (s.outcome === "rejected" && s.final !== "Unknown")
+      problems.push(`${describeSent(s)}: rejected but known to the ledger`);
+    if (s.outcome === "unknown" && s.final !== "DBlockConfirmed" && s.final !== "Unknown")
+      problems.push(`${describeSent(s)}: half-done after a crash`);
     if (s.kind === "reveal" && s.final === "DBlockConfirmed" && s.commit.final !== "DBlockConfirmed")
       problems.push(`${describeSent(s)}: confirmed without its commit (${s.commit.final})`);
   }
@@ -100,26 +110,46 @@ interface BalanceList {
 }
 
 /** Balances of the test addresses and EC key equal the model; the asset total is conserved. */
-export async function checkBalances(node: LedgerdProcess, w: Workload, initial: ReadonlyMap<string, bigint>, genesisTotal: bigint): Promise<void> {
+export async function checkBalances(
+  node: LedgerdProcess,
+  w: Workload,
+  initial: ReadonlyMap<string, bigint>,
+  genesisTotal: bigint,
+): Promise<void> {
   const wallet: Wallet = w.wallet;
   const expected = w.expectedAssetBalances(initial);
-  const list = await node.rpc<BalanceList>("multiple-asset-balances", { addresses: wallet.all.map((k) => k.publicAddress) });
+  const list = await node.rpc<BalanceList>("multiple-asset-balances", {
+    addresses: wallet.all.map((k) => k.publicAddress),
+  });
   let sum = 0n;
   wallet.all.forEach((k, i) => {
     const b = list.balances[i]!;
     const want = expected.get(rcdHex(k)) ?? 0n;
     const have = b.err === "" ? BigInt(b.saved) : 0n;
-    assert.equal(have, want, `saved asset balance of ${k.publicAddress}: node ${have}, model ${want} (item ${JSON.stringify(b)})`);
-    if (b.err === "") assert.equal(BigInt(b.ack), have, `${k.publicAddress}: ack ${b.ack} ≠ saved ${b.saved} with nothing pending`);
+    assert.equal(
+      have,
+      want,
+      `saved asset balance of ${k.publicAddress}: node ${have}, model ${want} (item ${JSON.stringify(b)})`,
+    );
+    if (b.err === "")
+      assert.equal(BigInt(b.ack), have, `${k.publicAddress}: ack ${b.ack} ≠ saved ${b.saved} with nothing pending`);
     sum += have;
   });
   const burned = w.burnedAndConverted();
-  assert.equal(sum + burned, genesisTotal, `asset balances ${sum} + fees and EC purchases ${burned} ≠ genesis total ${genesisTotal}`);
+  assert.equal(
+    sum + burned,
+    genesisTotal,
+    `asset balances ${sum} + fees and EC purchases ${burned} ≠ genesis total ${genesisTotal}`,
+  );
 
   const ec = await node.rpc<BalanceList>("multiple-ec-balances", { addresses: [wallet.ec.publicAddress] });
   const e = ec.balances[0]!;
   const ecHave = e.err === "" ? BigInt(e.saved) : 0n;
-  assert.equal(ecHave, w.expectedEcBalance(), `EC balance of ${wallet.ec.publicAddress}: node ${ecHave}, model bought − spent ${w.expectedEcBalance()}`);
+  assert.equal(
+    ecHave,
+    w.expectedEcBalance(),
+    `EC balance of ${wallet.ec.publicAddress}: node ${ecHave}, model bought − spent ${w.expectedEcBalance()}`,
+  );
   if (e.err === "") assert.equal(BigInt(e.ack), ecHave, "EC ack ≠ saved with nothing pending");
 }
 
@@ -128,7 +158,11 @@ interface EntryBlockJson {
   entrylist: { entryhash: string }[];
 }
 interface DBlockJson {
-  dblock: { keymr: string; header: { prevkeymr: string; dbheight: number }; dbentries: { chainid: string; keymr: string }[] };
+  dblock: {
+    keymr: string;
+    header: { prevkeymr: string; dbheight: number };
+    dbentries: { chainid: string; keymr: string }[];
+  };
 }
 
 /**
@@ -152,8 +186,12 @@ export async function checkChains(node: LedgerdProcess, w: Workload): Promise<{ 
       const eb = await node.rpc<EntryBlockJson>("entry-block", { keymr });
       blocks++;
       assert.equal(eb.header.chainid, chain.chainId, `entry block ${keymr} belongs to another chain`);
-      assert.ok(eb.header.blocksequencenumber < lastSeq && eb.header.dbheight < lastHeight, `chain ${chain.chainId}: sequence/height do not go down at ${keymr}`);
-      if (lastSeq !== Number.POSITIVE_INFINITY) assert.equal(eb.header.blocksequencenumber, lastSeq - 1, `chain ${chain.chainId}: sequence gap at ${keymr}`);
+      assert.ok(
+        eb.header.blocksequencenumber < lastSeq && eb.header.dbheight < lastHeight,
+        `chain ${chain.chainId}: sequence/height do not go down at ${keymr}`,
+      );
+      if (lastSeq !== Number.POSITIVE_INFINITY)
+        assert.equal(eb.header.blocksequencenumber, lastSeq - 1, `chain ${chain.chainId}: sequence gap at ${keymr}`);
       lastSeq = eb.header.blocksequencenumber;
       lastHeight = eb.header.dbheight;
       const d = await node.rpc<DBlockJson>("dblock-by-height", { height: eb.header.dbheight, noraw: true });
@@ -171,11 +209,18 @@ export async function checkChains(node: LedgerdProcess, w: Workload): Promise<{ 
     assert.ok(found.has(chain.firstEntry), `chain ${chain.chainId}: first entry missing`);
     const missing = [...expected].filter((h) => !found.has(h));
     const extra = [...found].filter((h) => !expected.has(h));
-    assert.deepEqual({ missing: missing.slice(0, 5), extra: extra.slice(0, 5) }, { missing: [], extra: [] }, `chain ${chain.chainId}: ${missing.length} confirmed entries missing, ${extra.length} unexpected`);
+    assert.deepEqual(
+      { missing: missing.slice(0, 5), extra: extra.slice(0, 5) },
+      { missing: [], extra: [] },
+      `chain ${chain.chainId}: ${missing.length} confirmed entries missing, ${extra.length} unexpected`,
+    );
     entries += found.size;
     // every entry readable (batched)
     const reads = await node.rpcBatch([...found].map((hash) => ({ method: "entry", params: { hash } })));
-    reads.forEach((r, i) => assert.ok("result" in r, `entry ${[...found][i]} of chain ${chain.chainId} not readable: ${JSON.stringify(r)}`));
+    const hashes = [...found];
+    reads.forEach((r, i) => {
+      assert.ok("result" in r, `entry ${hashes[i]} of chain ${chain.chainId} not readable: ${JSON.stringify(r)}`);
+    });
   }
   return { blocks, entries };
 }
@@ -183,13 +228,16 @@ export async function checkChains(node: LedgerdProcess, w: Workload): Promise<{ 
 /** Directory blocks `from`..`to` link up: each one's prevkeymr is the keymr of the one before. Returns the keymr at `to`. */
 export async function checkDirectoryChain(node: LedgerdProcess, from: number, to: number): Promise<string> {
   const heights = Array.from({ length: to - Math.max(0, from - 1) + 1 }, (_, i) => Math.max(0, from - 1) + i);
-  const answers = await node.rpcBatch(heights.map((height) => ({ method: "dblock-by-height", params: { height, noraw: true } })));
+  const answers = await node.rpcBatch(
+    heights.map((height) => ({ method: "dblock-by-height", params: { height, noraw: true } })),
+  );
   let prev: string | undefined;
   answers.forEach((a, i) => {
     assert.ok("result" in a, `dblock-by-height ${heights[i]}: ${JSON.stringify(a)}`);
     const d = (a.result as DBlockJson).dblock;
     assert.equal(d.header.dbheight, heights[i]);
-    if (prev !== undefined) assert.equal(d.header.prevkeymr, prev, `directory block ${heights[i]} does not link to ${heights[i]! - 1}`);
+    if (prev !== undefined)
+      assert.equal(d.header.prevkeymr, prev, `directory block ${heights[i]} does not link to ${heights[i]! - 1}`);
     prev = d.keymr;
   });
   return prev!;
@@ -207,12 +255,18 @@ interface PendingTx {
 /** With the workload stopped and settled, nothing is pending except reveals still waiting for a commit. */
 export async function checkNothingPending(node: LedgerdProcess, w: Workload): Promise<void> {
   const waiting = new Set(
-    w.sent.filter((s): s is SentReveal => s.kind === "reveal" && s.heldFirst && s.final === "NotConfirmed").map((r) => r.entryHash),
+    w.sent
+      .filter((s): s is SentReveal => s.kind === "reveal" && s.heldFirst && s.final === "NotConfirmed")
+      .map((r) => r.entryHash),
   );
   const entries = (await node.rpc<PendingEntry[] | null>("pending-entries", {})) ?? [];
   const unexpected = entries.filter((e) => !waiting.has(e.entryhash));
   assert.deepEqual(unexpected.slice(0, 5), [], `${unexpected.length} unexpected pending entries`);
   const txs = (await node.rpc<PendingTx[] | null>("pending-transactions", {})) ?? [];
   const nonCoinbase = txs.filter((t) => Array.isArray(t.inputs) && t.inputs.length > 0);
-  assert.deepEqual(nonCoinbase.map((t) => t.transactionid), [], "transactions still pending after two blocks");
+  assert.deepEqual(
+    nonCoinbase.map((t) => t.transactionid),
+    [],
+    "transactions still pending after two blocks",
+  );
 }

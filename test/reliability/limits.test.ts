@@ -9,9 +9,9 @@ import { spawnSync } from "node:child_process";
 import * as http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type HttpAnswer, LedgerdProcess, killAllNodes, sleep } from "../support/nodeProcess.js";
+import { type HttpAnswer, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
-import { LONG, fuzzSeed } from "./mode.js";
+import { fuzzSeed, LONG } from "./mode.js";
 
 const MiB = 1024 * 1024;
 /** Default largest body (docs/configuration.md: -maxbody, [App] MaxBodyBytes). */
@@ -39,7 +39,9 @@ function rpcError(a: HttpAnswer, what: string): { id: unknown; code: number; mes
   try {
     json = JSON.parse(a.text) as typeof json;
   } catch {
-    assert.fail(`${what}: HTTP ${a.status} ${JSON.stringify(a.headers)} with a body that is not a JSON-RPC answer: ${JSON.stringify(a.text.slice(0, 200))}`);
+    assert.fail(
+      `${what}: HTTP ${a.status} ${JSON.stringify(a.headers)} with a body that is not a JSON-RPC answer: ${JSON.stringify(a.text.slice(0, 200))}`,
+    );
   }
   assert.equal(json.jsonrpc, "2.0", `${what}: ${a.text.slice(0, 200)}`);
   assert.ok(json.error !== undefined, `${what}: expected an error, got ${a.text.slice(0, 200)}`);
@@ -56,11 +58,16 @@ function sendLargeBody(port: number, size: number, chunked: boolean): Promise<Ht
     const tailBytes = Buffer.from(PROPERTIES);
     const headers: Record<string, string | number> = { "Content-Type": "text/plain;" };
     if (!chunked) headers["Content-Length"] = size;
-    const req = http.request({ host: "127.0.0.1", port, method: "POST", path: "/v2", headers, agent: false, timeout: 30_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
-    });
+    const req = http.request(
+      { host: "127.0.0.1", port, method: "POST", path: "/v2", headers, agent: false, timeout: 30_000 },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
+      },
+    );
     req.on("error", (e) => resolve({ error: e.message }));
     req.on("timeout", () => req.destroy(new Error("timeout")));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
@@ -81,7 +88,12 @@ function sendLargeBody(port: number, size: number, chunked: boolean): Promise<Ht
 }
 
 /** Open a raw TCP connection, send `parts` one every `intervalMs`, resolve when the server closes it (or at `giveUpMs`). */
-function trickle(port: number, parts: string[], intervalMs: number, giveUpMs: number): Promise<{ closedAfterMs: number | undefined; received: string; sent: number }> {
+function trickle(
+  port: number,
+  parts: string[],
+  intervalMs: number,
+  giveUpMs: number,
+): Promise<{ closedAfterMs: number | undefined; received: string; sent: number }> {
   return new Promise((resolve) => {
     const t0 = Date.now();
     const s = net.connect(port, "127.0.0.1");
@@ -170,7 +182,10 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       }
       const afterRss = node.rssBytes();
       if (before !== undefined && afterRss !== undefined)
-        assert.ok(afterRss - before < 16 * MiB, `RSS grew by ${Math.round((afterRss - before) / MiB)} MiB over two 16 MB uploads: the body was buffered`);
+        assert.ok(
+          afterRss - before < 16 * MiB,
+          `RSS grew by ${Math.round((afterRss - before) / MiB)} MiB over two 16 MB uploads: the body was buffered`,
+        );
       await stillServes(node, "after 16 MB bodies");
     });
 
@@ -184,7 +199,8 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
   });
 
   describe("batches", () => {
-    const batch = (n: number): string => JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "properties" })));
+    const batch = (n: number): string =>
+      JSON.stringify(Array.from({ length: n }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "properties" })));
 
     it("answers a batch of MaxBatch (100) requests and refuses MaxBatch + 1 with -32600", async () => {
       const ok = await node.post(batch(DEFAULT_MAX_BATCH));
@@ -214,7 +230,10 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         ["100,000 nested arrays", "[".repeat(100_000) + "]".repeat(100_000)],
         ["100,000 nested objects", '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)],
         ["id nested 65 deep", `{"jsonrpc":"2.0","method":"properties","id":${"[".repeat(65)}${"]".repeat(65)}}`],
-        ["params nested 1,000 deep", `{"jsonrpc":"2.0","id":1,"method":"heights","params":${"[".repeat(1000)}${"]".repeat(1000)}}`],
+        [
+          "params nested 1,000 deep",
+          `{"jsonrpc":"2.0","id":1,"method":"heights","params":${"[".repeat(1000)}${"]".repeat(1000)}}`,
+        ],
         ["unterminated 500,000 [", "[".repeat(500_000)],
       ];
       for (const [name, body] of cases) {
@@ -231,12 +250,25 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
     });
 
     it("survives oversized and too many headers (the connection is refused or answered, the node serves)", async () => {
-      const big = await trickle(node.port, [`POST /v2 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(4 * MiB)}\r\nContent-Length: 2\r\n\r\n{}`], 1, 10_000);
+      const big = await trickle(
+        node.port,
+        [`POST /v2 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(4 * MiB)}\r\nContent-Length: 2\r\n\r\n{}`],
+        1,
+        10_000,
+      );
       assert.ok(big.closedAfterMs !== undefined, "a 4 MiB header must not hold the connection open");
       assert.ok(!big.received.startsWith("HTTP/1.1 200"), "a 4 MiB header must not be served");
       const many = Array.from({ length: 500 }, (_, i) => `X-H${i}: v\r\n`).join("");
-      const r = await trickle(node.port, [`POST /v2 HTTP/1.1\r\nHost: x\r\n${many}Content-Length: ${PROPERTIES.length}\r\n\r\n${PROPERTIES}`], 1, 10_000);
-      assert.ok(r.closedAfterMs !== undefined || r.received.startsWith("HTTP/1.1"), "500 headers: no answer and no close");
+      const r = await trickle(
+        node.port,
+        [`POST /v2 HTTP/1.1\r\nHost: x\r\n${many}Content-Length: ${PROPERTIES.length}\r\n\r\n${PROPERTIES}`],
+        1,
+        15_000,
+      );
+      assert.ok(
+        r.closedAfterMs !== undefined || r.received.startsWith("HTTP/1.1"),
+        "500 headers: no answer and no close",
+      );
       await stillServes(node, "after oversized headers");
     });
   });
@@ -247,7 +279,9 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       const headers = head + `Content-Length: ${PROPERTIES.length}\r\n\r\n`;
       const slow = [
         ...Array.from({ length: 20 }, () => trickle(node.port, [...headers], 500, SLOW_CLIENT_CUTOFF_MS + 5000)),
-        ...Array.from({ length: 20 }, () => trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_CUTOFF_MS + 5000)),
+        ...Array.from({ length: 20 }, () =>
+          trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_CUTOFF_MS + 5000),
+        ),
         ...Array.from({ length: 20 }, () => trickle(node.port, [], 500, SLOW_CLIENT_CUTOFF_MS + 5000)),
       ];
       await sleep(1000);
@@ -256,7 +290,10 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       const kinds = ["headers trickled", "body trickled", "idle"];
       results.forEach((r, i) => {
         const kind = kinds[Math.floor(i / 20)];
-        assert.ok(r.closedAfterMs !== undefined, `${kind}: connection still open after ${SLOW_CLIENT_CUTOFF_MS + 5000} ms (${r.sent} parts sent)`);
+        assert.ok(
+          r.closedAfterMs !== undefined,
+          `${kind}: connection still open after ${SLOW_CLIENT_CUTOFF_MS + 5000} ms (${r.sent} parts sent)`,
+        );
         assert.ok(r.closedAfterMs <= SLOW_CLIENT_CUTOFF_MS, `${kind}: closed only after ${r.closedAfterMs} ms`);
         assert.ok(!r.received.includes('"result"'), `${kind}: a trickled request must not have been completed`);
       });
@@ -271,7 +308,14 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         const one = (): Promise<number> =>
           new Promise((resolve, reject) => {
             const req = http.request(
-              { host: "127.0.0.1", port: node.port, method: "POST", path: "/v2", agent, headers: { "Content-Length": PROPERTIES.length } },
+              {
+                host: "127.0.0.1",
+                port: node.port,
+                method: "POST",
+                path: "/v2",
+                agent,
+                headers: { "Content-Length": PROPERTIES.length },
+              },
               (res) => {
                 res.resume();
                 res.on("end", () => resolve(res.statusCode ?? 0));
@@ -285,7 +329,8 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         const fdsOpen = node.openFds();
         // the keep-alive sockets are still open: the node holds them all and still serves a new one
         await stillServes(node, `with ${count} open connections`);
-        if (fdsBefore !== undefined && fdsOpen !== undefined) assert.ok(fdsOpen >= fdsBefore + count * 0.9, `fds ${fdsBefore} → ${fdsOpen} with ${count} connections`);
+        if (fdsBefore !== undefined && fdsOpen !== undefined)
+          assert.ok(fdsOpen >= fdsBefore + count * 0.9, `fds ${fdsBefore} → ${fdsOpen} with ${count} connections`);
       } finally {
         agent.destroy();
       }
@@ -296,7 +341,8 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         await sleep(100);
         fds = node.openFds();
       }
-      if (fdsBefore !== undefined && fds !== undefined) assert.ok(fds <= fdsBefore + 10, `open fds ${fdsBefore} before, ${fds} after closing ${count} connections`);
+      if (fdsBefore !== undefined && fds !== undefined)
+        assert.ok(fds <= fdsBefore + 10, `open fds ${fdsBefore} before, ${fds} after closing ${count} connections`);
     });
   });
 
@@ -311,7 +357,14 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         `{"jsonrpc":"2.0","id":1,"method":"commit-entry","params":{"message":"${bigHex}"}}`,
         `{"jsonrpc":"2.0","id":1,"method":"reveal-entry","params":{"entry":"${"00".repeat(10_300)}"}}`,
         `{"jsonrpc":"2.0","id":1,"method":"entry","params":{"hash":"${"ab".repeat(40)}"}}`,
-        JSON.stringify(Array.from({ length: 100 }, (_, i) => ({ jsonrpc: "2.0", id: i, method: "asset-balance", params: { address: `FA${i}` } }))),
+        JSON.stringify(
+          Array.from({ length: 100 }, (_, i) => ({
+            jsonrpc: "2.0",
+            id: i,
+            method: "asset-balance",
+            params: { address: `FA${i}` },
+          })),
+        ),
         "[".repeat(5000) + "]".repeat(5000),
         `{"jsonrpc":"2.0","id":"${"x".repeat(500_000)}","method":"heights","params":[]}`,
       ];
@@ -319,7 +372,14 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       const post = (body: string): Promise<number> =>
         new Promise((resolve, reject) => {
           const req = http.request(
-            { host: "127.0.0.1", port: node.port, method: "POST", path: "/v2", agent, headers: { "Content-Length": Buffer.byteLength(body) } },
+            {
+              host: "127.0.0.1",
+              port: node.port,
+              method: "POST",
+              path: "/v2",
+              agent,
+              headers: { "Content-Length": Buffer.byteLength(body) },
+            },
             (res) => {
               res.resume();
               res.on("end", () => resolve(res.statusCode ?? 0));
@@ -360,7 +420,10 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
           `${[rss0, ...samples.slice(1), rss1].map((b) => `${Math.round((b ?? 0) / MiB)}`).join(" → ")} MiB\n`,
       );
       if (rss0 !== undefined && rss1 !== undefined)
-        assert.ok(rss1 - rss0 < FLOOD_RSS_GROWTH_LIMIT, `RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB over the flood`);
+        assert.ok(
+          rss1 - rss0 < FLOOD_RSS_GROWTH_LIMIT,
+          `RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB over the flood`,
+        );
     });
   });
 });

@@ -15,7 +15,8 @@ export function fuzzSeed(): number {
   const fromEnv = process.env.LEDGERD_FUZZ_SEED;
   if (fromEnv !== undefined && fromEnv !== "") {
     const n = Number(fromEnv);
-    if (!Number.isSafeInteger(n)) throw new Error(`LEDGERD_FUZZ_SEED must be an integer, got ${JSON.stringify(fromEnv)}`);
+    if (!Number.isSafeInteger(n))
+      throw new Error(`LEDGERD_FUZZ_SEED must be an integer, got ${JSON.stringify(fromEnv)}`);
     return n >>> 0;
   }
   return LONG ? Date.now() >>> 0 : 0x5eed_2026;

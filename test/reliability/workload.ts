@@ -8,14 +8,14 @@
  * After a crash the truth of the unknown ones is read from the node (`ack`); the model then predicts
  * every balance exactly, and the checks compare: acknowledged ⇒ confirmed, balances, EC balance, chains.
  */
-import { keyPairFromPrivate, keyPairFromSeed, type KeyPair, rcd1Hash } from "../../src/protocol/address.js";
+import { type KeyPair, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
 import { buildChainCommit, buildEntryCommit, commitTxId } from "../../src/protocol/commit.js";
 import { chainIdFromExtIds, entryHash, marshalEntry } from "../../src/protocol/entry.js";
-import { buildTransaction, transactionFeeEC, transactionId, type TxIo } from "../../src/protocol/transaction.js";
+import { buildTransaction, type TxIo, transactionFeeEC, transactionId } from "../../src/protocol/transaction.js";
+import { type LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
 import type { Random } from "../support/random.js";
 import { GENESIS_PRIVATE_KEY, testSeed } from "./corpus.js";
-import { type LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
 
 /** What the node said about one message. */
 export type Outcome = "pending" | "acked" | "rejected" | "unknown";
@@ -59,6 +59,9 @@ export interface SentTransaction {
 }
 export type Sent = SentCommit | SentReveal | SentTransaction;
 
+/** Base units of the LOCAL genesis allocation to the genesis key: 20,000 asset units. */
+export const GENESIS_TOTAL = 20_000n * 100_000_000n;
+
 /** The test's asset addresses: the LOCAL genesis key and a few derived ones. */
 export interface Wallet {
   genesis: KeyPair;
@@ -93,6 +96,8 @@ export class Workload {
   readonly chains: { chainId: string; firstEntry: string }[] = [];
   /** JSON-RPC rejections of messages the model considered valid (must stay empty) */
   readonly unexpectedRejections: string[] = [];
+  /** the last JSON-RPC rejection of a write */
+  lastRejection: RpcCallError | undefined;
   private lastMs = 0;
   private seq = 0;
 
@@ -108,14 +113,23 @@ export class Workload {
     return this.lastMs;
   }
 
-  private async write(node: LedgerdProcess, method: string, params: Record<string, string>, rec: Sent): Promise<boolean> {
+  private async write(
+    node: LedgerdProcess,
+    method: string,
+    params: Record<string, string>,
+    rec: Sent,
+  ): Promise<boolean> {
     try {
       await node.rpc(method, params, "v2", 20_000);
       rec.outcome = "acked";
       return true;
     } catch (e) {
       rec.outcome = classify(e);
-      if (rec.outcome === "rejected") this.unexpectedRejections.push(`${method} ${rec.kind} ${"txId" in rec ? rec.txId : rec.entryHash}: ${(e as Error).message}`);
+      if (e instanceof RpcCallError) this.lastRejection = e;
+      if (rec.outcome === "rejected")
+        this.unexpectedRejections.push(
+          `${method} ${rec.kind} ${"txId" in rec ? rec.txId : rec.entryHash}: ${(e as Error).message}`,
+        );
       return false;
     }
   }
@@ -126,8 +140,21 @@ export class Workload {
     const chainId = chainIdFromExtIds(extIds);
     const raw = marshalEntry({ version: 0, chainId, extIds, content: new TextEncoder().encode(`chain ${label}`) });
     const commit = buildChainCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
-    const c: SentCommit = { kind: "commit", txId: toHex(commitTxId(commit)), entryHash: toHex(entryHash(raw)), credits: commit.credits, outcome: "pending" };
-    const r: SentReveal = { kind: "reveal", entryHash: c.entryHash, chainId: toHex(chainId), commit: c, heldFirst: false, outcome: "pending" };
+    const c: SentCommit = {
+      kind: "commit",
+      txId: toHex(commitTxId(commit)),
+      entryHash: toHex(entryHash(raw)),
+      credits: commit.credits,
+      outcome: "pending",
+    };
+    const r: SentReveal = {
+      kind: "reveal",
+      entryHash: c.entryHash,
+      chainId: toHex(chainId),
+      commit: c,
+      heldFirst: false,
+      outcome: "pending",
+    };
     this.sent.push(c);
     this.chains.push({ chainId: r.chainId, firstEntry: r.entryHash });
     if (!(await this.write(node, "commit-chain", { message: toHex(commit.raw) }, c))) return false;
@@ -137,15 +164,30 @@ export class Workload {
 
   /**
    * One entry into a chain the model knows is confirmed. With `heldFirst` the reveal goes first and waits
-   * for its commit in the holding queue.
+   * for its commit in the holding queue. Content: `contentBytes` random bytes (default: mostly small, 5 %
+   * between 2,000 and 10,000).
    */
-  async addEntry(node: LedgerdProcess, rng: Random, chainId: string, heldFirst: boolean): Promise<boolean> {
-    const size = rng.chance(0.05) ? rng.int(2000, 10_000) : rng.int(0, 600);
+  async addEntry(
+    node: LedgerdProcess,
+    rng: Random,
+    chainId: string,
+    heldFirst: boolean,
+    contentBytes?: number,
+  ): Promise<boolean> {
+    const size = contentBytes ?? (rng.chance(0.05) ? rng.int(2000, 10_000) : rng.int(0, 600));
     const content = rng.bytes(size);
-    const extIds = rng.chance(0.5) ? [new TextEncoder().encode(`e${++this.seq}`)] : [Uint8Array.of(this.seq & 0xff, (this.seq >> 8) & 0xff, ++this.seq & 0xff)];
+    const extIds = rng.chance(0.5)
+      ? [new TextEncoder().encode(`e${++this.seq}`)]
+      : [Uint8Array.of(this.seq & 0xff, (this.seq >> 8) & 0xff, ++this.seq & 0xff)];
     const raw = marshalEntry({ version: 0, chainId: Buffer.from(chainId, "hex"), extIds, content });
     const commit = buildEntryCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
-    const c: SentCommit = { kind: "commit", txId: toHex(commitTxId(commit)), entryHash: toHex(entryHash(raw)), credits: commit.credits, outcome: "pending" };
+    const c: SentCommit = {
+      kind: "commit",
+      txId: toHex(commitTxId(commit)),
+      entryHash: toHex(entryHash(raw)),
+      credits: commit.credits,
+      outcome: "pending",
+    };
     const r: SentReveal = { kind: "reveal", entryHash: c.entryHash, chainId, commit: c, heldFirst, outcome: "pending" };
     const sendCommit = () => {
       this.sent.push(c);
@@ -163,17 +205,32 @@ export class Workload {
    * An asset transaction paying `outputs` (and buying `toEc` base units' worth of credits for the test EC
    * key) from `from`, with the minimum fee at the model's rate.
    */
-  async transfer(node: LedgerdProcess, from: KeyPair, outputs: { to: KeyPair; amount: bigint }[], toEc: bigint): Promise<boolean> {
+  async transfer(
+    node: LedgerdProcess,
+    from: KeyPair,
+    outputs: { to: KeyPair; amount: bigint }[],
+    toEc: bigint,
+  ): Promise<boolean> {
     const outs: TxIo[] = outputs.map((o) => ({ address: rcdHashOf(o.to), amount: o.amount }));
     const ecOuts: TxIo[] = toEc > 0n ? [{ address: this.wallet.ec.publicKey, amount: toEc }] : [];
     const paid = outs.reduce((s, o) => s + o.amount, 0n) + toEc;
     const time = this.now();
     let fee = 0n;
-    let tx = buildTransaction({ milliTimestamp: time, inputs: [{ seed: from.seed, amount: paid }], outputs: outs, ecOutputs: ecOuts });
+    let tx = buildTransaction({
+      milliTimestamp: time,
+      inputs: [{ seed: from.seed, amount: paid }],
+      outputs: outs,
+      ecOutputs: ecOuts,
+    });
     // the fee is part of the input amount, whose varint can grow: settle it (two rounds suffice; four is margin)
     for (let i = 0; i < 4 && BigInt(transactionFeeEC(tx)) * this.rate > fee; i++) {
       fee = BigInt(transactionFeeEC(tx)) * this.rate;
-      tx = buildTransaction({ milliTimestamp: time, inputs: [{ seed: from.seed, amount: paid + fee }], outputs: outs, ecOutputs: ecOuts });
+      tx = buildTransaction({
+        milliTimestamp: time,
+        inputs: [{ seed: from.seed, amount: paid + fee }],
+        outputs: outs,
+        ecOutputs: ecOuts,
+      });
     }
     const credits = new Map<string, bigint>();
     for (const o of outputs) credits.set(rcdHex(o.to), (credits.get(rcdHex(o.to)) ?? 0n) + o.amount);
@@ -222,6 +279,10 @@ export class Workload {
 
   /** Entry hashes the model expects in `chainId`'s entry blocks (confirmed reveals). */
   expectedChainEntries(chainId: string): Set<string> {
-    return new Set(this.confirmed<SentReveal>("reveal").filter((r) => r.chainId === chainId).map((r) => r.entryHash));
+    return new Set(
+      this.confirmed<SentReveal>("reveal")
+        .filter((r) => r.chainId === chainId)
+        .map((r) => r.entryHash),
+    );
   }
 }

@@ -71,7 +71,9 @@ export class RpcCallError extends Error {
     readonly data: unknown,
     readonly httpStatus: number,
   ) {
-    super(`${method}: ${code} ${rpcMessage}${data === undefined ? "" : ` (${typeof data === "string" ? data : JSON.stringify(data)})`}`);
+    super(
+      `${method}: ${code} ${rpcMessage}${data === undefined ? "" : ` (${typeof data === "string" ? data : JSON.stringify(data)})`}`,
+    );
     this.name = "RpcCallError";
   }
 }
@@ -111,7 +113,13 @@ export function freeLoopbackPort(): Promise<number> {
  */
 export function httpRequest(
   port: number,
-  options: { method?: string; path?: string; body?: string | Uint8Array; headers?: Record<string, string>; timeoutMs?: number },
+  options: {
+    method?: string;
+    path?: string;
+    body?: string | Uint8Array;
+    headers?: Record<string, string>;
+    timeoutMs?: number;
+  },
 ): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const body = options.body ?? "";
@@ -128,11 +136,15 @@ export function httpRequest(
       (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }),
+        );
         res.on("error", reject);
       },
     );
-    req.on("timeout", () => req.destroy(new Error(`no answer from 127.0.0.1:${port} within ${options.timeoutMs ?? 10_000} ms`)));
+    req.on("timeout", () =>
+      req.destroy(new Error(`no answer from 127.0.0.1:${port} within ${options.timeoutMs ?? 10_000} ms`)),
+    );
     req.on("error", reject);
     req.end(body);
   });
@@ -182,18 +194,27 @@ export class LedgerdProcess {
 
   /**
    * Spawn the node without waiting for it to serve (for tests of start-up failures). Resolves with the exit
-   * code and output once it exits, or undefined if it is still running after `waitMs`.
+   * code and output once it exits, or with `code: undefined` once it is serving (its output shows
+   * `servingPattern`, default the "rpc listening" log line) or still running after `waitMs`.
    */
   static async startExpectingExit(
-    options: LedgerdOptions & { waitMs?: number },
-  ): Promise<{ process: LedgerdProcess; code: number | null; signal: NodeJS.Signals | null; output: string } | { process: LedgerdProcess; code: undefined; output: string }> {
+    options: LedgerdOptions & { waitMs?: number; servingPattern?: RegExp },
+  ): Promise<
+    | { process: LedgerdProcess; code: number | null; signal: NodeJS.Signals | null; output: string }
+    | { process: LedgerdProcess; code: undefined; output: string }
+  > {
     installExitHook();
     const p = new LedgerdProcess(options, options.port ?? (await freeLoopbackPort()));
     p.spawnChild();
-    const waitMs = options.waitMs ?? 30_000;
-    const exited = await Promise.race([p.exited.then(() => true), new Promise<boolean>((r) => setTimeout(() => r(false), waitMs).unref())]);
-    if (!exited) return { process: p, code: undefined, output: p.output };
-    return { process: p, code: p.exitInfo!.code, signal: p.exitInfo!.signal, output: p.output };
+    const serving = options.servingPattern ?? /"rpc listening"/;
+    const deadline = Date.now() + (options.waitMs ?? 30_000);
+    while (p.exitInfo === undefined && Date.now() < deadline && !serving.test(p.output)) await sleep(READY_POLL_MS);
+    if (p.exitInfo === undefined) {
+      // serving, or undecided: give a process that is on its way out a moment to finish exiting
+      await Promise.race([p.exited, sleep(200)]);
+      if (p.exitInfo === undefined) return { process: p, code: undefined, output: p.output };
+    }
+    return { process: p, code: p.exitInfo.code, signal: p.exitInfo.signal, output: p.output };
   }
 
   /** Base URL, http://127.0.0.1:<port>. */
@@ -279,9 +300,13 @@ export class LedgerdProcess {
     const timeoutMs = this.options.startTimeoutMs ?? 30_000;
     const started = Date.now();
     for (;;) {
-      if (this.exitInfo !== undefined) throw new Error(`ledgerd exited while starting (${this.exitDescription}):\n${this.tail()}`);
+      if (this.exitInfo !== undefined)
+        throw new Error(`ledgerd exited while starting (${this.exitDescription}):\n${this.tail()}`);
       try {
-        const a = await httpRequest(this.port, { body: '{"jsonrpc":"2.0","id":0,"method":"heights"}', timeoutMs: 2000 });
+        const a = await httpRequest(this.port, {
+          body: '{"jsonrpc":"2.0","id":0,"method":"heights"}',
+          timeoutMs: 2000,
+        });
         if (a.status === 200 && a.text.includes('"directoryblockheight"')) return;
       } catch {
         // not listening yet
@@ -355,8 +380,11 @@ export class LedgerdProcess {
     }
   }
 
-  /** POST a raw body to `path` (default /v2). */
-  post(body: string | Uint8Array, options: { path?: string; headers?: Record<string, string>; timeoutMs?: number } = {}): Promise<HttpAnswer> {
+  /** Send a raw body to `path` (default /v2) with `method` (default POST). */
+  post(
+    body: string | Uint8Array,
+    options: { path?: string; method?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+  ): Promise<HttpAnswer> {
     return httpRequest(this.port, { ...options, body });
   }
 
@@ -372,13 +400,22 @@ export class LedgerdProcess {
     const out: ({ result: unknown } | { error: { code: number; message: string; data?: unknown } })[] = [];
     for (let i = 0; i < calls.length; i += batchSize) {
       const chunk = calls.slice(i, i + batchSize);
-      const body = JSON.stringify(chunk.map((c, k) => ({ jsonrpc: "2.0", id: i + k, method: c.method, ...(c.params === undefined ? {} : { params: c.params }) })));
+      const body = JSON.stringify(
+        chunk.map((c, k) => ({
+          jsonrpc: "2.0",
+          id: i + k,
+          method: c.method,
+          ...(c.params === undefined ? {} : { params: c.params }),
+        })),
+      );
       const a = await httpRequest(this.port, { path: `/${endpoint}`, body, timeoutMs: 30_000 });
       let json: unknown;
       try {
         json = JSON.parse(a.text);
       } catch {
-        throw new Error(`batch: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`);
+        throw new Error(
+          `batch: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`,
+        );
       }
       if (!Array.isArray(json) || json.length !== chunk.length)
         throw new Error(`batch of ${chunk.length}: unexpected answer (HTTP ${a.status}): ${a.text.slice(0, 300)}`);
@@ -392,22 +429,32 @@ export class LedgerdProcess {
    * Call one JSON-RPC method; returns `result`, throws RpcCallError on an error answer and Error on anything
    * that is not a JSON-RPC answer (the message quotes the node's output).
    */
-  async rpc<T = unknown>(method: string, params?: unknown, endpoint: "v2" | "debug" = "v2", timeoutMs = 30_000): Promise<T> {
+  async rpc<T = unknown>(
+    method: string,
+    params?: unknown,
+    endpoint: "v2" | "debug" = "v2",
+    timeoutMs = 30_000,
+  ): Promise<T> {
     const id = ++this.rpcId;
     const body = JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
     let a: HttpAnswer;
     try {
       a = await httpRequest(this.port, { path: `/${endpoint}`, body, timeoutMs });
     } catch (e) {
-      throw new Error(`${method}: ${e instanceof Error ? e.message : String(e)} (node ${this.exitDescription || "running"})\n${this.tail()}`);
+      throw new Error(
+        `${method}: ${e instanceof Error ? e.message : String(e)} (node ${this.exitDescription || "running"})\n${this.tail()}`,
+      );
     }
     let json: { id?: unknown; result?: T; error?: { code: number; message: string; data?: unknown } };
     try {
       json = JSON.parse(a.text) as typeof json;
     } catch {
-      throw new Error(`${method}: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`);
+      throw new Error(
+        `${method}: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`,
+      );
     }
-    if (json.error !== undefined) throw new RpcCallError(method, json.error.code, json.error.message, json.error.data, a.status);
+    if (json.error !== undefined)
+      throw new RpcCallError(method, json.error.code, json.error.message, json.error.data, a.status);
     if (!("result" in json)) throw new Error(`${method}: answer without result or error: ${a.text.slice(0, 300)}`);
     return json.result as T;
   }

@@ -71,6 +71,7 @@ export async function blockCloseScenario(session: LoadSession, options: BlockClo
   if (probeTarget !== undefined) requests.push(["entry", rpcBody("entry", { hash: probeTarget.entryHash })]);
 
   log(`blockclose: waiting for a new block, then ${options.entries} entries in ${session.chains.length} chains`);
+  session.freshLoadClient();
   const startHeight = await waitForNewBlock(session);
   const maxMs = session.blockWaitMs(6);
   const closes = new CloseMonitor(session.control);

@@ -54,13 +54,16 @@ export class ProcessMonitor {
     }
   }
 
-  /** Resident set size now and its peak (VmRSS, VmHWM), bytes. */
-  memory(): { rssBytes: number; peakRssBytes: number } | undefined {
+  /**
+   * Resident set size now and its peak (VmRSS, VmHWM), and the part of RSS that is anonymous memory
+   * (heap, RssAnon) vs mapped files (LMDB's memory map, RssFile), bytes.
+   */
+  memory(): { rssBytes: number; peakRssBytes: number; anonBytes: number; fileBytes: number } | undefined {
     try {
       const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
       const kb = (name: string) =>
         Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
-      return { rssBytes: kb("VmRSS"), peakRssBytes: kb("VmHWM") };
+      return { rssBytes: kb("VmRSS"), peakRssBytes: kb("VmHWM"), anonBytes: kb("RssAnon"), fileBytes: kb("RssFile") };
     } catch {
       return undefined;
     }
@@ -79,6 +82,39 @@ export function machineCpuTicks(): { busy: number; total: number } | undefined {
     const idle = f[3]! + f[4]!;
     const total = f.reduce((a, b) => a + b, 0);
     return { busy: total - idle, total };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Cumulative counters of the machine's whole disks (/proc/diskstats; ms and counts). */
+export interface DiskCounters {
+  /** ms with I/O in flight (io_ticks), largest over the disks */
+  busyMs: number;
+  writes: number;
+  writeMs: number;
+}
+
+/** Whole disks only (vda, sda, nvme0n1 …), not partitions or loop devices. */
+const WHOLE_DISK = /^(?:[vsh]d[a-z]+|xvd[a-z]+|nvme\d+n\d+)$/;
+
+/**
+ * Disk counters of the machine: they show whether the disk, rather than a CPU, bounds the write rate
+ * (the node makes every journal batch durable before it answers). Undefined off Linux.
+ */
+export function diskCounters(): DiskCounters | undefined {
+  try {
+    const out: DiskCounters = { busyMs: 0, writes: 0, writeMs: 0 };
+    for (const line of readFileSync("/proc/diskstats", "utf8").split("\n")) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 14 || !WHOLE_DISK.test(f[2]!)) continue;
+      // after major, minor, name: reads, merged, sectors, ms, writes(7), merged, sectors, ms(10), in flight,
+      // io_ticks(12), … (the flush counters that follow are not reliable on virtio disks: not used)
+      out.writes += Number(f[7]);
+      out.writeMs += Number(f[10]);
+      out.busyMs = Math.max(out.busyMs, Number(f[12]));
+    }
+    return out;
   } catch {
     return undefined;
   }
@@ -149,6 +185,10 @@ export class NodeProcess {
     let exit: string | undefined;
     child.once("exit", (code, signal) => {
       exit = `exited (code ${code}, signal ${signal})`;
+    });
+    // A failed spawn emits 'error'; unhandled it would take the generator (and make bench) down.
+    child.on("error", (e) => {
+      exit = `could not run ${cmd.file}: ${e.message}`;
     });
     const client = new RpcClient({ url: `http://127.0.0.1:${options.port}`, maxSockets: 1, timeoutMs: 2000 });
     try {

@@ -44,6 +44,7 @@ export async function restartScenario(
   let lastEntry: PresignedEntry | undefined;
   while (stored < options.entries && (performance.now() - writeStart) / 1000 < options.maxWriteSeconds) {
     const entries = session.presign(Math.min(options.chunk, options.entries - stored));
+    session.freshLoadClient();
     let next = 0;
     // one recorder over all chunks: its error budget (1000) is the whole scenario's
     await runWorkers(
@@ -69,7 +70,7 @@ export async function restartScenario(
   }
   const writeSeconds = (performance.now() - writeStart) / 1000;
   const writeUse = session.usageSince(mark);
-  await session.waitForOpenBlockSaved();
+  const savedBefore = await session.waitForOpenBlockSaved();
   const before = node.monitor.memory();
   const disk = diskBytes(node.options.homeDir);
   log(`restart: stopping the node (${options.signal}) with ${stored} entries; data directory ${disk ?? "?"} bytes`);
@@ -93,6 +94,7 @@ export async function restartScenario(
     }
   }
   const settled = restarted.monitor.memory();
+  const savedAfter = (await session.heights()).directoryblockheight;
   const mib = (b: number | undefined) => (b === undefined ? undefined : round(b / 2 ** 20, 1));
   const result: ScenarioResult = {
     name: "restart",
@@ -106,18 +108,26 @@ export async function restartScenario(
     byMethod: rec.methodSummaries(),
     errors: rec.errors,
     errorSamples: [...rec.errorSamples],
-    resources: { ...writeUse, nodeRssMiB: mib(settled?.rssBytes), nodePeakRssMiB: mib(settled?.peakRssBytes) },
+    resources: {
+      ...writeUse,
+      nodeRssMiB: mib(settled?.rssBytes),
+      nodeRssAnonMiB: mib(settled?.anonBytes),
+      nodePeakRssMiB: mib(settled?.peakRssBytes),
+    },
     targets: [],
     notes: [
       `${stored} entries stored (asked ${options.entries}); ${options.signal} then start: serving (heights answers) after ${round(servingMs)} ms, first entry read ${firstEntryMs === undefined ? "failed" : `${round(firstEntryMs, 1)} ms`} later`,
-      `node RSS before stop ${mib(before?.rssBytes)} MiB; after restart ${mib(atReady?.rssBytes)} MiB at ready`,
+      `node RSS before stop ${mib(before?.rssBytes)} MiB (anonymous ${mib(before?.anonBytes)}, mapped files ${mib(before?.fileBytes)}); after the restart ${mib(atReady?.rssBytes)} MiB at ready, ${mib(settled?.rssBytes)} MiB after the first entry read`,
     ],
     details: {
       storedEntries: stored,
+      savedHeightBeforeStop: savedBefore,
+      savedHeightAfterRestart: savedAfter,
       signal: options.signal,
       restartToServingMs: round(servingMs),
       firstEntryReadMs: firstEntryMs === undefined ? undefined : round(firstEntryMs, 1),
       rssBeforeStopMiB: mib(before?.rssBytes),
+      rssAnonBeforeStopMiB: mib(before?.anonBytes),
       rssAtReadyMiB: mib(atReady?.rssBytes),
       dataDirectoryBytes: disk,
     },

@@ -140,6 +140,7 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "node cpu",
     "lg cpu",
     "machine cpu",
+    "disk busy",
     "node rss MiB",
   ];
   const rows = results.map((r) => [
@@ -156,6 +157,7 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     fmt(r.resources.nodeCpuCores, 2),
     fmt(r.resources.loadgenCpuCores, 2),
     fmt(r.resources.machineBusyCores, 2),
+    fmt(r.resources.disk?.busy, 2),
     fmt(r.resources.nodeRssMiB, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));

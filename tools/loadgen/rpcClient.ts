@@ -61,12 +61,15 @@ export function loopbackUrl(url: string): URL {
 
 export class RpcClient {
   private readonly agent: http.Agent;
+  /** the base URL given */
+  readonly url: string;
   private readonly host: string;
   private readonly port: number;
   private readonly timeoutMs: number;
 
   constructor(options: RpcClientOptions) {
     const u = loopbackUrl(options.url);
+    this.url = options.url;
     this.host = u.hostname.replace(/^\[|\]$/g, "");
     this.port = u.port === "" ? 80 : Number(u.port);
     this.timeoutMs = options.timeoutMs;
@@ -138,16 +141,21 @@ export class RpcClient {
     });
   }
 
-  /** Call `method` and return its result; throws RpcCallError for an error reply (setup and checks, not timed). */
-  async call<T = unknown>(method: string, params?: Record<string, unknown>, path = "/v2"): Promise<T> {
-    const reply = await this.post(
-      JSON.stringify(
-        params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params },
-      ),
-      path,
+  /**
+   * Call `method` and return its result; throws RpcCallError for an error reply (setup and checks, not
+   * timed). A transport failure is retried `retries` times: the server closes keep-alive connections idle
+   * for 10 s (uWebSockets), and a request that goes out on one just then fails with "socket hang up".
+   * Pass 0 for a call that must not be sent twice.
+   */
+  async call<T = unknown>(method: string, params?: Record<string, unknown>, path = "/v2", retries = 2): Promise<T> {
+    const body = JSON.stringify(
+      params === undefined ? { jsonrpc: "2.0", id: 1, method } : { jsonrpc: "2.0", id: 1, method, params },
     );
-    if (reply.error !== undefined) throw new RpcCallError(method, reply.error);
-    return reply.result as T;
+    for (let attempt = 0; ; attempt++) {
+      const reply = await this.post(body, path);
+      if (reply.error === undefined) return reply.result as T;
+      if (reply.error.code !== TRANSPORT_ERROR.code || attempt >= retries) throw new RpcCallError(method, reply.error);
+    }
   }
 
   /** Close the kept-alive sockets. */

@@ -94,6 +94,7 @@ async function seedEntries(session: LoadSession, count: number): Promise<void> {
   const rec = new PhaseRecorder();
   const acked: PresignedEntry[] = [];
   const fromHeight = await session.openHeight();
+  session.freshLoadClient();
   await runWorkers(
     { concurrency: session.options.concurrency, durationMs: 600_000, maxErrors: 100 },
     rec,
@@ -109,6 +110,7 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
   const rec = new PhaseRecorder();
   const acked: PresignedEntry[] = [];
   session.deps.log(`writes: ${options.durationSeconds} s at concurrency ${options.concurrency}`);
+  session.freshLoadClient();
   const writer = entryWriter(session, entries, rec, acked);
   const closes = new CloseMonitor(session.control);
   closes.start();
@@ -173,6 +175,7 @@ export async function readsScenario(
   options: Omit<SteadyOptions, "entries">,
 ): Promise<ScenarioResult[]> {
   const bodies = await readBodies(session);
+  session.freshLoadClient();
   const phaseSeconds = Math.max(0.5, options.durationSeconds / READ_METHODS.length);
   const out: ScenarioResult[] = [];
   for (const method of READ_METHODS) {
@@ -204,6 +207,7 @@ export async function readsScenario(
 export async function mixedScenario(session: LoadSession, options: SteadyOptions): Promise<ScenarioResult> {
   const bodies = await readBodies(session);
   const entries = session.presign(options.entries);
+  session.freshLoadClient();
   const writers = Math.max(1, Math.ceil(options.concurrency / 2));
   const readers = Math.max(1, options.concurrency - writers);
   const rec = new PhaseRecorder();

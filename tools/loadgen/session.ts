@@ -7,7 +7,7 @@ import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
 import { keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
-import { machineCpuTicks, type ProcessMonitor, sleep } from "./nodeProcess.js";
+import { type DiskCounters, diskCounters, machineCpuTicks, type ProcessMonitor, sleep } from "./nodeProcess.js";
 import {
   type ChainCreation,
   EntryCommitSigner,
@@ -84,8 +84,12 @@ export interface ResourceUse {
   loadgenCpuCores: number;
   /** busy CPU of the whole machine / wall (cores): minus node and generator = other work on the machine */
   machineBusyCores: number | undefined;
+  /** machine's disk: fraction of the wall time with I/O in flight, writes/s and their mean ms */
+  disk: { busy: number; writesPerSecond: number; writeMs: number } | undefined;
   /** node resident memory at the end, MiB */
   nodeRssMiB: number | undefined;
+  /** of the node's RSS: anonymous memory (JS heap, buffers), MiB; the rest is mostly LMDB's memory map */
+  nodeRssAnonMiB: number | undefined;
   /** node peak resident memory so far, MiB */
   nodePeakRssMiB: number | undefined;
 }
@@ -94,6 +98,7 @@ export interface ResourceUse {
 export interface ResourceMark {
   wallMs: number;
   machine: { busy: number; total: number } | undefined;
+  disk: DiskCounters | undefined;
   nodeCpuSeconds: number | undefined;
   loadgenCpu: NodeJS.CpuUsage;
 }
@@ -165,6 +170,20 @@ export class LoadSession {
     this.load.close();
   }
 
+  /**
+   * New keep-alive sockets for a timed phase. The server closes connections idle for 10 s (uWebSockets);
+   * after an untimed pause (pre-signing, checks) a request sent on such a socket would fail with
+   * "socket hang up" and count as an error of the node.
+   */
+  freshLoadClient(): void {
+    this.load.close();
+    this.load = new RpcClient({
+      url: this.load.url,
+      maxSockets: this.options.concurrency,
+      timeoutMs: this.options.requestTimeoutMs,
+    });
+  }
+
   /** Untimed setup: buy entry credits, create the chains and wait for them. */
   async setup(): Promise<void> {
     const minute = await this.control.call<{ directoryblockinseconds?: number }>("current-minute");
@@ -189,7 +208,7 @@ export class LoadSession {
     log(
       `setup: buying ${credits} EC for ${this.ecAddress} at ${rate} base units/EC (input ${cost} base units incl. fee ${cost - credits * rate}) from ${this.genesis.publicAddress}`,
     );
-    await this.control.call("asset-submit", { transaction: toHex(tx.raw) });
+    await this.control.call("asset-submit", { transaction: toHex(tx.raw) }, "/v2", 0);
     const deadline = performance.now() + this.blockWaitMs(5);
     for (;;) {
       const { balance } = await this.control.call<{ balance: number }>("entry-credit-balance", {
@@ -369,6 +388,7 @@ export class LoadSession {
     return {
       wallMs: performance.now(),
       machine: machineCpuTicks(),
+      disk: diskCounters(),
       nodeCpuSeconds: this.deps.monitor?.cpuSeconds(),
       loadgenCpu: process.cpuUsage(),
     };
@@ -383,6 +403,16 @@ export class LoadSession {
     const own = process.cpuUsage(mark.loadgenCpu);
     const mem = this.deps.monitor?.memory();
     const machineNow = machineCpuTicks();
+    const diskNow = diskCounters();
+    let disk: ResourceUse["disk"];
+    if (diskNow !== undefined && mark.disk !== undefined) {
+      const writes = diskNow.writes - mark.disk.writes;
+      disk = {
+        busy: round2((diskNow.busyMs - mark.disk.busyMs) / 1000 / wallSeconds),
+        writesPerSecond: Math.round(writes / wallSeconds),
+        writeMs: writes === 0 ? 0 : round2((diskNow.writeMs - mark.disk.writeMs) / writes),
+      };
+    }
     const machineBusyCores =
       machineNow === undefined || mark.machine === undefined || machineNow.total === mark.machine.total
         ? undefined
@@ -397,7 +427,9 @@ export class LoadSession {
       nodeCpuCores: nodeCpuSeconds === undefined ? undefined : round2(nodeCpuSeconds / wallSeconds),
       loadgenCpuCores: round2((own.user + own.system) / 1e6 / wallSeconds),
       machineBusyCores,
+      disk,
       nodeRssMiB: mib(mem?.rssBytes),
+      nodeRssAnonMiB: mib(mem?.anonBytes),
       nodePeakRssMiB: mib(mem?.peakRssBytes),
     };
   }

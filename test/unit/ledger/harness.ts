@@ -127,7 +127,7 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
 
 /** Close the store (and the verifier when `closeVerifier`). */
 export async function closeNode(n: TestNode, closeVerifier = false): Promise<void> {
-  await n.ledger.flush();
+  await n.ledger.close();
   await n.store.close();
   if (closeVerifier) await n.verifier.close();
 }

@@ -301,6 +301,29 @@ for (const v of VERIFIERS) {
         }
       });
 
+      test("reveal-chain (kind hint) before its commit: mismatching chain ID and existing chain are refused at once", async () => {
+        await fresh();
+        try {
+          const raw = entryRaw(new Uint8Array(32).fill(0x43), ["a"], "b");
+          const t = await rejectedWithoutChange(
+            n,
+            () => n.ledger.submitReveal(raw, { kind: "chain" }),
+            "CHAIN_ID_MISMATCH",
+          );
+          assert.equal(t.chainId, toHex(new Uint8Array(32).fill(0x43)));
+          const c = newChain();
+          await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
+          await n.ledger.submitReveal(c.raw, { kind: "chain" });
+          const again = entryRaw(c.chainId, ["rules", v.name, String(seq - 1)], "another first entry");
+          await rejectedWithoutChange(n, () => n.ledger.submitReveal(again, { kind: "chain" }), "CHAIN_EXISTS");
+          // without the hint it could still be an entry of that chain: it waits for a commit
+          await n.ledger.submitReveal(again);
+          assert.equal(n.ledger.holdingQueue().length, 1);
+        } finally {
+          await done();
+        }
+      });
+
       test("chain commit with a held mismatching reveal → the commit is refused with the pairing error", async () => {
         await fresh();
         try {

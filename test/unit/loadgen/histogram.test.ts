@@ -7,8 +7,6 @@ import {
   LatencyHistogram,
   percentileOfSorted,
 } from "../../../tools/loadgen/histogram.js";
-import { PhaseRecorder, runWorkers } from "../../../tools/loadgen/phase.js";
-import { loopbackUrl } from "../../../tools/loadgen/rpcClient.js";
 import { Random } from "../../support/random.js";
 
 /** Relative resolution the histogram promises above 256 µs. */
@@ -126,74 +124,5 @@ describe("loadgen percentiles", () => {
     assert.equal(h.countAboveMicros(100_000), 3);
     assert.equal(h.countAboveMicros(0), 7);
     assert.equal(h.countAboveMicros(HISTOGRAM_MAX_MICROS), 0);
-  });
-});
-
-describe("loadgen phase recorder and workers", () => {
-  test("records successes, errors with their first messages, and per-method latency", () => {
-    const rec = new PhaseRecorder();
-    assert.equal(rec.record("entry", { ms: 1, result: {} }), true);
-    for (let i = 0; i < 8; i++)
-      assert.equal(
-        rec.record("commit-entry", { ms: 2, error: { code: -32011, message: "Repeated Commit", data: { i } } }),
-        false,
-      );
-    assert.equal(rec.requests, 9);
-    assert.equal(rec.errors, 8);
-    assert.equal(rec.errorSamples.length, 5);
-    assert.match(rec.errorSamples[0]!, /^commit-entry: -32011 Repeated Commit \{"i":0\}$/);
-    assert.deepEqual(Object.keys(rec.methodSummaries()).sort(), ["commit-entry", "entry"]);
-    const t = rec.timelineSeconds();
-    assert.equal(
-      t.reduce((n, s) => n + s.requests, 0),
-      9,
-    );
-    assert.equal(
-      t.reduce((n, s) => n + s.errors, 0),
-      8,
-    );
-  });
-
-  test("workers stop when steps run out, and each step runs once per claim", async () => {
-    const rec = new PhaseRecorder();
-    let next = 0;
-    const done: number[] = [];
-    await runWorkers({ concurrency: 7, durationMs: 10_000, maxErrors: 10 }, rec, async () => {
-      const i = next++;
-      if (i >= 100) return false;
-      await new Promise((r) => setImmediate(r));
-      done.push(i);
-      return true;
-    });
-    assert.equal(done.length, 100);
-    assert.deepEqual(
-      [...new Set(done)].sort((a, b) => a - b),
-      Array.from({ length: 100 }, (_, i) => i),
-    );
-    assert.ok(rec.elapsedSeconds < 10);
-  });
-
-  test("workers stop at the error budget", async () => {
-    const rec = new PhaseRecorder();
-    let calls = 0;
-    await runWorkers({ concurrency: 4, durationMs: 10_000, maxErrors: 20 }, rec, async () => {
-      calls++;
-      await new Promise((r) => setImmediate(r));
-      rec.record("x", { ms: 0, error: { code: -1, message: "down" } });
-      return true;
-    });
-    assert.ok(rec.errors >= 20 && rec.errors < 20 + 4, `errors ${rec.errors}`);
-    assert.equal(calls, rec.errors);
-  });
-});
-
-describe("loadgen client", () => {
-  test("only loopback URLs are accepted", () => {
-    assert.equal(loopbackUrl("http://127.0.0.1:8088").port, "8088");
-    assert.equal(loopbackUrl("http://localhost:1").hostname, "localhost");
-    assert.equal(loopbackUrl("http://[::1]:8088").hostname, "[::1]");
-    assert.throws(() => loopbackUrl("http://10.0.0.1:8088"), /loopback/);
-    assert.throws(() => loopbackUrl("http://example.com"), /loopback/);
-    assert.throws(() => loopbackUrl("https://127.0.0.1:8088"), /only http/);
   });
 });
