@@ -76,6 +76,7 @@ export function createLogger(
   let level = options.level;
   let consoleLevel = options.consoleLevel;
   let fd: number | undefined;
+  let droppedLines = 0;
   if (options.file !== undefined && options.file !== "") {
     mkdirSync(dirname(options.file), { recursive: true });
     fd = openSync(options.file, "a", 0o600);
@@ -87,7 +88,19 @@ export function createLogger(
     if (!toConsole && !toFile) return;
     const line = format(entry, msg, fields, new Date());
     if (toConsole) dependencies.stderr.write(line);
-    if (toFile) writeSync(fd!, line);
+    if (toFile) {
+      // Logging never fails the caller: a full disk (ENOSPC/EIO) must not turn a clean "storage full" answer
+      // into an internal error. The lost line is counted and reported once the file accepts writes again.
+      try {
+        if (droppedLines > 0) {
+          writeSync(fd!, format("warning", "log lines lost while the log file refused writes", { droppedLines }, new Date()));
+          droppedLines = 0;
+        }
+        writeSync(fd!, line);
+      } catch {
+        droppedLines++;
+      }
+    }
   };
 
   return {
