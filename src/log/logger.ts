@@ -93,7 +93,10 @@ export function createLogger(
       // into an internal error. The lost line is counted and reported once the file accepts writes again.
       try {
         if (droppedLines > 0) {
-          writeSync(fd!, format("warning", "log lines lost while the log file refused writes", { droppedLines }, new Date()));
+          writeSync(
+            fd!,
+            format("warning", "log lines lost while the log file refused writes", { droppedLines }, new Date()),
+          );
           droppedLines = 0;
         }
         writeSync(fd!, line);

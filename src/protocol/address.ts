@@ -18,7 +18,8 @@ export const ADDRESS_LENGTH = 52;
 
 /** base58(prefix ‖ key ‖ first 4 bytes of sha256d(prefix ‖ key)). */
 export function encodeAddress(kind: AddressKind, key32: Uint8Array): string {
-  if (key32.length !== 32) throw new ProtocolError("BAD_LENGTH", "address", `payload must be 32 bytes, got ${key32.length}`);
+  if (key32.length !== 32)
+    throw new ProtocolError("BAD_LENGTH", "address", `payload must be 32 bytes, got ${key32.length}`);
   const body = concat(ADDRESS_PREFIXES[kind], key32);
   return base58Encode(concat(body, sha256d(body).subarray(0, 4)));
 }
@@ -27,7 +28,11 @@ export function encodeAddress(kind: AddressKind, key32: Uint8Array): string {
  * Decode and validate a human-readable address: length 52, base58, known prefix (or exactly
  * `expected`), checksum. Returns the kind and the 32-byte payload.
  */
-export function decodeAddress(text: string, expected?: AddressKind, field = "address"): { kind: AddressKind; key: Uint8Array } {
+export function decodeAddress(
+  text: string,
+  expected?: AddressKind,
+  field = "address",
+): { kind: AddressKind; key: Uint8Array } {
   if (typeof text !== "string") throw new ProtocolError("BAD_VALUE", field, "expected an address string");
   if (text.length !== ADDRESS_LENGTH)
     throw new ProtocolError("BAD_LENGTH", field, `expected ${ADDRESS_LENGTH} characters, got ${text.length}`);
@@ -39,7 +44,8 @@ export function decodeAddress(text: string, expected?: AddressKind, field = "add
   if (expected !== undefined && kind !== expected)
     throw new ProtocolError("BAD_PREFIX", field, `expected an ${expected} address, got ${kind}`);
   const check = sha256d(raw.subarray(0, 34)).subarray(0, 4);
-  if (!bytesEqual(check, raw.subarray(34))) throw new ProtocolError("BAD_CHECKSUM", field, "address checksum does not match");
+  if (!bytesEqual(check, raw.subarray(34)))
+    throw new ProtocolError("BAD_CHECKSUM", field, "address checksum does not match");
   return { kind, key: raw.slice(2, 34) };
 }
 
@@ -75,7 +81,8 @@ export interface KeyPair {
 /** Key pair of a private key string; throws ProtocolError on a bad string. */
 export function keyPairFromPrivate(privateText: string): KeyPair {
   const { kind, key } = decodeAddress(privateText, undefined, "private key");
-  if (kind !== "Fs" && kind !== "Es") throw new ProtocolError("BAD_PREFIX", "private key", `expected Fs or Es, got ${kind}`);
+  if (kind !== "Fs" && kind !== "Es")
+    throw new ProtocolError("BAD_PREFIX", "private key", `expected Fs or Es, got ${kind}`);
   return keyPairFromSeed(kind === "Fs" ? "FA" : "EC", key);
 }
 
@@ -83,6 +90,11 @@ export function keyPairFromPrivate(privateText: string): KeyPair {
 export function keyPairFromSeed(kind: "FA" | "EC", seed: Uint8Array): KeyPair {
   const publicKey = publicKeyFromSeed(seed);
   return kind === "FA"
-    ? { seed, publicKey, publicAddress: encodeAddress("FA", rcd1Hash(publicKey)), privateAddress: encodeAddress("Fs", seed) }
+    ? {
+        seed,
+        publicKey,
+        publicAddress: encodeAddress("FA", rcd1Hash(publicKey)),
+        privateAddress: encodeAddress("Fs", seed),
+      }
     : { seed, publicKey, publicAddress: encodeAddress("EC", publicKey), privateAddress: encodeAddress("Es", seed) };
 }

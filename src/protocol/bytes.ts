@@ -157,11 +157,7 @@ export class ByteReader {
         return v;
       }
     }
-    throw new ProtocolError(
-      "BAD_VARINT",
-      `${this.context}.${field}`,
-      `varint at offset ${start} longer than 10 bytes`,
-    );
+    throw new ProtocolError("BAD_VARINT", `${this.context}.${field}`, `varint at offset ${start} longer than 10 bytes`);
   }
 
   /** Throws TRAILING_BYTES if anything is left. */

@@ -1,5 +1,5 @@
-import { createHash } from "node:crypto";
 import * as nodeCrypto from "node:crypto";
+import { createHash } from "node:crypto";
 import { concat } from "./bytes.js";
 
 /**

@@ -41,7 +41,11 @@ export function installJsonBodyLimitAnswer(): void {
             JSON.stringify({
               jsonrpc: "2.0",
               id: null,
-              error: { code: -32600, message: "Invalid Request", data: `request body exceeds the limit of ${limit} bytes` },
+              error: {
+                code: -32600,
+                message: "Invalid Request",
+                data: `request body exceeds the limit of ${limit} bytes`,
+              },
             }),
           );
         }

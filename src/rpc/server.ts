@@ -11,8 +11,8 @@
  * over config.maxBodyBytes.
  */
 import HyperExpress from "hyper-express";
-import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
+import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import type { RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";

@@ -22,7 +22,9 @@ export const VECTOR_DIR = join(here, "..", "..", "..", "test", "fixtures", "vect
 /** Every vector of every file, keyed by file name (without .json). */
 export function loadVectorFiles(): Map<string, Vector[]> {
   const files = new Map<string, Vector[]>();
-  for (const name of readdirSync(VECTOR_DIR).filter((f) => f.endsWith(".json")).sort()) {
+  for (const name of readdirSync(VECTOR_DIR)
+    .filter((f) => f.endsWith(".json"))
+    .sort()) {
     const json = JSON.parse(readFileSync(join(VECTOR_DIR, name), "utf8")) as { vectors: Vector[] };
     files.set(name.replace(/\.json$/, ""), json.vectors);
   }
