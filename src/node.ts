@@ -70,6 +70,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   try {
     const dataDir = dataDirectory(config);
     const store = LedgerStore.open({
+      verify: true,
       path: dataDir,
       network: config.network,
       networkId: networkId(config.network, config.customNet),

@@ -251,8 +251,6 @@ export interface ClosedBlockSet {
   write: BlockSetWrite;
   tip: ChainTip;
   directory: DirectoryBlock;
-  /** entry block keyMR per chain ID hex */
-  entryBlockKeyMRs: Map<string, Uint8Array>;
 }
 
 /**
@@ -269,7 +267,6 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   const blocks: BlockSetWrite["blocks"] = [];
   const chainHeads: BlockSetWrite["chainHeads"] = [];
   const dirEntries: { chainId: Uint8Array; keyMR: Uint8Array }[] = [];
-  const entryBlockKeyMRs = new Map<string, Uint8Array>();
   for (const eb of chains) {
     const prev = inp.chainHead(eb.chainId);
     const block: EntryBlock = {
@@ -287,7 +284,6 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     blocks.push({ kind: BlockKind.entry, primary: keyMR, secondary: fullHash, raw });
     chainHeads.push({ chainId: eb.chainId, head: { keyMR, fullHash, sequence: block.sequence, height } });
     dirEntries.push({ chainId: eb.chainId, keyMR });
-    entryBlockKeyMRs.set(toHex(eb.chainId), keyMR);
     eb.keyMR = keyMR;
   }
 
@@ -384,7 +380,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     })),
     journalCarry: inp.journalCarry,
   };
-  return { write, tip: newTip, directory, entryBlockKeyMRs };
+  return { write, tip: newTip, directory };
 }
 
 /**

@@ -167,7 +167,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private tip: ChainTip;
   private pl: ProcessList;
   private booted = false;
-  /** set when a write to LMDB failed: writes are refused until restart, reads still served */
+  /** set when a write to LMDB failed: writes are refused until recovery rebuilds the state; reads still served */
   private failure: string | undefined;
   private signerCache: BlockSigner | undefined;
   /** the last closed block while its asynchronous save is in flight (readers see it from here) */
@@ -205,7 +205,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     if (store.isFresh()) {
       const genesis = genesisBlockSet(genesisBlocks(options.network, options.customNet), this.now());
       store.initialize({ path: store.path, network: options.network, networkId: this.networkIdValue }, genesis.write);
-      deps.log.info("created the genesis block", { network: options.network, path: store.path });
+      this.log("info", "created the genesis block", { network: options.network, path: store.path });
     }
     const height = store.savedHeight();
     this.tip = this.loadTip(height);
@@ -240,7 +240,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private replay(): void {
     const store = this.deps.store;
     const stale = store.removeJournalOutside(this.pl.height);
-    if (stale > 0) this.deps.log.info("removed journal records of other heights", { count: stale });
+    if (stale > 0) this.log("info", "removed journal records of other heights", { count: stale });
     const records = store.journalRecords(this.pl.height);
     for (const r of records) {
       try {
@@ -251,11 +251,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
         this.counters.replayedMessages++;
       } catch (e) {
         // Only a bug or a damaged journal gets here: the message was valid when it was journaled.
-        this.deps.log.error("journal message not replayed", { height: r.height, seq: r.seq, error: String(e) });
+        this.log("error", "journal message not replayed", { height: r.height, seq: r.seq, error: String(e) });
       }
     }
     if (records.length > 0)
-      this.deps.log.info("replayed the journal", {
+      this.log("info", "replayed the journal", {
         height: this.pl.height,
         messages: records.length,
         minute: this.pl.minute,
@@ -411,7 +411,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    */
   private fail(reason: string): void {
     if (this.failure !== undefined) return;
-    this.deps.log.error("refusing writes until the database takes writes again", { reason });
+    this.log("error", "refusing writes until the database takes writes again", { reason });
     this.failure = reason;
     this.scheduleRecovery();
   }
@@ -432,11 +432,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       await this.deps.store.probeWrite();
       this.reload();
     } catch (e) {
-      this.deps.log.debug("database still refuses writes", { error: e instanceof Error ? e.message : String(e) });
+      this.log("debug", "database still refuses writes", { error: e instanceof Error ? e.message : String(e) });
       this.scheduleRecovery();
       return;
     }
-    this.deps.log.info("writes resumed", { height: this.tip.height, minute: this.pl.minute, after: this.failure });
+    this.log("info", "writes resumed", { height: this.tip.height, minute: this.pl.minute, after: this.failure });
     this.failure = undefined;
   }
 
@@ -449,6 +449,15 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.tip = this.loadTip(height);
     this.pl = new ProcessList(height + 1, store.openBlockStartMs());
     this.replay();
+  }
+
+  /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */
+  private log(level: keyof LedgerLog, msg: string, fields?: Record<string, unknown>): void {
+    try {
+      this.deps.log[level](msg, fields);
+    } catch {
+      // the log is best effort; the ledger's answer is what matters
+    }
   }
 
   /** Stop the recovery probe and flush; call before closing the store. */
@@ -707,7 +716,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
         this.cleanup = this.cleanup
           .then(() => this.deps.store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))
           .catch((e: unknown) =>
-            this.deps.log.warn("journal cleanup failed", { error: e instanceof Error ? e.message : String(e) }),
+            this.log("warn", "journal cleanup failed", { error: e instanceof Error ? e.message : String(e) }),
           );
       },
       (e: unknown) =>
@@ -722,7 +731,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.counters.lastCloseMs = performance.now() - started;
     const used = process.cpuUsage(cpu);
     this.counters.lastCloseCpuMs = (used.user + used.system) / 1000;
-    this.deps.log.debug("block closed", {
+    this.log("debug", "block closed", {
       height: closed.tip.height,
       keymr: toHex(closed.tip.directoryKeyMR),
       entryBlocks: closed.directory.entries.length - 3,

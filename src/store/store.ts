@@ -7,11 +7,15 @@
  * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
  *   returns), so a block is saved atomically or not at all.
  */
-import { mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Database, open, type RootDatabase } from "lmdb";
 import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
 import { StoreError } from "./errors.js";
+import { checkDataFile } from "./fileCheck.js";
 import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
 import {
   type ChainHead,
@@ -51,6 +55,12 @@ export interface StoreOptions {
   network: NetworkName;
   /** u32 network id (the directory block header field) */
   networkId: number;
+  /**
+   * Read every database once before opening for writes, in a child process (scanTask.ts): damaged pages
+   * crash LMDB, and only a child can turn that into a start-up error. Costs a process start plus a walk
+   * of all pages; the node does it at start, tests that reopen often skip it.
+   */
+  verify?: boolean;
 }
 
 /** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
@@ -119,6 +129,45 @@ function guarded<T>(write: () => PromiseLike<T>): Promise<T> {
   });
 }
 
+/**
+ * The unnamed root database of our environment holds only the names of our databases. Anything else is
+ * another program's LMDB environment: refuse it before opening (creating) our databases writes to it.
+ */
+function checkRootNames(env: RootDatabase<Uint8Array, Uint8Array>, path: string): void {
+  const ours = new Set<string>(Object.values(DB_NAMES));
+  const foreign: string[] = [];
+  for (const key of env.getKeys({ limit: 1000 })) {
+    // LMDB stores database names NUL-terminated
+    const name = Buffer.from(key as Uint8Array)
+      .toString("latin1")
+      .replace(/\0$/, "");
+    if (!ours.has(name)) foreign.push(JSON.stringify(name.slice(0, 40)));
+    if (foreign.length >= 3) break;
+  }
+  if (foreign.length > 0)
+    throw new StoreError({
+      code: "UNKNOWN_FORMAT",
+      path,
+      info: `it is an LMDB environment of another program (it holds ${foreign.join(", ")}), not a ledger database`,
+    });
+}
+
+/** Most time the read-through of verifyReadable may take, ms (a large environment is read once, sequentially). */
+const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Walk every database of an existing environment in a child process; a crash or error there → CORRUPT. */
+function verifyReadable(path: string): void {
+  if (!existsSync(join(path, "data.mdb"))) return;
+  const task = fileURLToPath(new URL("./scanTask.js", import.meta.url));
+  const r = spawnSync(process.execPath, [task, path], { encoding: "utf8", timeout: VERIFY_TIMEOUT_MS });
+  if (r.status === 0) return;
+  const how =
+    r.signal !== null
+      ? `reading it crashed LMDB (${r.signal})`
+      : `reading it failed: ${(r.stderr || r.error?.message || "").trim()}`;
+  throw new StoreError({ code: "CORRUPT", path, info: `the LMDB database is damaged or invalid: ${how}` });
+}
+
 /** Key of a `meta` record. */
 function metaKey(name: string): Uint8Array {
   return Buffer.from(name, "ascii");
@@ -157,14 +206,22 @@ export class LedgerStore {
    * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
    */
   static open(options: StoreOptions): LedgerStore {
+    checkDataFile(options.path);
+    if (options.verify === true) verifyReadable(options.path);
     let env: RootDatabase<Uint8Array, Uint8Array>;
     try {
       mkdirSync(options.path, { recursive: true });
       env = open<Uint8Array, Uint8Array>({
         path: options.path,
+        // the path is always a directory, whatever its name looks like
+        noSubdir: false,
         maxDbs: MAX_DBS,
         keyEncoding: "binary",
         encoding: "binary",
+        // Event-turn batching makes lmdb-js hold an internal promise per batch that nobody can handle: a
+        // failed commit (disk full) would end the process as an unhandled rejection. Writes still share
+        // commits (queued while the write thread is busy); a block set is one `env.batch` explicitly.
+        eventTurnBatching: false,
       });
     } catch (e) {
       throw new StoreError({
@@ -175,6 +232,7 @@ export class LedgerStore {
     }
     let store: LedgerStore;
     try {
+      checkRootNames(env, options.path);
       store = new LedgerStore(options.path, env);
       store.checkIdentity(options);
     } catch (e) {

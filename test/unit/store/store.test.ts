@@ -3,6 +3,7 @@
  * typed records, against a real environment in a temp directory.
  */
 import assert from "node:assert/strict";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { open } from "lmdb";
@@ -136,6 +137,49 @@ describe("store", () => {
         .put(Buffer.from("x"), Buffer.from("y"));
       await fenv.close();
       expectStoreError(() => LedgerStore.open({ path: other, ...LOCAL }), "UNKNOWN_FORMAT");
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a data file that is not a whole LMDB environment → CORRUPT before LMDB maps it; the file is untouched", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: join(dir, "good"), ...LOCAL });
+      s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+      await s.close();
+      const good = readFileSync(join(dir, "good", "data.mdb"));
+      const cases: [string, Uint8Array, RegExp][] = [
+        ["garbage", Uint8Array.from({ length: good.length }, (_, i) => (i * 7919) & 0xff), /not an LMDB database file/],
+        ["zeroed meta pages", Buffer.concat([Buffer.alloc(8192), good.subarray(8192)]), /not an LMDB database file/],
+        ["truncated", good.subarray(0, Math.floor(good.length / 2)), /truncated/],
+        ["text", Buffer.from("this is not a database\n"), /not an LMDB database file/],
+      ];
+      for (const [name, bytes, message] of cases) {
+        const path = join(dir, name.replace(/ /g, "-"));
+        mkdirSync(path);
+        writeFileSync(join(path, "data.mdb"), bytes);
+        const e = expectStoreError(() => LedgerStore.open({ path, ...LOCAL }), "CORRUPT");
+        assert.match(e.message, message, name);
+        assert.ok(e.message.includes(path), "the message names the directory");
+        assert.deepEqual(readFileSync(join(path, "data.mdb")), Buffer.from(bytes), `${name}: file unchanged`);
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("another program's LMDB environment → UNKNOWN_FORMAT, nothing written into it", async () => {
+    const dir = tempDir();
+    try {
+      const env = open({ path: dir, maxDbs: 4 });
+      await env.put("users:1", { name: "somebody else's data" });
+      await env.openDB({ name: "accounts" }).put("a", 1);
+      await env.close();
+      const before = readFileSync(join(dir, "data.mdb"));
+      const e = expectStoreError(() => LedgerStore.open({ path: dir, ...LOCAL }), "UNKNOWN_FORMAT");
+      assert.match(e.message, /another program/);
+      assert.deepEqual(readFileSync(join(dir, "data.mdb")), before);
     } finally {
       cleanup(dir);
     }
