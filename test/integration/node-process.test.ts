@@ -221,4 +221,25 @@ describe("ledgerd process", () => {
       cleanup(home);
     }
   });
+  test("a second node on a busy port refuses to start and the first keeps serving", async () => {
+    const homeA = tempDir("ledgerd-proc-");
+    const homeB = tempDir("ledgerd-proc-");
+    try {
+      const port = await freePort();
+      const first = await startLedgerd([`-homedir=${homeA}`, `-port=${port}`, "-blktime=2", "-loglevel=warning"]);
+      const second = spawnSync(LEDGERD, [`-homedir=${homeB}`, `-port=${port}`, "-loglevel=warning"], {
+        encoding: "utf8",
+        timeout: 20_000,
+      });
+      assert.notEqual(second.status, 0);
+      assert.match(second.stderr, new RegExp(`port ${port} is already in use`));
+      const heights = await ok(port, "heights");
+      assert.equal(typeof heights.directoryblockheight, "number");
+      first.child.kill("SIGTERM");
+      await first.exited;
+    } finally {
+      cleanup(homeA);
+      cleanup(homeB);
+    }
+  });
 });

@@ -19,7 +19,7 @@ import {
 } from "./blocks.js";
 import { chainHead, entry, pendingEntries, receipt } from "./entries.js";
 import { currentMinute, entryCreditRate, heights, properties, tpsRate } from "./node.js";
-import { assetSubmit, commitChain, commitEntry, revealEntry, sendRawMessage } from "./submit.js";
+import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { pendingTransactions, rawData, transaction } from "./transactions.js";
 
 /** Every `/v2` method. */
@@ -58,7 +58,7 @@ export function v2Methods(): MethodTable {
     // writes
     ["commit-chain", commitChain],
     ["commit-entry", commitEntry],
-    ["reveal-chain", revealEntry],
+    ["reveal-chain", revealChain],
     ["reveal-entry", revealEntry],
     ["asset-submit", assetSubmit],
     ["send-raw-message", sendRawMessage],

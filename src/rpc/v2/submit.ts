@@ -45,11 +45,15 @@ async function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txid: st
   return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
 }
 
-async function submitReveal(ctx: RpcContext, raw: Uint8Array): Promise<{ entryhash: string; chainid: string }> {
+async function submitReveal(
+  ctx: RpcContext,
+  raw: Uint8Array,
+  kind?: "chain" | "entry",
+): Promise<{ entryhash: string; chainid: string }> {
   const entry = unmarshalEntry(raw);
   const r = await ctx.intake.submit(
     "reveal",
-    () => ctx.ledger.submitReveal(raw),
+    () => ctx.ledger.submitReveal(raw, kind === undefined ? {} : { kind }),
     () => ({ entryHash: entryHash(raw), chainId: entry.chainId }),
   );
   return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
@@ -98,10 +102,25 @@ export function commitEntry(params: unknown, ctx: RpcContext) {
   );
 }
 
-/** `reveal-entry` / `reveal-chain` {entry}: a marshalled entry (for a chain, its first entry). */
-export async function revealEntry(params: unknown, ctx: RpcContext) {
+/**
+ * `reveal-entry` {entry}: a marshalled entry. The ledger tells from its commit whether it starts a chain
+ * (the reference accepts a chain's first entry here too).
+ */
+export function revealEntry(params: unknown, ctx: RpcContext) {
+  return reveal(params, ctx, undefined);
+}
+
+/**
+ * `reveal-chain` {entry}: a chain's first entry. Declared as such, a wrong chain ID or an existing chain is
+ * refused at once, even before its commit arrives.
+ */
+export function revealChain(params: unknown, ctx: RpcContext) {
+  return reveal(params, ctx, "chain");
+}
+
+async function reveal(params: unknown, ctx: RpcContext, kind: "chain" | undefined) {
   const raw = expectHex(params, "entry", { maxBytes: MAX_ENTRY_SIZE });
-  const r = await decodedAsync("entry", () => submitReveal(ctx, raw));
+  const r = await decodedAsync("entry", () => submitReveal(ctx, raw, kind));
   return { message: "Entry Reveal Success", entryhash: r.entryhash, chainid: r.chainid };
 }
 
