@@ -51,30 +51,6 @@ import {
 import { fuzzSeed, LONG } from "./mode.js";
 import { GENESIS_TOTAL, rcdHex, testWallet, Workload } from "./workload.js";
 
-/**
- * Open bugs these tests expose (reported to the owners with the issue "Reliability"). Each marked test still
- * runs and prints its failure; remove the marker once the bug is fixed, and the test must pass.
- */
-const TODO = {
-  diskFullCrash:
-    "bug: a failed LMDB commit kills the node — lmdb-js rejects an internal promise nobody handles (src/store/store.ts " +
-    "appendJournal); on a full disk holding the log, log writes throw ENOSPC into request handling (src/log/logger.ts)",
-  refusedVisible:
-    "bug: the node must survive the full disk first (see above); then src/ledger/ledger.ts accept() applies a message " +
-    "before its journal write, so a write answered 'Storage full' stays visible to ack and balances",
-  noRecovery: "bug: src/ledger/ledger.ts fail() refuses every write until a restart, even after space returns",
-  lmdbOpenCrash:
-    "bug: src/store/store.ts LedgerStore.open calls lmdb-js open() on a data.mdb that is not a valid LMDB file and the " +
-    "process dies by SIGSEGV/SIGBUS; check both meta pages (magic 0xBEEFC0DE at byte 24, data version 2 at byte 28) and the file size first",
-  lmdbPageCrash:
-    "bug: damaged B-tree pages make the process die by SIGBUS or SIGABRT (LMDB assertion in mdb_node_add) depending " +
-    "on the bytes, instead of a CORRUPT start-up error; check the file size against the meta page's last page and " +
-    "read every database once at start, before the first write",
-  foreignLmdb:
-    "bug: src/store/store.ts checkIdentity looks only at the store's own named databases, so another program's LMDB " +
-    "environment is taken as empty and receives a genesis",
-} as const;
-
 const MiB = 1024 * 1024;
 /** Free space left for the node before it fills the disk, bytes: a few hundred 8 KiB entries. */
 const HEADROOM_BYTES = 2 * MiB;
@@ -207,7 +183,7 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       limit.fill();
     });
 
-    it("writers get -32000 Storage full and the node keeps running", { todo: TODO.diskFullCrash }, async () => {
+    it("writers get -32000 Storage full and the node keeps running", async () => {
       let writes = 0;
       while (writes < FILL_MAX_WRITES && (await w.addEntry(node, rng, chainId, false, FILL_ENTRY_BYTES))) writes++;
       const last = w.sent[w.sent.length - 1]!;
@@ -230,9 +206,7 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       assert.ok(node.isRunning, `the node died on a full disk (${node.exitDescription}):\n${node.tail()}`);
     });
 
-    it("reads keep being served, and a refused write is not visible as acknowledged", {
-      todo: TODO.refusedVisible,
-    }, async () => {
+    it("reads keep being served, and a refused write is not visible as acknowledged", {}, async () => {
       assert.ok(node.isRunning, `the node is down (${node.exitDescription}):\n${node.tail()}`);
       await node.rpc("heights");
       await node.rpc("entry", { hash: w.chains[0]!.firstEntry });
@@ -251,9 +225,7 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       assert.equal(lost.length, 0, `${lost.length} acknowledged writes unknown while the disk is full`);
     });
 
-    it(`writes recover within ${RECOVERY_MS / 1000} s once space returns, without a restart`, {
-      todo: TODO.noRecovery,
-    }, async () => {
+    it(`writes recover within ${RECOVERY_MS / 1000} s once space returns, without a restart`, {}, async () => {
       assert.ok(node.isRunning, `the node is down (${node.exitDescription}):\n${node.tail()}`);
       limit.release(node.pid);
       const deadline = Date.now() + RECOVERY_MS;
@@ -343,12 +315,11 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
   /** Fixed garbage: the same bytes on every run (what LMDB makes of damaged pages depends on the bytes). */
   const garbage = (n: number, label: string): Uint8Array =>
     new Random(label === "whole" ? 0x6a09e667 : 0xbb67ae85).bytes(n);
-  const damages: [string, (file: string) => void, RegExp, string?][] = [
+  const damages: [string, (file: string) => void, RegExp][] = [
     [
       "random bytes over the whole data file",
       (f) => writeFileSync(f, garbage(statSync(f).size, "whole")),
       /database|LMDB|corrupt|invalid/i,
-      TODO.lmdbOpenCrash,
     ],
     [
       "zeroed LMDB meta pages (the first two pages)",
@@ -358,19 +329,16 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
         closeSync(fd);
       },
       /database|LMDB|corrupt|invalid/i,
-      TODO.lmdbOpenCrash,
     ],
     [
       "a data file cut to half its size",
       (f) => truncateSync(f, Math.floor(statSync(f).size / 2)),
       /database|LMDB|corrupt|truncat|size/i,
-      TODO.lmdbOpenCrash,
     ],
     [
       "a text file instead of the data file",
       (f) => writeFileSync(f, "this is not a database\n"),
       /database|LMDB|corrupt|invalid/i,
-      TODO.lmdbOpenCrash,
     ],
     [
       "random bytes over the pages after the meta pages",
@@ -381,11 +349,10 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
         closeSync(fd);
       },
       /database|LMDB|corrupt|invalid/i,
-      TODO.lmdbPageCrash,
     ],
   ];
-  for (const [name, damage, what, todo] of damages) {
-    it(`refuses ${name}: exit 1 with a message, files untouched`, { ...(todo ? { todo } : {}) }, async () => {
+  for (const [name, damage, what] of damages) {
+    it(`refuses ${name}: exit 1 with a message, files untouched`, async () => {
       const c = copyHome();
       damage(c.dataFile);
       await expectRefusal(c.home, "LOCAL", what);
@@ -429,9 +396,7 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
     await expectRefusal(c.home, "LOCAL", /height|inconsistent|corrupt/i);
   });
 
-  it("refuses an LMDB environment of another program (data in its own databases), writing nothing into it", {
-    todo: TODO.foreignLmdb,
-  }, async () => {
+  it("refuses an LMDB environment of another program (data in its own databases), writing nothing into it", {}, async () => {
     const home = mkdtempSync(join(tmpdir(), "ledgerd-foreign-"));
     homes.push(home);
     const dbDir = join(home, "local", "db");
