@@ -8,6 +8,7 @@
  * reachable. Each case says what a correct node may answer.
  */
 import type { Random } from "../support/random.js";
+import { DEBUG_METHODS, V2_METHODS } from "../support/specMethods.js";
 
 /** A literal written into the body as is (numbers JSON.stringify cannot produce, duplicate keys, …). */
 export class Raw {
@@ -15,61 +16,7 @@ export class Raw {
 }
 type Value = null | boolean | number | string | Raw | Value[] | { [key: string]: Value } | [string, Value][];
 
-/** Methods of the node (spec §4.1, §4.2, and the tps-rate extra) by endpoint. */
-export const V2_METHODS = [
-  "ablock-by-height",
-  "admin-block",
-  "ack",
-  "chain-head",
-  "commit-chain",
-  "commit-entry",
-  "current-minute",
-  "dblock-by-height",
-  "directory-block",
-  "directory-block-head",
-  "ecblock-by-height",
-  "entrycredit-block",
-  "entry",
-  "entry-ack",
-  "entry-block",
-  "entry-credit-balance",
-  "entry-credit-rate",
-  "asset-ack",
-  "asset-balance",
-  "asset-block",
-  "fblock-by-height",
-  "asset-submit",
-  "heights",
-  "multiple-ec-balances",
-  "multiple-asset-balances",
-  "pending-entries",
-  "pending-transactions",
-  "properties",
-  "raw-data",
-  "receipt",
-  "reveal-chain",
-  "reveal-entry",
-  "send-raw-message",
-  "transaction",
-  "tps-rate",
-] as const;
-export const DEBUG_METHODS = [
-  "holding-queue",
-  "network-info",
-  "predictive-fer",
-  "audit-servers",
-  "federated-servers",
-  "configuration",
-  "authorities",
-  "process-list",
-  "reload-configuration",
-  "drop-rate",
-  "set-drop-rate",
-  "delay",
-  "set-delay",
-  "summary",
-  "messages",
-] as const;
+export { DEBUG_METHODS, V2_METHODS };
 
 /** Methods whose success changes node settings: fuzzed only with params that must be refused. */
 export const SETTING_METHODS = new Set(["set-drop-rate", "set-delay"]);

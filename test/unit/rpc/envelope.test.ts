@@ -2,6 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { NODE_API_VERSION, NODE_VERSION } from "../../../src/version.js";
+import { DEBUG_METHODS, V2_METHODS } from "../../support/specMethods.js";
 import { rawJson, rawRequest, rpc } from "./httpClient.js";
 import { startTestServer, type TestServer } from "./support.js";
 
@@ -299,59 +300,9 @@ describe("params", () => {
 });
 
 describe("no user input is an internal error", () => {
-  const v2 = [
-    "ablock-by-height",
-    "admin-block",
-    "ack",
-    "chain-head",
-    "commit-chain",
-    "commit-entry",
-    "current-minute",
-    "dblock-by-height",
-    "directory-block",
-    "directory-block-head",
-    "ecblock-by-height",
-    "entrycredit-block",
-    "entry",
-    "entry-ack",
-    "entry-block",
-    "entry-credit-balance",
-    "entry-credit-rate",
-    "asset-ack",
-    "asset-balance",
-    "asset-block",
-    "fblock-by-height",
-    "asset-submit",
-    "heights",
-    "multiple-ec-balances",
-    "multiple-asset-balances",
-    "pending-entries",
-    "pending-transactions",
-    "properties",
-    "raw-data",
-    "receipt",
-    "reveal-chain",
-    "reveal-entry",
-    "send-raw-message",
-    "transaction",
-    "tps-rate",
-  ];
-  const debug = [
-    "holding-queue",
-    "network-info",
-    "predictive-fer",
-    "audit-servers",
-    "federated-servers",
-    "configuration",
-    "authorities",
-    "process-list",
-    "drop-rate",
-    "set-drop-rate",
-    "delay",
-    "set-delay",
-    "summary",
-    "messages",
-  ];
+  const v2 = V2_METHODS;
+  // reload-configuration re-reads the node's file whatever the params; test/integration/rpc-debug covers it.
+  const debug = DEBUG_METHODS.filter((m) => m !== "reload-configuration");
   const members = [
     "hash",
     "chainid",
