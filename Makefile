@@ -23,7 +23,9 @@ build: install
 run: build
 	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR)
 
+# Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
 test: build
+	node_modules/.bin/biome check src test bench tools
 	node --test --test-reporter=spec --test-timeout=300000 $(TEST_FILES)
 
 # Long modes of the reliability suites (crash rounds, fuzz cases): see docs/operations.md.
