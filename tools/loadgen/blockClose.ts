@@ -38,19 +38,30 @@ async function waitForNewBlock(session: LoadSession): Promise<number> {
   }
 }
 
-function runProber(config: ProbeConfig): { stop: () => Promise<{ samples: ProbeSample[]; skipped: number }> } {
-  const worker = new Worker(new URL("./probeWorker.js", import.meta.url), { workerData: config });
+/** The probe thread: `stop` asks it for its samples; `terminate` ends it without them (error paths). */
+function runProber(config: ProbeConfig): {
+  stop: () => Promise<{ samples: ProbeSample[]; skipped: number }>;
+  terminate: () => Promise<void>;
+} {
+  // execArgv: [] so flags of the parent (e.g. --input-type, --cpu-prof) do not apply to the probe thread
+  const worker = new Worker(new URL("./probeWorker.js", import.meta.url), { workerData: config, execArgv: [] });
   const result = new Promise<{ samples: ProbeSample[]; skipped: number }>((resolve, reject) => {
     worker.once("message", (m: { samples: ProbeSample[]; skipped: number }) => resolve(m));
     worker.once("error", reject);
     worker.once("exit", (code) => reject(new Error(`probe worker exited with code ${code} before reporting`)));
   });
+  // A worker that fails while the entries are still being sent must not be an unhandled rejection (which
+  // ends the process, make bench included); stop() awaits `result` and reports the failure.
+  result.catch(() => {});
   return {
     stop: async () => {
       worker.postMessage("stop");
       const r = await result;
       await worker.terminate();
       return r;
+    },
+    terminate: async () => {
+      await worker.terminate();
     },
   };
 }
@@ -76,91 +87,100 @@ export async function blockCloseScenario(session: LoadSession, options: BlockClo
   const maxMs = session.blockWaitMs(6);
   const closes = new CloseMonitor(session.control);
   closes.start();
-  const prober = runProber({ url: session.options.url, intervalMs: options.probeIntervalMs, maxMs, requests });
-  const rec = new PhaseRecorder();
-  const acked: PresignedEntry[] = [];
-  const mark = session.mark();
-  await runWorkers(
-    { concurrency: options.concurrency, durationMs: maxMs, maxErrors: 10_000 },
-    rec,
-    entryWriter(session, entries, rec, acked).step,
-  );
-  const submitSeconds = rec.elapsedSeconds;
-  const lastHeight = (await session.heights()).leaderheight;
-  log(
-    `blockclose: ${acked.length} entries acknowledged in ${round(submitSeconds, 2)} s (blocks ${startHeight}…${lastHeight}); waiting for the close`,
-  );
-  await session.waitForOpenBlockSaved();
-  await sleep(CLOSE_WINDOW_MS);
-  const { samples, skipped } = await prober.stop();
-  const nodeCloses = await closes.stop();
-  const resources = session.usageSince(mark);
-
-  // The first heights probe that saw the entries' first block saved marks the close.
-  const closeSeen = samples
-    .filter((s) => s.savedHeight !== undefined && s.savedHeight >= startHeight)
-    .sort((a, b) => a.sentAt - b.sentAt)[0];
-  const closeAt = closeSeen === undefined ? undefined : closeSeen.sentAt + closeSeen.ms;
-  const during = closeAt === undefined ? [] : samples.filter((s) => Math.abs(s.sentAt - closeAt) <= CLOSE_WINDOW_MS);
-  const all = summarize(samples);
-  const near = summarize(during);
-  const over = samples.filter((s) => s.ms > TARGETS.blockCloseMaxWaitMs).length;
-  const probeErrors = samples.filter((s) => !s.ok).length;
-  const confirmation = await session.confirm(acked, startHeight);
-  const { perHeight: perBlock } = await session.chainEntries(startHeight, Math.max(startHeight, lastHeight));
-  const largestBlock = Math.max(0, ...Object.values(perBlock));
-  const seconds = round(rec.elapsedSeconds, 2);
-
-  const result: ScenarioResult = {
-    name: "blockclose",
-    concurrency: options.concurrency,
-    seconds,
-    requests: rec.requests,
-    requestsPerSecond: round(rec.requests / rec.elapsedSeconds),
-    entries: acked.length,
-    entriesPerSecond: round(acked.length / rec.elapsedSeconds),
-    latency: rec.latency.summary(),
-    byMethod: { ...rec.methodSummaries(), "probe (all)": all, "probe (±1 s of close)": near },
-    errors: rec.errors + probeErrors,
-    errorSamples: [...rec.errorSamples],
-    confirmation,
-    resources,
-    targets: [
-      {
-        name: "light-read max wait ms",
-        want: `≤ ${TARGETS.blockCloseMaxWaitMs}`,
-        measured: String(all.maxMs),
-        pass: samples.length > 0 && all.maxMs <= TARGETS.blockCloseMaxWaitMs,
-      },
-      {
-        name: "entries in one block",
-        want: `${options.entries}`,
-        measured: String(largestBlock),
-        pass: largestBlock >= options.entries,
-      },
-    ],
-    notes: [
-      `${samples.length} light reads (${requests.map((r) => r[0]).join("/")}) every ${options.probeIntervalMs} ms from a worker thread; ${over} over ${TARGETS.blockCloseMaxWaitMs} ms; ${skipped} skipped (32 already in flight)`,
-      `entries of the load chains per block: ${JSON.stringify(perBlock)}`,
-    ],
-    details: {
-      submitSeconds: round(submitSeconds, 2),
-      startHeight,
-      lastHeight,
-      perBlock,
-      probes: samples.length,
-      probesOver100ms: over,
-      probeErrors,
-      probeMaxMs: all.maxMs,
-      probeMaxNearCloseMs: near.maxMs,
-      closeObserved: closeAt !== undefined,
-      nodeBlockCloses: nodeCloses,
-      nodeCloseMsOfLoadedBlocks: nodeCloses.closes.filter((c) => c.height >= startHeight && c.height <= lastHeight),
-    },
-  };
-  if (options.entries > TARGETS.blockEntries / 2 && largestBlock < options.entries)
-    result.notes.push(
-      `the ${options.entries} entries did not fit one ${session.blockTimeSeconds} s block: the write rate (${result.entriesPerSecond}/s) bounds the block size`,
+  let prober: ReturnType<typeof runProber> | undefined;
+  try {
+    const probeStart = performance.now();
+    prober = runProber({ url: session.options.url, intervalMs: options.probeIntervalMs, maxMs, requests });
+    const rec = new PhaseRecorder();
+    const acked: PresignedEntry[] = [];
+    const mark = session.mark();
+    await runWorkers(
+      { concurrency: options.concurrency, durationMs: maxMs, maxErrors: 10_000 },
+      rec,
+      entryWriter(session, entries, rec, acked).step,
     );
-  return result;
+    const submitSeconds = rec.elapsedSeconds;
+    const lastHeight = (await session.heights()).leaderheight;
+    log(
+      `blockclose: ${acked.length} entries acknowledged in ${round(submitSeconds, 2)} s (blocks ${startHeight}…${lastHeight}); waiting for the close`,
+    );
+    await session.waitForOpenBlockSaved();
+    await sleep(CLOSE_WINDOW_MS);
+    const { samples, skipped } = await prober.stop();
+    const probeSeconds = (performance.now() - probeStart) / 1000;
+    const nodeCloses = await closes.stop();
+    const resources = session.usageSince(mark);
+
+    // The first heights probe that saw the entries' first block saved marks the close.
+    const closeSeen = samples
+      .filter((s) => s.savedHeight !== undefined && s.savedHeight >= startHeight)
+      .sort((a, b) => a.sentAt - b.sentAt)[0];
+    const closeAt = closeSeen === undefined ? undefined : closeSeen.sentAt + closeSeen.ms;
+    const during = closeAt === undefined ? [] : samples.filter((s) => Math.abs(s.sentAt - closeAt) <= CLOSE_WINDOW_MS);
+    const all = summarize(samples);
+    const near = summarize(during);
+    const over = samples.filter((s) => s.ms > TARGETS.blockCloseMaxWaitMs).length;
+    const probeErrors = samples.filter((s) => !s.ok).length;
+    const confirmation = await session.confirm(acked, startHeight);
+    const { perHeight: perBlock } = await session.chainEntries(startHeight, Math.max(startHeight, lastHeight));
+    const largestBlock = Math.max(0, ...Object.values(perBlock));
+    const seconds = round(rec.elapsedSeconds, 2);
+
+    const result: ScenarioResult = {
+      name: "blockclose",
+      concurrency: options.concurrency,
+      seconds,
+      requests: rec.requests,
+      requestsPerSecond: round(rec.requests / rec.elapsedSeconds),
+      entries: acked.length,
+      entriesPerSecond: round(acked.length / rec.elapsedSeconds),
+      latency: rec.latency.summary(),
+      byMethod: { ...rec.methodSummaries(), "probe (all)": all, "probe (±1 s of close)": near },
+      errors: rec.errors + probeErrors,
+      errorSamples: [...rec.errorSamples],
+      confirmation,
+      resources,
+      targets: [
+        {
+          name: "light-read max wait ms",
+          want: `≤ ${TARGETS.blockCloseMaxWaitMs}`,
+          measured: String(all.maxMs),
+          pass: samples.length > 0 && all.maxMs <= TARGETS.blockCloseMaxWaitMs,
+        },
+        {
+          name: "entries in one block",
+          want: `${options.entries}`,
+          measured: String(largestBlock),
+          pass: largestBlock >= options.entries,
+        },
+      ],
+      notes: [
+        `${samples.length} light reads (${requests.map((r) => r[0]).join("/")}) every ${options.probeIntervalMs} ms from a worker thread; ${over} over ${TARGETS.blockCloseMaxWaitMs} ms; ${skipped} skipped (32 already in flight)`,
+        `entries of the load chains per block: ${JSON.stringify(perBlock)}`,
+      ],
+      details: {
+        submitSeconds: round(submitSeconds, 2),
+        startHeight,
+        lastHeight,
+        perBlock,
+        probes: samples.length,
+        probeSeconds: round(probeSeconds, 2),
+        probesOver100ms: over,
+        probeErrors,
+        probeMaxMs: all.maxMs,
+        probeMaxNearCloseMs: near.maxMs,
+        closeObserved: closeAt !== undefined,
+        nodeBlockCloses: nodeCloses,
+        nodeCloseMsOfLoadedBlocks: nodeCloses.closes.filter((c) => c.height >= startHeight && c.height <= lastHeight),
+      },
+    };
+    if (options.entries > TARGETS.blockEntries / 2 && largestBlock < options.entries)
+      result.notes.push(
+        `the ${options.entries} entries did not fit one ${session.blockTimeSeconds} s block: the write rate (${result.entriesPerSecond}/s) bounds the block size`,
+      );
+    return result;
+  } finally {
+    await closes.stop(); // never leave the poller or the probe thread running when the scenario throws
+    await prober?.terminate();
+  }
 }

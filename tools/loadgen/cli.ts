@@ -142,6 +142,13 @@ async function main(): Promise<void> {
   if (report.failures.length > 0) process.exitCode = 1;
 }
 
+// Exit on Ctrl-C / SIGTERM so that the 'exit' hook of runLoadScenarios stops a node it started.
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.once(signal, () => {
+    console.error(`loadgen: ${signal}: stopping`);
+    process.exit(130);
+  });
+
 main().catch((e: unknown) => {
   console.error((e as Error).stack ?? String(e));
   process.exitCode = 2;

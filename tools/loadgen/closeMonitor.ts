@@ -37,14 +37,20 @@ export class CloseMonitor {
   private lastCount: number | undefined;
   private running = false;
   private loop: Promise<void> = Promise.resolve();
+  private result: CloseFigures | undefined;
 
-  constructor(private readonly client: RpcClient) {}
+  constructor(
+    private readonly client: RpcClient,
+    /** polling stops by itself after this many ms even if stop() is never called */
+    private readonly maxMs = 3_600_000,
+  ) {}
 
   /** Start polling (records closes after the first poll). */
   start(): void {
     this.running = true;
+    const until = performance.now() + this.maxMs;
     this.loop = (async () => {
-      while (this.running) {
+      while (this.running && performance.now() < until) {
         await this.poll();
         await new Promise((r) => setTimeout(r, POLL_MS));
       }
@@ -70,13 +76,15 @@ export class CloseMonitor {
     this.lastCount = count;
   }
 
-  /** Stop polling; the closes seen while it ran. */
+  /** Stop polling; the closes seen while it ran. Calling it again returns the same figures. */
   async stop(): Promise<CloseFigures> {
+    if (this.result !== undefined) return this.result;
     this.running = false;
     await this.loop;
     await this.poll();
     const out: CloseFigures = { available: this.available, closes: [...this.closes], missed: this.missed };
     if (this.closes.length > 0) out.maxCloseMs = Math.max(...this.closes.map((c) => c.closeMs));
+    this.result = out;
     return out;
   }
 }

@@ -136,6 +136,9 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
   const results: ScenarioResult[] = [];
   let session: LoadSession | undefined;
   let nodeVersion: string | undefined;
+  const killOnExit = () => {
+    if (node?.running === true) node.child.kill("SIGKILL");
+  };
   const report = (): LoadReport => {
     const { log: _log, ...rest } = options;
     return {
@@ -170,6 +173,9 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
       });
       log(`ledgerd pid ${node.child.pid} serving after ${round(node.readyMs)} ms`);
     }
+    // If the generator exits early (Ctrl-C, a timeout's SIGTERM: the CLI turns both into exit), the node
+    // it started must not outlive it. `node` changes when the restart scenario restarts it.
+    process.on("exit", killOnExit);
     const url = node?.url ?? options.url!;
     const monitor = node?.monitor ?? (options.pid === undefined ? undefined : new ProcessMonitor(options.pid));
     const writeEntries = options.writeEntries ?? Math.ceil(options.writesSeconds * WRITE_ENTRIES_PER_SECOND);
@@ -268,6 +274,7 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
       }
     }
   } finally {
+    process.off("exit", killOnExit);
     session?.close();
     if (node !== undefined) {
       await node.stop("SIGTERM");
@@ -286,7 +293,7 @@ export function benchRows(report: LoadReport): BenchRow[] {
   const rows: BenchRow[] = [];
   for (const r of report.results) {
     const misses = r.targets.filter((t) => !t.pass).map((t) => `${t.name} ${t.measured} (want ${t.want})`);
-    const cpu = `node cpu ${r.resources.nodeCpuCores ?? "?"} cores, loadgen ${r.resources.loadgenCpuCores}`;
+    const cpu = `node cpu ${r.resources.nodeCpuCores ?? "?"} cores (main thread ${r.resources.nodeMainThreadCores ?? "?"}), loadgen ${r.resources.loadgenCpuCores}`;
     const base = {
       section: "load",
       meanUs: µs(r.latency.meanMs),
@@ -308,7 +315,7 @@ export function benchRows(report: LoadReport): BenchRow[] {
         id: "load.blockclose.probe",
         section: "load",
         name: `block close: light reads every 10 ms while ${r.entries} entries close (max wait)`,
-        opsPerSec: probe === undefined ? 0 : round(probe.count / r.seconds),
+        opsPerSec: probe === undefined ? 0 : round(probe.count / Number(d.probeSeconds)),
         meanUs: µs(probe?.meanMs ?? Number.NaN),
         p99Us: µs(probe?.p99Ms ?? Number.NaN),
         samples: probe?.count ?? 0,

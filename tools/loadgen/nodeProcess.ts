@@ -42,10 +42,19 @@ export class ProcessMonitor {
     this.ticksPerSecond = ticks;
   }
 
-  /** user + system CPU time since the process started, seconds. */
+  /** user + system CPU time since the process started, seconds (all threads). */
   cpuSeconds(): number | undefined {
+    return this.statCpuSeconds(`/proc/${this.pid}/stat`);
+  }
+
+  /** CPU time of the main thread alone (its thread id is the pid), seconds: JS, event loop, sync work. */
+  mainThreadCpuSeconds(): number | undefined {
+    return this.statCpuSeconds(`/proc/${this.pid}/task/${this.pid}/stat`);
+  }
+
+  private statCpuSeconds(file: string): number | undefined {
     try {
-      const stat = readFileSync(`/proc/${this.pid}/stat`, "utf8");
+      const stat = readFileSync(file, "utf8");
       // fields after the parenthesised command name: state is field 3, utime 14, stime 15
       const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
       return (Number(rest[11]) + Number(rest[12])) / this.ticksPerSecond;

@@ -114,27 +114,31 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
   const writer = entryWriter(session, entries, rec, acked);
   const closes = new CloseMonitor(session.control);
   closes.start();
-  const fromHeight = await session.openHeight();
-  const mark = session.mark();
-  await runWorkers(
-    { concurrency: options.concurrency, durationMs: options.durationSeconds * 1000, maxErrors: MAX_ERRORS },
-    rec,
-    writer.step,
-  );
-  const resources = session.usageSince(mark);
-  const result = phaseResult("writes", rec, options.concurrency, resources, {
-    entries: acked.length,
-    entriesPerSecond: round(acked.length / rec.elapsedSeconds),
-  });
-  if (writer.exhausted && rec.elapsedSeconds < options.durationSeconds - 0.5)
-    result.notes.push(
-      `ran out of the ${entries.length} pre-signed entries after ${round(rec.elapsedSeconds)} s (raise --entries)`,
+  try {
+    const fromHeight = await session.openHeight();
+    const mark = session.mark();
+    await runWorkers(
+      { concurrency: options.concurrency, durationMs: options.durationSeconds * 1000, maxErrors: MAX_ERRORS },
+      rec,
+      writer.step,
     );
-  session.deps.log(`writes: ${acked.length} entries acknowledged; checking that each reached a saved block`);
-  result.confirmation = await session.confirm(acked, fromHeight);
-  result.details = { nodeBlockCloses: await closes.stop() };
-  result.targets = writeTargets(result);
-  return result;
+    const resources = session.usageSince(mark);
+    const result = phaseResult("writes", rec, options.concurrency, resources, {
+      entries: acked.length,
+      entriesPerSecond: round(acked.length / rec.elapsedSeconds),
+    });
+    if (writer.exhausted && rec.elapsedSeconds < options.durationSeconds - 0.5)
+      result.notes.push(
+        `ran out of the ${entries.length} pre-signed entries after ${round(rec.elapsedSeconds)} s (raise --entries)`,
+      );
+    session.deps.log(`writes: ${acked.length} entries acknowledged; checking that each reached a saved block`);
+    result.confirmation = await session.confirm(acked, fromHeight);
+    result.details = { nodeBlockCloses: await closes.stop() };
+    result.targets = writeTargets(result);
+    return result;
+  } finally {
+    await closes.stop(); // never leave the poller running when the scenario throws
+  }
 }
 
 /** Pre-serialized request bodies per read method. */
@@ -229,23 +233,27 @@ export async function mixedScenario(session: LoadSession, options: SteadyOptions
   session.deps.log(`mixed: ${options.durationSeconds} s, ${writers} writers + ${readers} readers`);
   const closes = new CloseMonitor(session.control);
   closes.start();
-  const fromHeight = await session.openHeight();
-  const mark = session.mark();
-  await runWorkers(
-    { concurrency: writers + readers, durationMs: options.durationSeconds * 1000, maxErrors: MAX_ERRORS },
-    rec,
-    (w) => (w < writers ? writer.step() : read()),
-  );
-  const resources = session.usageSince(mark);
-  const result = phaseResult("mixed", rec, writers + readers, resources, {
-    entries: acked.length,
-    entriesPerSecond: round(acked.length / rec.elapsedSeconds),
-  });
-  const readsPerSecond = round(reads / rec.elapsedSeconds);
-  result.notes.push(
-    `${writers} writers: ${round(acked.length / rec.elapsedSeconds)} entries/s; ${readers} readers: ${readsPerSecond} reads/s`,
-  );
-  result.confirmation = await session.confirm(acked, fromHeight);
-  result.details = { writers, readers, readsPerSecond, nodeBlockCloses: await closes.stop() };
-  return result;
+  try {
+    const fromHeight = await session.openHeight();
+    const mark = session.mark();
+    await runWorkers(
+      { concurrency: writers + readers, durationMs: options.durationSeconds * 1000, maxErrors: MAX_ERRORS },
+      rec,
+      (w) => (w < writers ? writer.step() : read()),
+    );
+    const resources = session.usageSince(mark);
+    const result = phaseResult("mixed", rec, writers + readers, resources, {
+      entries: acked.length,
+      entriesPerSecond: round(acked.length / rec.elapsedSeconds),
+    });
+    const readsPerSecond = round(reads / rec.elapsedSeconds);
+    result.notes.push(
+      `${writers} writers: ${round(acked.length / rec.elapsedSeconds)} entries/s; ${readers} readers: ${readsPerSecond} reads/s`,
+    );
+    result.confirmation = await session.confirm(acked, fromHeight);
+    result.details = { writers, readers, readsPerSecond, nodeBlockCloses: await closes.stop() };
+    return result;
+  } finally {
+    await closes.stop(); // never leave the poller running when the scenario throws
+  }
 }

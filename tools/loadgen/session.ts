@@ -80,6 +80,8 @@ export interface ResourceUse {
   /** node CPU seconds (user + system) / wall seconds: 1.0 = one core busy */
   nodeCpuCores: number | undefined;
   nodeCpuSeconds: number | undefined;
+  /** the node's main thread alone / wall: 1.0 = the event loop never waited */
+  nodeMainThreadCores: number | undefined;
   /** the load generator's own CPU / wall */
   loadgenCpuCores: number;
   /** busy CPU of the whole machine / wall (cores): minus node and generator = other work on the machine */
@@ -97,6 +99,7 @@ export interface ResourceUse {
 /** A point to measure resources from. */
 export interface ResourceMark {
   wallMs: number;
+  nodeMainCpuSeconds: number | undefined;
   machine: { busy: number; total: number } | undefined;
   disk: DiskCounters | undefined;
   nodeCpuSeconds: number | undefined;
@@ -390,6 +393,7 @@ export class LoadSession {
       machine: machineCpuTicks(),
       disk: diskCounters(),
       nodeCpuSeconds: this.deps.monitor?.cpuSeconds(),
+      nodeMainCpuSeconds: this.deps.monitor?.mainThreadCpuSeconds(),
       loadgenCpu: process.cpuUsage(),
     };
   }
@@ -401,6 +405,11 @@ export class LoadSession {
     const nodeCpuSeconds =
       cpuNow !== undefined && mark.nodeCpuSeconds !== undefined ? cpuNow - mark.nodeCpuSeconds : undefined;
     const own = process.cpuUsage(mark.loadgenCpu);
+    const mainNow = this.deps.monitor?.mainThreadCpuSeconds();
+    const nodeMainThreadCores =
+      mainNow === undefined || mark.nodeMainCpuSeconds === undefined
+        ? undefined
+        : round2((mainNow - mark.nodeMainCpuSeconds) / wallSeconds);
     const mem = this.deps.monitor?.memory();
     const machineNow = machineCpuTicks();
     const diskNow = diskCounters();
@@ -425,6 +434,7 @@ export class LoadSession {
       wallSeconds,
       nodeCpuSeconds,
       nodeCpuCores: nodeCpuSeconds === undefined ? undefined : round2(nodeCpuSeconds / wallSeconds),
+      nodeMainThreadCores,
       loadgenCpuCores: round2((own.user + own.system) / 1e6 / wallSeconds),
       machineBusyCores,
       disk,
