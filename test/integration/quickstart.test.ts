@@ -166,4 +166,27 @@ test("docs/quickstart.md runs as written against a real node", { timeout: 300_00
   assert.match(out, /^Receipt verified: entry [0-9a-f]{64}$/m);
   assert.equal(lines.filter((l) => l !== "").pop(), "88", "11 EC for the chain, 1 for the entry");
   assert.ok(existsSync(join(scratch, "home", ".ledgerd", "wallet.json")), "the wallet lives in ~/.ledgerd/wallet.json");
+
+  // The README's short quickstart, as written, against the same node: its wallet talks to the default node
+  // address, so the node's URL comes in through LEDGERD_NODE (which the wallet honours), and it gets a home
+  // of its own so it starts from an empty wallet like a newcomer.
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Quickstart"));
+  const readmeBlock = shellBlocks(section)[0];
+  assert.ok(readmeBlock?.includes("ledgerd-wallet"), "the README's quickstart block");
+  const readmeRun = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+    const sh = spawn("bash", ["-c", `set -euo pipefail\n${readmeBlock}`], {
+      cwd: ROOT,
+      env: { ...env, HOME: join(scratch, "readme-home"), LEDGERD_NODE: `http://127.0.0.1:${port}` },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    sh.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+    sh.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
+    sh.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+  assert.equal(readmeRun.code, 0, `README quickstart failed:\n${readmeRun.stdout}\n${readmeRun.stderr}`);
+  assert.match(readmeRun.stdout, /My first entry/);
+  assert.match(readmeRun.stdout, /^Receipt verified: entry [0-9a-f]{64}$/m);
 });
