@@ -448,6 +448,20 @@ describe("submission errors change nothing", () => {
     const orphan = await t.call("reveal-entry", { entry: `00${Z}0000` });
     fails(orphan, -32602, "Invalid params");
     assert.match(String(orphan.error?.data), /does not exist/);
+    // reveal-chain declares a chain: ext IDs that do not make the entry's chain ID are refused at once, with
+    // no commit yet, and nothing is held; the same bytes as reveal-entry merely wait for their commit.
+    const mislabelled = toHex(
+      marshalEntry({
+        version: 0,
+        chainId: chainIdFromExtIds([text("other")]),
+        extIds: [text("mine")],
+        content: text("x"),
+      }),
+    );
+    const heldBefore = (await t.call("pending-entries", {})).result.length;
+    const declared = await t.call("reveal-chain", { entry: mislabelled });
+    fails(declared, -32602, "Invalid params");
+    assert.match(String(declared.error?.data), /chain/i);
     // A transaction with a bad signature.
     const rate = BigInt((await t.call("entry-credit-rate")).result.rate);
     const tx = buildTransaction({
@@ -462,6 +476,7 @@ describe("submission errors change nothing", () => {
     fails(badSig, -32602, "Invalid params");
     assert.match(String(badSig.error?.data), /signature/);
     // Nothing of it was taken in.
+    assert.equal((await t.call("pending-entries", {})).result.length, heldBefore);
     const poorTxid = toHex(sha256(poor.raw.subarray(0, 104)));
     assert.equal((await t.call("ack", { hash: poorTxid, chainid: "c" })).result.commitdata.status, "Unknown");
     assert.equal(
