@@ -1,6 +1,8 @@
+import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { fromHex, toHex } from "../../src/protocol/bytes.js";
 
 /** One test vector of test/fixtures/vectors/*.json (copied from ../shared/vectors). */
 export interface Vector {
@@ -29,4 +31,29 @@ export function loadVectorFiles(): Map<string, Vector[]> {
     files.set(name.replace(/\.json$/, ""), json.vectors);
   }
   return files;
+}
+
+/** The `input`/`expected` objects of a vector, read field by field. */
+export type VectorFields = Record<string, unknown>;
+
+/** Asserts the check verifies exactly the vector's `expected` keys, so a vector that gains a field fails until checked. */
+export function covers(v: Vector, keys: string[]): void {
+  assert.deepEqual(Object.keys(v.expected).sort(), [...keys].sort(), `${v.id}: expected keys this check verifies`);
+}
+
+/** A string field (asserted). */
+export function str(obj: VectorFields, key: string): string {
+  const value = obj[key];
+  assert.equal(typeof value, "string", `${key} must be a string`);
+  return value as string;
+}
+
+/** A hex field decoded to bytes. */
+export function hexOf(obj: VectorFields, key: string): Uint8Array {
+  return fromHex(str(obj, key), key);
+}
+
+/** Bytes equal to an expected hex string (either case). */
+export function eqHex(actual: Uint8Array, expected: unknown, what: string): void {
+  assert.equal(toHex(actual), String(expected).toLowerCase(), what);
 }

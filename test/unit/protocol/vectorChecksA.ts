@@ -46,30 +46,16 @@ import { entryToJson } from "../../../src/protocol/json/entryJson.js";
 import { receiptFromJson, receiptToJson } from "../../../src/protocol/json/receiptJson.js";
 import { merkleBranch, merkleParent, merkleRoot, verifyMerkleBranch } from "../../../src/protocol/merkle.js";
 import { verifyReceipt } from "../../../src/protocol/receipt.js";
-import type { Vector, VectorCheck } from "../../support/vectors.js";
+import { covers, eqHex, hexOf, str, type Vector, type VectorCheck, type VectorFields } from "../../support/vectors.js";
 
 /*
  * Every check first states which `expected` keys it verifies (`covers`), so a vector that gains a field fails
  * until a check for it is written.
  */
 
-type Input = Record<string, unknown>;
+type Input = VectorFields;
 
-function covers(v: Vector, keys: string[]): void {
-  assert.deepEqual(Object.keys(v.expected).sort(), [...keys].sort(), `${v.id}: expected keys this check verifies`);
-}
-function str(obj: Input, key: string): string {
-  const value = obj[key];
-  assert.equal(typeof value, "string", `${key} must be a string`);
-  return value as string;
-}
-function hexOf(obj: Input, key: string): Uint8Array {
-  return fromHex(str(obj, key), key);
-}
 const utf8 = (s: string): Uint8Array => new Uint8Array(Buffer.from(s, "utf8"));
-function eqHex(actual: Uint8Array, expected: unknown, what: string): void {
-  assert.equal(toHex(actual), String(expected).toLowerCase(), what);
-}
 
 /** "'z' repeated 1024 times" (how the vectors spell long contents) or plain UTF-8 text. */
 function contentText(text: string): Uint8Array {

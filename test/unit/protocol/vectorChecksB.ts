@@ -49,29 +49,24 @@ import {
   validateTransaction,
   verifyTransactionSignatures,
 } from "../../../src/protocol/transaction.js";
-import { loadVectorFiles, type Vector, type VectorCheck } from "../../support/vectors.js";
+import {
+  covers,
+  eqHex,
+  hexOf,
+  loadVectorFiles,
+  str,
+  type Vector,
+  type VectorCheck,
+  type VectorFields,
+} from "../../support/vectors.js";
 
 /*
  * Every check first states which `expected` keys it verifies (`covers`), so a vector that gains a field fails
  * until a check for it is written. Notes that carry computed values (keyMRs, txids, address lists) are checked too.
  */
 
-type Input = Record<string, unknown>;
+type Input = VectorFields;
 
-function covers(v: Vector, keys: string[]): void {
-  assert.deepEqual(Object.keys(v.expected).sort(), [...keys].sort(), `${v.id}: expected keys this check verifies`);
-}
-function str(obj: Input, key: string): string {
-  const value = obj[key];
-  assert.equal(typeof value, "string", `${key} must be a string`);
-  return value as string;
-}
-function hexOf(obj: Input, key: string): Uint8Array {
-  return fromHex(str(obj, key), key);
-}
-function eqHex(actual: Uint8Array, expected: unknown, what: string): void {
-  assert.equal(toHex(actual), String(expected).toLowerCase(), what);
-}
 function notes(v: Vector): string {
   assert.equal(typeof v.notes, "string", `${v.id}: notes`);
   return v.notes as string;
