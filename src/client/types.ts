@@ -8,6 +8,9 @@
  */
 
 /** An integer from the node: `number` when exact as a double, `bigint` otherwise. Use `BigInt(x)` to compute. */
+import type { ECBlockJson } from "../protocol/json/ecBlockJson.js";
+import type { EntryBlockJson } from "../protocol/json/entryBlockJson.js";
+
 export type JsonInt = number | bigint;
 
 /** Spec §3 acknowledgement states (`""` appears where the reference leaves a part unfilled). */
@@ -57,39 +60,6 @@ export interface DirectoryBlockJson {
   keymr: string;
 }
 
-/** Spec §2.4 body items: server index, minute marker, commit (entry or chain), or others. */
-export type ECBlockEntryJson =
-  | { serverindexnumber: number }
-  | { number: number }
-  | {
-      version: number;
-      /** 12 hex characters: the commit's 48-bit millisecond timestamp */
-      millitime: string;
-      entryhash: string;
-      credits: number;
-      ecpubkey: string;
-      sig: string;
-      chainidhash?: string;
-      weld?: string;
-    }
-  | Record<string, unknown>;
-
-/** Spec §2.4 */
-export interface ECBlockJson {
-  header: {
-    bodyhash: string;
-    prevheaderhash: string;
-    prevfullhash: string;
-    dbheight: number;
-    headerexpansionarea: string;
-    objectcount: number;
-    bodysize: number;
-    chainid: string;
-    ecchainid: string;
-  };
-  body: { entries: ECBlockEntryJson[] };
-}
-
 /** One input/output of an asset transaction. `amount` in base units (EC outputs too). */
 export interface TxIoJson {
   amount: JsonInt;
@@ -125,20 +95,6 @@ export interface AssetBlockJson {
   chainid: string;
   keymr: string;
   ledgerkeymr: string;
-}
-
-/** Spec §2.6 */
-export interface EntryBlockJson {
-  header: {
-    blocksequencenumber: number;
-    chainid: string;
-    prevkeymr: string;
-    /** seconds since the Unix epoch */
-    timestamp: number;
-    dbheight: number;
-  };
-  /** timestamp: seconds since the Unix epoch */
-  entrylist: { entryhash: string; timestamp: number }[] | null;
 }
 
 /** Spec §2.7 */
@@ -454,3 +410,6 @@ export interface SummaryResult {
 export interface MessagesResult {
   Messages: unknown[] | null;
 }
+
+// The block shapes are the protocol layer's JSON views, the same types the node serialises.
+export type { ECBlockJson, EntryBlockJson };
