@@ -167,12 +167,8 @@ export function encodeTransactionSignedPart(tx: UnsignedFields): Uint8Array {
   return w.finish().slice();
 }
 
-/** Marshal a transaction (version … EC outputs, then RCD + signature block per input). */
-export function encodeTransaction(tx: Omit<Transaction, "raw" | "signedPart">): Uint8Array {
-  const w = new ByteWriter(
-    64 + 41 * (tx.inputs.length + tx.outputs.length + tx.ecOutputs.length) + 97 * tx.inputs.length,
-  );
-  writeSignedPart(w, tx);
+/** One RCD and one signature block per input (wire-format §4.1): the rule encode and validate share. */
+function checkAuthorisationCounts(tx: Pick<Transaction, "inputs" | "rcds" | "signatures">): void {
   if (tx.rcds.length !== tx.inputs.length)
     throw new ProtocolError("BAD_RCD", "transaction.rcds", `${tx.rcds.length} RCD(s) for ${tx.inputs.length} input(s)`);
   if (tx.signatures.length !== tx.inputs.length)
@@ -181,6 +177,15 @@ export function encodeTransaction(tx: Omit<Transaction, "raw" | "signedPart">): 
       "transaction.signatures",
       `${tx.signatures.length} signature block(s) for ${tx.inputs.length} input(s)`,
     );
+}
+
+/** Marshal a transaction (version … EC outputs, then RCD + signature block per input). */
+export function encodeTransaction(tx: Omit<Transaction, "raw" | "signedPart">): Uint8Array {
+  const w = new ByteWriter(
+    64 + 41 * (tx.inputs.length + tx.outputs.length + tx.ecOutputs.length) + 97 * tx.inputs.length,
+  );
+  writeSignedPart(w, tx);
+  checkAuthorisationCounts(tx);
   tx.rcds.forEach((rcd, i) => {
     checkRcd1(rcd, i);
     const block = tx.signatures[i]!;
@@ -247,14 +252,7 @@ export function validateTransaction(tx: Transaction, rate: bigint): void {
       "transaction.inputs",
       "a transaction other than the coinbase needs at least one input",
     );
-  if (tx.rcds.length !== tx.inputs.length)
-    throw new ProtocolError("BAD_RCD", "transaction.rcds", `${tx.rcds.length} RCD(s) for ${tx.inputs.length} input(s)`);
-  if (tx.signatures.length !== tx.inputs.length)
-    throw new ProtocolError(
-      "BAD_SIGNATURE",
-      "transaction.signatures",
-      `${tx.signatures.length} signature block(s) for ${tx.inputs.length} input(s)`,
-    );
+  checkAuthorisationCounts(tx);
   tx.rcds.forEach((rcd, i) => {
     checkRcd1(rcd, i);
     if (!bytesEqual(sha256d(rcd), tx.inputs[i]!.address))
