@@ -8,7 +8,7 @@
  * reachable. Each case says what a correct node may answer.
  */
 import type { Random } from "../support/random.js";
-import { DEBUG_METHODS, V2_METHODS } from "../support/specMethods.js";
+import { DEBUG_METHODS, PARAM_NAMES, V2_METHODS } from "../support/specMethods.js";
 
 /** A literal written into the body as is (numbers JSON.stringify cannot produce, duplicate keys, …). */
 export class Raw {
@@ -29,24 +29,6 @@ export const WRITE_METHODS = new Set([
   "asset-submit",
   "send-raw-message",
 ]);
-
-const PARAM_NAMES = [
-  "hash",
-  "chainid",
-  "keymr",
-  "height",
-  "address",
-  "addresses",
-  "message",
-  "entry",
-  "transaction",
-  "txid",
-  "fulltransaction",
-  "includerawentry",
-  "noraw",
-  "DropRate",
-  "Delay",
-];
 
 /** Valid inputs the generator mutates (hex of fresh, never-submitted signed messages; real addresses and hashes). */
 export interface FuzzMaterial {

@@ -56,3 +56,22 @@ export const DEBUG_METHODS = [
   "summary",
   "messages",
 ] as const;
+
+/** Every params member name the methods above take (spec §4, api-behavior §2.4), in their documented case. */
+export const PARAM_NAMES = [
+  "hash",
+  "chainid",
+  "keymr",
+  "height",
+  "address",
+  "addresses",
+  "message",
+  "entry",
+  "transaction",
+  "txid",
+  "fulltransaction",
+  "includerawentry",
+  "noraw",
+  "DropRate",
+  "Delay",
+] as const;

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { NODE_API_VERSION, NODE_VERSION } from "../../../src/version.js";
-import { DEBUG_METHODS, V2_METHODS } from "../../support/specMethods.js";
+import { DEBUG_METHODS, PARAM_NAMES, V2_METHODS } from "../../support/specMethods.js";
 import { rawJson, rawRequest, rpc } from "./httpClient.js";
 import { startTestServer, type TestServer } from "./support.js";
 
@@ -303,23 +303,7 @@ describe("no user input is an internal error", () => {
   const v2 = V2_METHODS;
   // reload-configuration re-reads the node's file whatever the params; test/integration/rpc-debug covers it.
   const debug = DEBUG_METHODS.filter((m) => m !== "reload-configuration");
-  const members = [
-    "hash",
-    "chainid",
-    "keymr",
-    "height",
-    "address",
-    "addresses",
-    "message",
-    "entry",
-    "transaction",
-    "txid",
-    "fulltransaction",
-    "noraw",
-    "includerawentry",
-    "DropRate",
-    "Delay",
-  ];
+  const members = PARAM_NAMES;
   const values: unknown[] = [
     null,
     true,
