@@ -60,7 +60,8 @@ test(`closing a block of ${ENTRIES} entries in ${CHAINS} chains takes < ${CLOSE_
     const s = n.ledger.stats();
     console.log(
       `block close: ${ENTRIES} entries in ${CHAINS} chains: ${closeMs.toFixed(1)} ms CPU, ` +
-        `${s.lastCloseMs!.toFixed(1)} ms wall (queueing the save ${s.lastCloseSaveMs!.toFixed(1)} ms)`,
+        `${s.lastCloseMs!.toFixed(1)} ms wall (packing the save ${s.lastCloseSaveMs!.toFixed(1)} ms), ` +
+        `longest turn ${s.lastCloseLongestTurnMs!.toFixed(1)} ms; writer thread ${s.lastCloseWriteMs!.toFixed(1)} ms`,
     );
     assert.ok(closeMs < CLOSE_BUDGET_MS, `close took ${closeMs.toFixed(1)} ms`);
   } finally {

@@ -8,8 +8,10 @@ import { join } from "node:path";
 import { describe, test } from "node:test";
 import { open } from "lmdb";
 import { networkId } from "../../../src/protocol/network.js";
+import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
 import { StoreError } from "../../../src/store/errors.js";
 import { BlockKind } from "../../../src/store/keys.js";
+import { RecordStreamWriter } from "../../../src/store/recordStream.js";
 import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
 
@@ -43,6 +45,55 @@ function blockSet(height: number, over: Partial<BlockSetWrite> = {}): BlockSetWr
     journalCarry: [],
     ...over,
   };
+}
+
+/** A block set touching every kind of record, at `height`. */
+function fullBlockSet(height: number): BlockSetWrite {
+  const entries = Array.from({ length: 300 }, (_, i) => ({
+    entryHash: hash(i % 250).map((b, j) => (j === 0 ? i >> 8 : j === 1 ? i & 0xff : b)),
+    ...(i % 3 === 0 ? { raw: Uint8Array.of(i & 0xff, 1, 2, 3) } : {}),
+    location: { entryBlockKeyMR: hash(40), height, commitTxId: hash(41) },
+  }));
+  return blockSet(height, {
+    blocks: [
+      { kind: BlockKind.directory, primary: hash(1), secondary: hash(2), raw: new Uint8Array(5000).fill(7), height },
+      { kind: BlockKind.entry, primary: hash(3), secondary: hash(4), raw: Uint8Array.of(9) },
+    ],
+    entries,
+    transactions: [{ keys: [hash(50), hash(51)], location: { assetBlockKeyMR: hash(52), height, index: 1 } }],
+    commits: entries.map((e, index) => ({
+      keys: [e.entryHash, e.entryHash.map((b) => b ^ 0xff)],
+      location: { ecBlockHeaderHash: hash(53), height, index },
+    })),
+    paidCommits: entries.map((e) => ({
+      entryHash: e.entryHash,
+      record: {
+        kind: "entry" as const,
+        credits: 1,
+        revealed: true,
+        height,
+        milliTime: 1_700_000_000_123,
+        txId: hash(41),
+        chainIdHash: hash(0),
+      },
+    })),
+    chainHeads: [{ chainId: hash(60), head: { keyMR: hash(3), fullHash: hash(4), sequence: 2, height } }],
+    assetBalances: [{ address: hash(61), balance: 5n }],
+    ecBalances: [{ publicKey: hash(62), balance: 6n }],
+    journalCarry: [{ seq: 0, bytes: Uint8Array.of(1, 2) }],
+  });
+}
+
+/** Every record of every database of the environment in `dir`, as hex, for comparing two stores. */
+async function dumpAll(dir: string): Promise<Record<string, string[]>> {
+  const env = openEnvironment(dir);
+  const out: Record<string, string[]> = {};
+  for (const [name, db] of Object.entries(openDatabases(env)))
+    out[name] = [...db.getRange()].map(
+      ({ key, value }) => `${Buffer.from(key).toString("hex")}=${Buffer.from(value).toString("hex")}`,
+    );
+  await env.close();
+  return out;
 }
 
 function expectStoreError(fn: () => unknown, code: string): StoreError {
@@ -242,6 +293,68 @@ describe("store", () => {
       assert.equal(s.savedHeight(), 0);
       assert.equal(s.assetBalance(hash(1)), undefined);
       assert.equal(s.blockHashAt(BlockKind.directory, 1), undefined);
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+  test("a block set saved on the writer thread stores exactly what a synchronous save stores", async () => {
+    const dir = tempDir();
+    try {
+      const sync = LedgerStore.open({ path: join(dir, "sync"), ...LOCAL });
+      const threaded = LedgerStore.open({ path: join(dir, "threaded"), ...LOCAL });
+      for (const s of [sync, threaded]) s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+      sync.saveBlockSet(fullBlockSet(1));
+      const packed = await threaded.packBlockSet(fullBlockSet(1));
+      assert.equal(packed.records, 5 + 100 + 300 + 2 + 600 + 300 + 1 + 1 + 1 + 1 + 2);
+      const writeMs = await threaded.savePacked(packed);
+      assert.ok(writeMs >= 0);
+      // visible to this thread's reads as soon as the save resolves
+      assert.equal(threaded.savedHeight(), 1);
+      assert.equal(threaded.ecBalance(hash(62)), 6n);
+      await sync.close();
+      await threaded.close();
+      const a = await dumpAll(join(dir, "sync"));
+      assert.equal(a.entryLocations!.length, 300);
+      assert.deepEqual(await dumpAll(join(dir, "threaded")), a);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a block set the writer thread cannot apply rejects and writes nothing; the next one is saved", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      // LMDB refuses an empty key: the put fails after others of the same transaction succeeded
+      const w = new RecordStreamWriter();
+      w.put("assetBalances", hash(1), new Uint8Array(8));
+      w.put("meta", Buffer.from("savedHeight"), Uint8Array.of(0, 0, 0, 9));
+      w.put("ecBalances", new Uint8Array(0), new Uint8Array(8));
+      await assert.rejects(s.savePacked({ stream: w.finish(), records: 3, busyMs: 0, longestTurnMs: 0 }));
+      assert.equal(s.savedHeight(), 0);
+      assert.equal(s.assetBalance(hash(1)), undefined);
+      await s.savePacked(await s.packBlockSet(blockSet(1)));
+      assert.equal(s.savedHeight(), 1);
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("close waits for a queued writer-thread save; a save after close is refused", async () => {
+    const dir = tempDir();
+    try {
+      let s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const saving = s.savePacked(await s.packBlockSet(fullBlockSet(1)));
+      await s.close();
+      await saving;
+      await assert.rejects(s.savePacked(await s.packBlockSet(blockSet(2))), /closed/);
+      s = LedgerStore.open({ path: dir, ...LOCAL });
+      assert.equal(s.savedHeight(), 1);
+      assert.equal(s.chainHead(hash(60))?.sequence, 2);
       await s.close();
     } finally {
       cleanup(dir);
