@@ -74,6 +74,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       path: dataDir,
       network: config.network,
       networkId: networkId(config.network, config.customNet),
+      reserveBytes: config.minFreeDiskMB * 2 ** 20,
     });
     cleanups.push(() => store.close());
 

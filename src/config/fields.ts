@@ -59,6 +59,17 @@ const SAFE = Number.MAX_SAFE_INTEGER;
 export const MAX_BODY_BYTES_LIMIT = 1024 * 1024 * 1024;
 /** Smallest accepted HTTP body: 1 KiB. A commit-chain request is ~450 bytes; below 1 KiB nothing works. */
 export const MIN_BODY_BYTES = 1024;
+/**
+ * Default free-space reserve of the data directory, MiB (store/diskSpace.ts): room for a few big block saves
+ * (a 20,000-entry block packs to ~10 MB; LMDB may rewrite twice that) and the journal meanwhile.
+ */
+export const DEFAULT_MIN_FREE_DISK_MB = 64;
+/**
+ * Largest accepted reserve, MiB (1 TiB). The least is 1: without a reserve LMDB itself meets the full disk,
+ * which the lmdb-js build in use does not survive (store/diskSpace.ts).
+ */
+export const MAX_MIN_FREE_DISK_MB = 1024 * 1024;
+
 /** Default largest HTTP body: 1 MiB (NodeConfig.maxBodyBytes). Fits a 100-request batch of 10 KiB reveals. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Largest message delay, ms: the same bound as rpc/intake.ts MAX_DELAY_MS (a delayed call holds its HTTP
@@ -349,6 +360,15 @@ export const GROUPS: readonly GroupSpec[] = [
         max: MAX_BODY_BYTES_LIMIT,
         extension: true,
         doc: "largest accepted HTTP body, bytes (also -maxbody)",
+      },
+      {
+        name: "MinFreeDiskMB",
+        type: "int",
+        default: String(DEFAULT_MIN_FREE_DISK_MB),
+        min: 1,
+        max: MAX_MIN_FREE_DISK_MB,
+        extension: true,
+        doc: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it (also -minfreemb)",
       },
       {
         name: "MaxBatch",

@@ -10,8 +10,10 @@ import { NETWORK_NAMES, type NetworkName } from "../protocol/network.js";
 import { ConfigError } from "./errors.js";
 import {
   DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_MIN_FREE_DISK_MB,
   LOG_LEVEL_WORDS,
   MAX_BODY_BYTES_LIMIT,
+  MAX_MIN_FREE_DISK_MB,
   MAX_VERIFY_THREADS,
   MIN_BODY_BYTES,
 } from "./fields.js";
@@ -33,6 +35,8 @@ export interface FlagValues {
   selfAddrs?: string[];
   /** bytes */
   maxBodyBytes?: number;
+  /** MiB */
+  minFreeDiskMB?: number;
   verifyThreads?: number;
   logLevel?: LogLevel;
   /** messages dropped per 1000 */
@@ -226,6 +230,16 @@ const SPECS: readonly FlagSpec[] = [
     help: "largest accepted HTTP request body, bytes",
     apply(into, v, flag) {
       into.maxBodyBytes = int(flag, v, MIN_BODY_BYTES, MAX_BODY_BYTES_LIMIT);
+    },
+  },
+  {
+    names: ["minfreemb"],
+    kind: "int",
+    arg: "MB",
+    shown: `${DEFAULT_MIN_FREE_DISK_MB}, or [App] MinFreeDiskMB`,
+    help: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it",
+    apply(into, v, flag) {
+      into.minFreeDiskMB = int(flag, v, 1, MAX_MIN_FREE_DISK_MB);
     },
   },
   {

@@ -50,6 +50,7 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.ListenHost": ["listenHost"],
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
+  "App.MinFreeDiskMB": ["minFreeDiskMB"],
   "App.VerifyThreads": ["verifyThreads"],
   "App.DropRate": ["dropRatePerMille"],
   "App.Delay": ["delayMs"],
@@ -275,6 +276,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     nodeLocation: locationHost(fileString(raw, "Walletd", "NodeLocation")),
     maxBodyBytes: flags.maxBodyBytes ?? fileInt(raw, "App", "MaxBodyBytes")!,
     maxBatch: fileInt(raw, "App", "MaxBatch")!,
+    minFreeDiskMB: flags.minFreeDiskMB ?? fileInt(raw, "App", "MinFreeDiskMB")!,
     corsDomains: fileString(raw, "App", "CorsDomains")
       .split(",")
       .map((s) => s.trim())

@@ -34,6 +34,8 @@ export interface NodeConfig {
   maxBodyBytes: number;
   /** largest JSON-RPC batch, requests (default 100) */
   maxBatch: number;
+  /** MiB kept free on the data directory's disk: writes are refused below it (default 64, least 1) */
+  minFreeDiskMB: number;
   /** CORS allowed origins ("" = no CORS headers, "*" = any) */
   corsDomains: string[];
   logLevel: LogLevel;

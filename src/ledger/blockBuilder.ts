@@ -357,7 +357,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
 
   const entries: BlockSetWrite["entries"] = pl.reveals.map((r) => ({
     entryHash: r.entryHash,
-    ...(r.rawStored ? {} : { raw: r.raw }),
+    raw: r.raw,
     location: { entryBlockKeyMR: r.block!.keyMR!, height, commitTxId: r.commitTxId },
   }));
 

@@ -47,12 +47,21 @@ export class LedgerClock {
     this.now = deps.now ?? Date.now;
   }
 
-  /** Start ticking. On MAIN/TEST (not producing) it does nothing. */
+  /**
+   * Start ticking. On MAIN/TEST (not producing) it does nothing. A node that cannot write at start (its
+   * disk below the free-space reserve) still starts: reads are served, and the minutes go on failing, logged
+   * once, until writes work again.
+   */
   async start(): Promise<void> {
     if (this.running || !this.deps.ledger.isProducing()) return;
     this.running = true;
     const now = this.now();
-    await this.deps.ledger.startBlock(now);
+    try {
+      await this.deps.ledger.startBlock(now);
+    } catch (e) {
+      this.safeLog("error", "starting the open block failed", { error: e instanceof Error ? e.message : String(e) });
+      this.failing = true;
+    }
     this.dueMs = now + this.minuteMs;
     this.schedule();
   }

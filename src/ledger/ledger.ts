@@ -404,6 +404,14 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     // After a storage failure nothing new is applied until recovery has rebuilt the state from disk.
     if (this.failure !== undefined)
       return Promise.reject(new LedgerError({ code: "STORAGE_FULL", info: this.failure }));
+    // Refused before it is applied: a message the disk has no room for changes nothing.
+    try {
+      this.deps.store.assertWritable();
+    } catch (e) {
+      return Promise.reject(
+        new LedgerError({ code: "STORAGE_FULL", info: e instanceof Error ? e.message : String(e) }),
+      );
+    }
     const journal = this.apply(msg);
     const waits: Promise<void>[] = [];
     if (journal) {
@@ -643,16 +651,9 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   private acceptReveal(entry: Entry, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit, timeMs: number): void {
     this.pl.paidCommits.set(toHex(hash), { entryHash: hash, record: { ...paid, revealed: true } });
-    const r: RevealedEntry = { entryHash: hash, raw, entry, commitTxId: paid.txId, timeMs, rawStored: false };
+    const r: RevealedEntry = { entryHash: hash, raw, entry, commitTxId: paid.txId, timeMs };
     this.pl.addReveal(r, paid.kind === "chain");
     this.counters.revealsAccepted++;
-    // Store the bytes ahead of the close (less work then); the close writes them if this has not committed.
-    this.deps.store.putEntryRaw(hash, raw).then(
-      (ok) => {
-        if (ok) r.rawStored = true;
-      },
-      () => {},
-    );
   }
 
   private applyTransaction(tx: Transaction, timeMs: number): void {

@@ -33,8 +33,6 @@ export interface RevealedEntry {
   commitTxId: Uint8Array;
   /** arrival of the reveal, ms since epoch */
   timeMs: number;
-  /** true once the entry's bytes are committed to the `entries` database ahead of the close */
-  rawStored: boolean;
   /** the entry block it went into (set by addReveal) */
   block?: OpenEntryBlock;
 }

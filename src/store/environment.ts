@@ -1,13 +1,21 @@
 /**
- * How the node opens its LMDB environment and named databases. One place, because two threads open it:
- * the main thread (LedgerStore) and the block-set writer thread (blockSetWriterTask.ts). lmdb-js shares
- * one native environment per path within a process, so both must ask for it with the same options.
+ * How the node opens an LMDB environment, and the checks every environment of ours passes first. Two
+ * environments (docs/ledger.md §4): the main one (blocks, indexes, balances: LedgerStore) and the journal's
+ * (journal.ts); and two threads open the main one: the main thread and the block-set writer thread
+ * (blockSetWriterTask.ts). lmdb-js shares one native environment per path within a process, so every
+ * opener must ask with the same options: hence one function.
  */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { type Database, open, type RootDatabase } from "lmdb";
+import { StoreError } from "./errors.js";
+import { checkDataFile } from "./fileCheck.js";
 import { DB_NAMES } from "./keys.js";
 
 /**
- * Most named databases the environment may hold: the 13 of DB_NAMES plus room to add a few without
+ * Most named databases an environment may hold: the 13 of DB_NAMES plus room to add a few without
  * reopening (LMDB sizes a table for this at open).
  */
 const MAX_DBS = 20;
@@ -30,13 +38,100 @@ export function openEnvironment(path: string): RootEnv {
     // failed commit (disk full) would end the process as an unhandled rejection. Writes still share
     // commits (queued while the write thread is busy).
     eventTurnBatching: false,
+    overlappingSync: false,
   });
 }
 
-/** Every named database of DB_NAMES, with raw-byte keys and values. */
+/** A named database with raw-byte keys and values. */
+export function openBinaryDb(env: RootEnv, name: string): BinDb {
+  return env.openDB<Uint8Array, Uint8Array>(name, { keyEncoding: "binary", encoding: "binary" });
+}
+
+/** Every named database of DB_NAMES (the main environment). */
 export function openDatabases(env: RootEnv): Databases {
   const dbs = {} as Databases;
-  for (const [name, dbName] of Object.entries(DB_NAMES) as [DbName, string][])
-    dbs[name] = env.openDB<Uint8Array, Uint8Array>(dbName, { keyEncoding: "binary", encoding: "binary" });
+  for (const [name, dbName] of Object.entries(DB_NAMES) as [DbName, string][]) dbs[name] = openBinaryDb(env, dbName);
   return dbs;
+}
+
+/**
+ * Check the files of the environment in `path` and open it, holding only databases named in `allowed`.
+ * Throws StoreError: CORRUPT (damaged files; with `verify` every page is read first, in a child process),
+ * UNKNOWN_FORMAT (another program's environment), OPEN_FAILED.
+ */
+export function openCheckedEnvironment(path: string, allowed: readonly string[], verify: boolean): RootEnv {
+  checkDataFile(path);
+  if (verify) verifyReadable(path);
+  let env: RootEnv;
+  try {
+    mkdirSync(path, { recursive: true });
+    env = openEnvironment(path);
+  } catch (e) {
+    throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
+  }
+  try {
+    checkRootNames(env, path, allowed);
+  } catch (e) {
+    void env.close();
+    throw e;
+  }
+  return env;
+}
+
+/**
+ * Run an lmdb-js write and return its promise with every rejection handled: a failed commit rejects its
+ * writes with an error whose `commitError` is a second rejected promise, which would otherwise end the
+ * process as an unhandled rejection. A synchronous throw becomes a rejection too.
+ */
+export function guarded<T>(write: () => PromiseLike<T>): Promise<T> {
+  let p: Promise<T>;
+  try {
+    p = Promise.resolve(write());
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return p.catch((e: unknown) => {
+    const inner = (e as { commitError?: unknown } | undefined)?.commitError;
+    if (inner instanceof Promise) inner.catch(() => {});
+    throw e;
+  });
+}
+
+/**
+ * The unnamed root database of our environments holds only the names of our databases. Anything else is
+ * another program's LMDB environment: refuse it before opening (creating) our databases writes to it.
+ */
+function checkRootNames(env: RootEnv, path: string, allowed: readonly string[]): void {
+  const ours = new Set<string>(allowed);
+  const foreign: string[] = [];
+  for (const key of env.getKeys({ limit: 1000 })) {
+    // LMDB stores database names NUL-terminated
+    const name = Buffer.from(key as Uint8Array)
+      .toString("latin1")
+      .replace(/\0$/, "");
+    if (!ours.has(name)) foreign.push(JSON.stringify(name.slice(0, 40)));
+    if (foreign.length >= 3) break;
+  }
+  if (foreign.length > 0)
+    throw new StoreError({
+      code: "UNKNOWN_FORMAT",
+      path,
+      info: `it is an LMDB environment of another program (it holds ${foreign.join(", ")}), not a ledger database`,
+    });
+}
+
+/** Most time the read-through of verifyReadable may take, ms (a large environment is read once, sequentially). */
+const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
+
+/** Walk every database of an existing environment in a child process; a crash or error there → CORRUPT. */
+function verifyReadable(path: string): void {
+  if (!existsSync(join(path, "data.mdb"))) return;
+  const task = fileURLToPath(new URL("./scanTask.js", import.meta.url));
+  const r = spawnSync(process.execPath, [task, path], { encoding: "utf8", timeout: VERIFY_TIMEOUT_MS });
+  if (r.status === 0) return;
+  const how =
+    r.signal !== null
+      ? `reading it crashed LMDB (${r.signal})`
+      : `reading it failed: ${(r.stderr || r.error?.message || "").trim()}`;
+  throw new StoreError({ code: "CORRUPT", path, info: `the LMDB database is damaged or invalid: ${how}` });
 }

@@ -6,7 +6,8 @@ export type StoreErrorType =
   | { code: "NETWORK_MISMATCH"; path: string; stored: string; expected: string }
   | { code: "UNKNOWN_FORMAT"; path: string; info: string }
   | { code: "OPEN_FAILED"; path: string; info: string }
-  | { code: "CORRUPT"; path: string; info: string };
+  | { code: "CORRUPT"; path: string; info: string }
+  | { code: "STORAGE_FULL"; path: string; availableBytes: number; reserveBytes: number; neededBytes: number };
 
 export class StoreError extends Error {
   constructor(readonly type: StoreErrorType) {
@@ -25,5 +26,14 @@ function describe(t: StoreErrorType): string {
       return `cannot open the database in ${t.path}: ${t.info}`;
     case "CORRUPT":
       return `database in ${t.path} is inconsistent: ${t.info}`;
+    case "STORAGE_FULL":
+      return (
+        `${mib(t.availableBytes)} free for ${t.path}${t.neededBytes > 0 ? `, ${mib(t.neededBytes)} to write` : ""}: ` +
+        `below the reserve of ${mib(t.reserveBytes)} kept free (-minfreemb); writes resume when space is freed`
+      );
   }
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 }

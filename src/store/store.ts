@@ -7,16 +7,21 @@
  * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
  *   returns), so a block is saved atomically or not at all.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
 import { BlockSetWriter } from "./blockSetWriter.js";
-import { type Databases, type DbName, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
+import { DiskSpaceGuard } from "./diskSpace.js";
+import {
+  type Databases,
+  type DbName,
+  guarded,
+  openCheckedEnvironment,
+  openDatabases,
+  type RootEnv,
+} from "./environment.js";
 import { StoreError } from "./errors.js";
-import { checkDataFile } from "./fileCheck.js";
+import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
 import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
 import { RecordStreamWriter } from "./recordStream.js";
 import {
@@ -57,6 +62,11 @@ export interface StoreOptions {
    * of all pages; the node does it at start, tests that reopen often skip it.
    */
   verify?: boolean;
+  /**
+   * Bytes kept free on the data directory's file system: writes are refused with STORAGE_FULL below it
+   * (diskSpace.ts). 0 or missing: no reserve (tests on a roomy temp directory).
+   */
+  reserveBytes?: number;
 }
 
 /** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
@@ -76,8 +86,7 @@ export interface BlockSetWrite {
   /** start of the block opened next, ms since epoch */
   openBlockStartMs: number;
   blocks: BlockWrite[];
-  /** raw is omitted when the entry's bytes are already stored (written early, see putEntryRaw) */
-  entries: { entryHash: Uint8Array; raw?: Uint8Array; location: EntryLocation }[];
+  entries: { entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }[];
   /** each transaction indexed under its txid and full hash */
   transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
   /** each commit indexed under its txid and full hash */
@@ -101,6 +110,8 @@ export interface PackedBlockSet {
   busyMs: number;
   /** longest single turn of the packing, ms */
   longestTurnMs: number;
+  /** held reveals carried into the next height's journal, written before the block (savePacked) */
+  carry: { height: number; records: BlockSetWrite["journalCarry"] };
 }
 
 /** Bytes of fixed-size records per entry of a block set, with the record stream's headers (an estimate). */
@@ -110,7 +121,7 @@ const ESTIMATED_BYTES_PER_ENTRY = 420;
 function estimateBytes(set: BlockSetWrite): number {
   let bytes = 64 * 1024;
   for (const b of set.blocks) bytes += b.raw.length + 128;
-  for (const e of set.entries) bytes += e.raw?.length ?? 0;
+  for (const e of set.entries) bytes += e.raw.length;
   return bytes + set.entries.length * ESTIMATED_BYTES_PER_ENTRY;
 }
 
@@ -128,7 +139,7 @@ function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Ui
     if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
   }
   for (const e of set.entries) {
-    if (e.raw !== undefined) yield ["entries", e.entryHash, e.raw];
+    yield ["entries", e.entryHash, e.raw];
     yield ["entryLocations", e.entryHash, encodeEntryLocation(e.location)];
   }
   for (const t of set.transactions) {
@@ -143,81 +154,17 @@ function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Ui
   for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
   for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
   for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
-  for (const c of set.journalCarry) yield ["journal", journalKey(set.height + 1, c.seq), c.bytes];
   yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
   const start = Buffer.allocUnsafe(8);
   start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
   yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
 }
 
-/** A journal record as stored. */
-export interface JournalRecord {
-  height: number;
-  seq: number;
-  bytes: Uint8Array;
-}
+export type { JournalRecord } from "./journal.js";
 
 /** A plain Uint8Array view of a Buffer lmdb-js returned (getBinary copies, so the view is ours). */
 function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
-}
-
-/**
- * Run an lmdb-js write and return its promise with every rejection handled: a failed commit rejects its
- * writes with an error whose `commitError` is a second rejected promise, which would otherwise end the
- * process as an unhandled rejection. A synchronous throw becomes a rejection too.
- */
-function guarded<T>(write: () => PromiseLike<T>): Promise<T> {
-  let p: Promise<T>;
-  try {
-    p = Promise.resolve(write());
-  } catch (e) {
-    return Promise.reject(e);
-  }
-  return p.catch((e: unknown) => {
-    const inner = (e as { commitError?: unknown } | undefined)?.commitError;
-    if (inner instanceof Promise) inner.catch(() => {});
-    throw e;
-  });
-}
-
-/**
- * The unnamed root database of our environment holds only the names of our databases. Anything else is
- * another program's LMDB environment: refuse it before opening (creating) our databases writes to it.
- */
-function checkRootNames(env: RootEnv, path: string): void {
-  const ours = new Set<string>(Object.values(DB_NAMES));
-  const foreign: string[] = [];
-  for (const key of env.getKeys({ limit: 1000 })) {
-    // LMDB stores database names NUL-terminated
-    const name = Buffer.from(key as Uint8Array)
-      .toString("latin1")
-      .replace(/\0$/, "");
-    if (!ours.has(name)) foreign.push(JSON.stringify(name.slice(0, 40)));
-    if (foreign.length >= 3) break;
-  }
-  if (foreign.length > 0)
-    throw new StoreError({
-      code: "UNKNOWN_FORMAT",
-      path,
-      info: `it is an LMDB environment of another program (it holds ${foreign.join(", ")}), not a ledger database`,
-    });
-}
-
-/** Most time the read-through of verifyReadable may take, ms (a large environment is read once, sequentially). */
-const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
-
-/** Walk every database of an existing environment in a child process; a crash or error there → CORRUPT. */
-function verifyReadable(path: string): void {
-  if (!existsSync(join(path, "data.mdb"))) return;
-  const task = fileURLToPath(new URL("./scanTask.js", import.meta.url));
-  const r = spawnSync(process.execPath, [task, path], { encoding: "utf8", timeout: VERIFY_TIMEOUT_MS });
-  if (r.status === 0) return;
-  const how =
-    r.signal !== null
-      ? `reading it crashed LMDB (${r.signal})`
-      : `reading it failed: ${(r.stderr || r.error?.message || "").trim()}`;
-  throw new StoreError({ code: "CORRUPT", path, info: `the LMDB database is damaged or invalid: ${how}` });
 }
 
 /** Key of a `meta` record. */
@@ -228,16 +175,29 @@ function metaKey(name: string): Uint8Array {
 /** The node's database. Construct with `LedgerStore.open`. */
 export class LedgerStore {
   private readonly dbs: Databases;
-  /** applies block sets on its own thread (saveBlockSetAsync) */
+  /** applies block sets on its own thread (savePacked) */
   private readonly writer: BlockSetWriter;
-  private closed = false;
+  /** block-set saves under way: close() lets them finish */
+  private readonly saving = new Set<Promise<number>>();
+  private closing = false;
+
+  /** refuses writes before the disk is full (diskSpace.ts) */
+  private readonly space: DiskSpaceGuard;
 
   private constructor(
     readonly path: string,
     private readonly env: RootEnv,
+    /** the journal, in an environment of its own (journal.ts) */
+    private readonly journal: Journal,
+    reserveBytes: number,
   ) {
     this.dbs = openDatabases(env);
     this.writer = new BlockSetWriter({ path });
+    this.space = new DiskSpaceGuard({
+      path,
+      reserveBytes,
+      files: ["data.mdb", join(JOURNAL_DIR, "data.mdb")],
+    });
   }
 
   /**
@@ -245,26 +205,18 @@ export class LedgerStore {
    * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
    */
   static open(options: StoreOptions): LedgerStore {
-    checkDataFile(options.path);
-    if (options.verify === true) verifyReadable(options.path);
-    let env: RootEnv;
+    const verify = options.verify === true;
+    const env = openCheckedEnvironment(options.path, Object.values(DB_NAMES), verify);
+    let journal: Journal | undefined;
     try {
-      mkdirSync(options.path, { recursive: true });
-      env = openEnvironment(options.path);
-    } catch (e) {
-      throw new StoreError({
-        code: "OPEN_FAILED",
-        path: options.path,
-        info: e instanceof Error ? e.message : String(e),
-      });
-    }
-    let store: LedgerStore;
-    try {
-      checkRootNames(env, options.path);
-      store = new LedgerStore(options.path, env);
+      journal = Journal.open(options.path, { verify });
+      const store = new LedgerStore(options.path, env, journal, options.reserveBytes ?? 0);
       store.checkIdentity(options);
+      store.moveLegacyJournal();
+      return store;
     } catch (e) {
       void env.close();
+      void journal?.close();
       if (e instanceof StoreError) throw e;
       throw new StoreError({
         code: "OPEN_FAILED",
@@ -272,13 +224,39 @@ export class LedgerStore {
         info: e instanceof Error ? e.message : String(e),
       });
     }
-    return store;
+  }
+
+  /**
+   * Directories written before the journal had its own environment keep it in the main one's `journal`
+   * database: move those records over (copy, then delete, so a crash in between only repeats the move).
+   */
+  private moveLegacyJournal(): void {
+    const legacy = this.dbs.journal;
+    const byHeight = new Map<number, { seq: number; bytes: Uint8Array }[]>();
+    for (const { key, value } of legacy.getRange()) {
+      const k = parseJournalKey(key);
+      const list = byHeight.get(k.height) ?? [];
+      list.push({ seq: k.seq, bytes: new Uint8Array(value) });
+      byHeight.set(k.height, list);
+    }
+    if (byHeight.size === 0) return;
+    for (const [height, records] of byHeight) this.journal.appendAllSync(height, records);
+    this.env.transactionSync(() => {
+      for (const [height, records] of byHeight) for (const r of records) legacy.removeSync(journalKey(height, r.seq));
+    });
   }
 
   private checkIdentity(options: StoreOptions): void {
     const format = this.metaGet(META_KEYS.format);
     if (format === undefined) {
-      // No meta: must be a brand-new environment, not somebody else's LMDB data.
+      // No meta: must be a brand-new environment, not somebody else's LMDB data, and no journal left over
+      // from a database that is gone (replaying it onto a new genesis would invent history).
+      if (this.journal.count() > 0)
+        throw new StoreError({
+          code: "UNKNOWN_FORMAT",
+          path: this.path,
+          info: `it holds a journal (${this.journal.path}) but no database: restore the data directory whole, or remove the journal`,
+        });
       for (const [name, db] of Object.entries(this.dbs)) {
         if (db.getKeysCount({ limit: 1 }) > 0)
           throw new StoreError({
@@ -326,6 +304,7 @@ export class LedgerStore {
       this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
       for (const [db, k, v] of blockSetRecords(genesis)) this.dbs[db].putSync(k, v);
+      if (genesis.journalCarry.length > 0) throw new RangeError("a genesis block set carries no journal records");
     });
   }
 
@@ -347,6 +326,9 @@ export class LedgerStore {
 
   /** Save a block set atomically in one synchronous, flushed LMDB transaction (genesis, tests). */
   saveBlockSet(set: BlockSetWrite): void {
+    this.space.check();
+    // carried records first: without the block they belong to a height a restart drops (removeJournalOutside)
+    this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
       for (const [db, k, v] of blockSetRecords(set)) this.dbs[db].putSync(k, v);
     });
@@ -379,7 +361,8 @@ export class LedgerStore {
     }
     const packed = stream.finish();
     endTurn();
-    return { stream: packed, records: stream.count, busyMs, longestTurnMs };
+    const carry = { height: set.height + 1, records: set.journalCarry };
+    return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
   }
 
   /**
@@ -390,84 +373,76 @@ export class LedgerStore {
    * are keyed by that height, which a restart drops while this save is missing (removeJournalOutside).
    * Returns the writer thread's time from receipt to the flushed commit, ms.
    */
-  async savePacked(packed: PackedBlockSet): Promise<number> {
-    const written = await this.writer.write(packed.stream);
-    // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit happened on another
-    // thread, so start a fresh snapshot now or a read later in this turn could miss the block.
-    this.env.resetReadTxn();
-    return written.ms;
-  }
-
-  // ── journal ──
-
-  /**
-   * Append one message to the journal. Resolves once the commit holding it is flushed to disk: only
-   * then may the node acknowledge the message. Rejects when LMDB cannot write (disk full).
-   */
-  async appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
-    await guarded(() => this.dbs.journal.put(journalKey(height, seq), bytes));
-    await guarded(() => this.env.flushed);
-  }
-
-  /**
-   * Write and flush a small record: resolves when the disk takes writes again (the ledger probes with it
-   * after a failure), rejects while it does not.
-   */
-  async probeWrite(): Promise<void> {
-    await guarded(() => this.dbs.meta.put(metaKey("probe"), Uint8Array.of(1)));
-    await guarded(() => this.env.flushed);
-  }
-
-  /**
-   * Remove journal records of a saved height, `chunk` per event-loop turn so a big block's journal does
-   * not hold the main thread in one piece. Not part of the block's transaction: a record whose removal
-   * is lost in a crash belongs to a saved height and is dropped at the next start (removeJournalOutside).
-   */
-  async removeJournalRecords(height: number, seqs: readonly number[], chunk = 4096): Promise<void> {
-    for (let i = 0; i < seqs.length; i += chunk) {
-      const part = seqs.slice(i, i + chunk);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.closed) return;
-      await Promise.all(part.map((seq) => guarded(() => this.dbs.journal.remove(journalKey(height, seq)))));
+  savePacked(packed: PackedBlockSet): Promise<number> {
+    if (this.closing) return Promise.reject(new Error("the store is closed"));
+    try {
+      // LMDB rewrites whole pages: room for twice the records' bytes is a safe bound
+      this.space.check(2 * packed.stream.byteLength);
+    } catch (e) {
+      return Promise.reject(e);
     }
+    const saving = (async () => {
+      // Carried records first: until the block commits they belong to a height a restart drops
+      // (removeJournalOutside); once it commits they are the next height's first records.
+      await this.journal.appendAll(packed.carry.height, packed.carry.records);
+      const written = await this.writer.write(packed.stream);
+      // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit happened on another
+      // thread, so start a fresh snapshot now or a read later in this turn could miss the block.
+      this.env.resetReadTxn();
+      return written.ms;
+    })();
+    this.saving.add(saving);
+    const done = (): void => {
+      this.saving.delete(saving);
+    };
+    saving.then(done, done);
+    return saving;
+  }
+
+  /**
+   * Throw StoreError STORAGE_FULL when the data directory's disk is below the free-space reserve
+   * (diskSpace.ts): callers check before they change anything.
+   */
+  assertWritable(): void {
+    this.space.check();
+  }
+
+  // ── journal (journal.ts) ──
+
+  /** Append one message; resolves once it is on disk (Journal.append). */
+  appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
+    try {
+      this.space.check();
+    } catch (e) {
+      return Promise.reject(e);
+    }
+    return this.journal.append(height, seq, bytes);
+  }
+
+  /** Remove journal records of a saved height, in chunks (Journal.remove). */
+  removeJournalRecords(height: number, seqs: readonly number[], chunk?: number): Promise<void> {
+    return this.journal.remove(height, seqs, chunk);
   }
 
   /** Journal records of `height`, in log order. */
   journalRecords(height: number): JournalRecord[] {
-    const out: JournalRecord[] = [];
-    for (const { key, value } of this.dbs.journal.getRange({
-      start: journalKey(height, 0),
-      end: journalKey(height + 1, 0),
-    })) {
-      const k = parseJournalKey(key);
-      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
-    }
-    return out;
+    return this.journal.records(height);
   }
 
-  /**
-   * Remove journal records of every height but `openHeight` (docs/ledger.md §Journal): heights below it
-   * belong to saved blocks (a removal overtaken by a late append); heights above it can only come from a
-   * run whose block save failed, and were never acknowledged. Returns how many were removed.
-   */
+  /** Remove journal records of every height but `openHeight` (Journal.removeOutside). */
   removeJournalOutside(openHeight: number): number {
-    const stale: Uint8Array[] = [];
-    for (const key of this.dbs.journal.getKeys()) {
-      if (parseJournalKey(key).height !== openHeight) stale.push(Uint8Array.from(key));
-    }
-    if (stale.length > 0)
-      this.env.transactionSync(() => {
-        for (const k of stale) this.dbs.journal.removeSync(k);
-      });
-    return stale.length;
+    return this.journal.removeOutside(openHeight);
   }
 
   /**
-   * Store an entry's bytes ahead of its block close (async put). Harmless if the block never saves the
-   * entry: lookups require an entry location. Resolves true once committed.
+   * Write and flush a small record in each environment: resolves when the disk takes writes again (the
+   * ledger probes with it after a failure), rejects while it does not.
    */
-  putEntryRaw(entryHash: Uint8Array, raw: Uint8Array): Promise<boolean> {
-    return guarded(() => this.dbs.entries.put(entryHash, raw)).catch(() => false);
+  async probeWrite(): Promise<void> {
+    this.space.check();
+    await guarded(() => this.dbs.meta.put(metaKey("probe"), Uint8Array.of(1)));
+    await guarded(() => this.env.flushed);
+    await this.journal.probe();
   }
 
   // ── reads ──
@@ -535,12 +510,15 @@ export class LedgerStore {
   /** Resolves when every write so far is flushed to disk. */
   async flushed(): Promise<void> {
     await guarded(() => this.env.flushed);
+    await this.journal.flushed();
   }
 
   /** Flush and close the environment. */
   async close(): Promise<void> {
-    this.closed = true;
+    this.closing = true;
+    await Promise.allSettled([...this.saving]);
     await this.writer.close();
+    await this.journal.close();
     await this.env.flushed;
     await this.env.close();
   }

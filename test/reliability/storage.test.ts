@@ -16,13 +16,12 @@
 // damaged pages, an LMDB environment of another program, another network's or another format's data —
 // must stop with a clear error and exit code 1, leaving the files untouched (never a new genesis).
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   closeSync,
   cpSync,
   existsSync,
-  mkdirSync,
   mkdtempSync,
   openSync,
   readFileSync,
@@ -36,6 +35,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { open } from "lmdb";
 import { DB_NAMES, META_KEYS } from "../../src/store/keys.js";
 import { killAllNodes, LedgerdProcess, RpcCallError, sleep } from "../support/nodeProcess.js";
@@ -49,11 +50,18 @@ import {
   waitForHeight,
 } from "./ledgerChecks.js";
 import { fuzzSeed, LONG } from "./mode.js";
+
 import { GENESIS_TOTAL, rcdHex, testWallet, Workload } from "./workload.js";
+
+const execFileAsync = promisify(execFile);
+/** The built `ledgerd-backup` (tools/backup/cli.ts). */
+const BACKUP_CLI = fileURLToPath(new URL("../../tools/backup/cli.js", import.meta.url));
 
 const MiB = 1024 * 1024;
 /** Free space left for the node before it fills the disk, bytes: a few hundred 8 KiB entries. */
 const HEADROOM_BYTES = 2 * MiB;
+/** The node's free-space reserve in these tests (-minfreemb), MiB: below HEADROOM_BYTES. */
+const RESERVE_MIB = 1;
 /** Content of each filling entry, bytes (8 EC each). */
 const FILL_ENTRY_BYTES = 8000;
 /** Give up filling after this many writes (the disk should be full long before). */
@@ -164,6 +172,8 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
         homeDir: limit.homeDir,
         blockTimeSeconds: 2,
         commandPrefix: limit.commandPrefix,
+        // a reserve below the HEADROOM_BYTES the fill leaves, so the writes of the test reach it
+        extraArgs: [`-minfreemb=${RESERVE_MIB}`],
       });
     });
     after(async () => {
@@ -243,7 +253,12 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       limit.release(node.pid);
       await node.stop(10_000);
       // a fresh process on the same data, without the limit
-      node = await LedgerdProcess.start({ homeDir: limit.homeDir, blockTimeSeconds: 2, port: node.port });
+      node = await LedgerdProcess.start({
+        homeDir: limit.homeDir,
+        blockTimeSeconds: 2,
+        port: node.port,
+        extraArgs: [`-minfreemb=${RESERVE_MIB}`],
+      });
       await waitForHeight(node, (await savedHeight(node)) + 2);
       await resolveStatuses(node, w.sent, true);
       checkStatuses(w.sent);
@@ -443,10 +458,9 @@ describe("hot backup: an LMDB copy taken while the node writes (docs/operations.
     });
     await sleep(800);
     const ackedBeforeCopy = new Set(w.sent.filter((s) => s.outcome === "acked"));
-    const env = open({ path: node.dataDir, readOnly: true, maxDbs: 20 });
-    mkdirSync(join(backupHome, "local", "db"), { recursive: true });
-    await env.backup(join(backupHome, "local", "db"), false);
-    await env.close();
+    // the documented tool, as an operator runs it: its own process, beside the running node
+    const copy = await execFileAsync(process.execPath, [BACKUP_CLI, node.dataDir, join(backupHome, "local", "db")]);
+    assert.match(copy.stdout, /^copied .* saved height \d+, \d+ journal records of the open block/);
     await sleep(500);
     stop = true;
     await Promise.all(writers);

@@ -3,14 +3,14 @@
  * typed records, against a real environment in a temp directory.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { open } from "lmdb";
 import { networkId } from "../../../src/protocol/network.js";
 import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
 import { StoreError } from "../../../src/store/errors.js";
-import { BlockKind } from "../../../src/store/keys.js";
+import { BlockKind, journalKey } from "../../../src/store/keys.js";
 import { RecordStreamWriter } from "../../../src/store/recordStream.js";
 import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
@@ -51,7 +51,7 @@ function blockSet(height: number, over: Partial<BlockSetWrite> = {}): BlockSetWr
 function fullBlockSet(height: number): BlockSetWrite {
   const entries = Array.from({ length: 300 }, (_, i) => ({
     entryHash: hash(i % 250).map((b, j) => (j === 0 ? i >> 8 : j === 1 ? i & 0xff : b)),
-    ...(i % 3 === 0 ? { raw: Uint8Array.of(i & 0xff, 1, 2, 3) } : {}),
+    raw: Uint8Array.of(i & 0xff, 1, 2, 3),
     location: { entryBlockKeyMR: hash(40), height, commitTxId: hash(41) },
   }));
   return blockSet(height, {
@@ -306,12 +306,17 @@ describe("store", () => {
       for (const s of [sync, threaded]) s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
       sync.saveBlockSet(fullBlockSet(1));
       const packed = await threaded.packBlockSet(fullBlockSet(1));
-      assert.equal(packed.records, 5 + 100 + 300 + 2 + 600 + 300 + 1 + 1 + 1 + 1 + 2);
+      // blocks 2 + aliases 2 + height 1, entries and their locations, 2 tx keys, 2 keys per commit, paid commits,
+      // chain head, 2 balances, 2 meta (the carried journal record goes to the journal)
+      assert.equal(packed.records, 5 + 300 + 300 + 2 + 600 + 300 + 1 + 2 + 2);
       const writeMs = await threaded.savePacked(packed);
       assert.ok(writeMs >= 0);
       // visible to this thread's reads as soon as the save resolves
       assert.equal(threaded.savedHeight(), 1);
       assert.equal(threaded.ecBalance(hash(62)), 6n);
+      // the carried journal record went to the journal, under the next height, on both paths
+      for (const st of [sync, threaded])
+        assert.deepEqual(st.journalRecords(2), [{ height: 2, seq: 0, bytes: Uint8Array.of(1, 2) }]);
       await sync.close();
       await threaded.close();
       const a = await dumpAll(join(dir, "sync"));
@@ -332,7 +337,15 @@ describe("store", () => {
       w.put("assetBalances", hash(1), new Uint8Array(8));
       w.put("meta", Buffer.from("savedHeight"), Uint8Array.of(0, 0, 0, 9));
       w.put("ecBalances", new Uint8Array(0), new Uint8Array(8));
-      await assert.rejects(s.savePacked({ stream: w.finish(), records: 3, busyMs: 0, longestTurnMs: 0 }));
+      await assert.rejects(
+        s.savePacked({
+          stream: w.finish(),
+          records: 3,
+          busyMs: 0,
+          longestTurnMs: 0,
+          carry: { height: 1, records: [] },
+        }),
+      );
       assert.equal(s.savedHeight(), 0);
       assert.equal(s.assetBalance(hash(1)), undefined);
       await s.savePacked(await s.packBlockSet(blockSet(1)));
@@ -356,6 +369,71 @@ describe("store", () => {
       assert.equal(s.savedHeight(), 1);
       assert.equal(s.chainHead(hash(60))?.sequence, 2);
       await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+  test("journal records of a directory written before the journal had its own environment are moved there", async () => {
+    const dir = tempDir();
+    try {
+      let s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      await s.close();
+      // the old layout: records in the main environment's `journal` database
+      const env = openEnvironment(dir);
+      const legacy = openDatabases(env).journal;
+      env.transactionSync(() => {
+        legacy.putSync(journalKey(1, 0), Uint8Array.of(10));
+        legacy.putSync(journalKey(1, 1), Uint8Array.of(11));
+        legacy.putSync(journalKey(2, 0), Uint8Array.of(20));
+      });
+      await env.close();
+      s = LedgerStore.open({ path: dir, ...LOCAL });
+      assert.deepEqual(
+        s.journalRecords(1).map((r) => [r.seq, [...r.bytes]]),
+        [
+          [0, [10]],
+          [1, [11]],
+        ],
+      );
+      assert.equal(s.journalRecords(2).length, 1);
+      await s.close();
+      assert.deepEqual((await dumpAll(dir)).journal, [], "the main environment's journal is empty");
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a journal without its database is refused, never replayed onto a new genesis", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: join(dir, "db"), ...LOCAL });
+      s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+      await s.appendJournal(1, 0, Uint8Array.of(1));
+      await s.close();
+      rmSync(join(dir, "db", "data.mdb"));
+      rmSync(join(dir, "db", "lock.mdb"), { force: true });
+      const e = expectStoreError(() => LedgerStore.open({ path: join(dir, "db"), ...LOCAL }), "UNKNOWN_FORMAT");
+      assert.match(e.message, /holds a journal .* but no database/);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a foreign or damaged journal environment is refused at open", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      await s.close();
+      const foreign = open({ path: join(dir, "journal"), maxDbs: 4 });
+      await foreign.openDB({ name: "not-ours" }).put("k", "v");
+      await foreign.close();
+      expectStoreError(() => LedgerStore.open({ path: dir, ...LOCAL }), "UNKNOWN_FORMAT");
+      rmSync(join(dir, "journal"), { recursive: true });
+      mkdirSync(join(dir, "journal"));
+      writeFileSync(join(dir, "journal", "data.mdb"), Buffer.alloc(16384, 0x41));
+      expectStoreError(() => LedgerStore.open({ path: dir, ...LOCAL }), "CORRUPT");
     } finally {
       cleanup(dir);
     }

@@ -1,0 +1,140 @@
+/**
+ * The journal: every accepted message of the open block, durable before it is acknowledged, in an LMDB
+ * environment of its own (`<data dir>/journal/`).
+ *
+ * Why its own environment: the journal commits hundreds of small transactions per second, and LMDB pays
+ * at every commit for merging its free-page list, which a big block save fills with the pages it rewrote
+ * (tens of thousands in a store of a million entries). In the main environment that cost grew with the
+ * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md, hot spot 4); here the free
+ * list never holds more than one block's journal.
+ */
+import { join } from "node:path";
+import { type BinDb, guarded, openBinaryDb, openCheckedEnvironment, type RootEnv } from "./environment.js";
+import { StoreError } from "./errors.js";
+import { journalKey, parseJournalKey } from "./keys.js";
+
+/** The only database of the journal environment: u32 height ‖ u32 sequence → one message (ledger/messages.ts). */
+export const JOURNAL_DB = "journal";
+/** Subdirectory of the data directory holding the journal environment. */
+export const JOURNAL_DIR = "journal";
+
+/** A journal record as stored. */
+export interface JournalRecord {
+  height: number;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+export class Journal {
+  private closed = false;
+
+  private constructor(
+    readonly path: string,
+    private readonly env: RootEnv,
+    private readonly db: BinDb,
+  ) {}
+
+  /** Open (or create) the journal of the data directory `dataPath`. Throws StoreError as openCheckedEnvironment. */
+  static open(dataPath: string, options: { verify: boolean }): Journal {
+    const path = join(dataPath, JOURNAL_DIR);
+    const env = openCheckedEnvironment(path, [JOURNAL_DB], options.verify);
+    try {
+      return new Journal(path, env, openBinaryDb(env, JOURNAL_DB));
+    } catch (e) {
+      void env.close();
+      throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
+    }
+  }
+
+  /**
+   * Append one message. Resolves once the commit holding it is flushed to disk: only then may the node
+   * acknowledge the message. Rejects when LMDB cannot write (disk full).
+   */
+  async append(height: number, seq: number, bytes: Uint8Array): Promise<void> {
+    await guarded(() => this.db.put(journalKey(height, seq), bytes));
+    await guarded(() => this.env.flushed);
+  }
+
+  /** Append several messages of `height` in one transaction; resolves once flushed. */
+  async appendAll(height: number, records: readonly { seq: number; bytes: Uint8Array }[]): Promise<void> {
+    if (records.length === 0) return;
+    await guarded(() =>
+      this.env.batch(() => {
+        for (const r of records) this.db.put(journalKey(height, r.seq), r.bytes);
+      }),
+    );
+    await guarded(() => this.env.flushed);
+  }
+
+  /** The same as `appendAll`, synchronously (one flushed transaction). */
+  appendAllSync(height: number, records: readonly { seq: number; bytes: Uint8Array }[]): void {
+    if (records.length === 0) return;
+    this.env.transactionSync(() => {
+      for (const r of records) this.db.putSync(journalKey(height, r.seq), r.bytes);
+    });
+  }
+
+  /** Write and flush a small record, then remove it: resolves when the disk takes writes again. */
+  async probe(): Promise<void> {
+    const key = journalKey(0xffffffff, 0xffffffff);
+    await guarded(() => this.db.put(key, Uint8Array.of(1)));
+    await guarded(() => this.db.remove(key));
+    await guarded(() => this.env.flushed);
+  }
+
+  /**
+   * Remove records of a saved height, `chunk` per event-loop turn so a big block's journal does not hold
+   * the main thread in one piece. A removal lost in a crash is redone at the next start (removeOutside).
+   */
+  async remove(height: number, seqs: readonly number[], chunk = 4096): Promise<void> {
+    for (let i = 0; i < seqs.length; i += chunk) {
+      const part = seqs.slice(i, i + chunk);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      if (this.closed) return;
+      await Promise.all(part.map((seq) => guarded(() => this.db.remove(journalKey(height, seq)))));
+    }
+  }
+
+  /** Records of `height`, in log order. */
+  records(height: number): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (const { key, value } of this.db.getRange({ start: journalKey(height, 0), end: journalKey(height + 1, 0) })) {
+      const k = parseJournalKey(key);
+      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
+    }
+    return out;
+  }
+
+  /** Records in the journal, all heights. */
+  count(): number {
+    return this.db.getKeysCount();
+  }
+
+  /**
+   * Remove records of every height but `openHeight` (docs/ledger.md §5): heights below it belong to saved
+   * blocks (a removal overtaken by a crash); heights above it can only come from a run whose block save did
+   * not commit, and were never acknowledged. Returns how many were removed.
+   */
+  removeOutside(openHeight: number): number {
+    const stale: Uint8Array[] = [];
+    for (const key of this.db.getKeys()) {
+      if (parseJournalKey(key).height !== openHeight) stale.push(Uint8Array.from(key));
+    }
+    if (stale.length > 0)
+      this.env.transactionSync(() => {
+        for (const k of stale) this.db.removeSync(k);
+      });
+    return stale.length;
+  }
+
+  /** Resolves when every write so far is flushed to disk. */
+  async flushed(): Promise<void> {
+    await guarded(() => this.env.flushed);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.env.flushed;
+    await this.env.close();
+  }
+}
