@@ -45,7 +45,7 @@ import {
 } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
 import type { ChainHead, CommitLocation, EntryLocation, PaidCommit, TransactionLocation } from "../store/records.js";
-import type { BlockSetWrite, LedgerStore } from "../store/store.js";
+import type { BlockSetWrite, JournalRecord, LedgerStore } from "../store/store.js";
 import type { Verifier } from "../workers/verifier.js";
 import {
   AckStatus,
@@ -181,6 +181,16 @@ interface Closing {
   saved: Promise<void>;
 }
 
+/** A block closed again while replaying the journal could not be saved: the replay stops there. */
+class ReplaySaveError extends Error {
+  constructor(height: number, cause: unknown) {
+    super(
+      `saving block ${height}, closed again from the journal, failed: ${cause instanceof Error ? cause.message : String(cause)}`,
+    );
+    this.name = "ReplaySaveError";
+  }
+}
+
 export class Ledger implements LedgerApi, LedgerDebugApi {
   private readonly now: () => number;
   private readonly networkIdValue: number;
@@ -189,6 +199,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private tip: ChainTip;
   private pl: ProcessList;
   private booted = false;
+  /** true while the journal is replayed (start, recovery): a replayed close saves synchronously */
+  private replaying = false;
   /** set when a write to LMDB failed: writes are refused until recovery rebuilds the state; reads still served */
   private failure: string | undefined;
   private signerCache: BlockSigner | undefined;
@@ -244,7 +256,14 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    */
   static open(options: LedgerOptions, deps: LedgerDependencies): Ledger {
     const ledger = new Ledger(options, deps);
-    ledger.replay();
+    try {
+      ledger.replay();
+    } catch (e) {
+      if (!(e instanceof ReplaySaveError)) throw e;
+      // Start anyway, serving reads; writes stay refused and recovery replays again once the disk takes writes.
+      ledger.booted = true;
+      ledger.fail(e.message);
+    }
     return ledger;
   }
 
@@ -263,30 +282,64 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     });
   }
 
+  /**
+   * Replay the journal from the open height on. A height whose journal ends with its end of minute 10 was
+   * closed but not saved (a crash or a failed save in between): replaying closes it again and saves it,
+   * then goes on with the next height, whose first records — the reveals carried by that close — the
+   * replayed close has just recreated.
+   */
   private replay(): void {
     const store = this.deps.store;
-    const stale = store.removeJournalOutside(this.pl.height);
-    if (stale > 0) this.log("info", "removed journal records of other heights", { count: stale });
-    const records = store.journalRecords(this.pl.height);
+    const stale = store.removeJournalBelow(this.pl.height);
+    if (stale > 0) this.log("info", "removed journal records of saved heights", { count: stale });
+    this.replaying = true;
+    try {
+      let carried = 0;
+      for (;;) {
+        const height = this.pl.height;
+        const records = store.journalRecords(height).filter((r) => r.seq >= carried);
+        if (records.length === 0) break;
+        const replayed = this.replayHeight(records);
+        this.log("info", "replayed the journal", { height, messages: replayed, minute: this.pl.minute });
+        if (this.pl.height === height) break;
+        // the close carried held reveals into the next height as its first records (sequences 0…)
+        carried = this.pl.nextSeq;
+      }
+    } finally {
+      this.replaying = false;
+    }
+    // Records beyond the open height without the close before them were never acknowledged (a close's
+    // marker is journaled before any later record).
+    const unreachable = store.removeJournalAbove(this.pl.height);
+    if (unreachable > 0)
+      this.log("warn", "removed journal records beyond the open height", { count: unreachable, open: this.pl.height });
+    this.booted = true;
+  }
+
+  /** Apply one height's journal records in order; stops after its close. Returns how many were applied. */
+  private replayHeight(records: readonly JournalRecord[]): number {
+    const height = this.pl.height;
+    let replayed = 0;
     for (const r of records) {
+      if (this.pl.height !== height) {
+        this.log("error", "journal records after the close of their height, ignored", { height, seq: r.seq });
+        break;
+      }
       try {
-        this.pl.nextSeq = Math.max(this.pl.nextSeq, r.seq + 1);
         const msg = decodeMessage(r.bytes);
-        this.pl.journalSeqs.push(r.seq);
+        const pl = this.pl;
+        pl.nextSeq = Math.max(pl.nextSeq, r.seq + 1);
+        pl.journalSeqs.push(r.seq);
         this.apply(msg);
+        replayed++;
         this.counters.replayedMessages++;
       } catch (e) {
+        if (e instanceof ReplaySaveError) throw e;
         // Only a bug or a damaged journal gets here: the message was valid when it was journaled.
         this.log("error", "journal message not replayed", { height: r.height, seq: r.seq, error: String(e) });
       }
     }
-    if (records.length > 0)
-      this.log("info", "replayed the journal", {
-        height: this.pl.height,
-        messages: records.length,
-        minute: this.pl.minute,
-      });
-    this.booted = true;
+    return replayed;
   }
 
   // ───────────────────────────── writes ─────────────────────────────
@@ -396,9 +449,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   }
 
   /**
-   * Apply then journal; resolves once the journal record is durable, and never before the save of a
-   * block closed earlier has committed (an acknowledgement must not rest on a block save that fails).
-   * The end of minute 10 resolves once its block is saved.
+   * Apply then journal; resolves once the journal record is durable. The end of minute 10 is journaled
+   * under the height it closes, and resolves once that block is saved too. Nothing else waits for a block
+   * save: the closed block is fully described by its height's journal (its messages and this marker), so
+   * if the save never commits, a restart or a recovery closes it again from the journal, byte for byte,
+   * before it replays the next height (docs/ledger.md §5).
    */
   private accept(msg: LogMessage): Promise<void> {
     // After a storage failure nothing new is applied until recovery has rebuilt the state from disk.
@@ -412,17 +467,19 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
         new LedgerError({ code: "STORAGE_FULL", info: e instanceof Error ? e.message : String(e) }),
       );
     }
+    // the block the message goes into (the end of minute 10 replaces this.pl by the next block's list)
+    const pl = this.pl;
     const journal = this.apply(msg);
     const waits: Promise<void>[] = [];
     if (journal) {
-      const seq = this.pl.nextSeq++;
-      this.pl.journalSeqs.push(seq);
-      waits.push(this.deps.store.appendJournal(this.pl.height, seq, encodeMessage(msg)));
+      const seq = pl.nextSeq++;
+      pl.journalSeqs.push(seq);
+      waits.push(this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg)));
     } else {
       // Same answer as an earlier identical message: not before that one is durable too.
       waits.push(this.deps.store.flushed());
     }
-    if (this.closing !== undefined) waits.push(this.closing.saved);
+    if (this.pl !== pl && this.closing !== undefined) waits.push(this.closing.saved);
     const done = Promise.all(waits).then(
       () => {},
       (e: unknown) => {
@@ -506,8 +563,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   /**
    * Apply one message to the state. Throws LedgerError (state unchanged) when a rule rejects it.
-   * Returns false when the message needs no journal record (a resubmitted held reveal; the end of
-   * minute 10, whose block save is its record).
+   * Returns false when the message needs no journal record (a resubmitted held reveal).
    */
   private apply(msg: LogMessage): boolean {
     switch (msg.kind) {
@@ -705,7 +761,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       this.fail(`closing block ${this.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
       throw e;
     }
-    return false;
+    return true;
   }
 
   /**
@@ -731,7 +787,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       nextStartMs: timeMs,
       journalCarry: carry,
     });
-    const saved = this.saveClosed(closed.write);
+    // Replaying the journal (start, recovery) saves at once: the next height's records build on this block.
+    const saved = this.replaying ? this.saveNow(closed.write) : this.saveClosed(closed.write);
     const closing = this.closingOf(this.pl, closed, saved);
     this.closing = closing;
     const confirmed = this.pl;
@@ -770,6 +827,16 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    * arrived during the build are answered in between and none waits for the build and the packing
    * together (docs/performance.md, block close); the writer thread then applies them.
    */
+  /** Save synchronously (replay); a failure throws ReplaySaveError, which ends the replay. */
+  private saveNow(write: BlockSetWrite): Promise<void> {
+    try {
+      this.deps.store.saveBlockSet(write);
+    } catch (e) {
+      throw new ReplaySaveError(write.height, e);
+    }
+    return Promise.resolve();
+  }
+
   private async saveClosed(write: BlockSetWrite): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const packed = await this.deps.store.packBlockSet(write);

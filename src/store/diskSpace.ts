@@ -27,14 +27,24 @@ export class DiskSpaceGuard {
   private measuredAt = Number.NEGATIVE_INFINITY;
   private availableBytes = Number.POSITIVE_INFINITY;
 
-  constructor(private readonly options: DiskSpaceOptions) {}
+  private reserveBytes: number;
+
+  constructor(private readonly options: DiskSpaceOptions) {
+    this.reserveBytes = options.reserveBytes;
+  }
+
+  /** Change the reserve, bytes (a reloaded configuration). */
+  setReserveBytes(bytes: number): void {
+    this.reserveBytes = bytes;
+    this.measuredAt = Number.NEGATIVE_INFINITY;
+  }
 
   /**
    * Throw StoreError STORAGE_FULL unless `bytes` more can be written and the reserve still be free.
    * Cheap: re-measures at most every REFRESH_MS (and at once while short, so recovery is seen at once).
    */
   check(bytes = 0): void {
-    const reserve = this.options.reserveBytes;
+    const reserve = this.reserveBytes;
     if (reserve <= 0) return;
     const now = performance.now();
     if (now - this.measuredAt >= REFRESH_MS || this.availableBytes - bytes < reserve) {

@@ -84,7 +84,7 @@ export class Journal {
 
   /**
    * Remove records of a saved height, `chunk` per event-loop turn so a big block's journal does not hold
-   * the main thread in one piece. A removal lost in a crash is redone at the next start (removeOutside).
+   * the main thread in one piece. A removal lost in a crash is redone at the next start (removeBelow).
    */
   async remove(height: number, seqs: readonly number[], chunk = 4096): Promise<void> {
     for (let i = 0; i < seqs.length; i += chunk) {
@@ -110,21 +110,24 @@ export class Journal {
     return this.db.getKeysCount();
   }
 
-  /**
-   * Remove records of every height but `openHeight` (docs/ledger.md §5): heights below it belong to saved
-   * blocks (a removal overtaken by a crash); heights above it can only come from a run whose block save did
-   * not commit, and were never acknowledged. Returns how many were removed.
-   */
-  removeOutside(openHeight: number): number {
-    const stale: Uint8Array[] = [];
-    for (const key of this.db.getKeys()) {
-      if (parseJournalKey(key).height !== openHeight) stale.push(Uint8Array.from(key));
-    }
-    if (stale.length > 0)
+  /** Remove the records of heights below `height` (saved blocks whose cleanup a crash cut short). */
+  removeBelow(height: number): number {
+    return this.removeWhere((h) => h < height);
+  }
+
+  /** Remove the records of heights above `height`. */
+  removeAbove(height: number): number {
+    return this.removeWhere((h) => h > height);
+  }
+
+  private removeWhere(stale: (height: number) => boolean): number {
+    const keys: Uint8Array[] = [];
+    for (const key of this.db.getKeys()) if (stale(parseJournalKey(key).height)) keys.push(Uint8Array.from(key));
+    if (keys.length > 0)
       this.env.transactionSync(() => {
-        for (const k of stale) this.db.removeSync(k);
+        for (const k of keys) this.db.removeSync(k);
       });
-    return stale.length;
+    return keys.length;
   }
 
   /** Resolves when every write so far is flushed to disk. */

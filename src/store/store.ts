@@ -327,7 +327,7 @@ export class LedgerStore {
   /** Save a block set atomically in one synchronous, flushed LMDB transaction (genesis, tests). */
   saveBlockSet(set: BlockSetWrite): void {
     this.space.check();
-    // carried records first: without the block they belong to a height a restart drops (removeJournalOutside)
+    // carried records first: once the block is saved its own journal may go, and they must be there
     this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
       for (const [db, k, v] of blockSetRecords(set)) this.dbs[db].putSync(k, v);
@@ -368,9 +368,8 @@ export class LedgerStore {
   /**
    * Save a packed block set atomically in ONE LMDB transaction on the writer thread (blockSetWriter.ts).
    * Resolves once it is committed and flushed, and this thread's reads see it; until then readers must not
-   * expect to see it (the ledger serves the closed block from memory meanwhile and holds later
-   * acknowledgements until this resolves). Journal appends of the next height may commit before it: they
-   * are keyed by that height, which a restart drops while this save is missing (removeJournalOutside).
+   * expect to see it (the ledger serves the closed block from memory meanwhile). Journal appends of the next height may commit before it: if
+   * this save never commits, a restart closes the block again from its journal, then replays them.
    * Returns the writer thread's time from receipt to the flushed commit, ms.
    */
   savePacked(packed: PackedBlockSet): Promise<number> {
@@ -382,8 +381,8 @@ export class LedgerStore {
       return Promise.reject(e);
     }
     const saving = (async () => {
-      // Carried records first: until the block commits they belong to a height a restart drops
-      // (removeJournalOutside); once it commits they are the next height's first records.
+      // Carried records first: once the block commits, its own journal may be removed and they must be
+      // there (a replayed close recreates the same records when the block does not commit).
       await this.journal.appendAll(packed.carry.height, packed.carry.records);
       const written = await this.writer.write(packed.stream);
       // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit happened on another
@@ -405,6 +404,11 @@ export class LedgerStore {
    */
   assertWritable(): void {
     this.space.check();
+  }
+
+  /** Change the free-space reserve, bytes (takes effect at the next write). */
+  setReserveBytes(bytes: number): void {
+    this.space.setReserveBytes(bytes);
   }
 
   // ── journal (journal.ts) ──
@@ -429,9 +433,14 @@ export class LedgerStore {
     return this.journal.records(height);
   }
 
-  /** Remove journal records of every height but `openHeight` (Journal.removeOutside). */
-  removeJournalOutside(openHeight: number): number {
-    return this.journal.removeOutside(openHeight);
+  /** Remove journal records of heights below `height`: saved blocks whose cleanup was cut short. Returns how many. */
+  removeJournalBelow(height: number): number {
+    return this.journal.removeBelow(height);
+  }
+
+  /** Remove journal records of heights above `height`. Returns how many. */
+  removeJournalAbove(height: number): number {
+    return this.journal.removeAbove(height);
   }
 
   /**

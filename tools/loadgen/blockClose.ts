@@ -157,6 +157,12 @@ export async function blockCloseScenario(session: LoadSession, options: BlockClo
       notes: [
         `${samples.length} light reads (${requests.map((r) => r[0]).join("/")}) every ${options.probeIntervalMs} ms from a worker thread; ${over} over ${TARGETS.blockCloseMaxWaitMs} ms; ${skipped} skipped (32 already in flight)`,
         `entries of the load chains per block: ${JSON.stringify(perBlock)}`,
+        ...nodeCloses.closes
+          .filter((c) => c.height >= startHeight && c.height <= lastHeight)
+          .map(
+            (c) =>
+              `node close of height ${c.height}: ${round(c.closeMs, 1)} ms of main thread, longest turn ${c.longestTurnMs === undefined ? "?" : round(c.longestTurnMs, 1)} ms; writer thread ${c.writeMs === undefined ? "?" : round(c.writeMs, 1)} ms`,
+          ),
       ],
       details: {
         submitSeconds: round(submitSeconds, 2),

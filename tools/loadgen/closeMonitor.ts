@@ -1,7 +1,9 @@
 /**
  * Block closes as the node reports them: polls the debug `summary` line during a phase and keeps the
- * main-thread time of each close (`lastCloseMs` with `blocksClosed` and `saved` in ledgerd's summary).
- * The figure is the node's own measurement; the generator only collects it.
+ * main-thread time of each close (`lastCloseMs` with `blocksClosed` and `saved` in ledgerd's summary), its
+ * longest single event-loop turn and the writer thread's save time. The node completes these figures over a
+ * few turns after the close (packing, then the save), so each poll refreshes the latest close's figures
+ * until the next close. The figures are the node's own measurements; the generator only collects them.
  */
 import type { RpcClient } from "./rpcClient.js";
 
@@ -9,8 +11,12 @@ import type { RpcClient } from "./rpcClient.js";
 export interface BlockClose {
   /** saved height after the close */
   height: number;
-  /** main-thread time of the close, ms (the node's figure) */
+  /** main-thread time of the close, ms (the node's figure: build + packing the save) */
   closeMs: number;
+  /** longest single event-loop turn of the close, ms: what a request arriving meanwhile waits at most */
+  longestTurnMs?: number;
+  /** writer-thread time of the block save, ms (off the main thread; acknowledgements wait for it) */
+  writeMs?: number;
 }
 
 export interface CloseFigures {
@@ -20,6 +26,8 @@ export interface CloseFigures {
   /** closes that happened between two polls and were not seen */
   missed: number;
   maxCloseMs?: number;
+  maxLongestTurnMs?: number;
+  maxWriteMs?: number;
 }
 
 /** ms between polls: 24 per 6-second block, light next to thousands of requests per second. */
@@ -69,9 +77,17 @@ export class CloseMonitor {
     const height = field(summary, "saved");
     if (count === undefined || closeMs === undefined || height === undefined) return;
     this.available = true;
+    const figures: BlockClose = { height, closeMs };
+    const longestTurnMs = field(summary, "lastCloseLongestTurnMs");
+    const writeMs = field(summary, "lastCloseWriteMs");
+    if (longestTurnMs !== undefined) figures.longestTurnMs = longestTurnMs;
+    if (writeMs !== undefined) figures.writeMs = writeMs;
     if (this.lastCount !== undefined && count > this.lastCount) {
       this.missed += count - this.lastCount - 1;
-      this.closes.push({ height, closeMs });
+      this.closes.push(figures);
+    } else if (this.lastCount === count && this.closes.length > 0) {
+      // same close, figures completed since (a save commits a few turns after the close)
+      this.closes[this.closes.length - 1] = figures;
     }
     this.lastCount = count;
   }
@@ -84,6 +100,10 @@ export class CloseMonitor {
     await this.poll();
     const out: CloseFigures = { available: this.available, closes: [...this.closes], missed: this.missed };
     if (this.closes.length > 0) out.maxCloseMs = Math.max(...this.closes.map((c) => c.closeMs));
+    const turns = this.closes.flatMap((c) => (c.longestTurnMs === undefined ? [] : [c.longestTurnMs]));
+    if (turns.length > 0) out.maxLongestTurnMs = Math.max(...turns);
+    const writes = this.closes.flatMap((c) => (c.writeMs === undefined ? [] : [c.writeMs]));
+    if (writes.length > 0) out.maxWriteMs = Math.max(...writes);
     this.result = out;
     return out;
   }

@@ -301,10 +301,15 @@ export function benchRows(report: LoadReport): BenchRow[] {
       samples: r.requests,
     };
     const lost = r.confirmation === undefined ? "" : `, ${r.confirmation.lost} lost of ${r.confirmation.checked}`;
-    const closes = (r.details?.nodeBlockCloses as CloseFigures | undefined)?.maxCloseMs;
+    const closeFigures = r.details?.nodeBlockCloses as CloseFigures | undefined;
+    const closes = closeFigures?.maxCloseMs;
+    const turn = closeFigures?.maxLongestTurnMs;
+    const write = closeFigures?.maxWriteMs;
     const extra = [
       r.details?.readsPerSecond === undefined ? "" : `; reads ${String(r.details.readsPerSecond)}/s`,
       closes === undefined ? "" : `; node block close ≤ ${round(closes)} ms`,
+      turn === undefined ? "" : ` (longest turn ≤ ${round(turn)} ms)`,
+      write === undefined ? "" : `; writer-thread save ≤ ${round(write)} ms`,
       misses.length > 0 ? `; MISS ${misses.join("; ")}` : "",
     ].join("");
     const tail = `p99 ${r.latency.p99Ms} ms, max ${r.latency.maxMs} ms, ${r.errors} errors${lost}; ${cpu}${extra}`;

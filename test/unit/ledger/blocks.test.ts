@@ -4,7 +4,9 @@
  * mid-block and after a close gives identical state; replaying the same log gives byte-identical blocks.
  */
 import assert from "node:assert/strict";
+import { statfsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
+import { setTimeout as sleepMs } from "node:timers/promises";
 import { verifyEd25519 } from "../../../src/crypto/ed25519.js";
 import { adminBlockHashes, isDirectoryBlockSignature } from "../../../src/protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../../../src/protocol/bytes.js";
@@ -20,6 +22,7 @@ import { transactionId } from "../../../src/protocol/transaction.js";
 import type { Verifier } from "../../../src/workers/verifier.js";
 import {
   assetKey,
+  buyEC,
   chainCommit,
   cleanup,
   closeNode,
@@ -32,6 +35,7 @@ import {
   finishBlock,
   firstEntry,
   LOCAL_RATE,
+  ManualClock,
   openNode,
   payment,
   rcdHashOf,
@@ -425,10 +429,89 @@ describe("journal replay", () => {
       n = openNode(dir, { clock });
       assert.equal(n.store.journalRecords(1).length, 0);
       assert.equal(n.ledger.openBlock().minute, 0);
-      assert.ok(n.log.lines.some((l) => l.msg === "removed journal records of other heights"));
+      assert.ok(n.log.lines.some((l) => l.msg === "removed journal records of saved heights"));
     } finally {
       await closeNode(n);
       cleanup(dir);
     }
   });
+});
+
+describe("a closed block whose save did not commit", () => {
+  /** Entries in the block: ~20 MB of records, so its save needs far more room than the journal. */
+  const ENTRIES = 2000;
+  const CONTENT = "x".repeat(10_000);
+  /** Room left above the reserve when the block closes: the journal fits in it, the block's save does not. */
+  const ROOM = 20 * 2 ** 20;
+
+  for (const how of ["recovery", "restart"] as const)
+    test(`is closed again from its journal (${how}): same blocks, and the next height's acknowledged messages kept`, async () => {
+      const start = Date.UTC(2024, 0, 1, 12, 0, 0);
+      const dirs = [tempDir(), tempDir()] as const;
+      let n = openNode(dirs[0], { clock: new ManualClock(start) });
+      const twin = openNode(dirs[1], { clock: new ManualClock(start) });
+      const both = async (f: (x: TestNode) => Promise<unknown>): Promise<void> => {
+        await f(n);
+        await f(twin);
+      };
+      try {
+        await both((x) => buyEC(x, ecKey, BigInt(ENTRIES * 11 + 20)));
+        await both((x) => finishBlock(x));
+        const chain = firstEntry(["replay", how], "chain");
+        const cc = chainCommit(chain.raw, n.clock.ms);
+        await both((x) => x.ledger.submitCommit(cc));
+        await both((x) => x.ledger.submitReveal(chain.raw));
+        await both((x) => finishBlock(x));
+        // block 3: 2,000 entries of 10 KiB, minutes 1–9 ended
+        const raws = Array.from({ length: ENTRIES }, (_, i) => entryRaw(chain.chainId, [`e${i}`], CONTENT));
+        const commits = raws.map((r) => entryCommit(r, n.clock.ms));
+        await both(async (x) => {
+          await Promise.all(commits.map((c) => x.ledger.submitCommit(c)));
+          await Promise.all(raws.map((r) => x.ledger.submitReveal(r)));
+          await endMinutes(x, 9);
+        });
+        // messages of block 4, sent while block 3 is being saved
+        const later = entryRaw(chain.chainId, ["later"], "after the close");
+        const laterCommit = entryCommit(later, n.clock.ms + 600);
+        const tx = payment({ milliTime: n.clock.ms + 600, outputs: [{ to: A, amount: UNIT }] });
+        const block4 = (x: TestNode) => [
+          x.ledger.submitCommit(laterCommit),
+          x.ledger.submitReveal(later),
+          x.ledger.submitTransaction(tx),
+        ];
+
+        await twin.ledger.endMinute(twin.clock.advance(600));
+        await Promise.all(block4(twin));
+
+        // n: a reserve the journal fits under and the block's save does not
+        const fs = statfsSync(dirs[0]);
+        n.store.setReserveBytes(Number(fs.bavail) * Number(fs.bsize) - ROOM);
+        const closing = n.ledger.endMinute(n.clock.advance(600));
+        await Promise.all(block4(n)); // acknowledged: journaled, not waiting for block 3's save
+        await assert.rejects(closing, /Storage full|STORAGE_FULL|free/i);
+        assert.equal(n.store.savedHeight(), 2, "block 3 is not saved");
+        n.store.setReserveBytes(0);
+
+        if (how === "restart") {
+          const clock = n.clock;
+          await closeNode(n);
+          n = openNode(dirs[0], { clock });
+        } else {
+          const deadline = Date.now() + 10_000;
+          while (n.store.savedHeight() < 3 && Date.now() < deadline) await sleepMs(100);
+          await sleepMs(50); // the recovery's rebuild finishes in the turn that saved the block
+        }
+        assert.equal(n.store.savedHeight(), 3, "block 3 closed again from the journal");
+        assert.deepEqual(chainDump(n), chainDump(twin), "byte-identical blocks");
+        assert.equal(JSON.stringify(n.ledger.processList()), JSON.stringify(twin.ledger.processList()));
+        assert.equal(n.ledger.entryAck(entryHash(later)).entry.status, "TransactionACK");
+        // and writes go on
+        await both((x) => finishBlock(x));
+        assert.deepEqual(chainDump(n), chainDump(twin));
+      } finally {
+        await closeNode(n);
+        await closeNode(twin);
+        for (const d of dirs) cleanup(d);
+      }
+    });
 });

@@ -264,10 +264,12 @@ describe("store", () => {
         s.journalRecords(2).map((r) => [r.seq, [...r.bytes]]),
         [[3, [13]]],
       );
-      // records of any other height than the open one are removed on request
+      // records below and above a height are removed on request
       await s.appendJournal(1, 7, Uint8Array.of(1));
       await s.appendJournal(3, 8, Uint8Array.of(1));
-      assert.equal(s.removeJournalOutside(2), 2);
+      assert.equal(s.removeJournalBelow(2), 1);
+      assert.equal(s.journalRecords(3).length, 1);
+      assert.equal(s.removeJournalAbove(2), 1);
       assert.equal(s.journalRecords(1).length, 0);
       assert.equal(s.journalRecords(3).length, 0);
       assert.equal(s.journalRecords(2).length, 1);
