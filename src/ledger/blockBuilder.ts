@@ -18,7 +18,13 @@ import {
   encodeDirectoryBlockHeader,
 } from "../protocol/dblock.js";
 import { ENTRY_BLOCK_HEADER_SIZE, type EntryBlock, encodeEntryBlock } from "../protocol/eblock.js";
-import { decodeECBlock, type ECBlock, ecBlockHashes, encodeECBlock, encodeECBlockBody } from "../protocol/ecblock.js";
+import {
+  decodeECBlock,
+  type ECBlock,
+  ecBlockHashes,
+  encodeECBlock,
+  encodeECBlockWithBody,
+} from "../protocol/ecblock.js";
 import {
   type AssetBlock,
   assetBlockHashes,
@@ -33,7 +39,7 @@ import { sha256 } from "../protocol/hash.js";
 import { merkleParent } from "../protocol/merkle.js";
 import { type Transaction, transactionFullHash, transactionId } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
-import type { ChainHead } from "../store/records.js";
+import type { ChainHead, CommitLocation } from "../store/records.js";
 import type { BlockSetWrite } from "../store/store.js";
 import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
 import type { ProcessList } from "./processList.js";
@@ -163,7 +169,7 @@ function locationWrites(
     keys: dedupe([transactionId(tx), transactionFullHash(tx)]),
     location: { assetBlockKeyMR: tip.assetKeyMR, height, index },
   }));
-  const commits: BlockSetWrite["commits"] = [];
+  const commits: { keys: Uint8Array[]; location: CommitLocation }[] = [];
   ec.items.forEach((item, index) => {
     if (item.type === "chainCommit" || item.type === "entryCommit")
       commits.push({
@@ -287,7 +293,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     eb.keyMR = keyMR;
   }
 
-  const ecBody = encodeECBlockBody(pl.ecItems);
+  const ecBody = pl.ecBody.finish();
   const ec: ECBlock = {
     bodyHash: sha256(ecBody),
     prevHeaderHash: tip.ecHeaderHash,
@@ -296,7 +302,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     headerExpansion: new Uint8Array(0),
     items: pl.ecItems,
   };
-  const ecRaw = encodeECBlock(ec);
+  const ecRaw = encodeECBlockWithBody(ec, ecBody);
   const ecHeaderHash = sha256(ecRaw.subarray(0, ecRaw.length - ecBody.length));
   const ecFullHash = sha256(ecRaw);
 
@@ -355,11 +361,15 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   };
   const system = systemWrites(height, { directory, admin, ec: ecRaw, asset }, newTip);
 
-  const entries: BlockSetWrite["entries"] = pl.reveals.map((r) => ({
-    entryHash: r.entryHash,
-    raw: r.raw,
-    location: { entryBlockKeyMR: r.block!.keyMR!, height, commitTxId: r.commitTxId },
-  }));
+  // built while the save is packed (in chunks), not here in the close's turn
+  const entries: BlockSetWrite["entries"] = lazy(function* () {
+    for (const r of pl.reveals)
+      yield {
+        entryHash: r.entryHash,
+        raw: r.raw,
+        location: { entryBlockKeyMR: r.block!.keyMR!, height, commitTxId: r.commitTxId },
+      };
+  });
 
   const balance = (saved: bigint | undefined, delta: bigint): bigint => (saved ?? 0n) + delta;
   const write: BlockSetWrite = {
@@ -369,7 +379,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     chainHeads: [...system.chainHeads, ...chainHeads],
     ...closeLocations(pl, newTip, coinbase),
     entries,
-    paidCommits: [...pl.paidCommits.values()],
+    paidCommits: lazy(() => pl.paidCommits.values()),
     assetBalances: [...pl.assetDelta.values()].map((d) => ({
       address: d.address,
       balance: balance(inp.assetBalance(d.address), d.delta),
@@ -405,9 +415,14 @@ function closeLocations(
         location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ },
       });
     }
-  const commits = pl.commits.map((c) => ({
-    keys: [c.txId, c.fullHash],
-    location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex },
-  }));
+  const commits: BlockSetWrite["commits"] = lazy(function* () {
+    for (const c of pl.commits)
+      yield { keys: [c.txId, c.fullHash], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex } };
+  });
   return { transactions, commits };
+}
+
+/** A re-iterable view: each iteration calls `iterate` afresh. */
+function lazy<T>(iterate: () => Iterator<T>): Iterable<T> {
+  return { [Symbol.iterator]: iterate };
 }

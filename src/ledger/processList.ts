@@ -3,10 +3,10 @@
  * applied, so the block close only has to hash and save (DESIGN §3). Pure state; the rules that fill it
  * are in ledger.ts.
  */
-import { toHex } from "../protocol/bytes.js";
+import { ByteWriter, toHex } from "../protocol/bytes.js";
 import type { Commit } from "../protocol/commit.js";
 import { markerMinute, minuteMarker } from "../protocol/eblock.js";
-import type { ECBlockItem } from "../protocol/ecblock.js";
+import { type ECBlockItem, writeECBlockItem } from "../protocol/ecblock.js";
 import type { Entry } from "../protocol/entry.js";
 import type { Transaction } from "../protocol/transaction.js";
 import type { PaidCommit } from "../store/records.js";
@@ -69,6 +69,9 @@ export function periodOfMinute(minute: number): number {
   return Math.max(0, minute - 1);
 }
 
+/** First allocation of a block's EC body, bytes (~30 commits of 137 bytes; it doubles as needed). */
+const EC_BODY_INITIAL_BYTES = 4096;
+
 export class ProcessList {
   /** current minute, 0..9 */
   minute = 0;
@@ -76,6 +79,8 @@ export class ProcessList {
   minuteStartMs: number;
   readonly entryBlocks = new Map<string, OpenEntryBlock>();
   readonly ecItems: ECBlockItem[] = [];
+  /** the EC block body so far (ecItems encoded as they arrive, so the close does not encode them) */
+  readonly ecBody = new ByteWriter(EC_BODY_INITIAL_BYTES);
   /** transactions per period, without the coinbase (added at the close) */
   readonly periods: PendingTransaction[][] = Array.from({ length: MINUTES_PER_BLOCK }, () => []);
   /** by txid hex and by full hash hex */
@@ -112,7 +117,7 @@ export class ProcessList {
   /** Append a commit (charging is the caller's job). */
   addCommit(commit: Commit, txId: Uint8Array, fullHash: Uint8Array, timeMs: number): PendingCommit {
     const p: PendingCommit = { commit, txId, fullHash, timeMs, ecIndex: this.ecItems.length };
-    this.ecItems.push(commit.kind === "chain" ? { type: "chainCommit", commit } : { type: "entryCommit", commit });
+    this.addECItem(commit.kind === "chain" ? { type: "chainCommit", commit } : { type: "entryCommit", commit });
     this.commits.push(p);
     this.commitsByHash.set(toHex(txId), p);
     this.commitsByHash.set(toHex(fullHash), p);
@@ -133,6 +138,11 @@ export class ProcessList {
     r.block = eb;
     this.reveals.push(r);
     this.revealsByHash.set(toHex(r.entryHash), r);
+  }
+
+  private addECItem(item: ECBlockItem): void {
+    writeECBlockItem(this.ecBody, item, this.ecItems.length);
+    this.ecItems.push(item);
   }
 
   addTransaction(t: PendingTransaction): void {
@@ -171,7 +181,7 @@ export class ProcessList {
         eb.merkle.add(marker);
       }
     }
-    this.ecItems.push({ type: "minute", number: this.minute + 1 });
+    this.addECItem({ type: "minute", number: this.minute + 1 });
     this.minute++;
     this.minuteStartMs = timeMs;
   }

@@ -55,7 +55,8 @@ function checkU8(value: number, field: string, min = 0, max = 0xff): void {
     throw new ProtocolError("BAD_VALUE", `ec block.${field}`, `must be ${min}..${max}, got ${value}`);
 }
 
-function writeItem(w: ByteWriter, item: ECBlockItem, i: number): void {
+/** Append item `i` of a block's body (ECID ‖ payload) to `w`; throws ProtocolError on a malformed item. */
+export function writeECBlockItem(w: ByteWriter, item: ECBlockItem, i: number): void {
   switch (item.type) {
     case "serverIndex":
       checkU8(item.number, `items[${i}].serverindexnumber`);
@@ -96,7 +97,7 @@ function writeItem(w: ByteWriter, item: ECBlockItem, i: number): void {
 /** Body bytes: each item as ECID ‖ payload. */
 export function encodeECBlockBody(items: readonly ECBlockItem[]): Uint8Array {
   const w = new ByteWriter(64 + 16 * items.length);
-  for (let i = 0; i < items.length; i++) writeItem(w, items[i]!, i);
+  for (let i = 0; i < items.length; i++) writeECBlockItem(w, items[i]!, i);
   return w.finish();
 }
 
@@ -131,7 +132,14 @@ export function buildECBlock(fields: Omit<ECBlock, "bodyHash">): ECBlock {
 
 /** Header ‖ body. */
 export function encodeECBlock(block: ECBlock): Uint8Array {
-  const body = encodeECBlockBody(block.items);
+  return encodeECBlockWithBody(block, encodeECBlockBody(block.items));
+}
+
+/**
+ * Header ‖ body, with the body bytes already encoded (`encodeECBlockBody(block.items)`, or built item by item
+ * with writeECBlockItem as a block fills): a big block's body is not encoded twice.
+ */
+export function encodeECBlockWithBody(block: ECBlock, body: Uint8Array): Uint8Array {
   const header = encodeHeader(block, body.length);
   return new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
 }

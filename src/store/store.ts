@@ -86,12 +86,16 @@ export interface BlockSetWrite {
   /** start of the block opened next, ms since epoch */
   openBlockStartMs: number;
   blocks: BlockWrite[];
-  entries: { entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }[];
+  /**
+   * The per-entry records may be lazy (re-iterable, e.g. over the process list): a close of tens of thousands
+   * of entries then builds them while packing, in chunks, instead of all at once in the close's turn.
+   */
+  entries: Iterable<{ entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }>;
   /** each transaction indexed under its txid and full hash */
   transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
   /** each commit indexed under its txid and full hash */
-  commits: { keys: Uint8Array[]; location: CommitLocation }[];
-  paidCommits: { entryHash: Uint8Array; record: PaidCommit }[];
+  commits: Iterable<{ keys: Uint8Array[]; location: CommitLocation }>;
+  paidCommits: Iterable<{ entryHash: Uint8Array; record: PaidCommit }>;
   chainHeads: { chainId: Uint8Array; head: ChainHead }[];
   /** new absolute balances, base units */
   assetBalances: { address: Uint8Array; balance: bigint }[];
@@ -114,15 +118,17 @@ export interface PackedBlockSet {
   carry: { height: number; records: BlockSetWrite["journalCarry"] };
 }
 
-/** Bytes of fixed-size records per entry of a block set, with the record stream's headers (an estimate). */
-const ESTIMATED_BYTES_PER_ENTRY = 420;
+/**
+ * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
+ * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
+ */
+const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
 
-/** Expected size of a block set's record stream, bytes: the block bytes plus ~fixed records per entry. */
+/** Expected size of a block set's record stream, bytes (an underestimate only costs a regrowth). */
 function estimateBytes(set: BlockSetWrite): number {
   let bytes = 64 * 1024;
-  for (const b of set.blocks) bytes += b.raw.length + 128;
-  for (const e of set.entries) bytes += e.raw.length;
-  return bytes + set.entries.length * ESTIMATED_BYTES_PER_ENTRY;
+  for (const b of set.blocks) bytes += b.raw.length * ESTIMATED_STREAM_PER_BLOCK_BYTE;
+  return bytes;
 }
 
 /**
