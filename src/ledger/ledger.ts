@@ -134,6 +134,8 @@ interface Counters {
    * added when done) packing their records for the writer thread
    */
   lastCloseMs: number;
+  /** of which: building the blocks, ms (one event-loop turn) */
+  lastCloseBuildMs: number;
   /** of which: packing the save's records, ms (in several event-loop turns) */
   lastCloseSaveMs: number;
   /** longest single event-loop turn of the last close, ms: what a request arriving meanwhile waits at most */
@@ -226,6 +228,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     lastCloseMs: 0,
     lastCloseSaveMs: 0,
     lastCloseWriteMs: 0,
+    lastCloseBuildMs: 0,
     lastCloseLongestTurnMs: 0,
     lastCloseCpuMs: 0,
     replayedMessages: 0,
@@ -811,6 +814,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.pl.nextSeq = carry.length;
     this.counters.blocksClosed++;
     this.counters.lastCloseMs = performance.now() - started;
+    this.counters.lastCloseBuildMs = this.counters.lastCloseMs;
     this.counters.lastCloseLongestTurnMs = this.counters.lastCloseMs;
     const used = process.cpuUsage(cpu);
     this.counters.lastCloseCpuMs = (used.user + used.system) / 1000;

@@ -13,6 +13,8 @@ export interface BlockClose {
   height: number;
   /** main-thread time of the close, ms (the node's figure: build + packing the save) */
   closeMs: number;
+  /** building the blocks (one event-loop turn), ms */
+  buildMs?: number;
   /** longest single event-loop turn of the close, ms: what a request arriving meanwhile waits at most */
   longestTurnMs?: number;
   /** writer-thread time of the block save, ms (off the main thread; acknowledgements wait for it) */
@@ -78,6 +80,8 @@ export class CloseMonitor {
     if (count === undefined || closeMs === undefined || height === undefined) return;
     this.available = true;
     const figures: BlockClose = { height, closeMs };
+    const buildMs = field(summary, "lastCloseBuildMs");
+    if (buildMs !== undefined) figures.buildMs = buildMs;
     const longestTurnMs = field(summary, "lastCloseLongestTurnMs");
     const writeMs = field(summary, "lastCloseWriteMs");
     if (longestTurnMs !== undefined) figures.longestTurnMs = longestTurnMs;
