@@ -122,6 +122,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           const r = reloadConfig(current, opts.argv ?? []);
           current = r.config;
           log.setLevel(current.logLevel, current.consoleLogLevel);
+          store.setReserveBytes(current.minFreeDiskMB * 2 ** 20);
           return { config: current, restartNeeded: r.restartNeeded };
         },
       },

@@ -33,6 +33,7 @@ export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig
   "dropRatePerMille",
   "delayMs",
   "corsDomains",
+  "minFreeDiskMB",
 ]);
 
 /** Which NodeConfig settings each file field feeds. Fields not listed are informational (only `configuration`). */
@@ -126,7 +127,8 @@ export interface ReloadResult {
 
 /**
  * Re-reads the configuration file (the same path as at start: argv must be the start's) and applies what
- * can change while running (LIVE_KEYS: log levels, RPC credentials, drop rate, delay, CORS). Every other
+ * can change while running (LIVE_KEYS: log levels, RPC credentials, drop rate, delay, CORS, the free-space
+ * reserve). Every other
  * changed field is listed in `restartNeeded` and left as it was, in the settings and in `config.file`, so
  * that `configuration` keeps showing what runs. Values changed at run time (set-drop-rate) are kept unless
  * the file changes them. A bad file throws ConfigError and changes nothing.

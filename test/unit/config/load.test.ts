@@ -256,6 +256,7 @@ describe("reloadConfig", () => {
         "CorsDomains = http://x.example", // live
         "DropRate = 5", // live
         "Delay = 40", // live
+        "MinFreeDiskMB = 256", // live
         "[Log]",
         "LogLevel = debug", // live
         "ConsoleLogLevel = warning", // live
@@ -269,6 +270,8 @@ describe("reloadConfig", () => {
     assert.deepEqual(config.corsDomains, ["http://x.example"]);
     assert.equal(config.dropRatePerMille, 5);
     assert.equal(config.delayMs, 40);
+    assert.equal(config.minFreeDiskMB, 256);
+    assert.equal(boot.minFreeDiskMB, 64, "the default reserve");
     assert.equal(config.logLevel, "debug");
     assert.equal(config.consoleLogLevel, "warning");
 
@@ -279,6 +282,7 @@ describe("reloadConfig", () => {
       "App.CorsDomains",
       "App.Delay",
       "App.DropRate",
+      "App.MinFreeDiskMB",
       "App.NodeRpcPass",
       "App.NodeRpcUser",
       "Log.ConsoleLogLevel",
