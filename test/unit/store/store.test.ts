@@ -6,8 +6,10 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import type { Worker } from "node:worker_threads";
 import { open } from "lmdb";
 import { networkId } from "../../../src/protocol/network.js";
+import { BlockSetWriter } from "../../../src/store/blockSetWriter.js";
 import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
 import { StoreError } from "../../../src/store/errors.js";
 import { BlockKind, journalKey } from "../../../src/store/keys.js";
@@ -82,6 +84,11 @@ function fullBlockSet(height: number): BlockSetWrite {
     ecBalances: [{ publicKey: hash(62), balance: 6n }],
     journalCarry: [{ seq: 0, bytes: Uint8Array.of(1, 2) }],
   });
+}
+
+/** A block set's record stream as the store packs it (big enough to be in flight for a while). */
+async function fullBlockSetStream(s: LedgerStore): Promise<ArrayBuffer> {
+  return (await s.packBlockSet(fullBlockSet(5))).stream;
 }
 
 /** Every record of every database of the environment in `dir`, as hex, for comparing two stores. */
@@ -436,6 +443,42 @@ describe("store", () => {
       mkdirSync(join(dir, "journal"));
       writeFileSync(join(dir, "journal", "data.mdb"), Buffer.alloc(16384, 0x41));
       expectStoreError(() => LedgerStore.open({ path: dir, ...LOCAL }), "CORRUPT");
+    } finally {
+      cleanup(dir);
+    }
+  });
+  test("a writer thread that dies: its save settles (never hangs), and the next save runs on a new thread", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: dir, ...LOCAL });
+      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const writer = new BlockSetWriter({ path: dir });
+      const stream = (height: number): ArrayBuffer => {
+        const w = new RecordStreamWriter();
+        w.put("meta", Buffer.from("savedHeight"), Uint8Array.of(0, 0, 0, height));
+        return w.finish();
+      };
+      // the thread, reached the only way a test can: it is private because nothing else may stop it
+      const thread = (): Worker => (writer as unknown as { worker: Worker }).worker;
+      await writer.write(stream(1));
+      await thread().terminate();
+      await writer.write(stream(2)); // a new thread
+      const inFlight = writer.write(await fullBlockSetStream(s));
+      void thread().terminate();
+      const settled = await Promise.race([
+        inFlight.then(
+          () => "saved",
+          () => "rejected",
+        ),
+        new Promise((resolve) => setTimeout(() => resolve("hung"), 10_000)),
+      ]);
+      assert.notEqual(settled, "hung");
+      await writer.write(stream(3));
+      await writer.close();
+      await s.close();
+      const reopened = LedgerStore.open({ path: dir, ...LOCAL });
+      assert.equal(reopened.savedHeight(), 3);
+      await reopened.close();
     } finally {
       cleanup(dir);
     }
