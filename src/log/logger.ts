@@ -19,6 +19,8 @@ export interface Logger {
   setLevel(level: LogLevel, consoleLevel?: LogLevel): void;
   /** Current thresholds. */
   levels(): { level: LogLevel; consoleLevel: LogLevel };
+  /** Whether an entry of `level` would be written anywhere: skip building costly fields when not. */
+  isEnabled(level: EntryLevel): boolean;
   /** Closes the log file (stderr stays open). Later entries go to stderr only. */
   close(): void;
 }
@@ -116,6 +118,7 @@ export function createLogger(
       if (nextConsole !== undefined) consoleLevel = nextConsole;
     },
     levels: () => ({ level, consoleLevel }),
+    isEnabled: (entry) => enabled(entry, consoleLevel) || (fd !== undefined && enabled(entry, level)),
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

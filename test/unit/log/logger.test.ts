@@ -73,6 +73,11 @@ describe("logger", () => {
       ["w1", "e1", "d2", "e3"],
     );
     assert.deepEqual(log.levels(), { level: "none", consoleLevel: "error" });
+    // isEnabled says what a call would write
+    assert.deepEqual(
+      (["debug", "info", "warning", "error"] as const).map((l) => log.isEnabled(l)),
+      [false, false, false, true],
+    );
   });
 
   it("the file has its own level; setLevel without a console level leaves stderr alone", () => {
@@ -83,7 +88,9 @@ describe("logger", () => {
     const logF = createLogger({ level: "error", consoleLevel: "info", file: path }, { stderr: out.stream });
     logF.info("both? no: console only");
     logF.error("both");
+    assert.equal(logF.isEnabled("debug"), false);
     logF.setLevel("debug");
+    assert.equal(logF.isEnabled("debug"), true, "the file takes debug now");
     logF.debug("file only");
     logF.close();
     logF.error("after close: console only");
