@@ -6,6 +6,7 @@ import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import type { MessageIntake } from "./intake.js";
+import type { ViewCache } from "./viewCache.js";
 
 /** Dependencies of the RPC server (STYLE §3: constructors take options, then dependencies). */
 export interface RpcDependencies {
@@ -18,4 +19,6 @@ export interface RpcDependencies {
 
 export interface RpcContext extends RpcDependencies {
   intake: MessageIntake;
+  /** JSON views of saved blocks, per decoded block (viewCache.ts) */
+  views: ViewCache;
 }

@@ -20,6 +20,7 @@ import { debugMethods } from "./debug/index.js";
 import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBody } from "./jsonrpc.js";
 import { v2Methods } from "./v2/index.js";
+import { ViewCache } from "./viewCache.js";
 
 type Request = HyperExpress.Request;
 type Response = HyperExpress.Response;
@@ -53,6 +54,7 @@ export class RpcServer {
     this.ctx = {
       ...deps,
       intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
+      views: new ViewCache(),
     };
     const v2 = v2Methods();
     const debug = debugMethods();

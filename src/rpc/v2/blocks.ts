@@ -43,7 +43,9 @@ export function dblockByHeight(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
   const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
   const s = found(ctx.ledger.directoryBlockByHeight(height));
-  return wrap("dblock", directoryBlockJson(s.block), s.raw, noraw);
+  return ctx.views.get(s.block, noraw ? "dblock-by-height noraw" : "dblock-by-height", () =>
+    wrap("dblock", directoryBlockJson(s.block), s.raw, noraw),
+  );
 }
 
 /** `ablock-by-height` {height, noraw}. */
