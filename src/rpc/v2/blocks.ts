@@ -35,7 +35,8 @@ export function directoryBlock(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
   const keymr = expectHash(p, "keymr");
   expectBool(p, "noraw");
-  return directoryBlockSimpleJson(found(ctx.ledger.directoryBlockByHash(keymr)).block);
+  const { block } = found(ctx.ledger.directoryBlockByHash(keymr));
+  return ctx.views.get(block, "directory-block", () => directoryBlockSimpleJson(block));
 }
 
 /** `dblock-by-height` {height, noraw}: full shape, header.timestamp in minutes. */
@@ -64,22 +65,31 @@ export function adminBlock(params: unknown, ctx: RpcContext) {
   return wrap("ablock", adminBlockJson(s.block), s.raw, noraw);
 }
 
-function ecWrap(s: { block: Parameters<typeof ecBlockToJson>[0]; raw: Uint8Array }, noraw: boolean) {
-  return { ecblock: ecBlockToJson(s.block), rawdata: noraw ? "" : toHex(s.raw) };
+/**
+ * Largest EC block whose answer is remembered, raw bytes (~1,900 commits). A view is several times its raw
+ * size in memory; the blocks of a busy node (20,000 commits, ~3 MB) are built per call instead.
+ */
+const EC_VIEW_MAX_RAW_BYTES = 256 * 1024;
+
+/** The EC block answer, remembered per decoded block when small (the ledger caches decoded EC blocks). */
+function ecWrap(ctx: RpcContext, s: { block: Parameters<typeof ecBlockToJson>[0]; raw: Uint8Array }, noraw: boolean) {
+  const build = () => ({ ecblock: ecBlockToJson(s.block), rawdata: noraw ? "" : toHex(s.raw) });
+  if (s.raw.length > EC_VIEW_MAX_RAW_BYTES) return build();
+  return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", build);
 }
 
 /** `ecblock-by-height` {height, noraw}. */
 export function ecblockByHeight(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
   const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
-  return ecWrap(found(ctx.ledger.ecBlockByHeight(height)), noraw);
+  return ecWrap(ctx, found(ctx.ledger.ecBlockByHeight(height)), noraw);
 }
 
 /** `entrycredit-block` {keymr, noraw}: header hash or full hash. */
 export function entrycreditBlock(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
   const [keymr, noraw] = [expectHash(p, "keymr"), expectBool(p, "noraw")];
-  return ecWrap(found(ctx.ledger.ecBlockByHash(keymr)), noraw);
+  return ecWrap(ctx, found(ctx.ledger.ecBlockByHash(keymr)), noraw);
 }
 
 /** `fblock-by-height` {height, noraw}. */
