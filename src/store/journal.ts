@@ -17,6 +17,9 @@ import { journalKey, parseJournalKey } from "./keys.js";
 export const JOURNAL_DB = "journal";
 /** Subdirectory of the data directory holding the journal environment. */
 export const JOURNAL_DIR = "journal";
+/** The journal environment's other database: `storeId` → the id of the main environment it belongs to. */
+const JOURNAL_META_DB = "meta";
+const STORE_ID_KEY = Buffer.from("storeId", "ascii");
 
 /** A journal record as stored. */
 export interface JournalRecord {
@@ -32,14 +35,15 @@ export class Journal {
     readonly path: string,
     private readonly env: RootEnv,
     private readonly db: BinDb,
+    private readonly meta: BinDb,
   ) {}
 
   /** Open (or create) the journal of the data directory `dataPath`. Throws StoreError as openCheckedEnvironment. */
   static open(dataPath: string, options: { verify: boolean }): Journal {
     const path = join(dataPath, JOURNAL_DIR);
-    const env = openCheckedEnvironment(path, [JOURNAL_DB], options.verify);
+    const env = openCheckedEnvironment(path, [JOURNAL_DB, JOURNAL_META_DB], options.verify);
     try {
-      return new Journal(path, env, openBinaryDb(env, JOURNAL_DB));
+      return new Journal(path, env, openBinaryDb(env, JOURNAL_DB), openBinaryDb(env, JOURNAL_META_DB));
     } catch (e) {
       void env.close();
       throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
@@ -103,6 +107,19 @@ export class Journal {
       out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
     }
     return out;
+  }
+
+  /** Id of the main environment this journal belongs to (undefined: not recorded yet). */
+  storeId(): Uint8Array | undefined {
+    const v = this.meta.getBinary(STORE_ID_KEY);
+    return v === undefined ? undefined : new Uint8Array(v);
+  }
+
+  /** Record the id of the main environment this journal belongs to (synchronous, flushed). */
+  setStoreId(id: Uint8Array): void {
+    this.env.transactionSync(() => {
+      this.meta.putSync(STORE_ID_KEY, id);
+    });
   }
 
   /** Records in the journal, all heights. */

@@ -55,6 +55,8 @@ export const META_KEYS = {
   savedHeight: "savedHeight",
   /** u48 start of the open block, ms since epoch (the time of the end-of-minute-10 that closed the last block) */
   openBlockStartMs: "openBlockStartMs",
+  /** 16 random bytes naming this database; its journal records the same (a journal of another is refused) */
+  storeId: "storeId",
 } as const;
 
 /** 4-byte big-endian u32. */

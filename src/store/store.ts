@@ -7,6 +7,7 @@
  * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
  *   returns), so a block is saved atomically or not at all.
  */
+import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
@@ -104,6 +105,9 @@ export interface BlockSetWrite {
   /** messages carried into the next height (held reveals), journaled under height + 1 */
   journalCarry: { seq: number; bytes: Uint8Array }[];
 }
+
+/** Bytes of a store id (META_KEYS.storeId). */
+const STORE_ID_BYTES = 16;
 
 /** A block set packed for the writer thread (`packBlockSet`). */
 export interface PackedBlockSet {
@@ -218,6 +222,7 @@ export class LedgerStore {
       journal = Journal.open(options.path, { verify });
       const store = new LedgerStore(options.path, env, journal, options.reserveBytes ?? 0);
       store.checkIdentity(options);
+      store.checkJournalBelongs();
       store.moveLegacyJournal();
       return store;
     } catch (e) {
@@ -230,6 +235,34 @@ export class LedgerStore {
         info: e instanceof Error ? e.message : String(e),
       });
     }
+  }
+
+  /**
+   * The journal must be this database's: a journal left from another (a data.mdb restored or copied over an
+   * existing directory) would replay that database's messages onto this one's blocks. Directories written
+   * before the id existed get one now.
+   */
+  private checkJournalBelongs(): void {
+    if (this.isFresh()) return; // initialize() names both
+    let id = this.metaGet(META_KEYS.storeId);
+    if (id === undefined) {
+      id = Buffer.from(randomBytes(STORE_ID_BYTES));
+      const newId = id;
+      this.env.transactionSync(() => this.metaPut(META_KEYS.storeId, newId));
+    }
+    const journalId = this.journal.storeId();
+    if (journalId === undefined) {
+      this.journal.setStoreId(id);
+      return;
+    }
+    if (!Buffer.from(journalId).equals(id))
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path: this.path,
+        info:
+          `the journal in ${this.journal.path} belongs to another database (store id ${Buffer.from(journalId).toString("hex")}, ` +
+          `this one ${id.toString("hex")}): restore data.mdb and journal/ from the same copy, or remove journal/ to drop its messages`,
+      });
   }
 
   /**
@@ -305,10 +338,14 @@ export class LedgerStore {
   initialize(options: StoreOptions, genesis: BlockSetWrite): void {
     if (!this.isFresh())
       throw new StoreError({ code: "CORRUPT", path: this.path, info: "initialize on a non-empty store" });
+    // the journal is empty here (checkIdentity): name it first, so it never lacks the id of its database
+    const id = Buffer.from(randomBytes(STORE_ID_BYTES));
+    this.journal.setStoreId(id);
     this.env.transactionSync(() => {
       this.metaPut(META_KEYS.format, u32Bytes(STORE_FORMAT_VERSION));
       this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
+      this.metaPut(META_KEYS.storeId, id);
       for (const [db, k, v] of blockSetRecords(genesis)) this.dbs[db].putSync(k, v);
       if (genesis.journalCarry.length > 0) throw new RangeError("a genesis block set carries no journal records");
     });

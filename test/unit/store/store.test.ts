@@ -3,7 +3,7 @@
  * typed records, against a real environment in a temp directory.
  */
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import type { Worker } from "node:worker_threads";
@@ -96,9 +96,10 @@ async function dumpAll(dir: string): Promise<Record<string, string[]>> {
   const env = openEnvironment(dir);
   const out: Record<string, string[]> = {};
   for (const [name, db] of Object.entries(openDatabases(env)))
-    out[name] = [...db.getRange()].map(
-      ({ key, value }) => `${Buffer.from(key).toString("hex")}=${Buffer.from(value).toString("hex")}`,
-    );
+    out[name] = [...db.getRange()]
+      // each database has an id of its own (random), the rest must match
+      .filter(({ key }) => !(name === "meta" && Buffer.from(key).toString("latin1") === "storeId"))
+      .map(({ key, value }) => `${Buffer.from(key).toString("hex")}=${Buffer.from(value).toString("hex")}`);
   await env.close();
   return out;
 }
@@ -479,6 +480,41 @@ describe("store", () => {
       const reopened = LedgerStore.open({ path: dir, ...LOCAL });
       assert.equal(reopened.savedHeight(), 3);
       await reopened.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+  test("a journal of another database is refused at open; a journal without an id is adopted", async () => {
+    const dir = tempDir();
+    try {
+      for (const name of ["a", "b"]) {
+        const s = LedgerStore.open({ path: join(dir, name), ...LOCAL });
+        s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+        await s.appendJournal(1, 0, Uint8Array.of(7));
+        await s.close();
+      }
+      // b's data.mdb copied over a, a's journal left in place
+      cpSync(join(dir, "b", "data.mdb"), join(dir, "a", "data.mdb"));
+      rmSync(join(dir, "a", "lock.mdb"), { force: true });
+      const e = expectStoreError(() => LedgerStore.open({ path: join(dir, "a"), ...LOCAL }), "UNKNOWN_FORMAT");
+      assert.match(e.message, /journal in .* belongs to another database/);
+      // the same directory with b's journal too: one database again
+      rmSync(join(dir, "a", "journal"), { recursive: true });
+      cpSync(join(dir, "b", "journal"), join(dir, "a", "journal"), { recursive: true });
+      rmSync(join(dir, "a", "journal", "lock.mdb"), { force: true });
+      const s = LedgerStore.open({ path: join(dir, "a"), ...LOCAL });
+      assert.equal(s.journalRecords(1).length, 1);
+      await s.close();
+      // a journal written before ids existed (none recorded) is taken as this database's
+      const env = open({ path: join(dir, "a", "journal"), maxDbs: 4, keyEncoding: "binary", encoding: "binary" });
+      await env.openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" }).remove(Buffer.from("storeId"));
+      await env.close();
+      const again = LedgerStore.open({ path: join(dir, "a"), ...LOCAL });
+      assert.equal(again.journalRecords(1).length, 1);
+      await again.close();
+      // and from then on it carries the id
+      const third = LedgerStore.open({ path: join(dir, "a"), ...LOCAL });
+      await third.close();
     } finally {
       cleanup(dir);
     }
