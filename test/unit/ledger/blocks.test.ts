@@ -444,7 +444,7 @@ describe("a closed block whose save did not commit", () => {
   /** Room left above the reserve when the block closes: the journal fits in it, the block's save does not. */
   const ROOM = 20 * 2 ** 20;
 
-  for (const how of ["recovery", "restart"] as const)
+  for (const how of ["recovery", "restart", "restart while the disk is still short"] as const)
     test(`is closed again from its journal (${how}): same blocks, and the next height's acknowledged messages kept`, async () => {
       const start = Date.UTC(2024, 0, 1, 12, 0, 0);
       const dirs = [tempDir(), tempDir()] as const;
@@ -496,6 +496,18 @@ describe("a closed block whose save did not commit", () => {
           const clock = n.clock;
           await closeNode(n);
           n = openNode(dirs[0], { clock });
+        } else if (how === "restart while the disk is still short") {
+          const clock = n.clock;
+          await closeNode(n);
+          // the replayed close cannot be saved: the node starts anyway, serving reads, refusing writes
+          n = openNode(dirs[0], { clock, reserveBytes: Number.MAX_SAFE_INTEGER });
+          assert.equal(n.store.savedHeight(), 2);
+          assert.equal(n.ledger.heights().directoryBlockHeight >= 2, true, "reads are served");
+          await assert.rejects(n.ledger.submitReveal(later), (e: unknown) => String(e).includes("STORAGE_FULL"));
+          n.store.setReserveBytes(0);
+          const deadline = Date.now() + 10_000;
+          while (n.store.savedHeight() < 3 && Date.now() < deadline) await sleepMs(100);
+          await sleepMs(50);
         } else {
           const deadline = Date.now() + 10_000;
           while (n.store.savedHeight() < 3 && Date.now() < deadline) await sleepMs(100);

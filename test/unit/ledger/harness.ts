@@ -99,6 +99,8 @@ export interface OpenOptions {
   blockTimeSeconds?: number;
   holdingLimit?: number;
   journaling?: boolean;
+  /** the store's free-space reserve, bytes (default none) */
+  reserveBytes?: number;
 }
 
 /** Open (or reopen) a ledger over the store in `dir`. */
@@ -111,6 +113,7 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
     path: join(dir, network.toLowerCase(), "db"),
     network,
     networkId: networkId(network, "test"),
+    ...(opts.reserveBytes !== undefined ? { reserveBytes: opts.reserveBytes } : {}),
   });
   const ledger = Ledger.open(
     {
