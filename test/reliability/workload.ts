@@ -10,7 +10,7 @@
  */
 import { type KeyPair, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
-import { buildChainCommit, buildEntryCommit, commitTxId } from "../../src/protocol/commit.js";
+import { buildChainCommit, buildEntryCommit, type Commit, commitTxId } from "../../src/protocol/commit.js";
 import { chainIdFromExtIds, entryHash, marshalEntry } from "../../src/protocol/entry.js";
 import { buildTransaction, type TxIo, transactionFeeEC, transactionId } from "../../src/protocol/transaction.js";
 import { type LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
@@ -86,6 +86,17 @@ function rcdHashOf(k: KeyPair): Uint8Array {
 }
 
 /** Answer classes a write can get. */
+/** The model's record of a commit about to be sent, for the entry `raw`. */
+function sentCommit(commit: Commit, raw: Uint8Array): SentCommit {
+  return {
+    kind: "commit",
+    txId: toHex(commitTxId(commit)),
+    entryHash: toHex(entryHash(raw)),
+    credits: commit.credits,
+    outcome: "pending",
+  };
+}
+
 function classify(e: unknown): "rejected" | "unknown" {
   // A JSON-RPC error is a definite no; anything else (reset, refused mid-request, timeout) leaves it open.
   return e instanceof RpcCallError ? "rejected" : "unknown";
@@ -140,13 +151,7 @@ export class Workload {
     const chainId = chainIdFromExtIds(extIds);
     const raw = marshalEntry({ version: 0, chainId, extIds, content: new TextEncoder().encode(`chain ${label}`) });
     const commit = buildChainCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
-    const c: SentCommit = {
-      kind: "commit",
-      txId: toHex(commitTxId(commit)),
-      entryHash: toHex(entryHash(raw)),
-      credits: commit.credits,
-      outcome: "pending",
-    };
+    const c = sentCommit(commit, raw);
     const r: SentReveal = {
       kind: "reveal",
       entryHash: c.entryHash,
@@ -181,13 +186,7 @@ export class Workload {
       : [Uint8Array.of(this.seq & 0xff, (this.seq >> 8) & 0xff, ++this.seq & 0xff)];
     const raw = marshalEntry({ version: 0, chainId: Buffer.from(chainId, "hex"), extIds, content });
     const commit = buildEntryCommit({ entryRaw: raw, milliTime: this.now(), ecSeed: this.wallet.ec.seed });
-    const c: SentCommit = {
-      kind: "commit",
-      txId: toHex(commitTxId(commit)),
-      entryHash: toHex(entryHash(raw)),
-      credits: commit.credits,
-      outcome: "pending",
-    };
+    const c = sentCommit(commit, raw);
     const r: SentReveal = { kind: "reveal", entryHash: c.entryHash, chainId, commit: c, heldFirst, outcome: "pending" };
     const sendCommit = () => {
       this.sent.push(c);

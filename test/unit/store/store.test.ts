@@ -104,6 +104,13 @@ async function dumpAll(dir: string): Promise<Record<string, string[]>> {
   return out;
 }
 
+/** A store in `dir` holding the minimal genesis block set (height 0). */
+function openWithGenesis(dir: string): LedgerStore {
+  const s = LedgerStore.open({ path: dir, ...LOCAL });
+  s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+  return s;
+}
+
 function expectStoreError(fn: () => unknown, code: string): StoreError {
   try {
     fn();
@@ -152,8 +159,7 @@ describe("store", () => {
   test("a directory of another network → NETWORK_MISMATCH, never a new genesis", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       await s.close();
       const e = expectStoreError(
         () => LedgerStore.open({ path: dir, network: "TEST", networkId: networkId("TEST") }),
@@ -176,8 +182,7 @@ describe("store", () => {
   test("an unknown format version or foreign LMDB data → UNKNOWN_FORMAT", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       await s.close();
       // rewrite the format record as a future version would
       const env = open({ path: dir, maxDbs: 20 });
@@ -247,8 +252,7 @@ describe("store", () => {
   test("journal: durable appends in order per height; a block set removes its records and carries others", async () => {
     const dir = tempDir();
     try {
-      let s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      let s = openWithGenesis(dir);
       await Promise.all([
         s.appendJournal(1, 0, Uint8Array.of(10)),
         s.appendJournal(1, 1, Uint8Array.of(11)),
@@ -290,8 +294,7 @@ describe("store", () => {
   test("a failing block set writes nothing (one transaction)", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       // the second balance is not a u64: encoding throws midway through the write
       const bad = blockSet(1, {
         assetBalances: [
@@ -340,8 +343,7 @@ describe("store", () => {
   test("a block set the writer thread cannot apply rejects and writes nothing; the next one is saved", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       // LMDB refuses an empty key: the put fails after others of the same transaction succeeded
       const w = new RecordStreamWriter();
       w.put("assetBalances", hash(1), new Uint8Array(8));
@@ -369,8 +371,7 @@ describe("store", () => {
   test("close waits for a queued writer-thread save; a save after close is refused", async () => {
     const dir = tempDir();
     try {
-      let s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      let s = openWithGenesis(dir);
       const saving = s.savePacked(await s.packBlockSet(fullBlockSet(1)));
       await s.close();
       await saving;
@@ -383,11 +384,11 @@ describe("store", () => {
       cleanup(dir);
     }
   });
+
   test("journal records of a directory written before the journal had its own environment are moved there", async () => {
     const dir = tempDir();
     try {
-      let s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      let s = openWithGenesis(dir);
       await s.close();
       // the old layout: records in the main environment's `journal` database
       const env = openEnvironment(dir);
@@ -433,8 +434,7 @@ describe("store", () => {
   test("a foreign or damaged journal environment is refused at open", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       await s.close();
       const foreign = open({ path: join(dir, "journal"), maxDbs: 4 });
       await foreign.openDB({ name: "not-ours" }).put("k", "v");
@@ -451,8 +451,7 @@ describe("store", () => {
   test("a writer thread that dies: its save settles (never hangs), and the next save runs on a new thread", async () => {
     const dir = tempDir();
     try {
-      const s = LedgerStore.open({ path: dir, ...LOCAL });
-      s.initialize({ path: dir, ...LOCAL }, blockSet(0));
+      const s = openWithGenesis(dir);
       const writer = new BlockSetWriter({ path: dir });
       const stream = (height: number): ArrayBuffer => {
         const w = new RecordStreamWriter();
