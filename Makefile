@@ -3,7 +3,7 @@ NODE_MODULES_STAMP := node_modules/.package-lock.json
 TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 HOMEDIR ?= $(HOME)/.ledgerd
 
-.PHONY: all install build run test test-long bench lint clean
+.PHONY: all install os-packages-test os-packages-bench build run test test-long bench lint clean
 
 all: build
 
@@ -16,6 +16,13 @@ $(NODE_MODULES_STAMP): package.json package-lock.json
 
 install: $(NODE_MODULES_STAMP)
 
+# Debian packages the tests and benchmarks run for real; installed only where missing, only as root.
+os-packages-test:
+	tools/os/install-packages.sh nats-server chromium
+
+os-packages-bench:
+	tools/os/install-packages.sh nats-server wrk
+
 build: install
 	rm -rf dist
 	node_modules/.bin/tsc -p .
@@ -24,7 +31,7 @@ run: build
 	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR)
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
-test: build
+test: build os-packages-test
 	node_modules/.bin/biome check src test bench tools
 	node --test --test-reporter=spec --test-timeout=300000 $(TEST_FILES)
 
@@ -32,7 +39,7 @@ test: build
 test-long: build
 	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort)
 
-bench: build
+bench: build os-packages-bench
 	node dist/bench/run.js
 
 lint: install
