@@ -1,0 +1,90 @@
+/**
+ * The authority set (federated and audit servers with their signing keys) as the chain records it: the
+ * genesis admin block's bootstrap server, then admin entries 05 (add federated server), 06 (add audit
+ * server), 07 (remove) with their activation height, and 08 (signing key). Never node configuration, so
+ * every node derives the same set from the same blocks (FEDERATION.md §4).
+ *
+ * Pure: `applyAdminBlock` folds one saved admin block in; `at(height)` answers the set in force at a height.
+ */
+import type { AdminEntry } from "../protocol/ablock.js";
+import { compareBytes, toHex } from "../protocol/bytes.js";
+
+export interface Authority {
+  identity: Uint8Array;
+  /** ed25519 signing key; undefined until an 08 entry (or the bootstrap rule) gives one */
+  publicKey: Uint8Array | undefined;
+}
+
+export interface AuthorityView {
+  /** federated servers, sorted by identity chain ID */
+  federated: Authority[];
+  /** audit servers, sorted by identity chain ID */
+  audit: Authority[];
+}
+
+interface Change {
+  height: number;
+  type: 0x05 | 0x06 | 0x07;
+  identity: Uint8Array;
+}
+
+export class AuthoritySet {
+  private readonly role = new Map<string, { identity: Uint8Array; role: "federated" | "audit" }>();
+  private readonly keys = new Map<string, Uint8Array>();
+  /** changes not yet in force, in the order the chain recorded them */
+  private pending: Change[] = [];
+  private appliedUpTo = 0;
+
+  /**
+   * @param bootstrap the genesis federated server's key: genesis admin blocks name the identity (05) but
+   *   carry no key; the network's bootstrap key is it (LOCAL: LocalServerPublicKey's default, CUSTOM:
+   *   CustomBootstrapKey).
+   */
+  constructor(private readonly bootstrap: { identity: Uint8Array; publicKey: Uint8Array }) {
+    this.keys.set(toHex(bootstrap.identity), bootstrap.publicKey);
+  }
+
+  /** Fold in the admin entries of the saved admin block of `height` (call in height order, from 0). */
+  applyAdminBlock(height: number, entries: readonly AdminEntry[]): void {
+    for (const e of entries) {
+      if ("forwardCompatible" in e) continue;
+      if (e.type === 0x05 || e.type === 0x06 || e.type === 0x07)
+        this.pending.push({ height: Math.max(e.dbHeight, height), type: e.type, identity: e.identityChainId });
+      else if (e.type === 0x08) this.keys.set(toHex(e.identityChainId), e.publicKey);
+    }
+  }
+
+  /** The set in force at `height` (heights must not go down between calls). */
+  at(height: number): AuthorityView {
+    if (height < this.appliedUpTo) throw new RangeError(`authorities asked for ${height} after ${this.appliedUpTo}`);
+    const rest: Change[] = [];
+    for (const c of this.pending) {
+      if (c.height > height) {
+        rest.push(c);
+        continue;
+      }
+      const id = toHex(c.identity);
+      if (c.type === 0x07) this.role.delete(id);
+      else this.role.set(id, { identity: c.identity, role: c.type === 0x05 ? "federated" : "audit" });
+    }
+    this.pending = rest;
+    this.appliedUpTo = height;
+    const federated: Authority[] = [];
+    const audit: Authority[] = [];
+    for (const [id, r] of this.role)
+      (r.role === "federated" ? federated : audit).push({ identity: r.identity, publicKey: this.keys.get(id) });
+    federated.sort((a, b) => compareBytes(a.identity, b.identity));
+    audit.sort((a, b) => compareBytes(a.identity, b.identity));
+    return { federated, audit };
+  }
+
+  /** The signing key recorded for an identity. */
+  keyOf(identity: Uint8Array): Uint8Array | undefined {
+    return this.keys.get(toHex(identity));
+  }
+
+  /** The bootstrap server (for views). */
+  bootstrapIdentity(): Uint8Array {
+    return this.bootstrap.identity;
+  }
+}

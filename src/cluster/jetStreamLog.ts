@@ -1,0 +1,295 @@
+/**
+ * The replicated, ordered log of a cluster: one file-stored JetStream stream per network
+ * (`LEDGER_<NET>`, subjects `ledger.<net>.>`), R3 by default (FEDERATION.md §2, §4).
+ *
+ * JetStream orders; the ledger decides. `append` stores a record and returns its stream sequence, which
+ * is the record's position in the one total order every node applies. `follow` delivers every record from a
+ * sequence on, in order, through an ordered consumer (ephemeral, recreated by the client after a gap or a
+ * server loss). Nothing here interprets a record.
+ *
+ * Failure handling: while the stream has no leader (a nats-server crashed: 4–9 s, FEDERATION.md §2.2) a
+ * publish fails at once with "no responders" (the 3.4.0 client reports it as `jetstream is not enabled`)
+ * or times out. `append` retries with the same `Nats-Msg-Id` until `appendDeadlineMs`, so a retried publish
+ * that was in fact stored is answered as a duplicate of the same sequence, not stored twice.
+ */
+import type { JetStreamClient, JetStreamManager, JsMsg, StreamConfig } from "@nats-io/jetstream";
+import {
+  DeliverPolicy,
+  DiscardPolicy,
+  jetstream,
+  jetstreamManager,
+  RetentionPolicy,
+  StorageType,
+} from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+
+/** The NATS connection type of the transport (kept local: the core package is not a direct dependency). */
+type NatsConnection = Awaited<ReturnType<typeof connect>>;
+
+/**
+ * Dedup window of the stream, ms. JetStream's default (2 min, `StreamDefaultDuplicatesWindow`). A retry
+ * never outlives it: `append` gives up after DEFAULT_APPEND_DEADLINE_MS, far inside the window.
+ */
+export const DUPLICATE_WINDOW_MS = 120_000;
+/**
+ * How long `append` keeps retrying a publish, ms. A stream-leader crash stops writes 4.1–6.9 s (measured,
+ * FEDERATION.md §2.2; the Raft election timeout is a random 4–9 s), so 30 s covers several elections.
+ */
+export const DEFAULT_APPEND_DEADLINE_MS = 30_000;
+/** Wait for one PubAck, ms. A R3 publish is 0.4 ms p50 / 3 ms p99 here; a longer wait means no leader. */
+const PUBLISH_TIMEOUT_MS = 2_000;
+/** Pause between publish attempts while there is no stream leader, ms. */
+const RETRY_PAUSE_MS = 250;
+/** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
+export const MAX_RECORD_BYTES = 512 * 1024;
+
+export interface JetStreamLogOptions {
+  /** NATS client URLs (all servers of the cluster) */
+  servers: readonly string[];
+  /** stream name, e.g. LEDGER_LOCAL */
+  stream: string;
+  /** subject prefix without the trailing `.>`, e.g. ledger.local */
+  subjectPrefix: string;
+  /** replicas when this node creates the stream */
+  replicas: number;
+  /** connection name shown by the NATS monitoring (`connz`) */
+  name?: string;
+  /** give up an append after this many ms (default DEFAULT_APPEND_DEADLINE_MS) */
+  appendDeadlineMs?: number;
+}
+
+export interface JetStreamLogDependencies {
+  log: {
+    info(msg: string, fields?: Record<string, unknown>): void;
+    warn(msg: string, fields?: Record<string, unknown>): void;
+  };
+}
+
+/** One stored record as delivered by `follow`. */
+export interface LogRecord {
+  /** stream sequence, from 1 */
+  seq: number;
+  /** full subject, e.g. ledger.local.tx */
+  subject: string;
+  data: Uint8Array;
+}
+
+/** The answer of an append: where the record sits in the order. */
+export interface Appended {
+  seq: number;
+  /** true when the id was already stored (this call stored nothing; `seq` is the original's) */
+  duplicate: boolean;
+}
+
+/** A running `follow`; `stop()` ends the delivery (resolves once the consumer is gone). */
+export interface Following {
+  stop(): Promise<void>;
+  /** resolves (or rejects with the handler's error) when the delivery ends */
+  readonly done: Promise<void>;
+}
+
+/** An append that could not be stored before its deadline. */
+export class LogUnavailableError extends Error {
+  constructor(readonly info: string) {
+    super(`the replicated log is unavailable: ${info}`);
+    this.name = "LogUnavailableError";
+  }
+}
+
+/** True for the errors a publish gets while the stream has no leader (retryable). */
+function isRetryable(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
+  return /no responders|503|timeout|TIMEOUT|jetstream is not enabled|not enabled|closed|disconnect|leader/i.test(text);
+}
+
+export class JetStreamLog {
+  private closed = false;
+
+  private constructor(
+    private readonly options: JetStreamLogOptions,
+    private readonly deps: JetStreamLogDependencies,
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly jsm: JetStreamManager,
+  ) {}
+
+  /**
+   * Connect (retrying for ever while no server answers: a node may start before NATS) and make sure the
+   * stream exists, creating it with this node's replica count when it does not.
+   */
+  static async open(options: JetStreamLogOptions, deps: JetStreamLogDependencies): Promise<JetStreamLog> {
+    const nc = await connect({
+      servers: [...options.servers],
+      name: options.name ?? "ledgerd",
+      maxReconnectAttempts: -1,
+      reconnectTimeWait: 250,
+      waitOnFirstConnect: true,
+    });
+    try {
+      const jsm = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
+      const log = new JetStreamLog(options, deps, nc, jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS }), jsm);
+      await log.ensureStream();
+      return log;
+    } catch (e) {
+      await nc.close().catch(() => {});
+      throw e;
+    }
+  }
+
+  private async ensureStream(): Promise<void> {
+    const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+    for (;;) {
+      try {
+        await this.jsm.streams.info(this.options.stream);
+        return;
+      } catch (e) {
+        const text = e instanceof Error ? e.message : String(e);
+        if (/stream not found/i.test(text)) {
+          try {
+            await this.jsm.streams.add(this.streamConfig());
+            this.deps.log.info("created the log stream", {
+              stream: this.options.stream,
+              replicas: this.options.replicas,
+            });
+            return;
+          } catch (e2) {
+            // another node created it meanwhile: go round and read it
+            if (!/already in use|exists/i.test(e2 instanceof Error ? e2.message : String(e2)) && !isRetryable(e2))
+              throw e2;
+          }
+        } else if (!isRetryable(e)) throw e;
+      }
+      if (Date.now() > deadline) throw new LogUnavailableError(`stream ${this.options.stream} not reachable`);
+      await sleep(RETRY_PAUSE_MS);
+    }
+  }
+
+  private streamConfig(): Partial<StreamConfig> & { name: string } {
+    return {
+      name: this.options.stream,
+      subjects: [`${this.options.subjectPrefix}.>`],
+      storage: StorageType.File,
+      num_replicas: this.options.replicas,
+      retention: RetentionPolicy.Limits,
+      discard: DiscardPolicy.Old,
+      allow_direct: true,
+      duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+      max_msg_size: MAX_RECORD_BYTES + 4096,
+    };
+  }
+
+  /**
+   * Store one record under `${subjectPrefix}.${kind}`. `msgId` (optional) is the `Nats-Msg-Id`: a second
+   * append of the same id inside the dedup window stores nothing and answers the first one's sequence.
+   * Retries while there is no stream leader; rejects with LogUnavailableError after the deadline.
+   */
+  async append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended> {
+    if (data.length > MAX_RECORD_BYTES)
+      throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
+    const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+    const subject = `${this.options.subjectPrefix}.${kind}`;
+    let last: unknown;
+    for (;;) {
+      if (this.closed) throw new LogUnavailableError("closed");
+      try {
+        const ack = await this.js.publish(subject, data, {
+          timeout: PUBLISH_TIMEOUT_MS,
+          ...(msgId === undefined ? {} : { msgID: msgId }),
+        });
+        return { seq: ack.seq, duplicate: ack.duplicate };
+      } catch (e) {
+        if (!isRetryable(e)) throw e;
+        last = e;
+      }
+      if (Date.now() > deadline) throw new LogUnavailableError(last instanceof Error ? last.message : String(last));
+      await sleep(RETRY_PAUSE_MS);
+    }
+  }
+
+  /** The stream's last sequence (0 when empty). Needs a stream leader. */
+  async lastSequence(): Promise<number> {
+    const info = await this.jsm.streams.info(this.options.stream);
+    return info.state.last_seq;
+  }
+
+  /**
+   * Deliver every record from `fromSeq` (≥ 1) on, in order, one at a time: the next record is delivered
+   * only after `onRecord` has settled. A handler that throws ends the delivery (`done` rejects with it).
+   */
+  follow(fromSeq: number, onRecord: (r: LogRecord) => Promise<void> | void): Following {
+    if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1)) throw new RangeError(`fromSeq must be ≥ 1, got ${fromSeq}`);
+    let stopped = false;
+    let stopMessages: (() => void) | undefined;
+    const run = async (): Promise<void> => {
+      let next = fromSeq;
+      while (!stopped && !this.closed) {
+        try {
+          const consumer = await this.js.consumers.get(this.options.stream, {
+            deliver_policy: DeliverPolicy.StartSequence,
+            opt_start_seq: next,
+          });
+          const messages = await consumer.consume({ max_messages: 512 });
+          stopMessages = () => void messages.stop();
+          if (stopped) messages.stop();
+          for await (const m of messages) {
+            const seq = (m as JsMsg).seq;
+            if (seq < next) continue; // a re-delivery after the client recreated the consumer
+            try {
+              await onRecord({ seq, subject: m.subject, data: m.data });
+            } catch (e) {
+              throw new HandlerError(e);
+            }
+            next = seq + 1;
+            if (stopped) break;
+          }
+        } catch (e) {
+          if (stopped || this.closed) return;
+          if (e instanceof HandlerError) throw e.cause;
+          if (!isRetryable(e) && !/consumer|stream/i.test(e instanceof Error ? e.message : String(e))) throw e;
+          this.deps.log.warn("log delivery interrupted; resuming", {
+            from: next,
+            error: e instanceof Error ? e.message : String(e),
+          });
+          await sleep(RETRY_PAUSE_MS);
+        }
+      }
+    };
+    const done = run();
+    return {
+      done,
+      stop: async () => {
+        stopped = true;
+        stopMessages?.();
+        await done.catch(() => {});
+      },
+    };
+  }
+
+  /** Name of the nats-server leading the stream ("" when there is none now). */
+  async streamLeader(): Promise<string> {
+    const info = await this.jsm.streams.info(this.options.stream);
+    return info.cluster?.leader ?? "";
+  }
+
+  /** Servers the connection knows of and whether it is connected now. */
+  status(): { connected: boolean; server: string } {
+    return { connected: !this.nc.isClosed() && this.nc.info !== undefined, server: this.nc.getServer() };
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */
+class HandlerError extends Error {
+  constructor(override readonly cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

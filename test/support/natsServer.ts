@@ -1,0 +1,127 @@
+/**
+ * Real nats-server processes for tests of the cluster's log: `startNatsCluster(n)` starts n servers with
+ * JetStream (file storage, temp store directories, free loopback ports; n > 1 forms one cluster), waits
+ * until JetStream answers on every server, and returns handles to kill (SIGKILL), restart and stop them by
+ * pid. Every server started here is SIGKILLed by `stopAllNats()` and by a process `exit` hook.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { jetstreamManager } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { freeLoopbackPort } from "./nodeProcess.js";
+
+const running = new Set<ChildProcess>();
+process.on("exit", () => {
+  for (const c of running) c.kill("SIGKILL");
+});
+
+/** One nats-server of a test cluster. */
+export interface NatsServerHandle {
+  readonly name: string;
+  readonly url: string;
+  pid(): number | undefined;
+  /** SIGKILL, resolves when the process has exited */
+  kill9(): Promise<void>;
+  /** start again with the same configuration and store */
+  restart(): Promise<void>;
+}
+
+export interface NatsCluster {
+  readonly servers: NatsServerHandle[];
+  readonly urls: string[];
+  /** SIGTERM every server, await exits, remove the temp directory */
+  stop(): Promise<void>;
+}
+
+/** Start `n` JetStream servers on loopback (n = 1: no cluster block). Resolves once JetStream answers. */
+export async function startNatsCluster(n: number): Promise<NatsCluster> {
+  const dir = mkdtempSync(join(tmpdir(), "ledgerd-nats-"));
+  const ports = [];
+  for (let i = 0; i < n; i++) ports.push({ client: await freeLoopbackPort(), route: await freeLoopbackPort() });
+  const children: (ChildProcess | undefined)[] = [];
+  const confs: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const store = join(dir, `n${i}`);
+    mkdirSync(store, { recursive: true });
+    const lines = [
+      `server_name: n${i}`,
+      `listen: 127.0.0.1:${ports[i]!.client}`,
+      `jetstream { store_dir: "${store}", max_memory_store: 64MB, max_file_store: 1GB }`,
+    ];
+    if (n > 1)
+      lines.push(
+        `cluster { name: ledgerdtest, listen: 127.0.0.1:${ports[i]!.route}, routes: [${ports
+          .map((p) => `nats-route://127.0.0.1:${p.route}`)
+          .join(", ")}] }`,
+      );
+    const conf = join(dir, `n${i}.conf`);
+    writeFileSync(conf, `${lines.join("\n")}\n`);
+    confs.push(conf);
+  }
+  const launch = (i: number): void => {
+    const child = spawn("nats-server", ["-c", confs[i]!], { stdio: "ignore" });
+    running.add(child);
+    child.on("exit", () => running.delete(child));
+    children[i] = child;
+  };
+  for (let i = 0; i < n; i++) launch(i);
+  const urls = ports.map((p) => `nats://127.0.0.1:${p.client}`);
+  await waitForJetStream(urls);
+
+  const exited = (c: ChildProcess | undefined): Promise<void> =>
+    c === undefined || c.exitCode !== null || c.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => c.once("exit", () => resolve()));
+  const servers: NatsServerHandle[] = urls.map((url, i) => ({
+    name: `n${i}`,
+    url,
+    pid: () => children[i]?.pid,
+    kill9: async () => {
+      const c = children[i];
+      c?.kill("SIGKILL");
+      await exited(c);
+    },
+    restart: async () => {
+      launch(i);
+      await waitForJetStream([url]);
+    },
+  }));
+  return {
+    servers,
+    urls,
+    stop: async () => {
+      for (const c of children) c?.kill("SIGTERM");
+      await Promise.all(children.map(exited));
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** SIGKILL every nats-server this process started (an `after` hook). */
+export function stopAllNats(): void {
+  for (const c of running) c.kill("SIGKILL");
+}
+
+/** Poll until JetStream answers account info through each url (30 s at most). */
+async function waitForJetStream(urls: readonly string[]): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (const url of urls) {
+    for (;;) {
+      try {
+        const nc = await connect({ servers: url, timeout: 1000 });
+        try {
+          const jsm = await jetstreamManager(nc, { timeout: 1000 });
+          await jsm.getAccountInfo();
+          break;
+        } finally {
+          await nc.close();
+        }
+      } catch (e) {
+        if (Date.now() > deadline) throw new Error(`nats-server ${url} did not become ready: ${String(e)}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+  }
+}
