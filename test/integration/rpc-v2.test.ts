@@ -417,7 +417,20 @@ describe("submission errors change nothing", () => {
     fails(await t.call("commit-entry", { entry: "00" }), -32602, "Invalid params");
     fails(await t.call("reveal-entry", { entry: `01${Z}0000` }), -32602, "Invalid params");
     fails(await t.call("reveal-entry", { entry: "00" }), -32602, "Invalid params");
-    fails(await t.call("reveal-entry", { entry: `00${Z}0000${"00".repeat(10241)}` }), -32602, "Invalid params");
+    // Entry size (MAX_ENTRY_SIZE = 10275 bytes): the data must name the size, not a later rule (a chain that
+    // does not exist is what an oversized entry of chain Z would otherwise get).
+    fails(
+      await t.call("reveal-entry", { entry: `00${Z}0000${"00".repeat(10241)}` }),
+      -32602,
+      "Invalid params",
+      "entry: 10276 bytes, more than the largest accepted (10275)",
+    );
+    fails(
+      await t.call("reveal-entry", { entry: `00${Z}0000${"00".repeat(10240)}` }),
+      -32602,
+      "Invalid params",
+      `chain ${Z} does not exist`,
+    );
     for (const message of ["zz", "", "ff"])
       fails(await t.call("send-raw-message", { message }), -32602, "Invalid params");
   });

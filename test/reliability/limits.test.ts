@@ -23,11 +23,13 @@ const FLOOD_REQUESTS = LONG ? 200_000 : 10_000;
 /** Parallel connections of the flood. */
 const FLOOD_CONCURRENCY = 32;
 /**
- * Most the node's RSS may grow over the flood, bytes. The heap grows to a working size under load and V8
- * does not give it back at once, so some growth is normal; a leak of even 1 KiB per request would be
- * 10 MB in CI and 200 MB in long mode.
+ * Most the node's RSS may grow over the long mode's flood, bytes. The heap grows to a working size under
+ * load and V8 does not give it back at once: up to 97 MiB of growth was measured on a slow CI run. A leak of
+ * 1 KiB per request adds 195 MiB over 200,000 requests, clear of that noise; over the CI flood's 10,000 it
+ * would add 10 MB, inside it. So the budget is checked in long mode only (`make test-long`); the CI run
+ * prints the figures.
  */
-const FLOOD_RSS_GROWTH_LIMIT = 96 * MiB;
+const FLOOD_RSS_GROWTH_LIMIT = 160 * MiB;
 /** Requests of the warm-up before the baseline RSS is taken, with the flood's concurrency. */
 const WARMUP_REQUESTS = 2_000;
 /** A slow client must be disconnected within this many ms (uWebSockets' idle timeout is 10 s). */
@@ -431,7 +433,7 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         `# flood: ${FLOOD_REQUESTS} requests in ${seconds.toFixed(1)} s (${Math.round(FLOOD_REQUESTS / seconds)}/s); node RSS ` +
           `${[rss0, ...samples.slice(1), rss1].map((b) => `${Math.round((b ?? 0) / MiB)}`).join(" → ")} MiB\n`,
       );
-      if (rss0 !== undefined && rss1 !== undefined)
+      if (LONG && rss0 !== undefined && rss1 !== undefined)
         assert.ok(
           rss1 - rss0 < FLOOD_RSS_GROWTH_LIMIT,
           `RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB over the flood`,
