@@ -10,8 +10,10 @@ import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { networkId } from "./protocol/network.js";
+import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
 import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
+import { DirectoryLock } from "./store/directoryLock.js";
 import { LedgerStore } from "./store/store.js";
 import { PoolVerifier } from "./workers/pool.js";
 import { InlineVerifier, type Verifier } from "./workers/verifier.js";
@@ -46,8 +48,8 @@ export function dataDirectory(config: NodeConfig): string {
 }
 
 /**
- * Start a node. Throws (after closing whatever it opened) on a store that belongs to another network or
- * format (StoreError), a port in use, or a bad TLS file.
+ * Start a node. Throws (after closing whatever it opened) on a data directory another process holds, a
+ * store that belongs to another network or format (StoreError), a port in use, or a bad TLS file.
  */
 export async function startNode(config: NodeConfig, opts: StartOptions = {}): Promise<RunningNode> {
   const ownLog = opts.log === undefined;
@@ -69,6 +71,12 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 
   try {
     const dataDir = dataDirectory(config);
+    // Before anything is opened or replayed: one process per data directory (directoryLock.ts), and a node
+    // that could not serve its port must not replay the journal (or close a block) first.
+    const lock = DirectoryLock.acquire(dataDir);
+    cleanups.push(() => lock.release());
+    if (config.port !== 0) await assertPortFree(config.port, config.listenHost).catch(cannotListen(config));
+
     const store = LedgerStore.open({
       verify: true,
       path: dataDir,
@@ -152,4 +160,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     await unwind();
     throw e;
   }
+}
+
+/** The start-up error for a port that cannot be bound (the same words as RpcServer.listen's). */
+function cannotListen(config: NodeConfig): (e: unknown) => never {
+  return (e) => {
+    throw new Error(
+      `cannot listen on ${config.listenHost}:${config.port}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  };
 }

@@ -10,7 +10,6 @@
  * 404 unknown path (plain text), or `/debug` with a verb other than GET/POST (empty); 413 (empty) body
  * over config.maxBodyBytes.
  */
-import { createServer } from "node:net";
 import HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
@@ -19,6 +18,7 @@ import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } 
 import { debugMethods } from "./debug/index.js";
 import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBody } from "./jsonrpc.js";
+import { assertPortFree } from "./portCheck.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
 
@@ -206,19 +206,4 @@ function safeRemote(req: Request): string {
   } catch {
     return "";
   }
-}
-
-/**
- * uWebSockets.js binds with SO_REUSEPORT (its exclusive option does not combine with a host), so a second node
- * on a busy port would start silently and share the traffic. Probe the address with a plain socket first:
- * it cannot share a port that uWS (or anyone) holds.
- */
-function assertPortFree(port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", (e: NodeJS.ErrnoException) =>
-      reject(new Error(e.code === "EADDRINUSE" ? `port ${port} is already in use` : e.message)),
-    );
-    probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
-  });
 }

@@ -7,6 +7,7 @@ export type StoreErrorType =
   | { code: "UNKNOWN_FORMAT"; path: string; info: string }
   | { code: "OPEN_FAILED"; path: string; info: string }
   | { code: "CORRUPT"; path: string; info: string }
+  | { code: "DIRECTORY_LOCKED"; path: string; holderPid: number | undefined }
   | { code: "STORAGE_FULL"; path: string; availableBytes: number; reserveBytes: number; neededBytes: number };
 
 export class StoreError extends Error {
@@ -26,6 +27,11 @@ function describe(t: StoreErrorType): string {
       return `cannot open the database in ${t.path}: ${t.info}`;
     case "CORRUPT":
       return `database in ${t.path} is inconsistent: ${t.info}`;
+    case "DIRECTORY_LOCKED":
+      return (
+        `data directory ${t.path} is in use by another ledgerd (${t.holderPid === undefined ? "pid not yet written" : `pid ${t.holderPid}`}); ` +
+        "stop that node first, or give this one another -homedir"
+      );
     case "STORAGE_FULL":
       return (
         `${mib(t.availableBytes)} free for ${t.path}${t.neededBytes > 0 ? `, ${mib(t.neededBytes)} to write` : ""}: ` +
