@@ -20,6 +20,9 @@ export type LedgerErrorType =
   | { code: "STORAGE_FULL"; info: string } // LMDB map/disk full: writes refused, reads served
   | { code: "INVALID"; info: string };
 
+/** The reference node's sentence for a repeated commit (spec §7): the `info` of REPEATED_COMMIT. */
+export const REPEATED_COMMIT_INFO = "A commit with equal or greater payment already exists";
+
 export class LedgerError extends Error {
   constructor(readonly type: LedgerErrorType) {
     super(type.code);

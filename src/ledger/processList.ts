@@ -1,7 +1,7 @@
 /**
  * The process list: everything accepted into the open block, built up incrementally as messages are
  * applied, so the block close only has to hash and save (DESIGN §3). Pure state; the rules that fill it
- * are in ledger.ts.
+ * are in rules.ts.
  */
 import { ByteWriter, toHex } from "../protocol/bytes.js";
 import type { Commit } from "../protocol/commit.js";

@@ -4,7 +4,7 @@
  * maps each to `{code, message, data}`. A user mistake never becomes -32603.
  */
 import { ConfigError } from "../config/errors.js";
-import { LedgerError, type LedgerErrorType } from "../ledger/errors.js";
+import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "../ledger/errors.js";
 import { ProtocolError } from "../protocol/errors.js";
 
 /** JSON-RPC error codes used by this node: the standard ones and the reference node's custom ones. */
@@ -104,9 +104,6 @@ export function receiptCreationError(): RpcError {
 export function repeatedCommit(entryHash: string, info: string): RpcError {
   return new RpcError(RpcCode.RepeatedCommit, "Repeated Commit", { entryhash: entryHash, info });
 }
-
-/** Default `info` of a repeated commit, the reference node's sentence. */
-export const REPEATED_COMMIT_INFO = "A commit with equal or greater payment already exists";
 
 /** Human sentence of a ledger rejection (the `data` of its -32602). Amounts in base units or entry credits. */
 function ledgerRejection(type: LedgerErrorType): string {

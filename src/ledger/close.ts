@@ -1,0 +1,142 @@
+/**
+ * The block close (end of minute 10): build every block of the height from the process list
+ * (blockBuilder.ts), queue their save as one LMDB transaction, open the next height at once, and remove
+ * the confirmed journal records once the save has committed. Until then readers see the closed block
+ * through the saved state's `closing` overlay (savedState.ts).
+ *
+ * The close's wall-clock and CPU times are measured here, in the writer, for the debug counters: the
+ * rules (rules.ts) and the blocks they build never read a clock (DESIGN §7).
+ */
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import { fromHex, toHex } from "../protocol/bytes.js";
+import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_SEED_HEX } from "../protocol/genesis.js";
+import type { BlockSetWrite, LedgerStore } from "../store/store.js";
+import { type BlockSigner, closeBlock } from "./blockBuilder.js";
+import { encodeMessage } from "./messages.js";
+import { ProcessList } from "./processList.js";
+import { ReplaySaveError } from "./replay.js";
+import { closingOf } from "./savedState.js";
+import type { LedgerState } from "./state.js";
+
+/** What the close needs of the ledger that runs it. */
+export interface BlockCloserHost {
+  readonly store: Pick<LedgerStore, "saveBlockSet" | "packBlockSet" | "savePacked" | "removeJournalRecords">;
+  readonly state: LedgerState;
+  readonly networkId: number;
+  log(level: "debug" | "warn", msg: string, fields?: Record<string, unknown>): void;
+  /** a save failed: refuse writes until recovery (ledger.ts) */
+  fail(reason: string): void;
+}
+
+export class BlockCloser {
+  /** removal of confirmed journal records, running after each block save */
+  private cleanupChain: Promise<void> = Promise.resolve();
+  private signerCache: BlockSigner | undefined;
+
+  constructor(private readonly host: BlockCloserHost) {}
+
+  /** Settles when every journal cleanup queued so far has run. */
+  get cleanup(): Promise<void> {
+    return this.cleanupChain;
+  }
+
+  /**
+   * Close the open block at `timeMs` (end of minute 10): build every block, queue their save as one LMDB
+   * transaction, and open the next height at once. Until the save commits, readers see the closed block
+   * through `closing`. `synchronous` (replaying the journal at start or in recovery) saves at once: the
+   * next height's records build on this block; its failure throws ReplaySaveError.
+   */
+  close(timeMs: number, synchronous: boolean): void {
+    const { state, store } = this.host;
+    const started = performance.now();
+    const cpu = process.cpuUsage();
+    // carried into the next height's journal as its first records, sequences 0…
+    const carry = state.holding.list().map((h, i) => ({
+      seq: i,
+      bytes: encodeMessage({ kind: "reveal", timeMs: h.arrivalMs, entryRaw: h.raw }),
+    }));
+    const closed = closeBlock(state.pl, {
+      tip: state.tip,
+      signer: this.signer(),
+      networkId: this.host.networkId,
+      chainHead: (id) => state.saved.chainHead(id),
+      assetBalance: (a) => state.saved.assetBalance(a),
+      ecBalance: (k) => state.saved.ecBalance(k),
+      nextStartMs: timeMs,
+      journalCarry: carry,
+    });
+    const saved = synchronous ? this.saveNow(closed.write) : this.saveClosed(closed.write);
+    const closing = closingOf(state.pl, closed, saved);
+    state.saved.closing = closing;
+    const confirmed = state.pl;
+    saved.then(
+      () => {
+        if (state.saved.closing === closing) state.saved.closing = undefined;
+        // the block holds these messages now; a removal lost in a crash is redone at the next start
+        this.cleanupChain = this.cleanupChain
+          .then(() => store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))
+          .catch((e: unknown) =>
+            this.host.log("warn", "journal cleanup failed", { error: e instanceof Error ? e.message : String(e) }),
+          );
+      },
+      (e: unknown) =>
+        this.host.fail(`saving block ${closed.tip.height} failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
+    state.tip = closed.tip;
+    state.pl = new ProcessList(closed.tip.height + 1, timeMs);
+    for (const c of carry) state.pl.journalSeqs.push(c.seq);
+    state.pl.nextSeq = carry.length;
+    const counters = state.counters;
+    counters.blocksClosed++;
+    counters.lastCloseMs = performance.now() - started;
+    counters.lastCloseBuildMs = counters.lastCloseMs;
+    counters.lastCloseLongestTurnMs = counters.lastCloseMs;
+    const used = process.cpuUsage(cpu);
+    counters.lastCloseCpuMs = (used.user + used.system) / 1000;
+    this.host.log("debug", "block closed", {
+      height: closed.tip.height,
+      keymr: toHex(closed.tip.directoryKeyMR),
+      entryBlocks: closed.directory.entries.length - 3,
+      closeMs: Math.round(counters.lastCloseMs),
+    });
+  }
+
+  /** Save synchronously (replay); a failure throws ReplaySaveError, which ends the replay. */
+  private saveNow(write: BlockSetWrite): Promise<void> {
+    try {
+      this.host.store.saveBlockSet(write);
+    } catch (e) {
+      throw new ReplaySaveError(write.height, e);
+    }
+    return Promise.resolve();
+  }
+
+  /**
+   * Save a closed block set: pack its records one event-loop turn after the build, so requests that
+   * arrived during the build are answered in between and none waits for the build and the packing
+   * together (docs/performance.md, block close); the writer thread then applies them.
+   */
+  private async saveClosed(write: BlockSetWrite): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const { store, state } = this.host;
+    const packed = await store.packBlockSet(write);
+    const counters = state.counters;
+    counters.lastCloseSaveMs = packed.busyMs;
+    counters.lastCloseMs += packed.busyMs;
+    counters.lastCloseLongestTurnMs = Math.max(counters.lastCloseLongestTurnMs, packed.longestTurnMs);
+    counters.lastCloseWriteMs = await store.savePacked(packed);
+  }
+
+  /** The LOCAL bootstrap identity that signs the blocks a standalone node produces. */
+  private signer(): BlockSigner {
+    if (this.signerCache === undefined) {
+      const seed = fromHex(LOCAL_BOOTSTRAP_SEED_HEX, "LOCAL_BOOTSTRAP_SEED_HEX", 32);
+      this.signerCache = {
+        seed,
+        publicKey: publicKeyFromSeed(seed),
+        identityChainId: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX, "LOCAL_BOOTSTRAP_IDENTITY_HEX", 32),
+      };
+    }
+    return this.signerCache;
+  }
+}
