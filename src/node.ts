@@ -10,6 +10,7 @@ import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { networkId } from "./protocol/network.js";
+import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
 import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
@@ -31,6 +32,8 @@ export interface RunningNode {
   readonly ledger: Ledger;
   readonly store: LedgerStore;
   readonly server: RpcServer;
+  /** the live event feed (served at /live) */
+  readonly live: LiveFeed;
   readonly log: Logger;
   /** the bound JSON-RPC port */
   readonly port: number;
@@ -120,8 +123,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     }
 
     let current = config;
+    const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log });
+
     const server = new RpcServer(
-      { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}) },
+      { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}), live },
       {
         ledger,
         log,
@@ -137,6 +142,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     );
     await server.listen();
     cleanups.push(() => server.close());
+    // closed before the server (cleanups run in reverse): subscribers get close code 1001
+    cleanups.push(() => live.close());
 
     const clock = new LedgerClock({ blockTimeSeconds: config.blockTimeSeconds }, { ledger, log });
     if (opts.clock !== false) await clock.start();
@@ -147,6 +154,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       ledger,
       store,
       server,
+      live,
       log,
       port: server.port,
       dataDir,

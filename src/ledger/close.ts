@@ -26,6 +26,8 @@ export interface BlockCloserHost {
   log(level: "debug" | "warn", msg: string, fields?: Record<string, unknown>): void;
   /** a save failed: refuse writes until recovery (ledger.ts) */
   fail(reason: string): void;
+  /** the block set of `height` is saved (the ledger tells its observer) */
+  saved(height: number): void;
 }
 
 export class BlockCloser {
@@ -72,6 +74,7 @@ export class BlockCloser {
     saved.then(
       () => {
         if (state.saved.closing === closing) state.saved.closing = undefined;
+        this.host.saved(closed.tip.height);
         // the block holds these messages now; a removal lost in a crash is redone at the next start
         this.cleanupChain = this.cleanupChain
           .then(() => store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))

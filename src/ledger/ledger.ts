@@ -58,6 +58,7 @@ import { federatedServers, heldMessages, journalLines, processListView, stats } 
 import { LedgerError } from "./errors.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import { encodeMessage, type LogMessage } from "./messages.js";
+import type { LedgerObserver } from "./observer.js";
 import { ProcessList } from "./processList.js";
 import { LedgerQueries } from "./queries.js";
 import { ReplaySaveError, replayJournal } from "./replay.js";
@@ -123,6 +124,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   /** pending recovery probe after a storage failure */
   private recoveryTimer: NodeJS.Timeout | undefined;
   private closed = false;
+  /** the live feed, told of accepted messages and saved blocks (observer.ts) */
+  private observer: LedgerObserver | undefined;
 
   private constructor(
     private readonly options: LedgerOptions,
@@ -152,6 +155,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       networkId: this.networkIdValue,
       log: (level, msg, fields) => this.log(level, msg, fields),
       fail: (reason) => this.fail(reason),
+      saved: (height) => this.notify((o) => o.blockSaved(height)),
     });
   }
 
@@ -352,8 +356,25 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     const forget = (): void => {
       this.inflight.delete(done);
     };
-    done.then(forget, forget);
+    done.then(() => {
+      forget();
+      if (journal) this.notify((o) => o.accepted(msg, pl.height));
+    }, forget);
     return done;
+  }
+
+  /** Tell `observer` of every accepted message and saved block from now on (one observer: the live feed). */
+  setObserver(observer: LedgerObserver | undefined): void {
+    this.observer = observer;
+  }
+
+  private notify(call: (o: LedgerObserver) => void): void {
+    if (this.observer === undefined) return;
+    try {
+      call(this.observer);
+    } catch (e) {
+      this.log("error", "ledger observer failed", { error: e instanceof Error ? e.message : String(e) });
+    }
   }
 
   /**
@@ -463,6 +484,11 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   isBooted(): boolean {
     return this.booted;
+  }
+
+  /** Why writes are refused (a storage failure being recovered from), or undefined while they are taken. */
+  writeRefusal(): string | undefined {
+    return this.failure;
   }
 
   /** True on networks this node produces blocks for (LOCAL, CUSTOM). */

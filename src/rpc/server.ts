@@ -18,6 +18,8 @@ import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } 
 import { debugMethods } from "./debug/index.js";
 import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBody } from "./jsonrpc.js";
+import type { LiveFeed } from "./live/feed.js";
+import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
 import { assertPortFree } from "./portCheck.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
@@ -36,6 +38,8 @@ export interface RpcServerOptions {
   host: string;
   /** serve HTTPS with these PEM files */
   tls?: { keyFile: string; certFile: string };
+  /** serve this live event feed at /live (live/route.ts) */
+  live?: LiveFeed;
 }
 
 export class RpcServer {
@@ -73,6 +77,12 @@ export class RpcServer {
     });
     this.app.any("/v2", (req, res) => this.serve(req, res, this.v2));
     this.app.any("/debug", (req, res) => this.serve(req, res, this.debug));
+    if (options.live !== undefined)
+      mountLiveRoute(
+        this.app,
+        options.live,
+        basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass })),
+      );
     this.app.set_not_found_handler((_req, res) => {
       res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
     });

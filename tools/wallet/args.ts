@@ -33,6 +33,14 @@ export const OPTIONS: Record<string, OptionKind> = {
   "no-wait": "flag",
   // receipt
   verify: "flag",
+  // watch
+  address: "repeat",
+  hash: "repeat",
+  minutes: "flag",
+  health: "flag",
+  "with-content": "flag",
+  from: "value",
+  count: "value",
   // compose-transaction without a node
   rate: "value",
 };

@@ -31,6 +31,7 @@ import {
 import { EXIT, type ExitCode, UsageError, WalletError } from "./errors.js";
 import { waitForStatus } from "./progress.js";
 import { addKey, defaultWalletPath, WalletFile } from "./walletFile.js";
+import { watch } from "./watch.js";
 
 /** Node URL used when neither -node nor LEDGERD_NODE is given (spec §1 rule 4: port 8088). */
 export const DEFAULT_NODE_URL = "http://127.0.0.1:8088";
@@ -645,6 +646,42 @@ async function receipt(ctx: Context): Promise<void> {
   ctx.out(`  which is in directory block ${r.directoryblockkeymr} (height ${height}, the node's block at that height)`);
 }
 
+async function watchCommand(ctx: Context): Promise<void> {
+  const chain = ctx.args.values.get("chain");
+  const count = ctx.args.values.get("count");
+  const from = ctx.args.values.get("from");
+  const number = (text: string | undefined, field: string): number | undefined => {
+    if (text === undefined) return undefined;
+    if (!/^\d+$/.test(text))
+      throw new UsageError(`-${field}: expected a whole number, got ${JSON.stringify(text)}`, "watch");
+    return Number(text);
+  };
+  const addresses = ctx.args.repeated.filter((r) => r.name === "address").map((r) => r.value);
+  addresses.forEach((a, i) => {
+    expectAddress(a, a.startsWith("EC") ? "EC" : "FA", `address ${i + 1}`);
+  });
+  const subscription = {
+    ...(chain !== undefined ? { chains: [expectHash(chain, "chain ID")] } : {}),
+    addresses,
+    hashes: ctx.args.repeated.filter((r) => r.name === "hash").map((r) => expectHash(r.value, "hash")),
+    minutes: ctx.args.flags.has("minutes"),
+    health: ctx.args.flags.has("health"),
+    content: ctx.args.flags.has("with-content"),
+    ...(from !== undefined ? { fromHeight: number(from, "from") } : {}),
+  };
+  await watch({
+    url: ctx.nodeUrl,
+    user: ctx.args.values.get("rpcuser") ?? ctx.io.env.LEDGERD_RPCUSER,
+    password: ctx.args.values.get("rpcpass") ?? ctx.io.env.LEDGERD_RPCPASS,
+    caFile: ctx.args.values.get("cafile") ?? ctx.io.env.LEDGERD_CAFILE,
+    subscription,
+    json: ctx.args.flags.has("json"),
+    count: number(count, "count"),
+    out: (l) => ctx.out(l),
+    warn: (l) => ctx.warn(l),
+  });
+}
+
 // ───────────────────────────── table, usage, main ─────────────────────────────
 
 const ENTRY_OPTS = "[--ext TEXT]... [--ext-hex HEX]... [--content TEXT | --content-hex HEX | --content-file FILE]";
@@ -760,6 +797,14 @@ export const COMMANDS: Record<string, Command> = {
     args: [1, 1],
     opts: ["verify", "json"],
     run: receipt,
+  },
+  watch: {
+    usage:
+      "watch [--chain <chain ID>] [--address <FA…|EC…>]... [--hash <entry hash|txid>]... [--minutes] [--health] [--with-content] [-from=HEIGHT] [-count=N] [--json]",
+    summary: "follow the node's live events (blocks, and what is subscribed), reconnecting by itself",
+    args: [0, 0],
+    opts: ["chain", "address", "hash", "minutes", "health", "with-content", "from", "count", "json"],
+    run: watchCommand,
   },
 };
 
