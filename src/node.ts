@@ -4,6 +4,7 @@
  * block is closing while the server and the store go away).
  */
 import { join } from "node:path";
+import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
@@ -103,6 +104,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       { store, verifier, log },
     );
     cleanups.push(() => ledger.close());
+    const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
+    if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     if (!ledger.isProducing())
       log.warn(
         `not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`,

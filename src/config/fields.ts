@@ -167,7 +167,7 @@ export const GROUPS: readonly GroupSpec[] = [
         default: "00100000",
         min: 0,
         max: SAFE,
-        doc: "initial entry-credit rate, base units per entry credit (decimal; leading zeros are not octal)",
+        doc: "informational: the entry-credit rate comes from the network's genesis block (LOCAL, CUSTOM: 1000 base units per entry credit) and rate changes; a start warns when set otherwise",
       },
       {
         name: "ExchangeRateChainId",
