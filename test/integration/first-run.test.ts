@@ -36,15 +36,19 @@ describe("first run", () => {
   test("make run takes PORT and HOMEDIR, else LEDGERD_PORT and LEDGERD_HOME", () => {
     // -n: print the commands, run none (a real `make run` rebuilds dist/ under the other tests).
     const env = { ...process.env };
-    for (const name of ["LEDGERD_PORT", "LEDGERD_HOME", "PORT", "HOMEDIR"]) delete env[name];
+    // and none of the outer make's variables when the suite runs under `make test`
+    for (const name of ["LEDGERD_PORT", "LEDGERD_HOME", "PORT", "HOMEDIR", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"])
+      delete env[name];
     const dry = (args: string[], extra: Record<string, string> = {}): string => {
-      const r = spawnSync("make", ["-n", "run", ...args], {
+      const r = spawnSync("make", ["-n", "--no-print-directory", "run", ...args], {
         cwd: PROJECT_ROOT,
         encoding: "utf8",
         env: { ...env, ...extra },
       });
       assert.equal(r.status, 0, r.stderr);
-      return r.stdout.trim().split("\n").at(-1)!;
+      const line = r.stdout.split("\n").find((l) => l.startsWith("bin/ledgerd "));
+      assert.ok(line, r.stdout);
+      return line;
     };
     assert.equal(
       dry(["PORT=18123", "HOMEDIR=/tmp/node2"]),
