@@ -11,6 +11,7 @@ import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { networkId } from "./protocol/network.js";
+import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
@@ -144,6 +145,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     await server.listen();
+    warnExposure(config, log);
     cleanups.push(() => server.close());
     // closed before the server (cleanups run in reverse): subscribers get close code 1001
     cleanups.push(() => live.close());

@@ -2,11 +2,12 @@
 import type { RpcContext } from "../context.js";
 import type { MethodTable } from "../jsonrpc.js";
 import type { DebugMethods, Handlers } from "../methods.js";
+import { stateChanging } from "./access.js";
 import { auditServers, authorities, federatedServers, networkInfo, predictiveFer } from "./network.js";
 import { configuration, delay, dropRate, reloadConfiguration, setDelay, setDropRate } from "./settings.js";
 import { holdingQueue, messages, processList, summary } from "./state.js";
 
-/** Every `/debug` method. */
+/** Every `/debug` method; the state-changing ones behind access.ts (DebugApi = readwrite, caller checks). */
 export function debugMethods(): MethodTable {
   const table: Handlers<DebugMethods, RpcContext> = {
     "holding-queue": holdingQueue,
@@ -17,11 +18,11 @@ export function debugMethods(): MethodTable {
     configuration: configuration,
     authorities: authorities,
     "process-list": processList,
-    "reload-configuration": reloadConfiguration,
+    "reload-configuration": stateChanging("reload-configuration", reloadConfiguration),
     "drop-rate": dropRate,
-    "set-drop-rate": setDropRate,
+    "set-drop-rate": stateChanging("set-drop-rate", setDropRate),
     delay: delay,
-    "set-delay": setDelay,
+    "set-delay": stateChanging("set-delay", setDelay),
     summary: summary,
     messages: messages,
   };
