@@ -4,14 +4,15 @@
  * block is closing while the server and the store go away).
  */
 import { join } from "node:path";
-import { exchangeRateWarning } from "./config/exchangeRate.js";
+import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
+import { Federation } from "./cluster/federation.js";
+import { JetStreamLog } from "./cluster/jetStreamLog.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { networkId } from "./protocol/network.js";
-import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
@@ -32,6 +33,8 @@ export interface StartOptions {
 
 export interface RunningNode {
   readonly ledger: Ledger;
+  /** the cluster side of a cluster node (undefined: the single node) */
+  readonly federation: Federation | undefined;
   readonly store: LedgerStore;
   readonly server: RpcServer;
   /** the live event feed (served at /live) */
@@ -95,18 +98,51 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
     cleanups.push(() => verifier.close());
 
+    // A cluster node: the replicated log first (it waits for NATS), then the ledger writing through it.
+    const clustered = config.cluster.natsUrls.length > 0;
+    let federation: Federation | undefined;
+    let replicatedLog: JetStreamLog | undefined;
+    if (clustered) {
+      const names = clusterNames(config);
+      replicatedLog = await JetStreamLog.open(
+        {
+          servers: config.cluster.natsUrls,
+          stream: names.stream,
+          subjectPrefix: names.subjectPrefix,
+          replicas: config.cluster.replicas,
+          name: `ledgerd ${config.cluster.role} :${config.port}`,
+        },
+        { log },
+      );
+      const opened = replicatedLog;
+      cleanups.push(() => opened.close());
+    }
     const ledger = Ledger.open(
       {
         network: config.network,
         customNet: config.customNet,
         blockTimeSeconds: config.blockTimeSeconds,
         journaling: config.journaling,
+        ...(clustered
+          ? {
+              faultTimeoutSeconds: config.cluster.faultTimeoutSeconds,
+              roundTimeoutSeconds: config.cluster.roundTimeoutSeconds,
+            }
+          : {}),
       },
-      { store, verifier, log },
+      {
+        store,
+        verifier,
+        log,
+        ...(clustered ? { replicated: { submit: (msg) => federation!.submit(msg) } } : {}),
+      },
     );
     cleanups.push(() => ledger.close());
-    const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
-    if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
+    if (replicatedLog !== undefined) {
+      federation = new Federation(federationOptions(config), { ledger, log: replicatedLog, logger: log });
+      const running = federation;
+      cleanups.push(() => running.stop());
+    }
     if (!ledger.isProducing())
       log.warn(
         `not producing blocks: a standalone node cannot join ${config.network}; serving the saved blocks read-only`,
@@ -134,6 +170,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       {
         ledger,
         log,
+        ...(federation === undefined ? {} : { cluster: federation }),
         getConfig: () => current,
         reloadConfig: () => {
           const r = reloadConfig(current, opts.argv ?? []);
@@ -145,14 +182,18 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     await server.listen();
-    warnExposure(config, log);
     cleanups.push(() => server.close());
     // closed before the server (cleanups run in reverse): subscribers get close code 1001
     cleanups.push(() => live.close());
 
-    const clock = new LedgerClock({ blockTimeSeconds: config.blockTimeSeconds }, { ledger, log });
-    if (opts.clock !== false) await clock.start();
-    cleanups.push(() => clock.stop());
+    // The single node's clock ends its minutes; a cluster's federated servers propose them to the log.
+    if (federation !== undefined) {
+      await federation.start();
+    } else {
+      const clock = new LedgerClock({ blockTimeSeconds: config.blockTimeSeconds }, { ledger, log });
+      if (opts.clock !== false) await clock.start();
+      cleanups.push(() => clock.stop());
+    }
 
     let stopping: Promise<void> | undefined;
     return {
@@ -161,6 +202,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       server,
       live,
       log,
+      federation,
       port: server.port,
       dataDir,
       config: () => current,

@@ -38,7 +38,7 @@ export interface GroupSpec {
   fields: readonly FieldSpec[];
 }
 
-export const GROUP_NAMES = ["App", "Peer", "Log", "Wallet", "Walletd"] as const;
+export const GROUP_NAMES = ["App", "Peer", "Log", "Wallet", "Walletd", "Cluster"] as const;
 export type GroupName = (typeof GROUP_NAMES)[number];
 
 /**
@@ -75,8 +75,6 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Largest message delay, ms: the same bound as rpc/intake.ts MAX_DELAY_MS (a delayed call holds its HTTP
  *  request open; a minute is beyond any useful network simulation and below common client timeouts). */
 export const MAX_DELAY_MS = 60_000;
-/** Modes of the /debug endpoint (NodeConfig.debugApi). */
-export const DEBUG_API_MODES = ["off", "readonly", "readwrite"] as const;
 /** Signature-verification worker threads beyond this are a typo: the pool cannot use more than the cores. */
 export const MAX_VERIFY_THREADS = 256;
 
@@ -169,7 +167,7 @@ export const GROUPS: readonly GroupSpec[] = [
         default: "00100000",
         min: 0,
         max: SAFE,
-        doc: "informational: the entry-credit rate comes from the network's genesis block (LOCAL, CUSTOM: 1000 base units per entry credit) and rate changes; a start warns when set otherwise",
+        doc: "initial entry-credit rate, base units per entry credit (decimal; leading zeros are not octal)",
       },
       {
         name: "ExchangeRateChainId",
@@ -350,36 +348,9 @@ export const GROUPS: readonly GroupSpec[] = [
       {
         name: "ListenHost",
         type: "string",
-        default: "127.0.0.1",
+        default: "0.0.0.0",
         extension: true,
-        doc:
-          "interface the JSON-RPC server listens on (also -listenhost); an address other than loopback needs " +
-          "NodeRpcUser/NodeRpcPass, or the flag -insecure-noauth",
-      },
-      {
-        name: "DebugApi",
-        type: "string",
-        default: null,
-        choices: DEBUG_API_MODES,
-        extension: true,
-        doc:
-          "the /debug endpoint: off | readonly | readwrite (set-drop-rate, set-delay, reload-configuration); " +
-          "empty = off on MAIN, readonly elsewhere (also -debugapi)",
-      },
-      {
-        name: "DebugRpcUser",
-        type: "string",
-        default: "",
-        extension: true,
-        doc: "HTTP Basic user that callers off loopback need for the state-changing /debug methods",
-      },
-      {
-        name: "DebugRpcPass",
-        type: "string",
-        default: "",
-        secret: true,
-        extension: true,
-        doc: "HTTP Basic password that goes with DebugRpcUser",
+        doc: "interface the JSON-RPC server listens on",
       },
       {
         name: "MaxBodyBytes",
@@ -424,7 +395,7 @@ export const GROUPS: readonly GroupSpec[] = [
         min: 0,
         max: 1000,
         extension: true,
-        doc: "network testing: refuse (with an error) this many of every 1000 submitted messages (also -drop, debug set-drop-rate)",
+        doc: "network testing: drop this many of every 1000 submitted messages (also -drop, debug set-drop-rate)",
       },
       {
         name: "Delay",
@@ -433,7 +404,7 @@ export const GROUPS: readonly GroupSpec[] = [
         min: 0,
         max: MAX_DELAY_MS,
         extension: true,
-        doc: "network testing: delay each submitted message from its request's arrival, milliseconds (debug set-delay)",
+        doc: "network testing: delay each submitted message, milliseconds (debug set-delay)",
       },
     ],
   },
@@ -539,6 +510,53 @@ export const GROUPS: readonly GroupSpec[] = [
         doc: "host:port of the wallet service (wallet tools)",
       },
       { name: "WalletEncrypted", type: "bool", default: "false", extension: true, doc: "reference field; ignored" },
+    ],
+  },
+  {
+    name: "Cluster",
+    fields: [
+      {
+        name: "NatsURLs",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "NATS client URLs of the cluster's JetStream servers, comma-separated; empty = the single node (docs/cluster.md)",
+      },
+      {
+        name: "Role",
+        type: "string",
+        default: "follower",
+        choices: ["federated", "audit", "follower"],
+        extension: true,
+        doc: "federated | audit | follower (federated and audit need [App] IdentityChainID and LocalServerPrivKey)",
+      },
+      {
+        name: "Replicas",
+        type: "int",
+        default: "3",
+        min: 1,
+        max: 5,
+        extension: true,
+        doc: "replicas of the log stream when this node creates it (1 for one NATS server, 3 for three)",
+      },
+      {
+        name: "FaultTimeout",
+        type: "int",
+        default: "120",
+        min: 1,
+        max: 86400,
+        extension: true,
+        doc: "seconds without a federated server's signature or end of minute before it is faulted",
+      },
+      {
+        name: "RoundTimeout",
+        type: "int",
+        default: "30",
+        min: 1,
+        max: 86400,
+        extension: true,
+        doc: "seconds per election round",
+      },
     ],
   },
 ];

@@ -9,7 +9,6 @@ import { availableParallelism } from "node:os";
 import { NETWORK_NAMES, type NetworkName } from "../protocol/network.js";
 import { ConfigError } from "./errors.js";
 import {
-  DEBUG_API_MODES,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MIN_FREE_DISK_MB,
   LOG_LEVEL_WORDS,
@@ -18,7 +17,7 @@ import {
   MAX_VERIFY_THREADS,
   MIN_BODY_BYTES,
 } from "./fields.js";
-import type { DebugApiMode, LogLevel } from "./types.js";
+import type { LogLevel } from "./types.js";
 
 /** What the command line asked for; absent = not given (the file or the default decides). */
 export interface FlagValues {
@@ -32,11 +31,6 @@ export interface FlagValues {
   journaling?: boolean;
   rpcUser?: string;
   rpcPass?: string;
-  /** interface of the JSON-RPC server */
-  listenHost?: string;
-  /** serve a non-loopback address without credentials (-insecure-noauth) */
-  insecureNoAuth?: boolean;
-  debugApi?: DebugApiMode;
   tls?: boolean;
   selfAddrs?: string[];
   /** bytes */
@@ -47,6 +41,14 @@ export interface FlagValues {
   logLevel?: LogLevel;
   /** messages dropped per 1000 */
   dropRatePerMille?: number;
+  /** NATS URLs (cluster mode) */
+  natsUrls?: string[];
+  role?: "federated" | "audit" | "follower";
+  clusterReplicas?: number;
+  /** seconds */
+  faultTimeoutSeconds?: number;
+  /** seconds */
+  roundTimeoutSeconds?: number;
   help?: boolean;
   version?: boolean;
 }
@@ -200,45 +202,6 @@ const SPECS: readonly FlagSpec[] = [
     },
   },
   {
-    names: ["listenhost"],
-    kind: "string",
-    arg: "ADDRESS",
-    shown: "127.0.0.1, or [App] ListenHost",
-    help:
-      "interface of the JSON-RPC server; an address other than loopback needs -rpcuser/-rpcpass " +
-      "(or [App] NodeRpcUser/NodeRpcPass), or -insecure-noauth",
-    apply(into, v, flag) {
-      const host = v.trim();
-      const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
-      if (isIP(bare) === 0 && !isDnsName(bare)) bad(flag, `expected an interface address, got ${JSON.stringify(v)}`);
-      into.listenHost = bare;
-    },
-  },
-  {
-    names: ["insecure-noauth"],
-    kind: "bool",
-    shown: "false",
-    help:
-      "INSECURE: serve a non-loopback -listenhost without credentials; anyone who reaches the port drives " +
-      "the node (logged at warning level at every start)",
-    apply(into, v, flag) {
-      into.insecureNoAuth = bool(flag, v);
-    },
-  },
-  {
-    names: ["debugapi"],
-    kind: "string",
-    arg: "MODE",
-    shown: "off on MAIN, readonly elsewhere; or [App] DebugApi",
-    help: "the /debug endpoint: off, readonly, or readwrite (allows set-drop-rate, set-delay, reload-configuration)",
-    apply(into, v, flag) {
-      const mode = v.trim().toLowerCase();
-      if (!(DEBUG_API_MODES as readonly string[]).includes(mode))
-        bad(flag, `expected one of ${DEBUG_API_MODES.join(", ")}, got ${JSON.stringify(v)}`);
-      into.debugApi = mode as DebugApiMode;
-    },
-  },
-  {
     names: ["tls"],
     kind: "bool",
     shown: "false, or [App] NodeTlsEnabled",
@@ -314,9 +277,68 @@ const SPECS: readonly FlagSpec[] = [
     kind: "int",
     arg: "N",
     shown: "0, or [App] DropRate",
-    help: "network testing: refuse (with an error) N of every 1000 submitted messages (the reference's -drop)",
+    help: "network testing: drop N of every 1000 submitted messages (as the reference's -drop)",
     apply(into, v, flag) {
       into.dropRatePerMille = int(flag, v, 0, 1000);
+    },
+  },
+  {
+    names: ["nats"],
+    kind: "string",
+    arg: "URL[,URL…]",
+    shown: '"", or [Cluster] NatsURLs (empty: the single node, no NATS)',
+    help: "run as a cluster node on these NATS JetStream servers (docs/cluster.md)",
+    apply(into, v, flag) {
+      const urls = v
+        .split(",")
+        .map((u) => u.trim())
+        .filter((u) => u !== "");
+      for (const u of urls)
+        if (!/^(nats|tls):\/\/[^\s/]+$/.test(u)) bad(flag, `expected nats://host:port URLs, got ${JSON.stringify(u)}`);
+      into.natsUrls = urls;
+    },
+  },
+  {
+    names: ["role"],
+    kind: "string",
+    arg: "ROLE",
+    shown: "follower, or [Cluster] Role",
+    help: "cluster role: federated, audit or follower",
+    apply(into, v, flag) {
+      const r = v.trim().toLowerCase();
+      if (r !== "federated" && r !== "audit" && r !== "follower")
+        bad(flag, `expected federated, audit or follower, got ${JSON.stringify(v)}`);
+      into.role = r;
+    },
+  },
+  {
+    names: ["clusterreplicas"],
+    kind: "int",
+    arg: "N",
+    shown: "3, or [Cluster] Replicas",
+    help: "replicas of the log stream when this node creates it (1..5)",
+    apply(into, v, flag) {
+      into.clusterReplicas = int(flag, v, 1, 5);
+    },
+  },
+  {
+    names: ["faulttimeout"],
+    kind: "int",
+    arg: "SECONDS",
+    shown: "120, or [Cluster] FaultTimeout",
+    help: "seconds without a federated server's signature or end of minute before it is faulted",
+    apply(into, v, flag) {
+      into.faultTimeoutSeconds = int(flag, v, 1, 86400);
+    },
+  },
+  {
+    names: ["roundtimeout"],
+    kind: "int",
+    arg: "SECONDS",
+    shown: "30, or [Cluster] RoundTimeout",
+    help: "seconds per election round",
+    apply(into, v, flag) {
+      into.roundTimeoutSeconds = int(flag, v, 1, 86400);
     },
   },
   {

@@ -4,13 +4,14 @@
  */
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import { fromHex, toHex } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
 import { ConfigError } from "./errors.js";
 import { PLACEHOLDER_PATH_PREFIX } from "./fields.js";
 import { defaultVerifyThreads, type FlagValues, parseFlags, parseLogLevel } from "./flags.js";
-import { emptyRawFile, fileBool, fileInt, fileString, fileValue, type RawFile, readIniFile } from "./ini.js";
-import { isLoopbackHost } from "./loopback.js";
-import type { DebugApiMode, LogLevel, NodeConfig } from "./types.js";
+import { emptyRawFile, fileBool, fileInt, fileString, type RawFile, readIniFile } from "./ini.js";
+import type { ClusterConfig, ClusterRole, LogLevel, NodeConfig } from "./types.js";
 
 export { ConfigError } from "./errors.js";
 export { type FlagValues, parseFlags, usage } from "./flags.js";
@@ -31,8 +32,6 @@ export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig
   "consoleLogLevel",
   "rpcUser",
   "rpcPass",
-  "debugRpcUser",
-  "debugRpcPass",
   "dropRatePerMille",
   "delayMs",
   "corsDomains",
@@ -52,9 +51,6 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.NodeRpcPass": ["rpcPass"],
   "App.CorsDomains": ["corsDomains"],
   "App.ListenHost": ["listenHost"],
-  "App.DebugApi": ["debugApi"],
-  "App.DebugRpcUser": ["debugRpcUser"],
-  "App.DebugRpcPass": ["debugRpcPass"],
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
   "App.MinFreeDiskMB": ["minFreeDiskMB"],
@@ -64,6 +60,14 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "Log.LogLevel": ["logLevel"],
   "Log.ConsoleLogLevel": ["consoleLogLevel"],
   "Walletd.NodeLocation": ["nodeLocation"],
+  "App.IdentityChainID": ["cluster"],
+  "App.LocalServerPrivKey": ["cluster"],
+  "App.LocalServerPublicKey": ["cluster"],
+  "Cluster.NatsURLs": ["cluster"],
+  "Cluster.Role": ["cluster"],
+  "Cluster.Replicas": ["cluster"],
+  "Cluster.FaultTimeout": ["cluster"],
+  "Cluster.RoundTimeout": ["cluster"],
 };
 
 /** Where the configuration comes from: resolved once per load from the flags and the environment. */
@@ -255,42 +259,18 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
       : fieldError("App.NodeRpcPass", message);
   }
 
-  const listenHost = flags.listenHost ?? fileString(raw, "App", "ListenHost").trim();
+  const listenHost = fileString(raw, "App", "ListenHost").trim();
   if (listenHost === "")
     throw fieldError("App.ListenHost", "[App] ListenHost: expected an interface address, got an empty value");
-  const insecureNoAuth = flags.insecureNoAuth ?? false;
-  // Checked here, so that a reload which drops the credentials of an exposed node is refused too.
-  if (!isLoopbackHost(listenHost) && rpcUser === "" && rpcPass === "" && !insecureNoAuth) {
-    const message =
-      `refusing to serve ${listenHost} without authentication: anyone who reaches the port could drive the node. ` +
-      "Set NodeRpcUser and NodeRpcPass (or -rpcuser/-rpcpass), listen on 127.0.0.1, " +
-      "or accept the risk with -insecure-noauth";
-    throw flags.listenHost !== undefined
-      ? new ConfigError(message, { field: "-listenhost" })
-      : fieldError("App.ListenHost", message);
-  }
-  const debugRpcUser = fileString(raw, "App", "DebugRpcUser");
-  const debugRpcPass = fileString(raw, "App", "DebugRpcPass");
-  if (debugRpcUser === "" && debugRpcPass !== "")
-    throw fieldError(
-      "App.DebugRpcPass",
-      "DebugRpcPass is set but DebugRpcUser is empty: the debug credential needs both",
-    );
-  const fileDebugApi = ((fileValue(raw, "App", "DebugApi") as string | null) ?? "").trim().toLowerCase();
-  const debugApi: DebugApiMode =
-    flags.debugApi ?? (fileDebugApi !== "" ? (fileDebugApi as DebugApiMode) : network === "MAIN" ? "off" : "readonly");
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
+  const cluster = clusterConfig(flags, raw, fieldError);
 
   return {
     network,
     customNet,
     port: flags.port ?? fileInt(raw, "App", "PortNumber")!,
     listenHost,
-    insecureNoAuth,
-    debugApi,
-    debugRpcUser,
-    debugRpcPass,
     homeDir,
     configFile,
     blockTimeSeconds:
@@ -319,6 +299,54 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     dropRatePerMille: flags.dropRatePerMille ?? fileInt(raw, "App", "DropRate")!,
     delayMs: fileInt(raw, "App", "Delay")!,
     verifyThreads: flags.verifyThreads ?? fileInt(raw, "App", "VerifyThreads") ?? defaultVerifyThreads(),
+    cluster,
     file: cloneRaw(raw),
   };
+}
+
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+
+/** [Cluster] and the identity fields of [App], flags first; a federated or audit server must have a valid identity. */
+function clusterConfig(
+  flags: FlagValues,
+  raw: RawFile,
+  fieldError: (key: string, message: string) => ConfigError,
+): ClusterConfig {
+  const natsUrls =
+    flags.natsUrls ??
+    fileString(raw, "Cluster", "NatsURLs")
+      .split(",")
+      .map((u) => u.trim())
+      .filter((u) => u !== "");
+  const role = (flags.role ?? fileString(raw, "Cluster", "Role").trim().toLowerCase()) as ClusterRole;
+  const out: ClusterConfig = {
+    natsUrls,
+    role,
+    replicas: flags.clusterReplicas ?? fileInt(raw, "Cluster", "Replicas")!,
+    faultTimeoutSeconds: flags.faultTimeoutSeconds ?? fileInt(raw, "Cluster", "FaultTimeout")!,
+    roundTimeoutSeconds: flags.roundTimeoutSeconds ?? fileInt(raw, "Cluster", "RoundTimeout")!,
+    identityChainId: fileString(raw, "App", "IdentityChainID").trim().toLowerCase(),
+    serverPrivKey: fileString(raw, "App", "LocalServerPrivKey").trim().toLowerCase(),
+    serverPublicKey: fileString(raw, "App", "LocalServerPublicKey").trim().toLowerCase(),
+  };
+  if (natsUrls.length > 0 && role !== "follower") {
+    if (!HEX64.test(out.identityChainId))
+      throw fieldError(
+        "App.IdentityChainID",
+        `[App] IdentityChainID: a ${role} server needs its identity chain ID (64 hex characters), got ${JSON.stringify(out.identityChainId)}`,
+      );
+    if (!HEX64.test(out.serverPrivKey))
+      throw fieldError(
+        "App.LocalServerPrivKey",
+        "[App] LocalServerPrivKey: expected 64 hex characters (an ed25519 seed)",
+      );
+    if (!HEX64.test(out.serverPublicKey))
+      throw fieldError("App.LocalServerPublicKey", "[App] LocalServerPublicKey: expected 64 hex characters");
+    if (toHex(publicKeyFromSeed(fromHex(out.serverPrivKey))) !== out.serverPublicKey)
+      throw fieldError(
+        "App.LocalServerPublicKey",
+        "[App] LocalServerPublicKey is not the public key of LocalServerPrivKey: fix one of them",
+      );
+  }
+  return out;
 }

@@ -6,24 +6,14 @@ import type { NetworkName } from "../protocol/network.js";
 
 export type LogLevel = "debug" | "info" | "warning" | "error" | "none";
 
-/** The /debug endpoint: absent (404), read-only methods, or also the state-changing ones. */
-export type DebugApiMode = "off" | "readonly" | "readwrite";
-
 export interface NodeConfig {
   network: NetworkName;
   /** name hashed into the CUSTOM network id */
   customNet: string;
   /** JSON-RPC port (default 8088) */
   port: number;
-  /** interface to listen on (default "127.0.0.1"; another address needs credentials or insecureNoAuth) */
+  /** interface to listen on (default "0.0.0.0") */
   listenHost: string;
-  /** -insecure-noauth: serve a non-loopback listenHost without credentials */
-  insecureNoAuth: boolean;
-  /** the /debug endpoint (default: off on MAIN, readonly elsewhere) */
-  debugApi: DebugApiMode;
-  /** Basic credentials that callers off loopback need for the state-changing /debug methods (both empty = none) */
-  debugRpcUser: string;
-  debugRpcPass: string;
   /** data directory (default ~/.ledgerd); LMDB lives in `${homeDir}/${network lowercase}/db` */
   homeDir: string;
   /** path of the INI file actually read ("" when none) */
@@ -55,6 +45,27 @@ export interface NodeConfig {
   delayMs: number;
   /** signature verification: worker threads (0 = verify in the main thread) */
   verifyThreads: number;
+  /** cluster mode ([Cluster], docs/cluster.md); natsUrls empty = the single node */
+  cluster: ClusterConfig;
   /** the raw INI values by group → field, for the `configuration` debug method (secrets included; redact before output) */
   file: Record<string, Record<string, string>>;
+}
+
+export type ClusterRole = "federated" | "audit" | "follower";
+
+export interface ClusterConfig {
+  /** NATS client URLs; empty = no cluster (the single node) */
+  natsUrls: string[];
+  role: ClusterRole;
+  /** replicas of the log stream when this node creates it */
+  replicas: number;
+  /** seconds */
+  faultTimeoutSeconds: number;
+  /** seconds */
+  roundTimeoutSeconds: number;
+  /** [App] IdentityChainID (64 hex; "" = none) */
+  identityChainId: string;
+  /** [App] LocalServerPrivKey (64 hex seed) and LocalServerPublicKey (64 hex) */
+  serverPrivKey: string;
+  serverPublicKey: string;
 }

@@ -5,7 +5,13 @@
  */
 
 import { signEd25519 } from "../crypto/ed25519.js";
-import { type AdminBlock, adminBlockHashes, decodeAdminBlock, encodeAdminBlock } from "../protocol/ablock.js";
+import {
+  type AdminBlock,
+  type AdminEntry,
+  adminBlockHashes,
+  decodeAdminBlock,
+  encodeAdminBlock,
+} from "../protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../protocol/bytes.js";
 import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, DIRECTORY_CHAIN_ID, EC_CHAIN_ID } from "../protocol/chains.js";
 import { commitFullHash, commitTxId } from "../protocol/commit.js";
@@ -250,6 +256,14 @@ export interface CloseInputs {
   nextStartMs: number;
   /** held reveals carried into the next height's journal */
   journalCarry: BlockSetWrite["journalCarry"];
+  /**
+   * A cluster node's admin block entries, decided by the replicated log (cluster/federation.ts): server-set
+   * changes, the federated servers' signatures in the reference's order, signing keys. Absent: the single
+   * node's admin block, one signature by `signer`.
+   */
+  adminEntries?: AdminEntry[];
+  /** cluster nodes: stream sequence of the record that closes this block (saved with it) */
+  logSequence?: number;
 }
 
 /** The closed block set: what to save, the new tip, and what readers need until the save commits. */
@@ -319,15 +333,11 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   });
   const assetHashes = assetBlockHashes(asset);
 
-  // The signer signs the 113-byte header of the previous directory block (wire-format §5.2).
-  const signature = signEd25519(inp.signer.seed, encodeDirectoryBlockHeader(tip.directory));
   const admin: AdminBlock = {
     prevBackRefHash: tip.adminBackRefHash,
     dbHeight: height,
     headerExpansion: new Uint8Array(0),
-    entries: [
-      { type: 0x01, identityAdminChainId: inp.signer.identityChainId, publicKey: inp.signer.publicKey, signature },
-    ],
+    entries: inp.adminEntries ?? [singleNodeSignature(inp.signer, tip.directory)],
   };
   const adminHashes = adminBlockHashes(admin);
 
@@ -389,8 +399,15 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
       balance: balance(inp.ecBalance(d.publicKey), d.delta),
     })),
     journalCarry: inp.journalCarry,
+    ...(inp.logSequence === undefined ? {} : { logSequence: inp.logSequence }),
   };
   return { write, tip: newTip, directory };
+}
+
+/** The single node's admin entry: its signature over the 113-byte header of the previous directory block (wire-format §5.2). */
+function singleNodeSignature(signer: BlockSigner, previous: DirectoryBlock): AdminEntry {
+  const signature = signEd25519(signer.seed, encodeDirectoryBlockHeader(previous));
+  return { type: 0x01, identityAdminChainId: signer.identityChainId, publicKey: signer.publicKey, signature };
 }
 
 /**

@@ -8,6 +8,7 @@
  * rules (rules.ts) and the blocks they build never read a clock (DESIGN §7).
  */
 import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import type { AdminEntry } from "../protocol/ablock.js";
 import { fromHex, toHex } from "../protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_SEED_HEX } from "../protocol/genesis.js";
 import type { BlockSetWrite, LedgerStore } from "../store/store.js";
@@ -30,6 +31,14 @@ export interface BlockCloserHost {
   saved(height: number): void;
 }
 
+/** What a cluster node's log decided about the close (cluster/federation.ts). */
+export interface ClusterClose {
+  /** the admin block's entries: server-set changes, the federated servers' signatures, keys */
+  adminEntries: AdminEntry[];
+  /** stream sequence of the record that closes the block, saved with it */
+  logSequence: number;
+}
+
 export class BlockCloser {
   /** removal of confirmed journal records, running after each block save */
   private cleanupChain: Promise<void> = Promise.resolve();
@@ -48,7 +57,7 @@ export class BlockCloser {
    * through `closing`. `synchronous` (replaying the journal at start or in recovery) saves at once: the
    * next height's records build on this block; its failure throws ReplaySaveError.
    */
-  close(timeMs: number, synchronous: boolean): void {
+  close(timeMs: number, synchronous: boolean, cluster?: ClusterClose): void {
     const { state, store } = this.host;
     const started = performance.now();
     const cpu = process.cpuUsage();
@@ -66,6 +75,7 @@ export class BlockCloser {
       ecBalance: (k) => state.saved.ecBalance(k),
       nextStartMs: timeMs,
       journalCarry: carry,
+      ...(cluster === undefined ? {} : { adminEntries: cluster.adminEntries, logSequence: cluster.logSequence }),
     });
     const saved = synchronous ? this.saveNow(closed.write) : this.saveClosed(closed.write);
     const closing = closingOf(state.pl, closed, saved);

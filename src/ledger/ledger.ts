@@ -15,7 +15,7 @@
  * `now()` only stamps arrivals and answers `current-minute`.
  */
 
-import type { AdminBlock } from "../protocol/ablock.js";
+import type { AdminBlock, AdminEntry } from "../protocol/ablock.js";
 import { type Commit, commitSignedPart, commitTxId } from "../protocol/commit.js";
 import type { DirectoryBlock } from "../protocol/dblock.js";
 import type { EntryBlock } from "../protocol/eblock.js";
@@ -45,7 +45,7 @@ import type {
   TransactionAck,
 } from "./api.js";
 import { type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
-import { BlockCloser } from "./close.js";
+import { BlockCloser, type ClusterClose } from "./close.js";
 import {
   FAULT_TIMEOUT_SECONDS,
   HOLDING_QUEUE_LIMIT,
@@ -91,6 +91,9 @@ export interface LedgerOptions {
   journaling?: boolean;
   /** most reveals waiting for their commit (default HOLDING_QUEUE_LIMIT) */
   holdingLimit?: number;
+  /** what `current-minute` reports as faulttimeout / roundtimeout, seconds (a cluster node's settings) */
+  faultTimeoutSeconds?: number;
+  roundTimeoutSeconds?: number;
 }
 
 export interface LedgerDependencies {
@@ -99,6 +102,17 @@ export interface LedgerDependencies {
   log: LedgerLog;
   /** wall clock, ms since epoch (default Date.now): stamps arrivals, never read by the rules */
   now?: () => number;
+  /**
+   * A cluster node's replicated log (cluster/federation.ts): accepted writes are appended there instead of
+   * applied and journaled here, and answered once the log has delivered and this ledger applied them
+   * (`applyFromLog`). Absent: the single node.
+   */
+  replicated?: ReplicatedWrites;
+}
+
+/** Where a cluster node's writes go: resolves once applied here, rejects with the rule's LedgerError. */
+export interface ReplicatedWrites {
+  submit(msg: LogMessage): Promise<void>;
 }
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
@@ -119,6 +133,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private failure: string | undefined;
   /** the block close (close.ts) */
   private readonly closer: BlockCloser;
+  /** what the log decided about the close being applied (cluster nodes, `applyFromLog`) */
+  private clusterClose: ClusterClose | undefined;
   /** accept() calls whose writes have not settled (recovery waits for them) */
   private readonly inflight = new Set<Promise<void>>();
   /** pending recovery probe after a storage failure */
@@ -332,6 +348,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
         new LedgerError({ code: "STORAGE_FULL", info: e instanceof Error ? e.message : String(e) }),
       );
     }
+    if (this.deps.replicated !== undefined) return this.deps.replicated.submit(msg);
     // the block the message goes into (the end of minute 10 replaces this.state.pl by the next block's list)
     const pl = this.state.pl;
     const journal = this.apply(msg);
@@ -455,12 +472,52 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private apply(msg: LogMessage): boolean {
     return applyMessage(this.state, msg, (timeMs) => {
       try {
-        this.closer.close(timeMs, this.replaying);
+        this.closer.close(timeMs, this.replaying, this.clusterClose);
       } catch (e) {
         this.fail(`closing block ${this.state.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
         throw e;
       }
     });
+  }
+
+  // ───────────────────────────── cluster (cluster/federation.ts) ─────────────────────────────
+
+  /**
+   * A cluster node: apply one message the replicated log delivered, in log order. No journal record (the
+   * log is the journal; a restart replays it from the saved block's `logSequence`). Throws LedgerError with
+   * the state unchanged when a rule rejects the message; throws a StoreError (not a LedgerError) when this
+   * node's disk refuses writes, so the caller stops applying rather than skip a record the others apply.
+   * The end of minute 10 closes the block with the admin entries the log decided (`close`).
+   */
+  applyFromLog(msg: LogMessage, close?: ClusterClose): void {
+    if (this.failure !== undefined) throw new Error(`writes refused until recovery: ${this.failure}`);
+    this.deps.store.assertWritable();
+    this.clusterClose = close;
+    try {
+      this.apply(msg);
+    } finally {
+      this.clusterClose = undefined;
+    }
+  }
+
+  /** Resolves when the last closed block is saved (rejects when its save failed). */
+  async closeSaved(): Promise<void> {
+    await this.state.saved.closing?.saved;
+  }
+
+  /** Directory block h−1: what the federated servers sign for the open height h. */
+  lastDirectoryBlock(): DirectoryBlock {
+    return this.state.tip.directory;
+  }
+
+  /** Admin entries of the saved admin block of `height` ([] when there is none). */
+  adminEntries(height: number): readonly AdminEntry[] {
+    return this.queries.adminBlockByHeight(height)?.block.entries ?? [];
+  }
+
+  /** Stream sequence recorded with the last saved block (0 when none). */
+  savedLogSequence(): number {
+    return this.deps.store.logSequence();
   }
 
   // ───────────────────────────── node state ─────────────────────────────
@@ -477,8 +534,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       currentTimeNs: BigInt(nowMs) * 1_000_000n,
       directoryBlockInSeconds: this.options.blockTimeSeconds,
       stallDetected: this.producing && nowMs - this.state.pl.minuteStartMs > STALL_FACTOR * minuteMs,
-      faultTimeoutSeconds: FAULT_TIMEOUT_SECONDS,
-      roundTimeoutSeconds: ROUND_TIMEOUT_SECONDS,
+      faultTimeoutSeconds: this.options.faultTimeoutSeconds ?? FAULT_TIMEOUT_SECONDS,
+      roundTimeoutSeconds: this.options.roundTimeoutSeconds ?? ROUND_TIMEOUT_SECONDS,
     };
   }
 

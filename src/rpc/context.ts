@@ -2,6 +2,9 @@
  * What every method handler may use: the ledger contract, the node's configuration (read per call, so
  * `reload-configuration` takes effect live), the log and the API's message intake (drop/delay state).
  */
+import type { AuthorityView } from "../cluster/authorities.js";
+import type { FederationStatus } from "../cluster/federation.js";
+import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
@@ -15,22 +18,21 @@ export interface RpcDependencies {
   getConfig(): NodeConfig;
   /** re-read the configuration file; `restartNeeded` names settings that only apply after a restart */
   reloadConfig(): { config: NodeConfig; restartNeeded: string[] };
+  /** a cluster node's federation (cluster/federation.ts); absent on the single node */
+  cluster?: ClusterPort;
 }
 
-/** The HTTP request being answered (server.ts sets it per request). */
-export interface RequestInfo {
-  /** performance.now() when the request's body was read, ms (the debug delay counts from it) */
-  receivedMs: number;
-  /** the caller's address; "" when not read (it is read for /debug only: ~1 % of a loaded node's main thread) */
-  remote: string;
-  /** which Basic credential the caller presented: the debug one ([App] DebugRpcUser), the API's, or none */
-  credential: "debug" | "rpc" | "none";
+/** What the API reads and asks of a cluster node's federation. */
+export interface ClusterPort {
+  status(): FederationStatus;
+  authorityView(): AuthorityView;
+  /** per federated server (hex): online, and the audit server this node would vote to replace it with */
+  faultView(): Map<string, { online: boolean; replace: string | undefined }>;
+  submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void>;
 }
 
 export interface RpcContext extends RpcDependencies {
   intake: MessageIntake;
   /** JSON views of saved blocks, per decoded block (viewCache.ts) */
   views: ViewCache;
-  /** the request being answered; absent outside an HTTP request */
-  request?: RequestInfo;
 }

@@ -57,6 +57,8 @@ export const META_KEYS = {
   openBlockStartMs: "openBlockStartMs",
   /** 16 random bytes naming this database; its journal records the same (a journal of another is refused) */
   storeId: "storeId",
+  /** u64 stream sequence of the replicated-log record that closed the last saved block (cluster nodes only) */
+  logSequence: "logSequence",
 } as const;
 
 /** 4-byte big-endian u32. */

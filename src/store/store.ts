@@ -104,6 +104,8 @@ export interface BlockSetWrite {
   ecBalances: { publicKey: Uint8Array; balance: bigint }[];
   /** messages carried into the next height (held reveals), journaled under height + 1 */
   journalCarry: { seq: number; bytes: Uint8Array }[];
+  /** cluster nodes: stream sequence of the log record that closed this block (where a restart resumes) */
+  logSequence?: number;
 }
 
 /** Bytes of a store id (META_KEYS.storeId). */
@@ -168,6 +170,11 @@ function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Ui
   const start = Buffer.allocUnsafe(8);
   start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
   yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
+  if (set.logSequence !== undefined) {
+    const seq = Buffer.allocUnsafe(8);
+    seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
+    yield ["meta", metaKey(META_KEYS.logSequence), seq];
+  }
 }
 
 export type { JournalRecord } from "./journal.js";
@@ -365,6 +372,15 @@ export class LedgerStore {
     if (b === undefined || b.length !== 8)
       throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
     return Number(b.readBigUInt64BE(0));
+  }
+
+  /**
+   * Stream sequence of the replicated-log record that closed the last saved block (0: none saved by a
+   * cluster node yet). Saved in the same transaction as the block, so a restart resumes exactly after it.
+   */
+  logSequence(): number {
+    const b = this.metaGet(META_KEYS.logSequence);
+    return b === undefined || b.length !== 8 ? 0 : Number(b.readBigUInt64BE(0));
   }
 
   /** Save a block set atomically in one synchronous, flushed LMDB transaction (genesis, tests). */

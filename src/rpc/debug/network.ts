@@ -14,21 +14,55 @@ const NETWORK_NUMBER: Record<NetworkName, number> = { MAIN: 0, TEST: 1, LOCAL: 2
 
 /** Authority status of a federated server (the reference's identity status constant). */
 const AUTHORITY_STATUS_FEDERATED = 1;
+/** Authority status of an audit server. */
+const AUTHORITY_STATUS_AUDIT = 2;
 
 const ZERO_HASH_HEX = "0".repeat(64);
 
 /** `network-info`: {NetworkNumber, NetworkName, NetworkID (u32 of the directory block header)}. */
 export function networkInfo(_params: unknown, ctx: RpcContext) {
   const config = ctx.getConfig();
-  return {
+  const base = {
     NetworkNumber: NETWORK_NUMBER[config.network],
     NetworkName: config.network,
     NetworkID: networkId(config.network, config.customNet),
+  };
+  if (ctx.cluster === undefined) return base;
+  // a cluster node adds its place in the federation (docs/cluster.md: how to tell a node is in consensus)
+  const s = ctx.cluster.status();
+  return {
+    ...base,
+    Cluster: {
+      Role: s.role,
+      Identity: s.identity,
+      Stream: s.stream,
+      AppliedSequence: s.appliedSequence,
+      Synced: s.synced,
+      Forked: s.forked,
+      Height: s.height,
+      Federated: s.federated,
+      Audit: s.audit,
+      Signatures: s.signatures,
+    },
   };
 }
 
 /** `federated-servers`: {FederatedServers: [{ChainID, Name, Online, Replace}]}. */
 export function federatedServers(_params: unknown, ctx: RpcContext) {
+  if (ctx.cluster !== undefined) {
+    const faults = ctx.cluster.faultView();
+    return {
+      FederatedServers: ctx.cluster.authorityView().federated.map((a) => {
+        const f = faults.get(toHex(a.identity));
+        return {
+          ChainID: toHex(a.identity),
+          Name: "",
+          Online: f?.online ?? true,
+          Replace: f?.replace === undefined ? null : { ChainID: f.replace },
+        };
+      }),
+    };
+  }
   return {
     FederatedServers: ctx.ledger.federatedServers().map((s) => ({
       ChainID: toHex(s.chainId),
@@ -40,8 +74,16 @@ export function federatedServers(_params: unknown, ctx: RpcContext) {
 }
 
 /** `audit-servers`: {AuditServers: []} — a single-leader node has no audit servers. */
-export function auditServers() {
-  return { AuditServers: [] };
+export function auditServers(_params: unknown, ctx: RpcContext) {
+  if (ctx.cluster === undefined) return { AuditServers: [] };
+  return {
+    AuditServers: ctx.cluster.authorityView().audit.map((a) => ({
+      ChainID: toHex(a.identity),
+      Name: "",
+      Online: true,
+      Replace: null,
+    })),
+  };
 }
 
 /**
@@ -49,6 +91,24 @@ export function auditServers() {
  * chain or matryoshka hash (zero hashes); its signing key is the network's bootstrap key when known.
  */
 export function authorities(_params: unknown, ctx: RpcContext) {
+  if (ctx.cluster !== undefined) {
+    const view = ctx.cluster.authorityView();
+    const one = (a: (typeof view.federated)[number], status: number) => ({
+      AuthorityChainID: toHex(a.identity),
+      ManagementChainID: ZERO_HASH_HEX,
+      MatryoshkaHash: ZERO_HASH_HEX,
+      SigningKey: a.publicKey === undefined ? "" : toHex(a.publicKey),
+      Status: status,
+      AnchorKeys: null,
+      KeyHistory: null,
+    });
+    return {
+      Authorities: [
+        ...view.federated.map((a) => one(a, AUTHORITY_STATUS_FEDERATED)),
+        ...view.audit.map((a) => one(a, AUTHORITY_STATUS_AUDIT)),
+      ],
+    };
+  }
   return {
     Authorities: ctx.ledger.federatedServers().map((s) => {
       const chainId = toHex(s.chainId);

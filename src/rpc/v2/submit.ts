@@ -5,22 +5,26 @@
  * Unlike the reference node, a success means the ledger accepted the message (signature, balance, fee and
  * repeat rules passed) and journaled it durably; a rejection is an error saying why.
  */
+
+import { decodeRecord, RecordKind } from "../../cluster/records.js";
 import { toHex } from "../../protocol/bytes.js";
 import {
   CHAIN_COMMIT_SIZE,
   type ChainCommit,
   type Commit,
+  commitTxId,
   decodeChainCommit,
   decodeEntryCommit,
   ENTRY_COMMIT_SIZE,
   type EntryCommit,
 } from "../../protocol/commit.js";
-import { MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import { entryHash, MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
 import {
   decodeTransaction,
   decodeTransactionAt,
   MAX_TRANSACTION_SIZE,
   type Transaction,
+  transactionId,
 } from "../../protocol/transaction.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, toRpcError } from "../errors.js";
@@ -35,7 +39,11 @@ function decoded<T>(param: string, f: () => T): T {
 }
 
 async function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txid: string; entryhash: string }> {
-  const r = await ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
+  const r = await ctx.intake.submit(
+    "commit",
+    () => ctx.ledger.submitCommit(commit),
+    () => ({ txId: commitTxId(commit), entryHash: commit.entryHash }),
+  );
   return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
 }
 
@@ -44,17 +52,21 @@ async function submitReveal(
   raw: Uint8Array,
   kind?: "chain" | "entry",
 ): Promise<{ entryhash: string; chainid: string }> {
-  unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
+  const entry = unmarshalEntry(raw);
   const r = await ctx.intake.submit(
     "reveal",
     () => ctx.ledger.submitReveal(raw, kind === undefined ? {} : { kind }),
-    ctx.request?.receivedMs,
+    () => ({ entryHash: entryHash(raw), chainId: entry.chainId }),
   );
   return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
 }
 
 async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ txid: string }> {
-  const r = await ctx.intake.submit("transaction", () => ctx.ledger.submitTransaction(tx), ctx.request?.receivedMs);
+  const r = await ctx.intake.submit(
+    "transaction",
+    () => ctx.ledger.submitTransaction(tx),
+    () => ({ txId: transactionId(tx) }),
+  );
   return { txid: toHex(r.txId) };
 }
 
@@ -136,6 +148,8 @@ export const RawMessageType = {
   entryCommit: 0x06,
   transaction: 0x09,
   reveal: 0x0d,
+  /** a cluster's skeleton-signed add-server message (cluster/records.ts addServer; docs/cluster.md) */
+  addServer: 0x16,
 } as const;
 
 /** Bytes of a message's signature (32-byte public key ‖ 64-byte signature) that may follow its payload. */
@@ -196,10 +210,25 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
       await decodedAsync("message", () => submitReveal(ctx, raw));
       break;
     }
+    case RawMessageType.addServer: {
+      if (ctx.cluster === undefined)
+        throw invalidParams("message: an add-server message (0x16) needs a cluster node; this is a single node");
+      const body = Uint8Array.of(RecordKind.addServer, ...bytes.subarray(1));
+      const rec = decoded("message", () => decodeRecord(body));
+      if (rec.kind !== "addServer") throw invalidParams("message: not an add-server message");
+      try {
+        await ctx.cluster.submitAddServer(rec);
+      } catch (e) {
+        throw toRpcError(e);
+      }
+      break;
+    }
     default:
       throw invalidParams(
         `message: type 0x${type.toString(16).padStart(2, "0")} is not accepted here; send 0x05 (chain commit), ` +
-          "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)",
+          (ctx.cluster === undefined
+            ? "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)"
+            : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal) or 0x16 (add server)"),
       );
   }
   return { message: "Successfully sent the message" };

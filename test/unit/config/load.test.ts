@@ -35,9 +35,7 @@ describe("loadConfig: defaults", () => {
     assert.equal(c.network, "LOCAL");
     assert.equal(c.customNet, "");
     assert.equal(c.port, 8088);
-    assert.equal(c.listenHost, "127.0.0.1");
-    assert.equal(c.insecureNoAuth, false);
-    assert.equal(c.debugApi, "readonly");
+    assert.equal(c.listenHost, "0.0.0.0");
     assert.equal(c.homeDir, join(dir, ".ledgerd"));
     assert.equal(c.configFile, "");
     assert.equal(c.blockTimeSeconds, 6);
@@ -59,7 +57,9 @@ describe("loadConfig: defaults", () => {
     assert.equal(c.dropRatePerMille, 0);
     assert.equal(c.delayMs, 0);
     assert.equal(c.verifyThreads, availableParallelism() >= 2 ? 1 : 0);
-    assert.deepEqual(c.file, { App: {}, Peer: {}, Log: {}, Wallet: {}, Walletd: {} });
+    assert.deepEqual(c.file, { App: {}, Peer: {}, Log: {}, Wallet: {}, Walletd: {}, Cluster: {} });
+    assert.deepEqual(c.cluster.natsUrls, [], "the single node by default");
+    assert.equal(c.cluster.role, "follower");
     assert.equal(logFilePath(c), join(dir, ".ledgerd", "database", "Log", "ledgerd.log"));
   });
 });
@@ -223,59 +223,6 @@ describe("loadConfig: precedence flags > file > defaults", () => {
   });
 });
 
-describe("exposure: listen address, credentials, debug API", () => {
-  it("a non-loopback ListenHost without credentials is refused, by flag and by file line", () => {
-    const { env, dir } = home();
-    for (const host of ["0.0.0.0", "::", "192.0.2.7", "node.example.com"]) {
-      const e = configError(() => loadConfig([`-listenhost=${host}`], env));
-      assert.equal(e.field, "-listenhost");
-      assert.match(e.message, /without authentication.*-insecure-noauth/);
-    }
-    const conf = join(dir, "open.conf");
-    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\n");
-    const e = configError(() => loadConfig([`-config=${conf}`], env));
-    assert.match(e.message, /open\.conf:2: refusing to serve 0\.0\.0\.0 without authentication/);
-  });
-
-  it("loopback needs nothing; credentials or -insecure-noauth allow any address", () => {
-    const { env } = home();
-    for (const host of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"])
-      assert.equal(loadConfig([`-listenhost=${host}`], env).listenHost, host.replace(/[[\]]/g, ""));
-    const withAuth = loadConfig(["-listenhost=0.0.0.0", "-rpcuser=a", "-rpcpass=b"], env);
-    assert.equal(withAuth.listenHost, "0.0.0.0");
-    const open = loadConfig(["-listenhost=0.0.0.0", "-insecure-noauth"], env);
-    assert.equal(open.insecureNoAuth, true);
-    configError(() => loadConfig(["-listenhost=not an address"], env));
-  });
-
-  it("a reload that removes the credentials of an exposed node is refused", () => {
-    const { env, dir } = home();
-    const conf = join(dir, "r.conf");
-    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\nNodeRpcUser = a\nNodeRpcPass = b\n");
-    const argv = [`-config=${conf}`, `-homedir=${dir}`];
-    const boot = loadConfig(argv, env);
-    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\n");
-    configError(() => reloadConfig(boot, argv, env));
-  });
-
-  it("DebugApi: off on MAIN, readonly elsewhere, the flag or the file otherwise", () => {
-    const { env, dir } = home();
-    assert.equal(loadConfig(["-network=MAIN"], env).debugApi, "off");
-    assert.equal(loadConfig(["-network=TEST"], env).debugApi, "readonly");
-    assert.equal(loadConfig(["-debugapi=READWRITE"], env).debugApi, "readwrite");
-    const conf = join(dir, "d.conf");
-    writeFileSync(conf, "[App]\nDebugApi = off\nDebugRpcUser = dbg\nDebugRpcPass = x\n");
-    const c = loadConfig([`-config=${conf}`], env);
-    assert.equal(c.debugApi, "off");
-    assert.equal(c.debugRpcUser, "dbg");
-    assert.equal(c.debugRpcPass, "x");
-    assert.equal(loadConfig([`-config=${conf}`, "-debugapi=readonly"], env).debugApi, "readonly");
-    configError(() => loadConfig(["-debugapi=yes"], env));
-    writeFileSync(conf, "[App]\nDebugRpcPass = x\n");
-    assert.match(configError(() => loadConfig([`-config=${conf}`], env)).message, /DebugRpcUser is empty/);
-  });
-});
-
 describe("reloadConfig", () => {
   const BOOT = [
     "[App]",
@@ -420,5 +367,52 @@ describe("docs/configuration.md", () => {
     assert.equal(c.logLevel, "warning");
     assert.equal(c.consoleLogLevel, "info");
     assert.equal(c.nodeLocation, "node.example.com");
+  });
+});
+
+describe("loadConfig: [Cluster] and the server identity", () => {
+  const ID = "ab".repeat(32);
+  const SEED = "4c38c72fc5cdad68f13b74674d3ffb1f3d63a112710868c9b08946553448d26d";
+  const PUB = "cc1985cdfae4e32b5a454dfda8ce5e1361558482684f3367649c3ad852c8e31a";
+
+  it("reads the file, flags override it; a federated server's identity and keys are checked", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "c.conf");
+    writeFileSync(
+      conf,
+      `[App]\nIdentityChainID = ${ID}\n[Cluster]\nNatsURLs = nats://127.0.0.1:1, nats://127.0.0.1:2\nRole = Federated\nReplicas = 1\n`,
+    );
+    const c = loadConfig([`-config=${conf}`], env);
+    assert.deepEqual(c.cluster, {
+      natsUrls: ["nats://127.0.0.1:1", "nats://127.0.0.1:2"],
+      role: "federated",
+      replicas: 1,
+      faultTimeoutSeconds: 120,
+      roundTimeoutSeconds: 30,
+      identityChainId: ID,
+      serverPrivKey: SEED,
+      serverPublicKey: PUB,
+    });
+    const f = loadConfig(
+      [`-config=${conf}`, "-nats=nats://127.0.0.1:9", "-role=follower", "-faulttimeout=5", "-roundtimeout=3"],
+      env,
+    );
+    assert.deepEqual(f.cluster.natsUrls, ["nats://127.0.0.1:9"]);
+    assert.equal(f.cluster.role, "follower");
+    assert.equal(f.cluster.faultTimeoutSeconds, 5);
+    assert.equal(f.cluster.roundTimeoutSeconds, 3);
+    assert.equal("Cluster" in configurationView(c), false, "ledgerd's own group stays out of `configuration`");
+
+    writeFileSync(conf, `[App]\nLocalServerPublicKey = ${"00".repeat(32)}\nIdentityChainID = ${ID}\n`);
+    const e = configError(() => loadConfig([`-config=${conf}`, "-nats=nats://127.0.0.1:1", "-role=audit"], env));
+    assert.match(e.message, /LocalServerPublicKey is not the public key of LocalServerPrivKey/);
+    writeFileSync(conf, "[App]\n");
+    const noId = configError(() => loadConfig([`-config=${conf}`, "-nats=nats://127.0.0.1:1", "-role=federated"], env));
+    assert.match(noId.message, /a federated server needs its identity chain ID/);
+    assert.match(
+      configError(() => loadConfig(["-role=leader"], env)).message,
+      /-role: expected federated, audit or follower/,
+    );
+    assert.match(configError(() => loadConfig(["-nats=http://x"], env)).message, /-nats: expected nats:\/\/host:port/);
   });
 });

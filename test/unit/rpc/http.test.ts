@@ -45,14 +45,14 @@ describe("routes", () => {
     }
   });
 
-  it("/debug does not exist with DebugApi off (the default on MAIN, where the reference never registers it)", async () => {
-    t.config.debugApi = "off";
+  it("/debug does not exist on MAIN (the reference registers it only off MAIN)", async () => {
+    t.config.network = "MAIN";
     try {
       const a = await rawRequest(t.base, { path: "/debug", body: `{"jsonrpc":"2.0","id":1,"method":"drop-rate"}` });
       assert.equal(a.status, 404);
       assert.equal(a.text, "404 page not found\n");
     } finally {
-      t.config.debugApi = "readonly";
+      t.config.network = "LOCAL";
     }
   });
 
@@ -74,7 +74,7 @@ describe("routes", () => {
 describe("debug intake knobs (drop rate, delay)", () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ dropRatePerMille: 7, delayMs: 3, debugApi: "readwrite" });
+    t = await startTestServer({ dropRatePerMille: 7, delayMs: 3 });
   });
   after(() => t.close());
   const debug = (method: string, params?: unknown) => rpc(t.base, method, params, { path: "/debug" });

@@ -1,0 +1,714 @@
+/**
+ * A node of a federation (docs/cluster.md): it applies the replicated log (jetStreamLog.ts) to its ledger
+ * in log order, and — as a federated server — proposes what the log needs to move on: the first block's
+ * start, its directory-block signature for each height, and end-of-minute markers. Client writes sent to
+ * this node are appended as `writes` records and answered once this node has applied them.
+ *
+ * JetStream orders; this file decides, with rules every node applies identically to the same records
+ * (FEDERATION.md §4): a record that does not fit the open block (a stale end of minute, a signature of a
+ * server that is not federated at that height, a second signature of one server) is skipped by every
+ * node, so nothing depends on JetStream's dedup or on who proposed first.
+ *
+ * Per open height h (state reset at each close):
+ * * dbSig records of the federated servers of h, verified over this node's own directory block h−1;
+ * * end of minute 0 waits, pending, until ⌊F/2⌋+1 signatures are in (then the first valid EOM(h,0) ends it);
+ * * addServer records (skeleton-signed) become admin entries 05/06 (+08 for a new key), active at h+1;
+ * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
+ *   VM order, 08…] and records the closing record's sequence with the saved block, where a restart resumes.
+ */
+import { randomBytes } from "node:crypto";
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import { LedgerError } from "../ledger/errors.js";
+import { decodeMessage, encodeMessage, type LogMessage } from "../ledger/messages.js";
+import type { AdminEntry } from "../protocol/ablock.js";
+import { bytesEqual, toHex } from "../protocol/bytes.js";
+import type { DirectoryBlock } from "../protocol/dblock.js";
+import { ProtocolError } from "../protocol/errors.js";
+import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
+import {
+  type DbSignature,
+  majority,
+  orderedSignatureEntries,
+  signDirectoryBlock,
+  verifyDirectoryBlockSignature,
+} from "./dbSig.js";
+import { type ElectionState, faultRound, newElectionState, roundCandidate, tallyFaultVote } from "./election.js";
+import { type Appended, type LogRecord, MAX_RECORD_BYTES } from "./jetStreamLog.js";
+import { type ClusterRecord, decodeRecord, encodeRecord, recordSubject, signRecord, verifyRecord } from "./records.js";
+
+export type ClusterRole = "federated" | "audit" | "follower";
+
+/** What the federation needs of the ledger (Ledger implements it). */
+export interface FederatedLedger {
+  /** the open block: height, minute (0..9), its start and its current minute's start, ms since epoch */
+  openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number };
+  /** directory block h−1 (the last closed block) */
+  lastDirectoryBlock(): DirectoryBlock;
+  /** admin entries of the saved admin block of `height` */
+  adminEntries(height: number): readonly AdminEntry[];
+  /** the stream sequence recorded with the last saved block (0: none) */
+  savedLogSequence(): number;
+  /**
+   * Apply one message the log delivered (no journal: the log is the journal). Throws LedgerError, state
+   * unchanged, when a rule rejects it. The end of minute 10 needs `close`: the admin block's entries and
+   * the sequence of the record that closes it.
+   */
+  applyFromLog(msg: LogMessage, close?: { adminEntries: AdminEntry[]; logSequence: number }): void;
+  /** resolves when the last closed block is saved */
+  closeSaved(): Promise<void>;
+}
+
+/** The replicated log as the federation uses it (JetStreamLog implements it). */
+export interface OrderedLog {
+  append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended>;
+  follow(
+    fromSeq: number,
+    onRecord: (r: LogRecord) => Promise<void> | void,
+  ): { stop(): Promise<void>; done: Promise<void> };
+  lastSequence(): Promise<number>;
+}
+
+export interface FederationOptions {
+  role: ClusterRole;
+  /** identity chain ID (federated and audit servers) */
+  identity?: Uint8Array;
+  /** ed25519 seed of the signing key (federated and audit servers) */
+  seed?: Uint8Array;
+  networkId: number;
+  /** seconds per block: a minute is a tenth of it */
+  blockTimeSeconds: number;
+  /** the network's genesis federated server and its key (the genesis admin block carries no key) */
+  bootstrap: { identity: Uint8Array; publicKey: Uint8Array };
+  /** public key that signs addServer records (the network's skeleton key) */
+  skeletonKey: Uint8Array;
+  /** a name unique in the cluster, part of record ids */
+  nodeName: string;
+  /** seconds without a federated server's signature before the others vote it out (default 120) */
+  faultTimeoutSeconds?: number;
+  /** seconds per election round (default 30) */
+  roundTimeoutSeconds?: number;
+  /** the log's stream name (for views) */
+  stream?: string;
+}
+
+export interface FederationDependencies {
+  ledger: FederatedLedger;
+  log: OrderedLog;
+  logger: {
+    debug(msg: string, fields?: Record<string, unknown>): void;
+    info(msg: string, fields?: Record<string, unknown>): void;
+    warn(msg: string, fields?: Record<string, unknown>): void;
+    error(msg: string, fields?: Record<string, unknown>): void;
+  };
+  /** wall clock, ms since epoch: paces proposals and stamps writes, never read by apply */
+  now?: () => number;
+}
+
+/** Between two looks at whether a proposal is due, ms (a minute of a 6-s block is 600 ms). */
+const PROPOSE_TICK_MS = 50;
+/** A proposal not applied after this long is sent again (same id: a stored one is not stored twice), ms. */
+const REPROPOSE_MS = 2_000;
+/** Results of applied writes records kept for their proposer to collect (a proposer collects at once). */
+const RESULTS_KEPT = 4096;
+/** Pause before following again after the delivery stopped (disk full, a bug in apply), ms. */
+const FOLLOW_RETRY_MS = 1_000;
+
+/** The deterministic state of the open height. */
+interface HeightState {
+  height: number;
+  authorities: AuthorityView;
+  /** the block's start comes from the log (true from height 2 on: the previous close fixes it) */
+  startFixed: boolean;
+  sigs: Map<string, DbSignature>;
+  /** federated servers whose signature did not verify over this node's block h−1 */
+  differing: Set<string>;
+  /** a valid EOM(h,0) that waits for the majority of signatures */
+  pendingMinuteZero: { timeMs: number } | undefined;
+  adminFirst: AdminEntry[];
+  adminLast: AdminEntry[];
+  added: Set<string>;
+  /** fault votes of this height (election.ts) */
+  election: ElectionState;
+}
+
+/** What `network-info` shows of the federation. */
+export interface FederationStatus {
+  role: ClusterRole;
+  stream: string;
+  identity: string;
+  appliedSequence: number;
+  synced: boolean;
+  forked: boolean;
+  height: number;
+  federated: string[];
+  audit: string[];
+  signatures: string[];
+}
+
+type WriteResult = LedgerError | undefined;
+
+export class Federation {
+  private readonly now: () => number;
+  private readonly minuteMs: number;
+  private readonly publicKey: Uint8Array | undefined;
+  private readonly authorities: AuthoritySet;
+  private hs!: HeightState;
+  private appliedSeq = 0;
+  /** sequence the node must reach before it counts as synced and starts proposing */
+  private catchUpTarget = Number.POSITIVE_INFINITY;
+  private synced = false;
+  private forked = false;
+  private stopped = false;
+  private following: { stop(): Promise<void>; done: Promise<void> } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  private readonly proposedAt = new Map<string, number>();
+  // writes of this node waiting for their record
+  private batch: { bytes: Uint8Array; resolve(): void; reject(e: unknown): void }[] = [];
+  private batchScheduled = false;
+  private readonly bootNonce = randomBytes(6).toString("hex");
+  private writeCount = 0;
+  private readonly results = new Map<number, WriteResult[]>();
+  /**
+   * The voter's observations (its own clock, never part of apply's decisions): when each federated server's
+   * signature was last applied here, and the last height each audit server's heartbeat was seen at.
+   */
+  private readonly lastSigned = new Map<string, number>();
+  private readonly heartbeats = new Map<string, number>();
+  private readonly waiting = new Map<number, (r: WriteResult[]) => void>();
+
+  constructor(
+    private readonly options: FederationOptions,
+    private readonly deps: FederationDependencies,
+  ) {
+    this.now = deps.now ?? Date.now;
+    this.minuteMs = (options.blockTimeSeconds * 1000) / 10;
+    if (options.role !== "follower") {
+      if (options.identity?.length !== 32 || options.seed?.length !== 32)
+        throw new RangeError(`a ${options.role} server needs a 32-byte identity and signing seed`);
+      this.publicKey = publicKeyFromSeed(options.seed);
+    }
+    this.authorities = new AuthoritySet(options.bootstrap);
+    this.faultTimeoutMs = (options.faultTimeoutSeconds ?? 120) * 1000;
+    this.roundTimeoutMs = (options.roundTimeoutSeconds ?? 30) * 1000;
+  }
+
+  private readonly faultTimeoutMs: number;
+  private readonly roundTimeoutMs: number;
+
+  /** Load the authority set from the saved admin blocks, then follow the log from the saved block's record on. */
+  async start(): Promise<void> {
+    const open = this.deps.ledger.openBlock();
+    for (let h = 0; h < open.height; h++) this.authorities.applyAdminBlock(h, this.deps.ledger.adminEntries(h));
+    this.resetHeight(open.height);
+    this.appliedSeq = this.deps.ledger.savedLogSequence();
+    this.catchUpTarget = await this.lastSequenceWithRetry();
+    if (this.appliedSeq >= this.catchUpTarget) this.markSynced();
+    this.follow();
+    this.timer = setInterval(() => this.propose(), PROPOSE_TICK_MS);
+  }
+
+  /** The stream's last sequence; retried while the stream has no leader (a nats-server is restarting). */
+  private async lastSequenceWithRetry(): Promise<number> {
+    const deadline = this.now() + 60_000;
+    for (;;) {
+      try {
+        return await this.deps.log.lastSequence();
+      } catch (e) {
+        if (this.now() > deadline) throw e;
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    await this.following?.stop();
+    for (const b of this.batch) b.reject(new LedgerError({ code: "INVALID", info: "the node is stopping" }));
+    this.batch = [];
+  }
+
+  private follow(): void {
+    if (this.stopped) return;
+    const f = this.deps.log.follow(this.appliedSeq + 1, (r) => this.onRecord(r));
+    this.following = f;
+    f.done.then(
+      () => {},
+      (e: unknown) => {
+        if (this.stopped) return;
+        this.deps.logger.error("applying the log stopped; retrying", {
+          seq: this.appliedSeq + 1,
+          error: e instanceof Error ? e.message : String(e),
+        });
+        setTimeout(() => this.follow(), FOLLOW_RETRY_MS).unref();
+      },
+    );
+  }
+
+  private markSynced(): void {
+    if (this.synced) return;
+    this.synced = true;
+    this.deps.logger.info("caught up with the log", { seq: this.appliedSeq, height: this.hs.height });
+  }
+
+  // ───────────────────────────── writes ─────────────────────────────
+
+  /**
+   * Append a client message (already checked here: decode, signature, pre-checks) and resolve once this
+   * node has applied it: rejects with the rule's LedgerError when the log order made it invalid.
+   */
+  submit(msg: LogMessage): Promise<void> {
+    if (this.forked)
+      return Promise.reject(
+        new LedgerError({
+          code: "INVALID",
+          info: "this node's blocks differ from the signed majority: writes refused",
+        }),
+      );
+    return new Promise<void>((resolve, reject) => {
+      this.batch.push({ bytes: encodeMessage(msg), resolve, reject });
+      if (!this.batchScheduled) {
+        this.batchScheduled = true;
+        setImmediate(() => this.flushBatch());
+      }
+    });
+  }
+
+  private flushBatch(): void {
+    this.batchScheduled = false;
+    while (this.batch.length > 0) {
+      const part: typeof this.batch = [];
+      let bytes = 1;
+      while (
+        this.batch.length > 0 &&
+        bytes + 4 + this.batch[0]!.bytes.length <= MAX_RECORD_BYTES &&
+        part.length < 4096
+      ) {
+        const w = this.batch.shift()!;
+        bytes += 4 + w.bytes.length;
+        part.push(w);
+      }
+      if (part.length === 0) {
+        const w = this.batch.shift()!;
+        w.reject(new LedgerError({ code: "INVALID", info: "message larger than a log record" }));
+        continue;
+      }
+      void this.appendWrites(part);
+    }
+  }
+
+  private async appendWrites(part: { bytes: Uint8Array; resolve(): void; reject(e: unknown): void }[]): Promise<void> {
+    const data = encodeRecord({ kind: "writes", messages: part.map((p) => p.bytes) });
+    const id = `w/${this.options.nodeName}/${this.bootNonce}/${this.writeCount++}`;
+    let results: WriteResult[];
+    try {
+      const { seq } = await this.deps.log.append(recordSubject("writes"), data, id);
+      results = await this.resultsOf(seq);
+    } catch (e) {
+      const err =
+        e instanceof LedgerError
+          ? e
+          : new LedgerError({
+              code: "INVALID",
+              info: `not confirmed: the replicated log did not take the message (${e instanceof Error ? e.message : String(e)})`,
+            });
+      for (const p of part) p.reject(err);
+      return;
+    }
+    part.forEach((p, i) => {
+      const r = results[i];
+      if (r === undefined) p.resolve();
+      else p.reject(r);
+    });
+  }
+
+  private resultsOf(seq: number): Promise<WriteResult[]> {
+    const ready = this.results.get(seq);
+    if (ready !== undefined) {
+      this.results.delete(seq);
+      return Promise.resolve(ready);
+    }
+    return new Promise((resolve) => this.waiting.set(seq, resolve));
+  }
+
+  /**
+   * Append a skeleton-signed addServer record (send-raw-message type 0x16) and resolve once this node has
+   * applied it: the server is an authority from the block after the one it went into. Throws LedgerError INVALID
+   * when the skeleton signature does not verify.
+   */
+  async submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void> {
+    if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
+      throw new LedgerError({ code: "INVALID", info: "add server: the signature is not the network's skeleton key's" });
+    const { seq } = await this.deps.log.append(recordSubject("addServer"), encodeRecord(rec));
+    await new Promise<void>((resolve) => {
+      const check = (): void => {
+        if (this.appliedSeq >= seq || this.stopped) resolve();
+        else setTimeout(check, 20);
+      };
+      check();
+    });
+  }
+
+  // ───────────────────────────── apply ─────────────────────────────
+
+  private async onRecord(r: LogRecord): Promise<void> {
+    if (r.seq <= this.appliedSeq) return;
+    let rec: ClusterRecord | undefined;
+    try {
+      rec = decodeRecord(r.data);
+    } catch (e) {
+      this.deps.logger.warn("log record skipped: not a record", { seq: r.seq, error: String(e) });
+    }
+    let closed = false;
+    if (rec !== undefined) closed = this.applyRecord(rec, r.seq);
+    this.appliedSeq = r.seq;
+    if (closed) await this.deps.ledger.closeSaved();
+    if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
+  }
+
+  /** Apply one record; true when it closed a block. Deterministic: reads only the record and the state. */
+  private applyRecord(rec: ClusterRecord, seq: number): boolean {
+    const hs = this.hs;
+    switch (rec.kind) {
+      case "writes": {
+        const out: WriteResult[] = rec.messages.map((bytes) => this.applyWrite(bytes));
+        const waiter = this.waiting.get(seq);
+        if (waiter !== undefined) {
+          this.waiting.delete(seq);
+          waiter(out);
+        } else {
+          this.results.set(seq, out);
+          if (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value!);
+        }
+        return false;
+      }
+      case "blockStart": {
+        if (rec.height !== hs.height || hs.startFixed || this.deps.ledger.openBlock().minute !== 0) return false;
+        if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key)))
+          return false;
+        this.deps.ledger.applyFromLog({ kind: "blockStart", timeMs: rec.timeMs });
+        hs.startFixed = true;
+        return false;
+      }
+      case "dbSig":
+        return this.applyDbSig(rec, seq);
+      case "endOfMinute": {
+        const open = this.deps.ledger.openBlock();
+        if (rec.height !== hs.height || rec.minute !== open.minute || !hs.startFixed) return false;
+        if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key)))
+          return false;
+        const timeMs = Math.max(rec.timeMs, open.minuteStartMs);
+        if (rec.minute === 0 && hs.sigs.size < majority(hs.authorities.federated.length)) {
+          hs.pendingMinuteZero ??= { timeMs };
+          return false;
+        }
+        return this.endMinute(rec.minute, timeMs, seq);
+      }
+      case "addServer": {
+        if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey)) return false;
+        const id = toHex(rec.identity);
+        if (hs.added.has(id) || hs.election.changed.has(id)) return false;
+        const list = rec.role === "federated" ? hs.authorities.federated : hs.authorities.audit;
+        if (list.some((a) => bytesEqual(a.identity, rec.identity))) return false;
+        hs.added.add(id);
+        hs.election = { ...hs.election, changed: new Set([...hs.election.changed, id]) };
+        hs.adminFirst.push({
+          type: rec.role === "federated" ? 0x05 : 0x06,
+          identityChainId: rec.identity,
+          dbHeight: hs.height + 1,
+        });
+        const known = this.authorities.keyOf(rec.identity);
+        if (known === undefined || !bytesEqual(known, rec.publicKey))
+          hs.adminLast.push({
+            type: 0x08,
+            identityChainId: rec.identity,
+            keyPriority: 0,
+            publicKey: rec.publicKey,
+            dbHeight: hs.height + 1,
+          });
+        return false;
+      }
+      case "heartbeat": {
+        const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
+        if (rec.height !== hs.height || a?.publicKey === undefined) return false;
+        if (!verifyRecord(rec, this.options.networkId, a.publicKey)) return false;
+        this.heartbeats.set(toHex(rec.identity), hs.height);
+        return false;
+      }
+      case "faultVote": {
+        if (rec.height !== hs.height) return false;
+        if (!this.isFederatedSigner(rec.voter, (key) => verifyRecord(rec, this.options.networkId, key))) return false;
+        const t = tallyFaultVote(
+          hs.election,
+          rec,
+          hs.authorities.federated.map((a) => a.identity),
+          hs.authorities.audit.map((a) => a.identity),
+        );
+        hs.election = t.state;
+        if (t.decision !== undefined) {
+          hs.adminFirst.push(
+            { type: 0x05, identityChainId: t.decision.candidate, dbHeight: hs.height + 1 },
+            { type: 0x06, identityChainId: t.decision.faulted, dbHeight: hs.height + 1 },
+          );
+          this.deps.logger.warn("a federated server was voted out; an audit server takes its place next block", {
+            height: hs.height,
+            faulted: toHex(t.decision.faulted),
+            promoted: toHex(t.decision.candidate),
+          });
+        }
+        return false;
+      }
+    }
+  }
+
+  private applyWrite(bytes: Uint8Array): WriteResult {
+    let msg: LogMessage;
+    try {
+      msg = decodeMessage(bytes);
+    } catch (e) {
+      return new LedgerError({ code: "INVALID", info: `not a message: ${e instanceof Error ? e.message : String(e)}` });
+    }
+    if (msg.kind !== "commit" && msg.kind !== "reveal" && msg.kind !== "transaction")
+      return new LedgerError({ code: "INVALID", info: `a ${msg.kind} is not a client write` });
+    // Times never go back within the block (the block's start comes from the log from then on).
+    if (this.hs.startFixed) msg = { ...msg, timeMs: Math.max(msg.timeMs, this.deps.ledger.openBlock().minuteStartMs) };
+    try {
+      this.deps.ledger.applyFromLog(msg);
+      return undefined;
+    } catch (e) {
+      if (e instanceof LedgerError) return e;
+      // a format problem of the message: the same bytes fail the same way on every node
+      if (e instanceof ProtocolError) return new LedgerError({ code: "INVALID", info: e.message });
+      // anything else (this node's disk refuses writes, a bug) stops applying here: skipping a record the
+      // other nodes apply would fork this node
+      throw e;
+    }
+  }
+
+  private applyDbSig(rec: Extract<ClusterRecord, { kind: "dbSig" }>, seq: number): boolean {
+    const hs = this.hs;
+    if (rec.height !== hs.height) return false;
+    const id = toHex(rec.identity);
+    if (hs.sigs.has(id) || hs.differing.has(id)) return false;
+    const fed = hs.authorities.federated.find((a) => bytesEqual(a.identity, rec.identity));
+    if (fed?.publicKey === undefined || !bytesEqual(fed.publicKey, rec.publicKey)) return false;
+    if (!verifyDirectoryBlockSignature(rec.publicKey, this.deps.ledger.lastDirectoryBlock(), rec.signature)) {
+      hs.differing.add(id);
+      if (hs.differing.size >= majority(hs.authorities.federated.length) && !this.forked) {
+        this.forked = true;
+        this.deps.logger.error(
+          "a majority of federated servers signed a different block: this node has forked and stops writing",
+          {
+            height: hs.height - 1,
+          },
+        );
+      }
+      return false;
+    }
+    hs.sigs.set(id, { identity: rec.identity, publicKey: rec.publicKey, signature: rec.signature });
+    this.lastSigned.set(id, this.now());
+    const pending = hs.pendingMinuteZero;
+    if (pending !== undefined && hs.sigs.size >= majority(hs.authorities.federated.length)) {
+      hs.pendingMinuteZero = undefined;
+      return this.endMinute(0, Math.max(pending.timeMs, this.deps.ledger.openBlock().minuteStartMs), seq);
+    }
+    return false;
+  }
+
+  /** End minute `minute` of the open block; minute 9 closes it. True when it closed. */
+  private endMinute(minute: number, timeMs: number, seq: number): boolean {
+    const hs = this.hs;
+    if (minute < 9) {
+      this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute });
+      return false;
+    }
+    const adminEntries: AdminEntry[] = [
+      ...hs.adminFirst,
+      ...orderedSignatureEntries(
+        [...hs.sigs.values()],
+        hs.authorities.federated.map((a) => a.identity),
+        hs.height,
+      ),
+      ...hs.adminLast,
+    ];
+    this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute }, { adminEntries, logSequence: seq });
+    this.authorities.applyAdminBlock(hs.height, adminEntries);
+    this.resetHeight(hs.height + 1);
+    return true;
+  }
+
+  private resetHeight(height: number): void {
+    const authorities = this.authorities.at(height);
+    // the voter's clock starts for a server when it becomes federated (a new one has not signed anything yet)
+    for (const f of authorities.federated)
+      if (!this.lastSigned.has(toHex(f.identity))) this.lastSigned.set(toHex(f.identity), this.now());
+    this.hs = {
+      height,
+      authorities,
+      startFixed: height > 1,
+      sigs: new Map(),
+      differing: new Set(),
+      pendingMinuteZero: undefined,
+      adminFirst: [],
+      adminLast: [],
+      added: new Set(),
+      election: newElectionState(),
+    };
+  }
+
+  private isFederatedSigner(identity: Uint8Array, verify: (key: Uint8Array) => boolean): boolean {
+    const fed = this.hs.authorities.federated.find((a: Authority) => bytesEqual(a.identity, identity));
+    return fed?.publicKey !== undefined && verify(fed.publicKey);
+  }
+
+  // ───────────────────────────── proposals ─────────────────────────────
+
+  /** As a federated server of the open height: propose what is due. Best effort; apply decides. */
+  private propose(): void {
+    if (!this.synced || this.forked || this.stopped || this.options.role === "follower") return;
+    const me = this.options.identity!;
+    const hs = this.hs;
+    const now = this.now();
+    const seed = this.options.seed!;
+    const net = this.options.networkId;
+    const open = this.deps.ledger.openBlock();
+    const auditMe = hs.authorities.audit.find((a) => bytesEqual(a.identity, me));
+    if (auditMe?.publicKey !== undefined && bytesEqual(auditMe.publicKey, this.publicKey!)) {
+      // an audit server says it is alive once a minute
+      this.send(`hb/${hs.height}/${open.minute}/${toHex(me)}`, now, () =>
+        signRecord(
+          { kind: "heartbeat", height: hs.height, minute: open.minute, identity: me, signature: new Uint8Array(64) },
+          net,
+          seed,
+        ),
+      );
+      return;
+    }
+    const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
+    if (mine === undefined || mine.publicKey === undefined || !bytesEqual(mine.publicKey, this.publicKey!)) return;
+    this.proposeFaultVotes(now);
+    if (!hs.startFixed)
+      this.send(`start/${hs.height}`, now, () =>
+        signRecord(
+          { kind: "blockStart", height: hs.height, timeMs: now, proposer: me, signature: new Uint8Array(64) },
+          net,
+          seed,
+        ),
+      );
+    if (!hs.sigs.has(toHex(me)))
+      this.send(`dbsig/${hs.height}/${toHex(me)}`, now, () => ({
+        kind: "dbSig",
+        height: hs.height,
+        identity: me,
+        publicKey: this.publicKey!,
+        signature: signDirectoryBlock(seed, this.deps.ledger.lastDirectoryBlock()),
+      }));
+    if (hs.startFixed && now >= open.minuteStartMs + this.minuteMs)
+      this.send(`eom/${hs.height}/${open.minute}`, now, () =>
+        signRecord(
+          {
+            kind: "endOfMinute",
+            height: hs.height,
+            minute: open.minute,
+            timeMs: now,
+            proposer: me,
+            signature: new Uint8Array(64),
+          },
+          net,
+          seed,
+        ),
+      );
+  }
+
+  /** Vote out each federated server silent (no signature applied here) for longer than the fault timeout. */
+  private proposeFaultVotes(now: number): void {
+    const hs = this.hs;
+    const me = this.options.identity!;
+    for (const f of hs.authorities.federated) {
+      const id = toHex(f.identity);
+      if (bytesEqual(f.identity, me) || hs.sigs.has(id) || hs.election.decided.has(id)) continue;
+      const round = faultRound(now - (this.lastSigned.get(id) ?? now), this.faultTimeoutMs, this.roundTimeoutMs);
+      if (round === undefined) continue;
+      const candidate = this.candidateFor(round);
+      if (candidate === undefined) continue;
+      this.send(`fault/${hs.height}/${round}/${id}/${toHex(me)}`, now, () =>
+        signRecord(
+          {
+            kind: "faultVote",
+            height: hs.height,
+            round,
+            faulted: f.identity,
+            candidate,
+            voter: me,
+            signature: new Uint8Array(64),
+          },
+          this.options.networkId,
+          this.options.seed!,
+        ),
+      );
+    }
+  }
+
+  private candidateFor(round: number): Uint8Array | undefined {
+    const hs = this.hs;
+    return roundCandidate(
+      hs.authorities.audit.map((a) => a.identity),
+      (id) => (this.heartbeats.get(toHex(id)) ?? -10) >= hs.height - 1,
+      hs.height,
+      round,
+    );
+  }
+
+  /**
+   * The voter's view of each federated server of the open height: online unless silent past the fault
+   * timeout, and the audit server this node would vote to replace it with.
+   */
+  faultView(): Map<string, { online: boolean; replace: string | undefined }> {
+    const now = this.now();
+    const out = new Map<string, { online: boolean; replace: string | undefined }>();
+    for (const f of this.hs.authorities.federated) {
+      const id = toHex(f.identity);
+      const silent = this.hs.sigs.has(id) ? 0 : now - (this.lastSigned.get(id) ?? now);
+      const round = faultRound(silent, this.faultTimeoutMs, this.roundTimeoutMs);
+      const candidate = round === undefined ? undefined : this.candidateFor(round);
+      out.set(id, { online: round === undefined, replace: candidate === undefined ? undefined : toHex(candidate) });
+    }
+    return out;
+  }
+
+  /** Append a proposal under `id` unless it was sent less than REPROPOSE_MS ago. */
+  private send(id: string, now: number, build: () => ClusterRecord): void {
+    const last = this.proposedAt.get(id);
+    if (last !== undefined && now - last < REPROPOSE_MS) return;
+    this.proposedAt.set(id, now);
+    if (this.proposedAt.size > 1024) this.proposedAt.delete(this.proposedAt.keys().next().value!);
+    const rec = build();
+    const netId = this.options.networkId.toString(16);
+    this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `${netId}/${id}`).catch((e: unknown) => {
+      this.deps.logger.warn("a proposal was not appended", { id, error: e instanceof Error ? e.message : String(e) });
+    });
+  }
+
+  // ───────────────────────────── views ─────────────────────────────
+
+  status(): FederationStatus {
+    const hs = this.hs;
+    return {
+      role: this.options.role,
+      stream: this.options.stream ?? "",
+      identity: this.options.identity === undefined ? "" : toHex(this.options.identity),
+      appliedSequence: this.appliedSeq,
+      synced: this.synced,
+      forked: this.forked,
+      height: hs.height,
+      federated: hs.authorities.federated.map((a) => toHex(a.identity)),
+      audit: hs.authorities.audit.map((a) => toHex(a.identity)),
+      signatures: [...hs.sigs.keys()],
+    };
+  }
+
+  /** The authority set of the open height (federated-servers, audit-servers, authorities). */
+  authorityView(): AuthorityView {
+    return this.hs.authorities;
+  }
+}
