@@ -1,17 +1,20 @@
 # ledgerd — build, test, run, bench. Every target installs dependencies from the lock file first.
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
-HOMEDIR ?= $(HOME)/.ledgerd
+# `make run PORT=8089 HOMEDIR=/tmp/node2`; without them, the quickstart's LEDGERD_PORT and LEDGERD_HOME
+# (docs/quickstart.md), else port 8088 and ~/.ledgerd.
+PORT ?= $(or $(LEDGERD_PORT),8088)
+HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
 .PHONY: all install os-packages-test os-packages-bench build run test test-long bench lint clean
 
 all: build
 
-# `npm install` with the committed lock file installs exactly the locked versions. Not `npm ci`: the
-# registry mirror this project builds from lacks the other platforms' optional binaries (e.g.
-# @biomejs/cli-darwin-arm64), which npm 11 can then not record in the lock, and `npm ci` refuses such a lock.
+# `npm ci` installs exactly the committed lock file and never rewrites it (a fresh clone stays
+# `git status`-clean); it fails when package.json and the lock disagree: add packages with
+# `npm install <pkg>`, which updates both. The lock is as npm 11 writes it (commit 116f292).
 $(NODE_MODULES_STAMP): package.json package-lock.json
-	npm install --no-audit --no-fund
+	npm ci --no-audit --no-fund
 	@touch $(NODE_MODULES_STAMP)
 
 install: $(NODE_MODULES_STAMP)
@@ -28,7 +31,7 @@ build: install
 	node_modules/.bin/tsc -p .
 
 run: build
-	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR)
+	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT)
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
 test: build os-packages-test

@@ -7,12 +7,14 @@ import { join } from "node:path";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { JetStreamLog } from "./cluster/jetStreamLog.js";
+import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { networkId } from "./protocol/network.js";
+import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
@@ -138,6 +140,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     cleanups.push(() => ledger.close());
+    const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
+    if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     if (replicatedLog !== undefined) {
       federation = new Federation(federationOptions(config), { ledger, log: replicatedLog, logger: log });
       const running = federation;
@@ -182,6 +186,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     await server.listen();
+    warnExposure(config, log);
     cleanups.push(() => server.close());
     // closed before the server (cleanups run in reverse): subscribers get close code 1001
     cleanups.push(() => live.close());

@@ -2,6 +2,14 @@ import { readFileSync } from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
 import {
+  DEBUG_METHOD_NAMES,
+  type DebugMethods,
+  type ParamsOf,
+  type ResultOf,
+  V2_METHOD_NAMES,
+  type V2Methods,
+} from "../rpc/methods.js";
+import {
   AuthError,
   ClientConfigError,
   HttpError,
@@ -10,58 +18,12 @@ import {
   type UnreachableReason,
 } from "./errors.js";
 import { parseJson, stringifyJson } from "./json.js";
-import type {
-  AckParams,
-  AddressesParams,
-  AddressParams,
-  AdminBlockResult,
-  AssetAckResult,
-  AssetBlockResult,
-  AssetSubmitParams,
-  AssetSubmitResult,
-  AuditServersResult,
-  AuthoritiesResult,
-  BalanceResult,
-  ChainHeadResult,
-  CommitChainResult,
-  CommitEntryResult,
-  ConfigurationResult,
-  CurrentMinuteResult,
-  DelayResult,
-  DirectoryBlockByHeightResult,
-  DirectoryBlockResult,
-  DropRateResult,
-  ECBlockResult,
-  EntryAckResult,
-  EntryBlockJson,
-  EntryResult,
-  FederatedServersResult,
-  HashParams,
-  HeightParams,
-  HeightsResult,
-  HoldingQueueResult,
-  KeyMRParams,
-  KeyMRResult,
-  MessageParams,
-  MessagesResult,
-  MultipleBalancesResult,
-  NetworkInfoResult,
-  PendingEntryJson,
-  PendingTransactionJson,
-  PendingTransactionsParams,
-  PredictiveFerResult,
-  ProcessListResult,
-  PropertiesResult,
-  RateResult,
-  RawDataResult,
-  ReceiptResult,
-  RevealParams,
-  RevealResult,
-  SendRawMessageResult,
-  SummaryResult,
-  TransactionResult,
-  TxIdParams,
-} from "./types.js";
+import type { AckParams, AssetAckResult, EntryAckResult } from "./types.js";
+
+/** The params of a `/v2` method (rpc/methods.ts); each wrapper's result type follows from its method name. */
+type V2Params<M extends keyof V2Methods> = ParamsOf<V2Methods, M>;
+/** The params of a `/debug` method. */
+type DebugParams<M extends keyof DebugMethods> = ParamsOf<DebugMethods, M>;
 
 export interface NodeClientOptions {
   /** base URL of the node, e.g. http://127.0.0.1:8088 (a trailing /v2 is accepted and ignored) */
@@ -170,6 +132,13 @@ export class NodeClient {
    * Call any method. `params` omitted → no `params` member is sent. Resolves with `result`.
    * @throws RpcError | AuthError | UnreachableError | HttpError
    */
+  call<M extends keyof V2Methods>(method: M, params?: ParamsOf<V2Methods, M>): Promise<ResultOf<V2Methods, M>>;
+  call<M extends keyof DebugMethods>(
+    method: M,
+    params: ParamsOf<DebugMethods, M>,
+    endpoint: "debug",
+  ): Promise<ResultOf<DebugMethods, M>>;
+  call<T>(method: string, params?: unknown, endpoint?: Endpoint): Promise<T>;
   async call<T>(method: string, params?: unknown, endpoint: Endpoint = "v2"): Promise<T> {
     const id = this.nextId++;
     const body = stringifyJson(
@@ -246,264 +215,229 @@ export class NodeClient {
   // ───────────────────────────── §4.1 main methods (/v2) ─────────────────────────────
 
   /** `ablock-by-height`: admin block at a directory block height. */
-  ablockByHeight(params: HeightParams): Promise<AdminBlockResult> {
+  ablockByHeight(params: V2Params<"ablock-by-height">) {
     return this.call("ablock-by-height", params);
   }
   /** `admin-block`: admin block by its lookup hash (keymr). */
-  adminBlock(params: KeyMRParams): Promise<AdminBlockResult> {
+  adminBlock(params: V2Params<"admin-block">) {
     return this.call("admin-block", params);
   }
   /** `ack`: status of a transaction (chainid "f"), commit ("c") or an entry (its chain ID). */
   ack(params: AckParams & { chainid: "f" }): Promise<AssetAckResult>;
   ack(params: AckParams): Promise<EntryAckResult | AssetAckResult>;
-  ack(params: AckParams): Promise<EntryAckResult | AssetAckResult> {
+  ack(params: V2Params<"ack">): Promise<EntryAckResult | AssetAckResult> {
     return this.call("ack", params);
   }
   /** `chain-head`: keymr of the chain's newest entry block. Unknown chain → RpcError -32009. */
-  chainHead(params: { chainid: string }): Promise<ChainHeadResult> {
+  chainHead(params: V2Params<"chain-head">) {
     return this.call("chain-head", params);
   }
   /** `commit-chain`: submit a signed 200-byte chain commit (hex). */
-  commitChain(params: MessageParams): Promise<CommitChainResult> {
+  commitChain(params: V2Params<"commit-chain">) {
     return this.call("commit-chain", params);
   }
   /** `commit-entry`: submit a signed 136-byte entry commit (hex). */
-  commitEntry(params: MessageParams): Promise<CommitEntryResult> {
+  commitEntry(params: V2Params<"commit-entry">) {
     return this.call("commit-entry", params);
   }
   /** `current-minute`: timing of the open block (times in ns since the epoch). */
-  currentMinute(): Promise<CurrentMinuteResult> {
+  currentMinute() {
     return this.call("current-minute");
   }
   /** `dblock-by-height`: full directory block (header timestamp in minutes). */
-  dblockByHeight(params: HeightParams): Promise<DirectoryBlockByHeightResult> {
+  dblockByHeight(params: V2Params<"dblock-by-height">) {
     return this.call("dblock-by-height", params);
   }
   /** `directory-block`: simplified directory block by keymr (timestamp in seconds). */
-  directoryBlock(params: KeyMRParams): Promise<DirectoryBlockResult> {
+  directoryBlock(params: V2Params<"directory-block">) {
     return this.call("directory-block", params);
   }
   /** `directory-block-head`: keymr of the newest saved directory block. */
-  directoryBlockHead(): Promise<KeyMRResult> {
+  directoryBlockHead() {
     return this.call("directory-block-head");
   }
   /** `ecblock-by-height`: entry credit block at a height. */
-  ecblockByHeight(params: HeightParams): Promise<ECBlockResult> {
+  ecblockByHeight(params: V2Params<"ecblock-by-height">) {
     return this.call("ecblock-by-height", params);
   }
   /** `entrycredit-block`: entry credit block by header hash. */
-  entrycreditBlock(params: KeyMRParams): Promise<ECBlockResult> {
+  entrycreditBlock(
+    params: ParamsOf<V2Methods, "entrycredit-block">,
+  ): Promise<ResultOf<V2Methods, "entrycredit-block">> {
     return this.call("entrycredit-block", params);
   }
   /** `entry`: an entry by hash (also pending ones). Unknown → RpcError -32008. */
-  entry(params: HashParams): Promise<EntryResult> {
+  entry(params: V2Params<"entry">) {
     return this.call("entry", params);
   }
   /** `entry-ack` (deprecated; use ack). */
-  entryAck(params: TxIdParams): Promise<EntryAckResult> {
+  entryAck(params: V2Params<"entry-ack">) {
     return this.call("entry-ack", params);
   }
   /** `entry-block`: entry block by keymr. */
-  entryBlock(params: KeyMRParams): Promise<EntryBlockJson> {
+  entryBlock(params: V2Params<"entry-block">) {
     return this.call("entry-block", params);
   }
   /** `entry-credit-balance`: EC balance of an EC… address (entry credits). */
-  entryCreditBalance(params: AddressParams): Promise<BalanceResult> {
+  entryCreditBalance(
+    params: ParamsOf<V2Methods, "entry-credit-balance">,
+  ): Promise<ResultOf<V2Methods, "entry-credit-balance">> {
     return this.call("entry-credit-balance", params);
   }
   /** `entry-credit-rate`: base units of the asset per entry credit. */
-  entryCreditRate(): Promise<RateResult> {
+  entryCreditRate() {
     return this.call("entry-credit-rate");
   }
   /** `asset-ack` (deprecated; use ack with chainid "f"). */
-  assetAck(params: TxIdParams): Promise<AssetAckResult> {
+  assetAck(params: V2Params<"asset-ack">) {
     return this.call("asset-ack", params);
   }
   /** `asset-balance`: balance of an FA… address, base units. */
-  assetBalance(params: AddressParams): Promise<BalanceResult> {
+  assetBalance(params: V2Params<"asset-balance">) {
     return this.call("asset-balance", params);
   }
   /** `asset-block`: asset block by keymr. */
-  assetBlock(params: KeyMRParams): Promise<AssetBlockResult> {
+  assetBlock(params: V2Params<"asset-block">) {
     return this.call("asset-block", params);
   }
   /** `fblock-by-height`: asset block at a height. */
-  fblockByHeight(params: HeightParams): Promise<AssetBlockResult> {
+  fblockByHeight(params: V2Params<"fblock-by-height">) {
     return this.call("fblock-by-height", params);
   }
   /** `asset-submit`: submit a signed transaction (hex). */
-  assetSubmit(params: AssetSubmitParams): Promise<AssetSubmitResult> {
+  assetSubmit(params: V2Params<"asset-submit">) {
     return this.call("asset-submit", params);
   }
   /** `heights`: directory, leader, entry block and entry heights. */
-  heights(): Promise<HeightsResult> {
+  heights() {
     return this.call("heights");
   }
   /** `multiple-ec-balances`: EC balances (ack and saved) of several EC… addresses. */
-  multipleEcBalances(params: AddressesParams): Promise<MultipleBalancesResult> {
+  multipleEcBalances(
+    params: ParamsOf<V2Methods, "multiple-ec-balances">,
+  ): Promise<ResultOf<V2Methods, "multiple-ec-balances">> {
     return this.call("multiple-ec-balances", params);
   }
   /** `multiple-asset-balances`: balances in base units of several FA… addresses. */
-  multipleAssetBalances(params: AddressesParams): Promise<MultipleBalancesResult> {
+  multipleAssetBalances(
+    params: ParamsOf<V2Methods, "multiple-asset-balances">,
+  ): Promise<ResultOf<V2Methods, "multiple-asset-balances">> {
     return this.call("multiple-asset-balances", params);
   }
   /** `pending-entries`: entries submitted and not yet in a block. */
-  pendingEntries(params: Record<string, never> = {}): Promise<PendingEntryJson[] | null> {
+  pendingEntries(params: V2Params<"pending-entries"> = {}) {
     return this.call("pending-entries", params);
   }
   /** `pending-transactions`: transactions not yet in a block, optionally touching one address. */
-  pendingTransactions(params: PendingTransactionsParams = {}): Promise<PendingTransactionJson[] | null> {
+  pendingTransactions(
+    params: ParamsOf<V2Methods, "pending-transactions"> = {},
+  ): Promise<ResultOf<V2Methods, "pending-transactions">> {
     return this.call("pending-transactions", params);
   }
   /** `properties`: node and API versions. */
-  properties(): Promise<PropertiesResult> {
+  properties() {
     return this.call("properties");
   }
   /** `raw-data`: binary (hex) of an entry, transaction, commit or block by hash. */
-  rawData(params: HashParams): Promise<RawDataResult> {
+  rawData(params: V2Params<"raw-data">) {
     return this.call("raw-data", params);
   }
   /** `receipt`: Merkle proof of an entry up to its directory block. Not yet in a block → RpcError -32010. */
-  receipt(params: HashParams): Promise<ReceiptResult> {
+  receipt(params: V2Params<"receipt">) {
     return this.call("receipt", params);
   }
   /** `reveal-chain`: reveal the first entry of a chain (hex of the marshalled entry). */
-  revealChain(params: RevealParams): Promise<RevealResult> {
+  revealChain(params: V2Params<"reveal-chain">) {
     return this.call("reveal-chain", params);
   }
   /** `reveal-entry`: reveal an entry (hex of the marshalled entry). */
-  revealEntry(params: RevealParams): Promise<RevealResult> {
+  revealEntry(params: V2Params<"reveal-entry">) {
     return this.call("reveal-entry", params);
   }
   /** `send-raw-message`: inject a binary network message (debugging). */
-  sendRawMessage(params: MessageParams): Promise<SendRawMessageResult> {
+  sendRawMessage(params: V2Params<"send-raw-message">) {
     return this.call("send-raw-message", params);
   }
   /** `transaction`: a transaction, commit or entry by hash with where it was included. */
-  transaction(params: HashParams): Promise<TransactionResult> {
+  transaction(params: V2Params<"transaction">) {
     return this.call("transaction", params);
   }
 
   // ───────────────────────────── §4.2 debug methods (/debug) ─────────────────────────────
 
   /** `holding-queue`: messages waiting in the holding queue. */
-  holdingQueue(): Promise<HoldingQueueResult> {
+  holdingQueue() {
     return this.call("holding-queue", undefined, "debug");
   }
   /** `network-info`: network number, name and ID. */
-  networkInfo(): Promise<NetworkInfoResult> {
+  networkInfo() {
     return this.call("network-info", undefined, "debug");
   }
   /** `predictive-fer`: predicted entry credit rate, base units per EC. */
-  predictiveFer(): Promise<PredictiveFerResult> {
+  predictiveFer() {
     return this.call("predictive-fer", undefined, "debug");
   }
   /** `audit-servers` */
-  auditServers(): Promise<AuditServersResult> {
+  auditServers() {
     return this.call("audit-servers", undefined, "debug");
   }
   /** `federated-servers` */
-  federatedServers(): Promise<FederatedServersResult> {
+  federatedServers() {
     return this.call("federated-servers", undefined, "debug");
   }
   /** `configuration`: the node's effective configuration (spec §4.2.1). */
-  configuration(): Promise<ConfigurationResult> {
+  configuration() {
     return this.call("configuration", undefined, "debug");
   }
   /** `process-list`: the open block's process list (shape not fixed by the spec). */
-  processList(): Promise<ProcessListResult> {
+  processList() {
     return this.call("process-list", undefined, "debug");
   }
   /** `authorities` */
-  authorities(): Promise<AuthoritiesResult> {
+  authorities() {
     return this.call("authorities", undefined, "debug");
   }
   /** `reload-configuration`: re-read the configuration file; returns it like `configuration`. */
-  reloadConfiguration(): Promise<ConfigurationResult> {
+  reloadConfiguration() {
     return this.call("reload-configuration", undefined, "debug");
   }
   /** `drop-rate`: dropped messages per 1000 (network testing). */
-  dropRate(): Promise<DropRateResult> {
+  dropRate() {
     return this.call("drop-rate", undefined, "debug");
   }
   /** `set-drop-rate` */
-  setDropRate(params: { DropRate: number }): Promise<DropRateResult> {
+  setDropRate(params: DebugParams<"set-drop-rate">) {
     return this.call("set-drop-rate", params, "debug");
   }
   /** `delay`: message delay, ms (network testing). */
-  delay(): Promise<DelayResult> {
+  delay() {
     return this.call("delay", undefined, "debug");
   }
   /** `set-delay` */
-  setDelay(params: { Delay: number }): Promise<DelayResult> {
+  setDelay(params: DebugParams<"set-delay">) {
     return this.call("set-delay", params, "debug");
   }
   /** `summary`: one-line node summary. */
-  summary(): Promise<SummaryResult> {
+  summary() {
     return this.call("summary", undefined, "debug");
   }
   /** `messages`: message journal lines (node started with -journaling=true). */
-  messages(): Promise<MessagesResult> {
+  messages() {
     return this.call("messages", undefined, "debug");
   }
 }
 
-/** Every method name the client covers, by endpoint (spec §4.1 and §4.2). */
+/** Every method name the client covers, by endpoint: the contract's spec methods (spec §4.1 and §4.2). */
 export const NODE_METHODS: Readonly<Record<Endpoint, readonly string[]>> = {
-  v2: [
-    "ablock-by-height",
-    "admin-block",
-    "ack",
-    "chain-head",
-    "commit-chain",
-    "commit-entry",
-    "current-minute",
-    "dblock-by-height",
-    "directory-block",
-    "directory-block-head",
-    "ecblock-by-height",
-    "entrycredit-block",
-    "entry",
-    "entry-ack",
-    "entry-block",
-    "entry-credit-balance",
-    "entry-credit-rate",
-    "asset-ack",
-    "asset-balance",
-    "asset-block",
-    "fblock-by-height",
-    "asset-submit",
-    "heights",
-    "multiple-ec-balances",
-    "multiple-asset-balances",
-    "pending-entries",
-    "pending-transactions",
-    "properties",
-    "raw-data",
-    "receipt",
-    "reveal-chain",
-    "reveal-entry",
-    "send-raw-message",
-    "transaction",
-  ],
-  debug: [
-    "holding-queue",
-    "network-info",
-    "predictive-fer",
-    "audit-servers",
-    "federated-servers",
-    "configuration",
-    "process-list",
-    "authorities",
-    "reload-configuration",
-    "drop-rate",
-    "set-drop-rate",
-    "delay",
-    "set-delay",
-    "summary",
-    "messages",
-  ],
+  v2: specMethods(V2_METHOD_NAMES),
+  debug: specMethods(DEBUG_METHOD_NAMES),
 };
+
+function specMethods(names: Readonly<Record<string, "spec" | "extension">>): string[] {
+  return Object.entries(names)
+    .filter(([, origin]) => origin === "spec")
+    .map(([name]) => name);
+}
 
 function toUnreachable(url: string, err: Error): UnreachableError {
   const code = (err as NodeJS.ErrnoException).code ?? "";

@@ -75,6 +75,8 @@ export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 /** Largest message delay, ms: the same bound as rpc/intake.ts MAX_DELAY_MS (a delayed call holds its HTTP
  *  request open; a minute is beyond any useful network simulation and below common client timeouts). */
 export const MAX_DELAY_MS = 60_000;
+/** Modes of the /debug endpoint (NodeConfig.debugApi). */
+export const DEBUG_API_MODES = ["off", "readonly", "readwrite"] as const;
 /** Signature-verification worker threads beyond this are a typo: the pool cannot use more than the cores. */
 export const MAX_VERIFY_THREADS = 256;
 
@@ -167,7 +169,7 @@ export const GROUPS: readonly GroupSpec[] = [
         default: "00100000",
         min: 0,
         max: SAFE,
-        doc: "initial entry-credit rate, base units per entry credit (decimal; leading zeros are not octal)",
+        doc: "informational: the entry-credit rate comes from the network's genesis block (LOCAL, CUSTOM: 1000 base units per entry credit) and rate changes; a start warns when set otherwise",
       },
       {
         name: "ExchangeRateChainId",
@@ -348,9 +350,36 @@ export const GROUPS: readonly GroupSpec[] = [
       {
         name: "ListenHost",
         type: "string",
-        default: "0.0.0.0",
+        default: "127.0.0.1",
         extension: true,
-        doc: "interface the JSON-RPC server listens on",
+        doc:
+          "interface the JSON-RPC server listens on (also -listenhost); an address other than loopback needs " +
+          "NodeRpcUser/NodeRpcPass, or the flag -insecure-noauth",
+      },
+      {
+        name: "DebugApi",
+        type: "string",
+        default: null,
+        choices: DEBUG_API_MODES,
+        extension: true,
+        doc:
+          "the /debug endpoint: off | readonly | readwrite (set-drop-rate, set-delay, reload-configuration); " +
+          "empty = off on MAIN, readonly elsewhere (also -debugapi)",
+      },
+      {
+        name: "DebugRpcUser",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "HTTP Basic user that callers off loopback need for the state-changing /debug methods",
+      },
+      {
+        name: "DebugRpcPass",
+        type: "string",
+        default: "",
+        secret: true,
+        extension: true,
+        doc: "HTTP Basic password that goes with DebugRpcUser",
       },
       {
         name: "MaxBodyBytes",
@@ -395,7 +424,7 @@ export const GROUPS: readonly GroupSpec[] = [
         min: 0,
         max: 1000,
         extension: true,
-        doc: "network testing: drop this many of every 1000 submitted messages (also -drop, debug set-drop-rate)",
+        doc: "network testing: refuse (with an error) this many of every 1000 submitted messages (also -drop, debug set-drop-rate)",
       },
       {
         name: "Delay",
@@ -404,7 +433,7 @@ export const GROUPS: readonly GroupSpec[] = [
         min: 0,
         max: MAX_DELAY_MS,
         extension: true,
-        doc: "network testing: delay each submitted message, milliseconds (debug set-delay)",
+        doc: "network testing: delay each submitted message from its request's arrival, milliseconds (debug set-delay)",
       },
     ],
   },

@@ -9,6 +9,7 @@ import { availableParallelism } from "node:os";
 import { NETWORK_NAMES, type NetworkName } from "../protocol/network.js";
 import { ConfigError } from "./errors.js";
 import {
+  DEBUG_API_MODES,
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_MIN_FREE_DISK_MB,
   LOG_LEVEL_WORDS,
@@ -17,7 +18,7 @@ import {
   MAX_VERIFY_THREADS,
   MIN_BODY_BYTES,
 } from "./fields.js";
-import type { LogLevel } from "./types.js";
+import type { DebugApiMode, LogLevel } from "./types.js";
 
 /** What the command line asked for; absent = not given (the file or the default decides). */
 export interface FlagValues {
@@ -31,6 +32,11 @@ export interface FlagValues {
   journaling?: boolean;
   rpcUser?: string;
   rpcPass?: string;
+  /** interface of the JSON-RPC server */
+  listenHost?: string;
+  /** serve a non-loopback address without credentials (-insecure-noauth) */
+  insecureNoAuth?: boolean;
+  debugApi?: DebugApiMode;
   tls?: boolean;
   selfAddrs?: string[];
   /** bytes */
@@ -202,6 +208,45 @@ const SPECS: readonly FlagSpec[] = [
     },
   },
   {
+    names: ["listenhost"],
+    kind: "string",
+    arg: "ADDRESS",
+    shown: "127.0.0.1, or [App] ListenHost",
+    help:
+      "interface of the JSON-RPC server; an address other than loopback needs -rpcuser/-rpcpass " +
+      "(or [App] NodeRpcUser/NodeRpcPass), or -insecure-noauth",
+    apply(into, v, flag) {
+      const host = v.trim();
+      const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+      if (isIP(bare) === 0 && !isDnsName(bare)) bad(flag, `expected an interface address, got ${JSON.stringify(v)}`);
+      into.listenHost = bare;
+    },
+  },
+  {
+    names: ["insecure-noauth"],
+    kind: "bool",
+    shown: "false",
+    help:
+      "INSECURE: serve a non-loopback -listenhost without credentials; anyone who reaches the port drives " +
+      "the node (logged at warning level at every start)",
+    apply(into, v, flag) {
+      into.insecureNoAuth = bool(flag, v);
+    },
+  },
+  {
+    names: ["debugapi"],
+    kind: "string",
+    arg: "MODE",
+    shown: "off on MAIN, readonly elsewhere; or [App] DebugApi",
+    help: "the /debug endpoint: off, readonly, or readwrite (allows set-drop-rate, set-delay, reload-configuration)",
+    apply(into, v, flag) {
+      const mode = v.trim().toLowerCase();
+      if (!(DEBUG_API_MODES as readonly string[]).includes(mode))
+        bad(flag, `expected one of ${DEBUG_API_MODES.join(", ")}, got ${JSON.stringify(v)}`);
+      into.debugApi = mode as DebugApiMode;
+    },
+  },
+  {
     names: ["tls"],
     kind: "bool",
     shown: "false, or [App] NodeTlsEnabled",
@@ -277,7 +322,7 @@ const SPECS: readonly FlagSpec[] = [
     kind: "int",
     arg: "N",
     shown: "0, or [App] DropRate",
-    help: "network testing: drop N of every 1000 submitted messages (as the reference's -drop)",
+    help: "network testing: refuse (with an error) N of every 1000 submitted messages (the reference's -drop)",
     apply(into, v, flag) {
       into.dropRatePerMille = int(flag, v, 0, 1000);
     },

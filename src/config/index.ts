@@ -10,8 +10,9 @@ import type { NetworkName } from "../protocol/network.js";
 import { ConfigError } from "./errors.js";
 import { PLACEHOLDER_PATH_PREFIX } from "./fields.js";
 import { defaultVerifyThreads, type FlagValues, parseFlags, parseLogLevel } from "./flags.js";
-import { emptyRawFile, fileBool, fileInt, fileString, type RawFile, readIniFile } from "./ini.js";
-import type { ClusterConfig, ClusterRole, LogLevel, NodeConfig } from "./types.js";
+import { emptyRawFile, fileBool, fileInt, fileString, fileValue, type RawFile, readIniFile } from "./ini.js";
+import { isLoopbackHost } from "./loopback.js";
+import type { ClusterConfig, ClusterRole, DebugApiMode, LogLevel, NodeConfig } from "./types.js";
 
 export { ConfigError } from "./errors.js";
 export { type FlagValues, parseFlags, usage } from "./flags.js";
@@ -32,6 +33,8 @@ export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig
   "consoleLogLevel",
   "rpcUser",
   "rpcPass",
+  "debugRpcUser",
+  "debugRpcPass",
   "dropRatePerMille",
   "delayMs",
   "corsDomains",
@@ -51,6 +54,9 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.NodeRpcPass": ["rpcPass"],
   "App.CorsDomains": ["corsDomains"],
   "App.ListenHost": ["listenHost"],
+  "App.DebugApi": ["debugApi"],
+  "App.DebugRpcUser": ["debugRpcUser"],
+  "App.DebugRpcPass": ["debugRpcPass"],
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
   "App.MinFreeDiskMB": ["minFreeDiskMB"],
@@ -259,9 +265,30 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
       : fieldError("App.NodeRpcPass", message);
   }
 
-  const listenHost = fileString(raw, "App", "ListenHost").trim();
+  const listenHost = flags.listenHost ?? fileString(raw, "App", "ListenHost").trim();
   if (listenHost === "")
     throw fieldError("App.ListenHost", "[App] ListenHost: expected an interface address, got an empty value");
+  const insecureNoAuth = flags.insecureNoAuth ?? false;
+  // Checked here, so that a reload which drops the credentials of an exposed node is refused too.
+  if (!isLoopbackHost(listenHost) && rpcUser === "" && rpcPass === "" && !insecureNoAuth) {
+    const message =
+      `refusing to serve ${listenHost} without authentication: anyone who reaches the port could drive the node. ` +
+      "Set NodeRpcUser and NodeRpcPass (or -rpcuser/-rpcpass), listen on 127.0.0.1, " +
+      "or accept the risk with -insecure-noauth";
+    throw flags.listenHost !== undefined
+      ? new ConfigError(message, { field: "-listenhost" })
+      : fieldError("App.ListenHost", message);
+  }
+  const debugRpcUser = fileString(raw, "App", "DebugRpcUser");
+  const debugRpcPass = fileString(raw, "App", "DebugRpcPass");
+  if (debugRpcUser === "" && debugRpcPass !== "")
+    throw fieldError(
+      "App.DebugRpcPass",
+      "DebugRpcPass is set but DebugRpcUser is empty: the debug credential needs both",
+    );
+  const fileDebugApi = ((fileValue(raw, "App", "DebugApi") as string | null) ?? "").trim().toLowerCase();
+  const debugApi: DebugApiMode =
+    flags.debugApi ?? (fileDebugApi !== "" ? (fileDebugApi as DebugApiMode) : network === "MAIN" ? "off" : "readonly");
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
   const cluster = clusterConfig(flags, raw, fieldError);
@@ -271,6 +298,10 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     customNet,
     port: flags.port ?? fileInt(raw, "App", "PortNumber")!,
     listenHost,
+    insecureNoAuth,
+    debugApi,
+    debugRpcUser,
+    debugRpcPass,
     homeDir,
     configFile,
     blockTimeSeconds:

@@ -6,14 +6,24 @@ import type { NetworkName } from "../protocol/network.js";
 
 export type LogLevel = "debug" | "info" | "warning" | "error" | "none";
 
+/** The /debug endpoint: absent (404), read-only methods, or also the state-changing ones. */
+export type DebugApiMode = "off" | "readonly" | "readwrite";
+
 export interface NodeConfig {
   network: NetworkName;
   /** name hashed into the CUSTOM network id */
   customNet: string;
   /** JSON-RPC port (default 8088) */
   port: number;
-  /** interface to listen on (default "0.0.0.0") */
+  /** interface to listen on (default "127.0.0.1"; another address needs credentials or insecureNoAuth) */
   listenHost: string;
+  /** -insecure-noauth: serve a non-loopback listenHost without credentials */
+  insecureNoAuth: boolean;
+  /** the /debug endpoint (default: off on MAIN, readonly elsewhere) */
+  debugApi: DebugApiMode;
+  /** Basic credentials that callers off loopback need for the state-changing /debug methods (both empty = none) */
+  debugRpcUser: string;
+  debugRpcPass: string;
   /** data directory (default ~/.ledgerd); LMDB lives in `${homeDir}/${network lowercase}/db` */
   homeDir: string;
   /** path of the INI file actually read ("" when none) */

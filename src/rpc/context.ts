@@ -31,8 +31,20 @@ export interface ClusterPort {
   submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void>;
 }
 
+/** The HTTP request being answered (server.ts sets it per request). */
+export interface RequestInfo {
+  /** performance.now() when the request's body was read, ms (the debug delay counts from it) */
+  receivedMs: number;
+  /** the caller's address; "" when not read (it is read for /debug only: ~1 % of a loaded node's main thread) */
+  remote: string;
+  /** which Basic credential the caller presented: the debug one ([App] DebugRpcUser), the API's, or none */
+  credential: "debug" | "rpc" | "none";
+}
+
 export interface RpcContext extends RpcDependencies {
   intake: MessageIntake;
   /** JSON views of saved blocks, per decoded block (viewCache.ts) */
   views: ViewCache;
+  /** the request being answered; absent outside an HTTP request */
+  request?: RequestInfo;
 }

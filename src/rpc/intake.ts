@@ -4,14 +4,17 @@
  * API (spec §4.2 drop-rate / delay) as mutable state, and counts what went through for `summary` and
  * `tps-rate`.
  *
- * - delay: each message waits `delayMs` milliseconds before the ledger sees it (the caller's answer waits too).
- * - drop: each message is dropped with probability `dropRatePerMille`/1000. As with the reference node,
- *   whose drop rate discards network messages after the API has answered, the client gets the normal
- *   success answer (the ids are computed from the message itself) but the ledger never sees the message:
- *   `ack` keeps answering `Unknown` for it.
+ * - delay: each message reaches the ledger `delayMs` milliseconds after its HTTP request arrived (the
+ *   caller's answer waits too). Counted from the request's arrival, so a batch of N writes waits the delay
+ *   once, not N times.
+ * - drop: each message is dropped with probability `dropRatePerMille`/1000. A dropped message is REFUSED
+ *   with a -32000 error saying so: the node never answers success for a message it then discards (the
+ *   reference node does, after its API has answered; docs/compat.md). The ledger never sees it, and the
+ *   client knows to send it again.
  */
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { serverError } from "./errors.js";
 
 /** Largest drop rate, per mille (every message dropped). */
 export const MAX_DROP_RATE = 1000;
@@ -76,17 +79,23 @@ export class MessageIntake {
   }
 
   /**
-   * Hand one message to the ledger, applying delay and drop.
-   * @param send    the ledger call; its rejection propagates to the caller
-   * @param dropped the answer to give when the message is dropped (computed without the ledger)
+   * Hand one message to the ledger, applying delay and drop. A dropped message throws a -32000 error.
+   * @param send       the ledger call; its rejection propagates to the caller
+   * @param receivedMs performance.now() when the message's HTTP request arrived, ms (default: now)
    */
-  async submit<T>(kind: IntakeKind, send: () => Promise<T>, dropped: () => T): Promise<T> {
+  async submit<T>(kind: IntakeKind, send: () => Promise<T>, receivedMs = performance.now()): Promise<T> {
     this.counters.received++;
     this.byKind[kind]++;
-    if (this.delay > 0) await sleep(this.delay);
+    if (this.delay > 0) {
+      const waitMs = receivedMs + this.delay - performance.now();
+      if (waitMs > 0) await sleep(waitMs);
+    }
     if (this.dropRate > 0 && randomInt(MAX_DROP_RATE) < this.dropRate) {
       this.counters.dropped++;
-      return dropped();
+      throw serverError(
+        "Message dropped",
+        `the debug drop rate (${this.dropRate} per 1000) dropped this ${kind}: it was not processed; send it again`,
+      );
     }
     try {
       const result = await send();

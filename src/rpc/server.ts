@@ -2,7 +2,8 @@
  * The HTTP side of the API (spec §1, §5; reference api-behavior §1): hyper-express (uWebSockets.js),
  * optional TLS, routes `/v2` and `/debug`, Basic auth, CORS, body limits, request logs.
  *
- * Order of checks per request: route → CORS pre-flight → Basic auth → body size → JSON-RPC envelope.
+ * Order of checks per request: route (/debug only when DebugApi is not off) → CORS pre-flight → Basic auth
+ * (on /debug the debug credential counts too) → body size → JSON-RPC envelope.
  * The configuration is read through `getConfig()` on every request, so `reload-configuration` changes
  * credentials, CORS domains and the batch limit without a restart (the body limit is fixed at start).
  *
@@ -13,7 +14,7 @@
 import HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
-import type { RpcContext, RpcDependencies } from "./context.js";
+import type { RequestInfo, RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";
 import { MessageIntake } from "./intake.js";
@@ -162,8 +163,9 @@ export class RpcServer {
       });
     };
 
-    // The debug API exists only off the main network, as on the reference node.
-    if (endpoint === this.debug && config.network === "MAIN") {
+    // The debug API exists only when switched on (DebugApi: off by default on MAIN, as on the reference node).
+    const isDebug = endpoint === this.debug;
+    if (isDebug && config.debugApi === "off") {
       res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
       return log(404);
     }
@@ -180,10 +182,19 @@ export class RpcServer {
     }
     const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, req.headers, config.corsDomains) : [];
 
-    if (
-      authEnabled(config.rpcUser, config.rpcPass) &&
-      !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
-    ) {
+    // On /debug the debug credential also lets a caller in (it is what the state-changing methods need off
+    // loopback, debug/access.ts); the caller's address is read there only.
+    const header = req.headers.authorization;
+    const rpcAuth = authEnabled(config.rpcUser, config.rpcPass);
+    const credential: RequestInfo["credential"] =
+      isDebug &&
+      authEnabled(config.debugRpcUser, config.debugRpcPass) &&
+      authorized(header, config.debugRpcUser, config.debugRpcPass)
+        ? "debug"
+        : rpcAuth && authorized(header, config.rpcUser, config.rpcPass)
+          ? "rpc"
+          : "none";
+    if (rpcAuth && credential === "none") {
       send(res, 401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
         ...corsHeaders,
         ["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`],
@@ -193,8 +204,10 @@ export class RpcServer {
 
     // Bodies over the limit never get here: hyper-express answers 413 (see constructor).
     // Invalid UTF-8 sequences become U+FFFD, as with the reference node.
+    const caller = isDebug ? (remote !== "" ? remote : safeRemote(req)) : "";
     const text = new TextDecoder().decode(await req.buffer());
-    const answer = await handleBody(text, endpoint, this.ctx, config.maxBatch);
+    const ctx: RpcContext = { ...this.ctx, request: { receivedMs: performance.now(), remote: caller, credential } };
+    const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
     send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
     log(answer.status, () => ({
       calls: answer.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),

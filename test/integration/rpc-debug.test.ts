@@ -48,7 +48,7 @@ describe("debug methods (journaling off)", () => {
   let chainHex = "";
 
   before(async () => {
-    t = await startTestNode({ blockTimeSeconds: 2 });
+    t = await startTestNode({ blockTimeSeconds: 2, flags: ["-debugapi=readwrite"] });
     await fundEc(t, 500n);
     const extIds = [text("debug"), text(String(Date.now()))];
     const chainId = chainIdFromExtIds(extIds);
@@ -173,7 +173,7 @@ describe("debug methods (journaling off)", () => {
     });
   });
 
-  it("drop rate 1000: submissions get the normal answer but are never processed; 0 again: processed", async () => {
+  it("drop rate 1000: submissions are refused with an error and never processed; 0 again: processed", async () => {
     ok(await debug("set-drop-rate", { DropRate: 1000 }));
     const raw = marshalEntry({
       version: 0,
@@ -182,18 +182,24 @@ describe("debug methods (journaling off)", () => {
       content: text(String(Date.now())),
     });
     const commit = buildEntryCommit({ entryRaw: raw, milliTime: Date.now(), ecSeed: ecKey.seed });
-    const c = await t.call("commit-entry", { message: toHex(commit.raw) });
-    ok(c);
-    assert.equal(c.result.message, "Entry Commit Success");
-    assert.equal(c.result.entryhash, toHex(entryHash(raw)));
     const balance = (await t.call("entry-credit-balance", { address: ecKey.publicAddress })).result.balance;
-    assert.equal((await t.call("ack", { hash: c.result.txid, chainid: "c" })).result.commitdata.status, "Unknown");
+    const c = await t.call("commit-entry", { message: toHex(commit.raw) });
+    // Never a success for a message the node then discards: the caller learns it must send again.
+    assert.equal(c.status, 400);
+    assert.deepEqual(c.error, {
+      code: -32000,
+      message: "Message dropped",
+      data: "the debug drop rate (1000 per 1000) dropped this commit: it was not processed; send it again",
+    });
+    const txid = toHex(sha256(commit.raw.subarray(0, 40)));
+    assert.equal((await t.call("ack", { hash: txid, chainid: "c" })).result.commitdata.status, "Unknown");
     assert.match((await debug("summary")).result.Summary, /dropped=1 .*droprate=1000permille/);
 
     ok(await debug("set-drop-rate", { DropRate: 0 }));
     assert.deepEqual((await debug("drop-rate")).result, { DropRate: 0 });
     const again = await t.call("commit-entry", { message: toHex(commit.raw) });
     ok(again);
+    assert.equal(again.result.txid, txid);
     assert.ok(
       ["TransactionACK", "DBlockConfirmed"].includes(
         (await t.call("ack", { hash: again.result.txid, chainid: "c" })).result.commitdata.status,
@@ -275,7 +281,7 @@ describe("Basic authentication and reload-configuration on a real node", () => {
   let t: TestNode;
   const conf = (pass: string, extra = "") => `[App]\nNodeRpcUser = alice\nNodeRpcPass = ${pass}\n${extra}`;
   before(async () => {
-    t = await startTestNode({ blockTimeSeconds: 2, configFile: conf("s3cret") });
+    t = await startTestNode({ blockTimeSeconds: 2, configFile: conf("s3cret"), flags: ["-debugapi=readwrite"] });
   });
   after(async () => {
     flushCapture();

@@ -1,27 +1,30 @@
 /** The `/debug` method table (spec §4.2): method name → handler. */
-import type { MethodHandler, MethodTable } from "../jsonrpc.js";
+import type { RpcContext } from "../context.js";
+import type { MethodTable } from "../jsonrpc.js";
+import type { DebugMethods, Handlers } from "../methods.js";
+import { stateChanging } from "./access.js";
 import { auditServers, authorities, federatedServers, networkInfo, predictiveFer } from "./network.js";
 import { configuration, delay, dropRate, reloadConfiguration, setDelay, setDropRate } from "./settings.js";
 import { holdingQueue, messages, processList, summary } from "./state.js";
 
-/** Every `/debug` method. */
+/** Every `/debug` method; the state-changing ones behind access.ts (DebugApi = readwrite, caller checks). */
 export function debugMethods(): MethodTable {
-  const table: [string, MethodHandler][] = [
-    ["holding-queue", holdingQueue],
-    ["network-info", networkInfo],
-    ["predictive-fer", predictiveFer],
-    ["audit-servers", auditServers],
-    ["federated-servers", federatedServers],
-    ["configuration", configuration],
-    ["authorities", authorities],
-    ["process-list", processList],
-    ["reload-configuration", reloadConfiguration],
-    ["drop-rate", dropRate],
-    ["set-drop-rate", setDropRate],
-    ["delay", delay],
-    ["set-delay", setDelay],
-    ["summary", summary],
-    ["messages", messages],
-  ];
-  return new Map(table);
+  const table: Handlers<DebugMethods, RpcContext> = {
+    "holding-queue": holdingQueue,
+    "network-info": networkInfo,
+    "predictive-fer": predictiveFer,
+    "audit-servers": auditServers,
+    "federated-servers": federatedServers,
+    configuration: configuration,
+    authorities: authorities,
+    "process-list": processList,
+    "reload-configuration": stateChanging("reload-configuration", reloadConfiguration),
+    "drop-rate": dropRate,
+    "set-drop-rate": stateChanging("set-drop-rate", setDropRate),
+    delay: delay,
+    "set-delay": stateChanging("set-delay", setDelay),
+    summary: summary,
+    messages: messages,
+  };
+  return new Map(Object.entries(table));
 }

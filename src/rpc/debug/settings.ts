@@ -1,12 +1,14 @@
 /**
  * Debug methods that read or change settings (spec §4.2): configuration, reload-configuration, drop-rate,
  * set-drop-rate, delay, set-delay. Drop rate (per mille) and delay (ms) live in the API's message intake
- * and act on every write method from the next call on.
+ * and act on every write method from the next call on. Every change is logged at warning level with the
+ * caller (a dropped or delayed write is refused or kept, never acknowledged and lost: intake.ts).
  */
 import { configurationView } from "../../config/view.js";
 import type { RpcContext } from "../context.js";
 import { MAX_DELAY_MS, MAX_DROP_RATE } from "../intake.js";
 import { expectInteger, Params } from "../params.js";
+import { callerOf } from "./access.js";
 
 /** `configuration`: the spec §4.2.1 groups with the values in effect; secrets redacted. */
 export function configuration(_params: unknown, ctx: RpcContext) {
@@ -23,11 +25,12 @@ export function reloadConfiguration(_params: unknown, ctx: RpcContext) {
   // A broken file throws ConfigError, which rpc/errors.ts answers with its message (-32000).
   const result = ctx.reloadConfig();
   const after = result.config;
-  if (after.dropRatePerMille !== before.dropRatePerMille) ctx.intake.setDropRate(after.dropRatePerMille);
-  if (after.delayMs !== before.delayMs) ctx.intake.setDelay(after.delayMs);
+  if (after.dropRatePerMille !== before.dropRatePerMille)
+    changeDropRate(ctx, after.dropRatePerMille, "reload-configuration");
+  if (after.delayMs !== before.delayMs) changeDelay(ctx, after.delayMs, "reload-configuration");
   if (result.restartNeeded.length > 0)
     ctx.log.warn("configuration changes need a restart", { fields: result.restartNeeded });
-  ctx.log.info("configuration reloaded", { file: after.configFile });
+  ctx.log.warn("configuration reloaded", { file: after.configFile, ...callerOf(ctx) });
   return configurationView(after);
 }
 
@@ -39,7 +42,7 @@ export function dropRate(_params: unknown, ctx: RpcContext) {
 /** `set-drop-rate` {DropRate: 0..1000}: {DropRate: the new value}. */
 export function setDropRate(params: unknown, ctx: RpcContext) {
   const value = expectInteger(new Params(params), "DropRate", { min: 0, max: MAX_DROP_RATE });
-  return { DropRate: ctx.intake.setDropRate(value) };
+  return { DropRate: changeDropRate(ctx, value, "set-drop-rate") };
 }
 
 /** `delay`: {Delay} — ms each submitted message waits before the ledger sees it. */
@@ -50,5 +53,19 @@ export function delay(_params: unknown, ctx: RpcContext) {
 /** `set-delay` {Delay: 0..60000 ms}: {Delay: the new value}. */
 export function setDelay(params: unknown, ctx: RpcContext) {
   const value = expectInteger(new Params(params), "Delay", { min: 0, max: MAX_DELAY_MS });
-  return { Delay: ctx.intake.setDelay(value) };
+  return { Delay: changeDelay(ctx, value, "set-delay") };
+}
+
+function changeDropRate(ctx: RpcContext, perMille: number, method: string): number {
+  const from = ctx.intake.dropRatePerMille;
+  const to = ctx.intake.setDropRate(perMille);
+  ctx.log.warn("debug drop rate changed", { method, from, to, unit: "per mille", ...callerOf(ctx) });
+  return to;
+}
+
+function changeDelay(ctx: RpcContext, ms: number, method: string): number {
+  const from = ctx.intake.delayMs;
+  const to = ctx.intake.setDelay(ms);
+  ctx.log.warn("debug delay changed", { method, from, to, unit: "ms", ...callerOf(ctx) });
+  return to;
 }

@@ -41,10 +41,16 @@ export function dateString(ms: number): string {
 type Unit = "s" | "ms";
 
 /** `{<name>date, <name>datestring}` for a time in ms, expressed in `unit`; nothing when unknown. */
-function date(name: "transaction" | "block", ms: number | undefined, unit: Unit): Record<string, number | string> {
+function date<N extends "transaction" | "block">(name: N, ms: number | undefined, unit: Unit): DateMembers<N> {
   if (ms === undefined || ms === 0) return {};
-  return { [`${name}date`]: unit === "ms" ? ms : Math.floor(ms / 1000), [`${name}datestring`]: dateString(ms) };
+  return {
+    [`${name}date`]: unit === "ms" ? ms : Math.floor(ms / 1000),
+    [`${name}datestring`]: dateString(ms),
+  } as DateMembers<N>;
 }
+
+/** `<name>date` (a number in the method's unit) and `<name>datestring`, both absent when unknown. */
+type DateMembers<N extends string> = { [K in `${N}date`]?: number } & { [K in `${N}datestring`]?: string };
 
 /** The asset-transaction acknowledgement (spec §2.9), dates in ms. */
 function assetAckJson(a: TransactionAck) {
@@ -138,7 +144,7 @@ export function ack(params: unknown, ctx: RpcContext) {
         committxid: toHex(c.txId ?? hash),
         entryhash: "",
         commitdata: commitData(c, "s"),
-        entrydata: { status: "" },
+        entrydata: { status: "" as const },
       };
     }
     const e = ctx.ledger.entryAck(c.commit.entryHash).entry;

@@ -21,8 +21,15 @@ function found<B>(stored: Stored<B> | undefined): Stored<B> {
 }
 
 /** `{<key>: json, rawdata}`; rawdata omitted with noraw. */
-function wrap<J>(key: string, json: J, raw: Uint8Array, noraw: boolean): Record<string, unknown> {
-  return noraw ? { [key]: json } : { [key]: json, rawdata: toHex(raw) };
+function wrap<K extends string, J>(
+  key: K,
+  json: J,
+  raw: Uint8Array,
+  noraw: boolean,
+): { [k in K]: J } & { rawdata?: string } {
+  const wrapped = { [key]: json } as { [k in K]: J } & { rawdata?: string };
+  if (!noraw) wrapped.rawdata = toHex(raw);
+  return wrapped;
 }
 
 /** `directory-block-head`: keymr of the highest saved directory block. */

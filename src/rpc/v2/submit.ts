@@ -12,19 +12,17 @@ import {
   CHAIN_COMMIT_SIZE,
   type ChainCommit,
   type Commit,
-  commitTxId,
   decodeChainCommit,
   decodeEntryCommit,
   ENTRY_COMMIT_SIZE,
   type EntryCommit,
 } from "../../protocol/commit.js";
-import { entryHash, MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import { MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
 import {
   decodeTransaction,
   decodeTransactionAt,
   MAX_TRANSACTION_SIZE,
   type Transaction,
-  transactionId,
 } from "../../protocol/transaction.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, toRpcError } from "../errors.js";
@@ -39,11 +37,7 @@ function decoded<T>(param: string, f: () => T): T {
 }
 
 async function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txid: string; entryhash: string }> {
-  const r = await ctx.intake.submit(
-    "commit",
-    () => ctx.ledger.submitCommit(commit),
-    () => ({ txId: commitTxId(commit), entryHash: commit.entryHash }),
-  );
+  const r = await ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
   return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
 }
 
@@ -52,21 +46,17 @@ async function submitReveal(
   raw: Uint8Array,
   kind?: "chain" | "entry",
 ): Promise<{ entryhash: string; chainid: string }> {
-  const entry = unmarshalEntry(raw);
+  unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
   const r = await ctx.intake.submit(
     "reveal",
     () => ctx.ledger.submitReveal(raw, kind === undefined ? {} : { kind }),
-    () => ({ entryHash: entryHash(raw), chainId: entry.chainId }),
+    ctx.request?.receivedMs,
   );
   return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
 }
 
 async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ txid: string }> {
-  const r = await ctx.intake.submit(
-    "transaction",
-    () => ctx.ledger.submitTransaction(tx),
-    () => ({ txId: transactionId(tx) }),
-  );
+  const r = await ctx.intake.submit("transaction", () => ctx.ledger.submitTransaction(tx), ctx.request?.receivedMs);
   return { txid: toHex(r.txId) };
 }
 

@@ -35,7 +35,9 @@ describe("loadConfig: defaults", () => {
     assert.equal(c.network, "LOCAL");
     assert.equal(c.customNet, "");
     assert.equal(c.port, 8088);
-    assert.equal(c.listenHost, "0.0.0.0");
+    assert.equal(c.listenHost, "127.0.0.1");
+    assert.equal(c.insecureNoAuth, false);
+    assert.equal(c.debugApi, "readonly");
     assert.equal(c.homeDir, join(dir, ".ledgerd"));
     assert.equal(c.configFile, "");
     assert.equal(c.blockTimeSeconds, 6);
@@ -220,6 +222,59 @@ describe("loadConfig: precedence flags > file > defaults", () => {
     assert.equal(locationHost("2001:db8::1"), "2001:db8::1");
     assert.equal(locationHost("node.example.com"), "node.example.com");
     assert.equal(locationHost("https://node.example.com:8088/v2"), "node.example.com");
+  });
+});
+
+describe("exposure: listen address, credentials, debug API", () => {
+  it("a non-loopback ListenHost without credentials is refused, by flag and by file line", () => {
+    const { env, dir } = home();
+    for (const host of ["0.0.0.0", "::", "192.0.2.7", "node.example.com"]) {
+      const e = configError(() => loadConfig([`-listenhost=${host}`], env));
+      assert.equal(e.field, "-listenhost");
+      assert.match(e.message, /without authentication.*-insecure-noauth/);
+    }
+    const conf = join(dir, "open.conf");
+    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\n");
+    const e = configError(() => loadConfig([`-config=${conf}`], env));
+    assert.match(e.message, /open\.conf:2: refusing to serve 0\.0\.0\.0 without authentication/);
+  });
+
+  it("loopback needs nothing; credentials or -insecure-noauth allow any address", () => {
+    const { env } = home();
+    for (const host of ["127.0.0.1", "127.8.9.10", "::1", "[::1]", "localhost"])
+      assert.equal(loadConfig([`-listenhost=${host}`], env).listenHost, host.replace(/[[\]]/g, ""));
+    const withAuth = loadConfig(["-listenhost=0.0.0.0", "-rpcuser=a", "-rpcpass=b"], env);
+    assert.equal(withAuth.listenHost, "0.0.0.0");
+    const open = loadConfig(["-listenhost=0.0.0.0", "-insecure-noauth"], env);
+    assert.equal(open.insecureNoAuth, true);
+    configError(() => loadConfig(["-listenhost=not an address"], env));
+  });
+
+  it("a reload that removes the credentials of an exposed node is refused", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "r.conf");
+    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\nNodeRpcUser = a\nNodeRpcPass = b\n");
+    const argv = [`-config=${conf}`, `-homedir=${dir}`];
+    const boot = loadConfig(argv, env);
+    writeFileSync(conf, "[App]\nListenHost = 0.0.0.0\n");
+    configError(() => reloadConfig(boot, argv, env));
+  });
+
+  it("DebugApi: off on MAIN, readonly elsewhere, the flag or the file otherwise", () => {
+    const { env, dir } = home();
+    assert.equal(loadConfig(["-network=MAIN"], env).debugApi, "off");
+    assert.equal(loadConfig(["-network=TEST"], env).debugApi, "readonly");
+    assert.equal(loadConfig(["-debugapi=READWRITE"], env).debugApi, "readwrite");
+    const conf = join(dir, "d.conf");
+    writeFileSync(conf, "[App]\nDebugApi = off\nDebugRpcUser = dbg\nDebugRpcPass = x\n");
+    const c = loadConfig([`-config=${conf}`], env);
+    assert.equal(c.debugApi, "off");
+    assert.equal(c.debugRpcUser, "dbg");
+    assert.equal(c.debugRpcPass, "x");
+    assert.equal(loadConfig([`-config=${conf}`, "-debugapi=readonly"], env).debugApi, "readonly");
+    configError(() => loadConfig(["-debugapi=yes"], env));
+    writeFileSync(conf, "[App]\nDebugRpcPass = x\n");
+    assert.match(configError(() => loadConfig([`-config=${conf}`], env)).message, /DebugRpcUser is empty/);
   });
 });
 

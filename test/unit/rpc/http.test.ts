@@ -45,14 +45,14 @@ describe("routes", () => {
     }
   });
 
-  it("/debug does not exist on MAIN (the reference registers it only off MAIN)", async () => {
-    t.config.network = "MAIN";
+  it("/debug does not exist with DebugApi off (the default on MAIN, where the reference never registers it)", async () => {
+    t.config.debugApi = "off";
     try {
       const a = await rawRequest(t.base, { path: "/debug", body: `{"jsonrpc":"2.0","id":1,"method":"drop-rate"}` });
       assert.equal(a.status, 404);
       assert.equal(a.text, "404 page not found\n");
     } finally {
-      t.config.network = "LOCAL";
+      t.config.debugApi = "readonly";
     }
   });
 
@@ -74,7 +74,7 @@ describe("routes", () => {
 describe("debug intake knobs (drop rate, delay)", () => {
   let t: TestServer;
   before(async () => {
-    t = await startTestServer({ dropRatePerMille: 7, delayMs: 3 });
+    t = await startTestServer({ dropRatePerMille: 7, delayMs: 3, debugApi: "readwrite" });
   });
   after(() => t.close());
   const debug = (method: string, params?: unknown) => rpc(t.base, method, params, { path: "/debug" });

@@ -1,0 +1,160 @@
+// Security defaults against a real `bin/ledgerd` process (issue 19): the API listens on loopback unless told
+// otherwise, an exposed node without credentials refuses to start, /debug cannot change the node's state
+// unless switched to readwrite, every knob change is logged with the caller, and no knob makes the node
+// acknowledge a write and then drop it.
+import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, it } from "node:test";
+import { toHex } from "../../src/protocol/bytes.js";
+import { chainIdFromExtIds, marshalEntry } from "../../src/protocol/entry.js";
+import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+
+after(() => killAllNodes());
+
+const text = (s: string) => new TextEncoder().encode(s);
+let unique = 0;
+/** A first entry of a new chain, never committed: the node holds its reveal (no funds needed). */
+function heldReveal(): string {
+  const extIds = [text("security test"), text(`${process.pid}-${Date.now()}-${unique++}`)];
+  return toHex(marshalEntry({ version: 0, chainId: chainIdFromExtIds(extIds), extIds, content: new Uint8Array() }));
+}
+
+/** Listening sockets on `port` from /proc/net/tcp{,6}: their local addresses as the kernel prints them. */
+function listenAddresses(port: number): string[] {
+  const portHex = port.toString(16).toUpperCase().padStart(4, "0");
+  const out: string[] = [];
+  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    let lines: string[];
+    try {
+      lines = readFileSync(file, "utf8").split("\n").slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      if (state === "0A" && local?.endsWith(`:${portHex}`)) out.push(local.slice(0, -5));
+    }
+  }
+  return out;
+}
+
+/** 127.0.0.1, ::1 and ::ffff:127.0.0.1 as /proc/net/tcp{,6} print them (little-endian words). */
+const LOOPBACK_HEX = new Set(["0100007F", "00000000000000000000000001000000", "0000000000000000FFFF00000100007F"]);
+
+async function expectRpcError(p: Promise<unknown>): Promise<RpcCallError> {
+  try {
+    await p;
+  } catch (e) {
+    assert.ok(e instanceof RpcCallError, String(e));
+    return e;
+  }
+  return assert.fail("expected a JSON-RPC error");
+}
+
+describe("listen address", () => {
+  it("without ListenHost the node listens on loopback only", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const conf = join(dir, "plain.conf");
+    writeFileSync(conf, "[App]\nPortNumber = 8088\n"); // no ListenHost: the default decides
+    const node = await LedgerdProcess.start({ extraArgs: [`-config=${conf}`] });
+    t.after(() => node.cleanup());
+    const bound = listenAddresses(node.port);
+    assert.ok(bound.length > 0, `no listening socket on port ${node.port}`);
+    for (const a of bound) assert.ok(LOOPBACK_HEX.has(a), `listens on ${a}, not loopback (${bound.join(", ")})`);
+    await node.stop();
+  });
+
+  it("a non-loopback -listenhost without credentials: refuses to start, says why, binds nothing", async (t) => {
+    const r = await LedgerdProcess.startExpectingExit({ extraArgs: ["-listenhost=0.0.0.0"], waitMs: 20_000 });
+    t.after(() => r.process.cleanup());
+    assert.notEqual(r.code, undefined, `the node started:\n${r.output}`);
+    assert.notEqual(r.code, 0);
+    assert.match(r.output, /refusing to serve 0\.0\.0\.0 without authentication/);
+    assert.match(r.output, /-insecure-noauth/);
+    assert.doesNotMatch(r.output, /rpc listening/);
+  });
+});
+
+describe("debug API modes and the write knobs", () => {
+  it("readonly (the default): state-changing debug methods are refused and change nothing", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    for (const [method, params] of [
+      ["set-drop-rate", { DropRate: 1000 }],
+      ["set-delay", { Delay: 60000 }],
+      ["reload-configuration", undefined],
+    ] as const) {
+      const e = await expectRpcError(node.rpc(method, params, "debug"));
+      assert.equal(e.code, -32000, method);
+      assert.equal(e.rpcMessage, "Debug method not allowed", method);
+      assert.match(String(e.data), /-debugapi=readwrite/, method);
+    }
+    assert.deepEqual(await node.rpc("drop-rate", undefined, "debug"), { DropRate: 0 });
+    assert.deepEqual(await node.rpc("delay", undefined, "debug"), { Delay: 0 });
+    // reads still work
+    assert.equal(
+      ((await node.rpc("network-info", undefined, "debug")) as { NetworkName: string }).NetworkName,
+      "LOCAL",
+    );
+    await node.stop();
+  });
+
+  it("off: /debug does not exist", async (t) => {
+    const node = await LedgerdProcess.start({ extraArgs: ["-debugapi=off"] });
+    t.after(() => node.cleanup());
+    const a = await node.post('{"jsonrpc":"2.0","id":1,"method":"drop-rate"}', { path: "/debug" });
+    assert.equal(a.status, 404);
+    await node.stop();
+  });
+
+  it("readwrite: a dropped write is refused with an error, never acknowledged; changes logged with the caller", async (t) => {
+    const node = await LedgerdProcess.start({ extraArgs: ["-debugapi=readwrite"] });
+    t.after(() => node.cleanup());
+    assert.match(node.log, /the \/debug API can change this node's state/);
+    assert.deepEqual(await node.rpc("set-drop-rate", { DropRate: 1000 }, "debug"), { DropRate: 1000 });
+
+    const e = await expectRpcError(node.rpc("reveal-entry", { entry: heldReveal() }));
+    assert.equal(e.code, -32000);
+    assert.equal(e.rpcMessage, "Message dropped");
+    assert.match(String(e.data), /not processed; send it again/);
+    // nothing was kept: an acknowledged reveal would sit in the holding queue
+    assert.deepEqual(await node.rpc("holding-queue", undefined, "debug"), { Messages: null });
+
+    // the change is a warning naming the method, the values and the caller
+    const line = node.log.split("\n").find((l) => l.includes("debug drop rate changed") && l.includes("set-drop-rate"));
+    assert.ok(line, `no warning line for the change:\n${node.tail()}`);
+    assert.match(line, /warn/i);
+    assert.match(line, /"caller":"(::ffff:)?127\.0\.0\.1"/);
+    assert.match(line, /"to":1000/);
+
+    assert.deepEqual(await node.rpc("set-drop-rate", { DropRate: 0 }, "debug"), { DropRate: 0 });
+    await node.rpc("reveal-entry", { entry: heldReveal() });
+    const held = (await node.rpc("holding-queue", undefined, "debug")) as { Messages: unknown[] | null };
+    assert.equal(held.Messages?.length, 1);
+    await node.stop();
+  });
+
+  it("readwrite: a delayed batch is kept whole and waits the delay once, not once per write", async (t) => {
+    const node = await LedgerdProcess.start({ extraArgs: ["-debugapi=readwrite"] });
+    t.after(() => node.cleanup());
+    const DELAY_MS = 1000;
+    const WRITES = 8;
+    await node.rpc("set-delay", { Delay: DELAY_MS }, "debug");
+    const started = Date.now();
+    const answers = await node.rpcBatch(
+      Array.from({ length: WRITES }, () => ({ method: "reveal-entry", params: { entry: heldReveal() } })),
+    );
+    const elapsed = Date.now() - started;
+    for (const a of answers) assert.ok("result" in a, JSON.stringify(a));
+    // every acknowledged write is kept
+    const held = (await node.rpc("holding-queue", undefined, "debug")) as { Messages: unknown[] | null };
+    assert.equal(held.Messages?.length, WRITES);
+    // waited at least the delay; far less than one delay per write (the old behaviour: ≥ 8 s)
+    assert.ok(elapsed >= DELAY_MS, `answered after ${elapsed} ms, before the delay`);
+    assert.ok(elapsed < WRITES * DELAY_MS, `${elapsed} ms: the delay was applied per write`);
+    await node.stop();
+  });
+});
