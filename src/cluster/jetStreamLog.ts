@@ -40,6 +40,11 @@ export const DEFAULT_APPEND_DEADLINE_MS = 30_000;
 const PUBLISH_TIMEOUT_MS = 2_000;
 /** Pause between publish attempts while there is no stream leader, ms. */
 const RETRY_PAUSE_MS = 250;
+/**
+ * A follow that has delivered nothing for this long while the stream holds more is restarted, ms. Records
+ * arrive every minute at least (end-of-minute markers), and a live delivery takes well under 1 ms each.
+ */
+const FOLLOW_WATCHDOG_MS = 3_000;
 /** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
 export const MAX_RECORD_BYTES = 512 * 1024;
 
@@ -223,6 +228,7 @@ export class JetStreamLog {
     const run = async (): Promise<void> => {
       let next = fromSeq;
       while (!stopped && !this.closed) {
+        let watchdog: NodeJS.Timeout | undefined;
         try {
           const consumer = await this.js.consumers.get(this.options.stream, {
             deliver_policy: DeliverPolicy.StartSequence,
@@ -231,14 +237,44 @@ export class JetStreamLog {
           const messages = await consumer.consume({ max_messages: 512 });
           stopMessages = () => void messages.stop();
           if (stopped) messages.stop();
+          // The client recreates an ordered consumer after a gap, but not always after the nats-server its
+          // connection was on died (measured: delivery stalled > 20 s while appends went on). So: when nothing
+          // arrives for FOLLOW_WATCHDOG_MS while the stream holds more, this consumer is dropped and made again.
+          let delivered = 0;
+          let seen = 0;
+          let busy = false;
+          let checking = false;
+          watchdog = setInterval(() => {
+            if (checking || busy || delivered !== seen) {
+              seen = delivered;
+              return;
+            }
+            checking = true;
+            this.lastSequence().then(
+              (last) => {
+                checking = false;
+                if (delivered === seen && !busy && last >= next) {
+                  this.deps.log.warn("log delivery stalled; following again", { from: next, last });
+                  messages.stop();
+                }
+              },
+              () => {
+                checking = false;
+              },
+            );
+          }, FOLLOW_WATCHDOG_MS);
           for await (const m of messages) {
             const seq = (m as JsMsg).seq;
             if (seq < next) continue; // a re-delivery after the client recreated the consumer
+            busy = true;
             try {
               await onRecord({ seq, subject: m.subject, data: m.data });
             } catch (e) {
               throw new HandlerError(e);
+            } finally {
+              busy = false;
             }
+            delivered++;
             next = seq + 1;
             if (stopped) break;
           }
@@ -251,6 +287,8 @@ export class JetStreamLog {
             error: e instanceof Error ? e.message : String(e),
           });
           await sleep(RETRY_PAUSE_MS);
+        } finally {
+          if (watchdog !== undefined) clearInterval(watchdog);
         }
       }
     };

@@ -13,6 +13,7 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { checkBlockSignatures, minuteZeroVmIndex } from "../../src/cluster/dbSig.js";
+import { JetStreamLog } from "../../src/cluster/jetStreamLog.js";
 import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
 import { decodeAdminBlock } from "../../src/protocol/ablock.js";
 import { keyPairFromPrivate } from "../../src/protocol/address.js";
@@ -229,6 +230,28 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     assert.ok(servers.FederatedServers.some((s) => s.ChainID === auditId.identity));
     await victim.proc.restart();
     for (let i = 0; i < 6; i++) await writeEntry(procs[i % procs.length]!);
+
+    // kill -9 of the nats-server leading the stream during writes: writes wait (≤ ~10 s), none is lost
+    const probe = await JetStreamLog.open(
+      { servers: nats.urls, stream: "LEDGER_LOCAL", subjectPrefix: "ledger.local", replicas: 3 },
+      { log: { info: () => {}, warn: () => {} } },
+    );
+    const leaderName = await probe.streamLeader();
+    await probe.close();
+    const leader = nats.servers.find((s) => s.name === leaderName);
+    assert.ok(leader, `stream leader ${JSON.stringify(leaderName)} is none of the servers`);
+    const pending = [0, 1, 2, 3].map((i) => writeEntry(procs[i % procs.length]!));
+    await leader.kill9();
+    await Promise.all(pending);
+    for (let i = 0; i < 4; i++) await writeEntry(procs[i % procs.length]!);
+    await leader.restart();
+
+    // a follower from an empty data directory catches up from the log and serves the same blocks
+    const late = await LedgerdProcess.start({ ...common, extraArgs: [natsFlag, "-role=follower"] });
+    procs.push(late);
+    await waitFor("the late follower synced", 60_000, async () =>
+      (await clusterInfo(late)).Synced ? true : undefined,
+    );
 
     // every acknowledged entry saved on every node
     const top = await waitFor("every acknowledged entry in a saved block everywhere", 60_000, async () => {

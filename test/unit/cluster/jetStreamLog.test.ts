@@ -123,4 +123,36 @@ describe("JetStreamLog (real nats-server)", () => {
       await nats.stop();
     }
   });
+
+  it("R3: a follow goes on after the nats-server its connection is on is killed", async () => {
+    const nats = await startNatsCluster(3);
+    const opts = { servers: nats.urls, stream: "LEDGER_T4", subjectPrefix: "ledger.t4", replicas: 3 };
+    const writer = await JetStreamLog.open(opts, quiet);
+    const reader = await JetStreamLog.open(opts, quiet);
+    try {
+      const seen: number[] = [];
+      const f = reader.follow(1, (r) => {
+        seen.push(r.seq);
+      });
+      for (let i = 0; i < 20; i++) await writer.append("tx", enc(`a${i}`));
+      while (seen.length < 20) await new Promise((r) => setTimeout(r, 20));
+      const on = reader.status().server;
+      const victim = nats.servers.find((s) => on.endsWith(`:${s.url.split(":")[2]}`));
+      assert.ok(victim, `the reader's server ${on} is none of the cluster's`);
+      await victim.kill9();
+      for (let i = 0; i < 20; i++) await writer.append("tx", enc(`b${i}`));
+      const deadline = Date.now() + 30_000;
+      while (seen.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.deepEqual(
+        seen,
+        Array.from({ length: 40 }, (_, i) => i + 1),
+        "every record once, in order",
+      );
+      await f.stop();
+    } finally {
+      await writer.close();
+      await reader.close();
+      await nats.stop();
+    }
+  });
 });
