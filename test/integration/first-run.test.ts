@@ -13,7 +13,7 @@ import { killAllNodes, LedgerdProcess, PROJECT_ROOT } from "../support/nodeProce
 
 after(() => killAllNodes());
 
-const LAUNCHERS = ["ledgerd", "ledgerd-wallet", "ledgerd-backup"] as const;
+const LAUNCHERS = ["ledgerd", "ledgerd-wallet", "ledgerd-backup", "ledgerd-devnet"] as const;
 
 describe("first run", () => {
   test("an unbuilt checkout's launchers say to run `make build` first", () => {
