@@ -35,9 +35,18 @@ export interface NodeLayout {
 /** Milliseconds between "does it serve yet" polls. */
 const SERVE_POLL_MS = 100;
 
-/** The configuration file of a node: loopback only, and the server's identity and key when it has one. */
+/**
+ * The configuration file of a node: loopback only; the debug API read-write, because a devnet is where
+ * the network-testing methods (`set-delay`, `set-drop-rate`) are meant to be used; and the server's
+ * identity and key when it has one.
+ */
 export function nodeConfigText(layout: Pick<NodeLayout, "key" | "role">): string {
-  const lines = ["; written by ledgerd-devnet (tools/devnet)", "[App]", "ListenHost = 127.0.0.1"];
+  const lines = [
+    "; written by ledgerd-devnet (tools/devnet)",
+    "[App]",
+    "ListenHost = 127.0.0.1",
+    "DebugApi = readwrite",
+  ];
   if (layout.key !== undefined)
     lines.push(
       `IdentityChainID = ${layout.key.identity}`,
