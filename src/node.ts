@@ -102,6 +102,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 
     // A cluster node: the replicated log first (it waits for NATS), then the ledger writing through it.
     const clustered = config.cluster.natsUrls.length > 0;
+    // the federation reads the API's drop/delay knobs; the server is made after it
+    const serverRef: { current: RpcServer | undefined } = { current: undefined };
     let federation: Federation | undefined;
     let replicatedLog: JetStreamLog | undefined;
     if (clustered) {
@@ -143,7 +145,15 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     if (replicatedLog !== undefined) {
-      federation = new Federation(federationOptions(config), { ledger, log: replicatedLog, logger: log });
+      federation = new Federation(federationOptions(config), {
+        ledger,
+        log: replicatedLog,
+        logger: log,
+        networkTesting: () => {
+          const intake = serverRef.current?.intake;
+          return { dropRatePerMille: intake?.dropRatePerMille ?? 0, delayMs: intake?.delayMs ?? 0 };
+        },
+      });
       const running = federation;
       cleanups.push(() => running.stop());
     }
@@ -185,6 +195,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         },
       },
     );
+    serverRef.current = server;
     await server.listen();
     warnExposure(config, log);
     cleanups.push(() => server.close());

@@ -102,6 +102,12 @@ export interface FederationDependencies {
   };
   /** wall clock, ms since epoch: paces proposals and stamps writes, never read by apply */
   now?: () => number;
+  /**
+   * Network testing (debug set-drop-rate / set-delay): drop this node's outbound proposals per mille (never
+   * fault votes, never inbound records); hold each outbound publish a random 0…delay ms and each inbound
+   * apply `delay` ms. Absent: none.
+   */
+  networkTesting?: () => { dropRatePerMille: number; delayMs: number };
 }
 
 /** Between two looks at whether a proposal is due, ms (a minute of a 6-s block is 600 ms). */
@@ -143,6 +149,8 @@ export interface FederationStatus {
   federated: string[];
   audit: string[];
   signatures: string[];
+  /** fault votes of the open height: `${round}/${faulted}/${candidate}` → voters (hex) */
+  faultVotes: Record<string, string[]>;
 }
 
 type WriteResult = LedgerError | undefined;
@@ -353,6 +361,10 @@ export class Federation {
 
   private async onRecord(r: LogRecord): Promise<void> {
     if (r.seq <= this.appliedSeq) return;
+    // network testing: a record is applied `delay` ms after the stream stored it (not cumulative)
+    const delayMs = this.deps.networkTesting?.().delayMs ?? 0;
+    const wait = delayMs > 0 ? r.storedMs + delayMs - this.now() : 0;
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     let rec: ClusterRecord | undefined;
     try {
       rec = decodeRecord(r.data);
@@ -683,10 +695,17 @@ export class Federation {
     this.proposedAt.set(id, now);
     if (this.proposedAt.size > 1024) this.proposedAt.delete(this.proposedAt.keys().next().value!);
     const rec = build();
+    const testing = this.deps.networkTesting?.();
+    // factomd exempts election messages from its drop rate; so do we
+    if (testing !== undefined && rec.kind !== "faultVote" && Math.random() * 1000 < testing.dropRatePerMille) return;
     const netId = this.options.networkId.toString(16);
-    this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `${netId}/${id}`).catch((e: unknown) => {
-      this.deps.logger.warn("a proposal was not appended", { id, error: e instanceof Error ? e.message : String(e) });
-    });
+    const publish = (): void => {
+      this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `${netId}/${id}`).catch((e: unknown) => {
+        this.deps.logger.warn("a proposal was not appended", { id, error: e instanceof Error ? e.message : String(e) });
+      });
+    };
+    if (testing !== undefined && testing.delayMs > 0) setTimeout(publish, Math.random() * testing.delayMs).unref();
+    else publish();
   }
 
   // ───────────────────────────── views ─────────────────────────────
@@ -704,6 +723,7 @@ export class Federation {
       federated: hs.authorities.federated.map((a) => toHex(a.identity)),
       audit: hs.authorities.audit.map((a) => toHex(a.identity)),
       signatures: [...hs.sigs.keys()],
+      faultVotes: Object.fromEntries([...hs.election.votes].map(([k, v]) => [k, [...v]])),
     };
   }
 

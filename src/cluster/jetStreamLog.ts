@@ -77,6 +77,8 @@ export interface LogRecord {
   /** full subject, e.g. ledger.local.tx */
   subject: string;
   data: Uint8Array;
+  /** when the stream stored it, ms since epoch (the storing server's clock) */
+  storedMs: number;
 }
 
 /** The answer of an append: where the record sits in the order. */
@@ -268,7 +270,7 @@ export class JetStreamLog {
             if (seq < next) continue; // a re-delivery after the client recreated the consumer
             busy = true;
             try {
-              await onRecord({ seq, subject: m.subject, data: m.data });
+              await onRecord({ seq, subject: m.subject, data: m.data, storedMs: (m as JsMsg).time.getTime() });
             } catch (e) {
               throw new HandlerError(e);
             } finally {

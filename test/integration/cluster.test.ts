@@ -329,4 +329,94 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     assert.ok(promotedAt > 0, "no admin block promoted the audit server (05)");
     await nats.stop();
   });
+
+  it("network testing: with delay 2,000 ms on one federated server blocks still close and agree; drop-rate 1000 on one is a fault", async () => {
+    const nats = await startNatsCluster(1);
+    const natsFlag = `-nats=${nats.urls.join(",")}`;
+    const flags = [
+      natsFlag,
+      "-role=federated",
+      "-clusterreplicas=1",
+      "-debugapi=readwrite",
+      "-faulttimeout=3",
+      "-roundtimeout=3",
+    ];
+    const ids = [newIdentity(), newIdentity()];
+    const procs = [
+      await LedgerdProcess.start({
+        blockTimeSeconds: BLOCK_SECONDS,
+        extraArgs: flags,
+        appConfig: [`IdentityChainID = ${LOCAL_BOOTSTRAP_IDENTITY_HEX}`],
+      }),
+    ];
+    for (const id of ids)
+      procs.push(
+        await LedgerdProcess.start({
+          blockTimeSeconds: BLOCK_SECONDS,
+          extraArgs: flags,
+          appConfig: [
+            `IdentityChainID = ${id.identity}`,
+            `LocalServerPrivKey = ${id.privkey}`,
+            `LocalServerPublicKey = ${id.pubkey}`,
+          ],
+        }),
+      );
+    for (const id of ids)
+      await procs[0]!.rpc("send-raw-message", {
+        message: addServerMessage({
+          role: "federated",
+          identity: fromHex(id.identity),
+          publicKey: fromHex(id.pubkey),
+          skeletonSeed: fromHex(LOCAL_BOOTSTRAP_SEED_HEX),
+          network: networkId("LOCAL"),
+          timeMs: Date.now(),
+        }),
+      });
+    await waitFor("three federated servers", 60_000, async () =>
+      (await Promise.all(procs.map(clusterInfo))).every((i) => i.Federated.length === 3) ? true : undefined,
+    );
+
+    await procs[2]!.rpc("set-delay", { Delay: 2000 }, "debug");
+    const before = await savedHeight(procs[0]!);
+    await waitFor("blocks with one server delayed", 60_000, async () =>
+      (await savedHeight(procs[2]!)) >= before + 4 ? true : undefined,
+    );
+    const delayedAt = await savedHeight(procs[2]!);
+    await procs[2]!.rpc("set-delay", { Delay: 0 }, "debug");
+
+    // drop every proposal of fed1: it never signs; the others close blocks with 2 signatures and see it offline
+    await procs[1]!.rpc("set-drop-rate", { DropRate: 1000 }, "debug");
+    const dropFrom = await savedHeight(procs[0]!);
+    await waitFor("fed1 seen offline", 30_000, async () => {
+      const r = (await procs[0]!.rpc("federated-servers", {}, "debug")) as {
+        FederatedServers: { ChainID: string; Online: boolean }[];
+      };
+      return r.FederatedServers.some((x) => x.ChainID === ids[0]!.identity && !x.Online) ? true : undefined;
+    });
+    await waitFor("blocks without fed1", 30_000, async () =>
+      (await savedHeight(procs[0]!)) >= dropFrom + 3 ? true : undefined,
+    );
+    const top = Math.min(...(await Promise.all(procs.map(savedHeight))));
+    let withoutFed1 = 0;
+    for (let h = 0; h <= top; h++) {
+      const a = await Promise.all(
+        procs.map((p) => p.rpc("ablock-by-height", { height: h }) as Promise<{ rawdata: string }>),
+      );
+      const d = await Promise.all(
+        procs.map((p) => p.rpc("dblock-by-height", { height: h }) as Promise<{ rawdata: string }>),
+      );
+      assert.equal(new Set(a.map((x) => x.rawdata)).size, 1, `admin block ${h} differs`);
+      assert.equal(new Set(d.map((x) => x.rawdata)).size, 1, `directory block ${h} differs`);
+      if (h > dropFrom + 1) {
+        const signers = decodeAdminBlock(fromHex(a[0]!.rawdata))
+          .entries.filter((e) => e.type === 0x01)
+          .map((e) => toHex((e as { identityAdminChainId: Uint8Array }).identityAdminChainId));
+        assert.ok(signers.length >= 2, `admin block ${h}: ${signers.length} signatures`);
+        if (!signers.includes(ids[0]!.identity)) withoutFed1++;
+      }
+    }
+    assert.ok(delayedAt > before, "the delayed server saved blocks");
+    assert.ok(withoutFed1 >= 1, "no block closed without the dropping server's signature");
+    await nats.stop();
+  });
 });

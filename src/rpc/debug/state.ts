@@ -23,7 +23,27 @@ export function holdingQueue(_params: unknown, ctx: RpcContext) {
 
 /** `process-list`: {ProcessList: <the ledger's view of the open block>} (shape in docs/api.md). */
 export function processList(_params: unknown, ctx: RpcContext) {
-  return { ProcessList: ctx.ledger.processList() };
+  if (ctx.cluster === undefined) return { ProcessList: ctx.ledger.processList() };
+  // a cluster node adds the federation's part of the open block: who signed it, who is suspected, the votes
+  const s = ctx.cluster.status();
+  const faults = ctx.cluster.faultView();
+  return {
+    ProcessList: {
+      ...ctx.ledger.processList(),
+      Federation: {
+        Height: s.height,
+        AppliedSequence: s.appliedSequence,
+        Servers: s.federated.map((id) => ({
+          ChainID: id,
+          Signed: s.signatures.includes(id),
+          Online: faults.get(id)?.online ?? true,
+          Replace: faults.get(id)?.replace ?? null,
+        })),
+        Audit: s.audit,
+        FaultVotes: s.faultVotes,
+      },
+    },
+  };
 }
 
 /**
@@ -46,6 +66,14 @@ export function summary(_params: unknown, ctx: RpcContext) {
     `holding=${ctx.ledger.holdingQueue().length}`,
   ];
   if (ledger !== "") parts.push(`ledger ${ledger}`);
+  if (ctx.cluster !== undefined) {
+    const c = ctx.cluster.status();
+    parts.push(
+      `cluster ${c.role} seq=${c.appliedSequence} synced=${c.synced} federated=${c.federated.length} ` +
+        `audit=${c.audit.length} signed=${c.signatures.length}/${c.federated.length}`,
+    );
+    if (c.forked) parts.push("FORKED: a majority of federated servers signed a different block; writes refused");
+  }
   return { Summary: parts.join(" | ") };
 }
 
