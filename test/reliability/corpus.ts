@@ -5,8 +5,9 @@
  * transactions, entry blocks, EC and asset blocks holding them, the genesis blocks of every network).
  * Deterministic: the same corpus on every run, so a failing case replays from its seed.
  */
-import { encodeAdminBlock } from "../../src/protocol/ablock.js";
+import { type AdminBlock, encodeAdminBlock } from "../../src/protocol/ablock.js";
 import { decodeAddress, keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
+import { ByteWriter } from "../../src/protocol/bytes.js";
 import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../src/protocol/chains.js";
 import { buildChainCommit, buildEntryCommit } from "../../src/protocol/commit.js";
 import { buildDirectoryBlock, encodeDirectoryBlock } from "../../src/protocol/dblock.js";
@@ -72,9 +73,54 @@ export interface BuiltCorpus {
   entryBlocks: Uint8Array[];
   ecBlocks: Uint8Array[];
   assetBlocks: Uint8Array[];
+  /** the first holds one entry of every admin entry type, the others are the genesis admin blocks */
   adminBlocks: Uint8Array[];
+  /** server faults (admin entry 0x0a) after their type byte */
+  serverFaults: Uint8Array[];
   directoryBlocks: Uint8Array[];
   addresses: string[];
+}
+
+/** Bytes of a server fault (admin entry 0x0a after its type byte) with two signatures. */
+export function serverFault(): Uint8Array {
+  const w = new ByteWriter().u48(1_700_000_000_000).bytes(testSeed("fault server")).bytes(testSeed("fault audit"));
+  w.u8(3).u32(70_000).u32(5).u32(2);
+  for (let i = 0; i < 2; i++) w.bytes(testSeed(`fault key ${i}`)).bytes(new Uint8Array(64).fill(i + 1));
+  return w.finish().slice();
+}
+
+/** An admin block holding one entry of every defined type and a forward-compatible one. */
+export function everyAdminEntry(): AdminBlock {
+  const h = (label: string): Uint8Array => testSeed(label);
+  return {
+    prevBackRefHash: h("prev"),
+    dbHeight: 9,
+    headerExpansion: Uint8Array.of(1, 2),
+    entries: [
+      { type: 0x00, minute: 3 },
+      { type: 0x01, identityAdminChainId: h("id"), publicKey: h("pk"), signature: new Uint8Array(64).fill(7) },
+      { type: 0x02, identityChainId: h("id2"), hash: h("mhash") },
+      { type: 0x03, identityChainId: h("id3"), hash: h("mhash3") },
+      { type: 0x04, amount: 2 },
+      { type: 0x05, identityChainId: h("id5"), dbHeight: 10 },
+      { type: 0x06, identityChainId: h("id6"), dbHeight: 11 },
+      { type: 0x07, identityChainId: h("id7"), dbHeight: 12 },
+      { type: 0x08, identityChainId: h("id8"), keyPriority: 1, publicKey: h("pk8"), dbHeight: 13 },
+      { type: 0x09, identityChainId: h("id9"), keyPriority: 2, keyType: 0, ecdsaPublicKey: new Uint8Array(20).fill(9) },
+      { type: 0x0a, raw: serverFault() },
+      {
+        type: 0x0b,
+        outputs: [
+          { amount: 5n, address: h("out0") },
+          { amount: 2n ** 40n, address: h("out1") },
+        ],
+      },
+      { type: 0x0c, descriptorHeight: 300n, descriptorIndex: 4n },
+      { type: 0x0d, identityChainId: h("id13"), assetAddress: h("asset") },
+      { type: 0x0e, identityChainId: h("id14"), efficiency: 4000 },
+      { type: 0x20, data: Uint8Array.of(1, 2, 3), forwardCompatible: true },
+    ],
+  };
 }
 
 /** Build the corpus (a few ms; every signature is a real ed25519 signature). */
@@ -175,7 +221,8 @@ export function buildCorpus(): BuiltCorpus {
     entryBlocks: [encodeEntryBlock(entryBlock)],
     ecBlocks: [encodeECBlock(ecBlock)],
     assetBlocks: [encodeAssetBlock(assetBlock)],
-    adminBlocks: [],
+    adminBlocks: [encodeAdminBlock(everyAdminEntry())],
+    serverFaults: [serverFault()],
     directoryBlocks: [encodeDirectoryBlock(directory)],
     addresses: [
       genesis.publicAddress,

@@ -179,7 +179,7 @@ export function decoderTable(c: BuiltCorpus): DecoderUnderFuzz[] {
       onAccept: (v: ReturnType<typeof decodeAdminBlock>, b) => sameBytes("admin block", encodeAdminBlock(v), b),
       maxRandomLength: blockish,
     },
-    { name: "decodeServerFault", decode: decodeServerFault, ownSeeds: [], maxRandomLength: 600 },
+    { name: "decodeServerFault", decode: decodeServerFault, ownSeeds: c.serverFaults, maxRandomLength: 600 },
     {
       name: "decodeDirectoryBlock",
       decode: decodeDirectoryBlock,

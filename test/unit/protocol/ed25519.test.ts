@@ -117,7 +117,37 @@ describe("ed25519: node:crypto against @noble/ed25519", () => {
   });
 
   test("seeds must be 32 bytes", () => {
-    assert.throws(() => publicKeyFromSeed(new Uint8Array(31)), RangeError);
-    assert.throws(() => signEd25519(new Uint8Array(33), new Uint8Array(1)), RangeError);
+    assert.throws(() => publicKeyFromSeed(new Uint8Array(31)), {
+      name: "RangeError",
+      message: "ed25519 seed must be 32 bytes, got 31",
+    });
+    assert.throws(() => signEd25519(new Uint8Array(33), new Uint8Array(1)), {
+      name: "RangeError",
+      message: "ed25519 seed must be 32 bytes, got 33",
+    });
+  });
+
+  test("canonical S: L − 1 is the largest accepted, L the smallest refused; only 64-byte signatures", () => {
+    const sig = signEd25519(rng.bytes(32), rng.bytes(16));
+    assert.equal(isCanonicalSignature(withScalar(sig, L - 1n)), true);
+    assert.equal(isCanonicalSignature(withScalar(sig, L)), false);
+    assert.equal(isCanonicalSignature(withScalar(sig, 0n)), true);
+    for (const length of [0, 63, 65]) {
+      const other = new Uint8Array(length);
+      other.set(sig.subarray(0, Math.min(64, length)));
+      assert.equal(isCanonicalSignature(other), false, `${length} bytes`);
+    }
+  });
+
+  test("the noble cross-check is strict RFC 8032: a non-canonical key encoding is refused", () => {
+    // y = p + 1 encodes the neutral point without reducing y below p; with R = the neutral point and S = 0
+    // the equation holds for any message, so only the strict decoding refuses it (ZIP 215 would accept).
+    const p = (1n << 255n) - 19n;
+    const littleEndian = (v: bigint): Uint8Array => withScalar(new Uint8Array(64), v).subarray(32);
+    const key = littleEndian(p + 1n);
+    const sig = new Uint8Array(64);
+    sig.set(littleEndian(1n), 0);
+    assert.equal(noble.verify(sig, Uint8Array.of(1), key, { zip215: true }), true, "the permissive rule accepts it");
+    assert.equal(verifyEd25519Noble(key, Uint8Array.of(1), sig), false);
   });
 });

@@ -1,0 +1,89 @@
+// StrykerJS over one source file of src/ at a time (`make mutation`, docs/testing.md §Mutation testing).
+// LEDGERD_MUTATE names it without the extension, e.g. `protocol/entry` or `ledger/ledger`. Stryker copies
+// the project into .stryker-tmp/, instruments the file with every mutant at once (switched on by an
+// environment variable), compiles the copy with tsc once, runs the chosen test files unmutated to learn
+// which of them execute each mutant, then runs each mutant against only those (the tap runner: one
+// node:test file per process, stopping at the first that fails).
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, normalize, relative } from "node:path";
+
+const target = process.env.LEDGERD_MUTATE ?? "";
+const folder = target.split("/")[0] ?? "";
+
+/**
+ * The compiled test files that may run against each folder's mutants. Left out: close-performance (a
+ * timing budget, not a rule) and the integration and reliability suites (they start the node as a child
+ * process, whose coverage the runner cannot see, and take minutes).
+ */
+const CANDIDATES = {
+  crypto: ["protocol/ed25519", "protocol/commit", "protocol/transaction", "protocol/address"],
+  protocol: readdirSync("test/unit/protocol")
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `protocol/${f.slice(0, -".test.ts".length)}`),
+  ledger: [
+    "ledger/consensus",
+    "ledger/rules",
+    "ledger/messages",
+    "ledger/merkleBuilder",
+    "ledger/decodedBlockCache",
+    "ledger/clock",
+    "ledger/blocks",
+  ],
+};
+
+if (!(folder in CANDIDATES) || !/^[a-z]+(\/[a-zA-Z0-9]+)+$/.test(target))
+  throw new Error(
+    `LEDGERD_MUTATE must name a source file of ${Object.keys(CANDIDATES).join(", ")} without .ts, got "${target}"`,
+  );
+
+/** Relative imports of a test/ module, as repository paths of .ts files. */
+function localImports(file) {
+  const text = readFileSync(file, "utf8");
+  return [...text.matchAll(/from\s+"(\.{1,2}\/[^"]+)\.js"/g)].map((m) => normalize(join(dirname(file), `${m[1]}.ts`)));
+}
+
+/** Does test module `file` import `source`, directly or through other test/ modules? */
+function reaches(file, source, seen = new Set()) {
+  if (seen.has(file)) return false;
+  seen.add(file);
+  for (const imported of localImports(file)) {
+    if (imported === source) return true;
+    if (imported.startsWith("test/") && reaches(imported, source, seen)) return true;
+  }
+  return false;
+}
+
+// The candidates that import the file under test (through test helpers too); when none does (a part the
+// folder's entry point delegates to, e.g. a ledger rule behind ledger.ts), every candidate of the folder.
+const source = `src/${target}.ts`;
+const candidates = CANDIDATES[folder].map((t) => `test/unit/${t}.test.ts`);
+const direct = candidates.filter((t) => reaches(t, source));
+const tests = (direct.length > 0 ? direct : candidates).map((t) =>
+  relative(".", join("dist", t.replace(/\.ts$/, ".js"))),
+);
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  mutate: [source],
+  testRunner: "tap",
+  tap: { testFiles: tests },
+  coverageAnalysis: "perTest",
+  buildCommand: "tsc -p .",
+  // Stryker rewrites the tsconfig of the copy through the TypeScript compiler API, which TypeScript 7 (a
+  // native compiler) no longer has; ours needs no rewriting (no extends, no references): point it nowhere.
+  tsconfigFile: "tools/mutation/none.json",
+  // 2 cores shared with other work: one mutant at a time (make mutation also runs Stryker under nice).
+  concurrency: 1,
+  // A mutant may turn a loop endless: per covering test run, its unmutated time × 2 + 10 s.
+  timeoutFactor: 2,
+  timeoutMS: 10_000,
+  ignorePatterns: ["dist", "bench/results", ".data", "tmp", "reports", ".stryker-tmp"],
+  incremental: true,
+  incrementalFile: `tools/mutation/incremental/${target}.json`,
+  reporters: ["clear-text", "progress-append-only", "json"],
+  jsonReporter: { fileName: `reports/mutation/${target}.json` },
+  clearTextReporter: { allowColor: false, logTests: false },
+  tempDirName: `.stryker-tmp/${target.replaceAll("/", "-")}`,
+  cleanTempDir: true,
+  thresholds: { high: 90, low: 80, break: null },
+};
