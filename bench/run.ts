@@ -1,6 +1,7 @@
 /**
  * `make bench` (= `node dist/bench/run.js`): the micro suite, then the end-to-end load benchmark when
- * it is built (dist/tools/loadgen/index.js exporting `runLoad`), printed as ONE table and written to
+ * it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the cluster scenario
+ * (dist/tools/loadgen/cluster.js), printed as ONE table and written to
  * bench/results/latest.json with a description of the machine. Interface: bench/README.md.
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
@@ -41,6 +42,7 @@ export interface BenchReport {
 }
 
 const LOAD_MODULE = new URL("../tools/loadgen/index.js", import.meta.url);
+const CLUSTER_MODULE = new URL("../tools/loadgen/cluster.js", import.meta.url);
 const RESULTS = fileURLToPath(new URL("../../bench/results/latest.json", import.meta.url));
 
 /** Ratios between rows of one run (absent when a row is missing or skipped). */
@@ -84,6 +86,32 @@ async function loadRows(): Promise<{ rows: BenchRow[]; ran: boolean; reason?: st
   }
 }
 
+/**
+ * The cluster scenario (tools/loadgen/cluster.ts: 3 nats-servers + 3 federated servers, one killed
+ * mid-run, the single node beside it); skipped rows, never a throw, when it cannot run.
+ */
+async function clusterRows(): Promise<BenchRow[]> {
+  if (process.argv.includes("--micro-only") || process.argv.includes("--no-cluster")) return [];
+  try {
+    const mod = (await import(CLUSTER_MODULE.href)) as { clusterBenchRows?: () => Promise<BenchRow[]> };
+    if (typeof mod.clusterBenchRows !== "function") return [];
+    return await mod.clusterBenchRows();
+  } catch (error) {
+    return [
+      {
+        id: "load.cluster.writes",
+        section: "load",
+        name: "cluster",
+        opsPerSec: 0,
+        meanUs: 0,
+        p99Us: 0,
+        samples: 0,
+        note: `skipped: ${error instanceof Error ? error.message : String(error)}`,
+      },
+    ];
+  }
+}
+
 /** Write bench/results/latest.json atomically (a crash mid-write leaves the previous file). */
 function writeReport(report: BenchReport): void {
   mkdirSync(dirname(RESULTS), { recursive: true });
@@ -113,6 +141,8 @@ async function main(): Promise<void> {
 
   const load = await loadRows();
   rows.push(...load.rows);
+  writeReport(report);
+  rows.push(...(await clusterRows()));
   report.derived = deriveFigures(rows);
   report.load = load.ran ? { ran: true } : { ran: false, reason: load.reason! };
 
