@@ -81,6 +81,21 @@ describe("devnet: nats-server cluster", () => {
     assert.doesNotMatch(single, /cluster/);
   });
 
+  test("1 server: ready without a cluster block (no meta group), takes JetStream writes", async () => {
+    const single = await NatsCluster.create({ dir: join(dir, "single"), size: 1 }, false);
+    await single.startAll();
+    const port = single.servers[0]!.layout.clientPort;
+    const created = await natsRequest(
+      port,
+      `$JS.API.STREAM.CREATE.${STREAM}`,
+      JSON.stringify({ name: STREAM, subjects: ["devnet.test.>"], num_replicas: 1, storage: "file" }),
+    );
+    assert.match(created.text, /"did_create":true/, created.text);
+    assert.equal(await publishAcked(port, "devnet.test.a", "m1"), 1);
+    await single.stopAll();
+    assert.equal(single.servers[0]!.isRunning, false);
+  });
+
   test("3 servers: ready, stream leader found, kill -9 of the leader, restart catches up", async () => {
     const cluster = await NatsCluster.create({ dir, size: 3 }, false);
     await cluster.startAll();

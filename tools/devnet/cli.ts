@@ -12,7 +12,8 @@
  * Exit codes: 0 done, 1 the devnet failed (a process would not start, …), 2 a bad command line.
  */
 import { resolve } from "node:path";
-import { Devnet, type DevnetOptions, LOCAL_STREAM, validateDevnetOptions } from "./devnet.js";
+import { type ClusterInfo, Devnet, type DevnetOptions, LOCAL_STREAM, validateDevnetOptions } from "./devnet.js";
+import type { NodeRole } from "./ledgerdNode.js";
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
@@ -83,6 +84,22 @@ export function formatTable(rows: readonly (readonly string[])[]): string {
   return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]!))).join("  ")).join("\n");
 }
 
+/**
+ * What the chain and the node say beyond the heights: forked, catching up, or a role the chain changed
+ * (an audit server promoted, a faulted federated server now audit).
+ */
+function nodeNote(role: NodeRole, identity: string | undefined, c: ClusterInfo | undefined): string {
+  if (c === undefined) return "";
+  const notes: string[] = [];
+  if (c.Forked === true) notes.push("FORKED: its blocks differ from the signed majority");
+  if (c.Synced === false) notes.push("catching up");
+  if (identity !== undefined) {
+    const now = c.Federated?.includes(identity) ? "federated" : c.Audit?.includes(identity) ? "audit" : "no authority";
+    if (now !== role) notes.push(`now ${now} (chain)`);
+  }
+  return notes.join("; ");
+}
+
 /** name, role, URL, pid of every process; with `heights`, the node's heights too. */
 async function table(devnet: Devnet, withHeights: boolean): Promise<string> {
   const head = ["NAME", "ROLE", "URL", "PID"];
@@ -101,16 +118,18 @@ async function table(devnet: Devnet, withHeights: boolean): Promise<string> {
   for (const n of devnet.nodes) {
     const row = [n.name, n.role, n.url, n.pid === undefined ? "-" : String(n.pid)];
     if (heights !== undefined) {
-      const h = heights.get(n.name);
-      if (h === undefined) row.push("-", "-", "-", "-", n.isRunning ? "not answering" : "down");
-      else
+      const st = heights.get(n.name);
+      if (st === undefined) row.push("-", "-", "-", "-", n.isRunning ? "not answering" : "down");
+      else {
+        const h = st.heights;
         row.push(
           String(h.directoryblockheight),
           String(h.leaderheight),
           String(h.entryblockheight),
           String(h.entryheight),
-          "",
+          nodeNote(n.role, n.identity, st.cluster),
         );
+      }
     }
     rows.push(row);
   }

@@ -69,6 +69,20 @@ export interface DevnetJson {
   nodes: { name: string; role: NodeRole; url: string; pid: number | null; identity: string | null }[];
 }
 
+/** The cluster part of a node's `network-info` (/debug) that the devnet shows (docs/cluster.md §2.2). */
+export interface ClusterInfo {
+  Synced?: boolean;
+  Forked?: boolean;
+  Federated?: string[];
+  Audit?: string[];
+}
+
+/** What `status` shows of one node. */
+export interface NodeStatus {
+  heights: HeightsResult;
+  cluster: ClusterInfo | undefined;
+}
+
 /** Limits on the counts, so a typo does not start a hundred processes. */
 const MAX_PROCESSES_PER_KIND = 16;
 /** Milliseconds between polls while waiting for the authority set. */
@@ -413,14 +427,18 @@ export class Devnet {
     this.writeDevnetJson();
   }
 
-  /** Heights of every running node (undefined for one that does not answer). */
-  async heights(): Promise<Map<string, HeightsResult | undefined>> {
-    const out = new Map<string, HeightsResult | undefined>();
+  /** Heights and cluster state of every running node (undefined for one that does not answer). */
+  async heights(): Promise<Map<string, NodeStatus | undefined>> {
+    const out = new Map<string, NodeStatus | undefined>();
     await Promise.all(
       this.nodes.map(async (n) => {
         if (!n.isRunning) return out.set(n.name, undefined);
         try {
-          out.set(n.name, await n.client.call<HeightsResult>("heights"));
+          const heights = await n.client.call<HeightsResult>("heights");
+          const info = await n.client
+            .call<{ Cluster?: ClusterInfo }>("network-info", undefined, "debug")
+            .catch(() => ({ Cluster: undefined }));
+          out.set(n.name, { heights, cluster: info.Cluster });
         } catch {
           out.set(n.name, undefined);
         }

@@ -273,7 +273,7 @@ export class NatsCluster {
 
   /**
    * Wait until every running server is healthy and all of them name the same meta leader, which is one of
-   * them. Throws (with the log tails) after `timeoutMs`, or at once if a server exits.
+   * them (a single server: until it is healthy). Throws (with the log tails) after `timeoutMs`, or at once if a server exits.
    */
   async waitReady(timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
@@ -288,6 +288,8 @@ export class NatsCluster {
       );
       const leaders = new Set(states.map((x) => x.leader));
       const [leader] = leaders;
+      // a single server runs JetStream without a meta group (no leader to name): healthy is ready
+      if (this.servers.length === 1 && running.length === 1 && states[0]!.ok) return;
       if (
         running.length > 0 &&
         states.every((x) => x.ok) &&
