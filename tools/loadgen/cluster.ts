@@ -1,8 +1,9 @@
 /**
  * The cluster scenario of `make bench` (issue 15 "Benchmark"): a devnet of 3 nats-servers and 3
  * federated servers on this machine, entries written with the workers spread over the 3 nodes, one
- * federated server killed (SIGKILL) mid-run; entries/s, p99, the longest pause in acknowledgements after
- * the kill, and lost (acknowledged but not in a saved block). The single node runs the same write phase
+ * federated server killed (SIGKILL) mid-run and later the nats-server leading the log stream; entries/s,
+ * p99, the longest pause in acknowledgements after each kill, and lost (acknowledged but not in a saved
+ * block). The single node runs the same write phase
  * (same concurrency, same seconds) in the same run, beside it.
  *
  * A worker whose node stops answering (connection refused or reset) moves to the next node, as a client
@@ -12,7 +13,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { BenchRow } from "../../bench/row.js";
-import { Devnet } from "../devnet/devnet.js";
+import { Devnet, LOCAL_STREAM } from "../devnet/devnet.js";
 import { natsServerVersion } from "../devnet/natsCluster.js";
 import { killAllAttached } from "../devnet/process.js";
 import { defaultLoadOptions, runLoadScenarios } from "./index.js";
@@ -29,6 +30,8 @@ export interface ClusterBenchOptions {
   concurrency: number;
   /** seconds into the phase at which fed2 is killed */
   killAtSeconds: number;
+  /** seconds into the phase at which the nats-server leading the log stream is killed */
+  killNatsAtSeconds: number;
   /** -blktime of every node */
   blockTimeSeconds: number;
   log: (line: string) => void;
@@ -52,10 +55,12 @@ export interface ClusterBenchResult {
   errors: number;
   lost: number;
   checked: number;
-  /** longest time without an acknowledged entry after the kill, ms */
+  /** longest time without an acknowledged entry between the federated server's kill and the nats kill, ms */
   pauseAfterKillMs: number;
-  /** seconds into the phase at which the kill happened */
-  killedAtSeconds: number;
+  /** longest time without an acknowledged entry after the stream leader's kill (the Raft election), ms */
+  pauseAfterNatsKillMs: number;
+  /** which nats-server led the stream and was killed */
+  natsKilled: string;
   seconds: number;
 }
 
@@ -120,11 +125,25 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
     };
     const fromHeight = await session.openHeight();
     let killedAt = Number.NaN;
+    let natsKilledAt = Number.NaN;
+    let natsKilled = "";
     const killTimer = setTimeout(() => {
       killedAt = performance.now();
       log(`cluster: kill -9 fed2 at ${options.killAtSeconds} s`);
       devnet.kill9("fed2").catch((e: unknown) => log(`cluster: kill failed: ${String(e)}`));
     }, options.killAtSeconds * 1000);
+    const natsTimer = setTimeout(() => {
+      devnet.nats
+        .streamLeader(LOCAL_STREAM)
+        .then(async (leader) => {
+          if (leader === undefined) throw new Error("no stream leader to kill");
+          natsKilled = leader;
+          natsKilledAt = performance.now();
+          log(`cluster: kill -9 ${leader} (leads ${LOCAL_STREAM}) at ${options.killNatsAtSeconds} s`);
+          await devnet.kill9(leader);
+        })
+        .catch((e: unknown) => log(`cluster: nats kill failed: ${String(e)}`));
+    }, options.killNatsAtSeconds * 1000);
     log(`cluster: writes for ${options.seconds} s, ${options.concurrency} in flight over ${nodes.length} nodes`);
     try {
       await runWorkers(
@@ -134,14 +153,20 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
       );
     } finally {
       clearTimeout(killTimer);
+      clearTimeout(natsTimer);
     }
-    let pause = 0;
-    let last = killedAt;
-    for (const t of ackTimes) {
-      if (t < killedAt) continue;
-      pause = Math.max(pause, t - last);
-      last = t;
-    }
+    /** Longest gap between acknowledgements in [from, to), counting from `from`, ms. */
+    const longestGap = (from: number, to: number): number => {
+      let gap = 0;
+      let last = from;
+      for (const t of ackTimes) {
+        if (t < from) continue;
+        if (t >= to) break;
+        gap = Math.max(gap, t - last);
+        last = t;
+      }
+      return Math.max(gap, Math.min(to, rec.endedAt) - last);
+    };
     log(`cluster: ${acked.length} entries acknowledged; checking that each reached a saved block`);
     const confirmation = await session.confirm(acked, fromHeight);
     const lat = rec.latency.summary();
@@ -156,8 +181,9 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
       errors: rec.errors,
       lost: confirmation.lost,
       checked: confirmation.checked,
-      pauseAfterKillMs: round(pause),
-      killedAtSeconds: round((killedAt - rec.startedAt) / 1000, 1),
+      pauseAfterKillMs: round(longestGap(killedAt, Number.isNaN(natsKilledAt) ? rec.endedAt : natsKilledAt)),
+      pauseAfterNatsKillMs: Number.isNaN(natsKilledAt) ? Number.NaN : round(longestGap(natsKilledAt, rec.endedAt)),
+      natsKilled,
       seconds: round(rec.elapsedSeconds, 1),
     };
   } finally {
@@ -174,9 +200,10 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
  */
 export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}): Promise<BenchRow[]> {
   const options: ClusterBenchOptions = {
-    seconds: 20,
+    seconds: 28,
     concurrency: 48,
     killAtSeconds: 8,
+    killNatsAtSeconds: 16,
     blockTimeSeconds: 6,
     log: (line) => console.error(`loadgen: ${line}`),
     ...opts,
@@ -192,7 +219,7 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
     note: `skipped: ${reason}`,
   });
   const rows: BenchRow[] = [];
-  const clusterName = `cluster: 3 federated + 3 nats, writes spread, fed2 killed at ${options.killAtSeconds} s (${options.concurrency} in flight, ${options.seconds} s)`;
+  const clusterName = `cluster: 3 federated + 3 nats, writes spread, fed2 kill -9 at ${options.killAtSeconds} s, stream-leader nats kill -9 at ${options.killNatsAtSeconds} s (${options.concurrency} in flight, ${options.seconds} s)`;
   try {
     natsServerVersion();
     const r = await runClusterPhase(options);
@@ -207,7 +234,7 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
       itemsPerOp: r.requests > 0 ? round(r.entries / r.requests, 3) : 0,
       itemsPerSec: r.entriesPerSecond,
       itemUnit: "entry",
-      note: `p99 ${r.p99Ms} ms, max ${r.maxMs} ms, ${r.errors} errors, ${r.lost} lost of ${r.checked} acknowledged; longest pause after the kill ${r.pauseAfterKillMs} ms`,
+      note: `p99 ${r.p99Ms} ms, max ${r.maxMs} ms, ${r.errors} errors, ${r.lost} lost of ${r.checked} acknowledged; longest pause in acknowledgements after the fed2 kill ${r.pauseAfterKillMs} ms, after the ${r.natsKilled || "nats"} (stream leader) kill ${r.pauseAfterNatsKillMs} ms`,
     });
   } catch (e) {
     rows.push(skipped("load.cluster.writes", clusterName, (e as Error).message.split("\n")[0]!));
