@@ -51,7 +51,7 @@ bench: build os-packages-bench
 # MUTATION_FOLDERS=protocol for one folder; MUTATION_FILES="protocol/entry ledger/ledger" for some files.
 MUTATION_FOLDERS ?= crypto protocol ledger
 MUTATION_FILES ?= $(shell for f in $(MUTATION_FOLDERS); do find src/$$f -name '*.ts' ! -name genesisBlocks.ts; done | sed 's#^src/##; s#\.ts$$##' | sort)
-mutation: install
+mutation: build
 	@for t in $(MUTATION_FILES); do \
 	  echo "== mutation: src/$$t.ts"; \
 	  LEDGERD_MUTATE=$$t nice -n 15 node_modules/.bin/stryker run tools/mutation/stryker.config.mjs || exit 1; \

@@ -88,7 +88,9 @@ export default {
   // A mutant may turn a loop endless: per covering test run, its unmutated time × 2 + 10 s.
   timeoutFactor: 2,
   timeoutMS: 10_000,
-  ignorePatterns: ["dist", "bench/results", ".data", "tmp", "reports", ".stryker-tmp"],
+  // dist/ stays in: the incremental run compares the compiled test files it ran with the last run's (make
+  // mutation builds first), and re-tests only the mutants whose code or covering tests changed.
+  ignorePatterns: ["bench/results", ".data", "tmp", "reports", ".stryker-tmp"],
   incremental: true,
   incrementalFile: `tools/mutation/incremental/${target}.json`,
   reporters: ["clear-text", "progress-append-only", "json"],

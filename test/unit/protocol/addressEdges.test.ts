@@ -48,6 +48,10 @@ describe("address errors", () => {
       errorOf(() => decodeAddress(flipped)),
       "BAD_CHECKSUM address: address checksum does not match",
     );
+    assert.equal(
+      errorOf(() => decodeAddress(`0${FA.slice(1)}`, undefined, "from")),
+      "BAD_VALUE from: '0' is not a base58 character",
+    );
   });
 
   test("encodeAddress needs a 32-byte payload", () => {
