@@ -115,6 +115,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           subjectPrefix: names.subjectPrefix,
           replicas: config.cluster.replicas,
           name: `ledgerd ${config.cluster.role} :${config.port}`,
+          ...(config.cluster.natsUser === ""
+            ? {}
+            : { user: config.cluster.natsUser, pass: config.cluster.natsPassword }),
+          ...(config.cluster.natsTls === undefined ? {} : { tls: config.cluster.natsTls }),
         },
         { log },
       );

@@ -61,6 +61,13 @@ export interface JetStreamLogOptions {
   name?: string;
   /** give up an append after this many ms (default DEFAULT_APPEND_DEADLINE_MS) */
   appendDeadlineMs?: number;
+  /** NATS user and password (the server's `authorization` users) */
+  user?: string;
+  pass?: string;
+  /** TLS to the NATS servers: CA that signed them, and this node's certificate and key (mutual TLS) */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
+  /** give up connecting after this many ms (default: keep trying while no server answers) */
+  connectDeadlineMs?: number;
 }
 
 export interface JetStreamLogDependencies {
@@ -125,13 +132,7 @@ export class JetStreamLog {
    * stream exists, creating it with this node's replica count when it does not.
    */
   static async open(options: JetStreamLogOptions, deps: JetStreamLogDependencies): Promise<JetStreamLog> {
-    const nc = await connect({
-      servers: [...options.servers],
-      name: options.name ?? "ledgerd",
-      maxReconnectAttempts: -1,
-      reconnectTimeWait: 250,
-      waitOnFirstConnect: true,
-    });
+    const nc = await connectToNats(options, deps);
     try {
       const jsm = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
       const log = new JetStreamLog(options, deps, nc, jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS }), jsm);
@@ -320,6 +321,44 @@ export class JetStreamLog {
     if (this.closed) return;
     this.closed = true;
     await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+/** Pause between connection attempts while no NATS server answers, ms. */
+const CONNECT_RETRY_MS = 500;
+/** How often a node still waiting for NATS says so, ms. */
+const CONNECT_LOG_EVERY_MS = 5_000;
+
+/**
+ * Connect to one of the servers. While none answers (a node started before NATS) it keeps trying and says
+ * so every few seconds; a refusal that waiting cannot fix — wrong credentials, TLS required or not trusted —
+ * throws at once, naming it. Once connected, the client reconnects by itself for ever.
+ */
+async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDependencies): Promise<NatsConnection> {
+  const deadline = Date.now() + (options.connectDeadlineMs ?? Number.POSITIVE_INFINITY);
+  let lastLog = 0;
+  for (;;) {
+    try {
+      return await connect({
+        servers: [...options.servers],
+        name: options.name ?? "ledgerd",
+        maxReconnectAttempts: -1,
+        reconnectTimeWait: 250,
+        timeout: PUBLISH_TIMEOUT_MS,
+        ...(options.user === undefined || options.user === "" ? {} : { user: options.user, pass: options.pass ?? "" }),
+        ...(options.tls === undefined ? {} : { tls: options.tls }),
+      });
+    } catch (e) {
+      const text = e instanceof Error ? e.message : String(e);
+      if (/authori[sz]ation|authentication|tls|certificate|secure|ssl/i.test(text))
+        throw new Error(`NATS ${options.servers.join(",")}: ${text}`);
+      if (Date.now() > deadline) throw new LogUnavailableError(`no NATS server answers at ${options.servers.join(",")}: ${text}`);
+      if (Date.now() - lastLog >= CONNECT_LOG_EVERY_MS) {
+        lastLog = Date.now();
+        deps.log.warn("waiting for NATS", { servers: options.servers.join(","), error: text });
+      }
+      await sleep(CONNECT_RETRY_MS);
+    }
   }
 }
 

@@ -74,6 +74,11 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "Cluster.Replicas": ["cluster"],
   "Cluster.FaultTimeout": ["cluster"],
   "Cluster.RoundTimeout": ["cluster"],
+  "Cluster.NatsUser": ["cluster"],
+  "Cluster.NatsPassword": ["cluster"],
+  "Cluster.NatsTlsCA": ["cluster"],
+  "Cluster.NatsTlsCert": ["cluster"],
+  "Cluster.NatsTlsKey": ["cluster"],
 };
 
 /** Where the configuration comes from: resolved once per load from the flags and the environment. */
@@ -291,7 +296,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     flags.debugApi ?? (fileDebugApi !== "" ? (fileDebugApi as DebugApiMode) : network === "MAIN" ? "off" : "readonly");
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
-  const cluster = clusterConfig(flags, raw, fieldError);
+  const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)));
 
   return {
     network,
@@ -342,6 +347,7 @@ function clusterConfig(
   flags: FlagValues,
   raw: RawFile,
   fieldError: (key: string, message: string) => ConfigError,
+  path: (value: string) => string | undefined,
 ): ClusterConfig {
   const natsUrls =
     flags.natsUrls ??
@@ -359,7 +365,20 @@ function clusterConfig(
     identityChainId: fileString(raw, "App", "IdentityChainID").trim().toLowerCase(),
     serverPrivKey: fileString(raw, "App", "LocalServerPrivKey").trim().toLowerCase(),
     serverPublicKey: fileString(raw, "App", "LocalServerPublicKey").trim().toLowerCase(),
+    natsUser: fileString(raw, "Cluster", "NatsUser").trim(),
+    natsPassword: fileString(raw, "Cluster", "NatsPassword"),
+    natsTls: undefined,
   };
+  const ca = path(fileString(raw, "Cluster", "NatsTlsCA"));
+  const cert = path(fileString(raw, "Cluster", "NatsTlsCert"));
+  const key = path(fileString(raw, "Cluster", "NatsTlsKey"));
+  if ((cert === undefined) !== (key === undefined))
+    throw fieldError("Cluster.NatsTlsCert", "[Cluster] NatsTlsCert and NatsTlsKey go together: set both or neither");
+  if (ca !== undefined || cert !== undefined)
+    out.natsTls = {
+      ...(ca === undefined ? {} : { caFile: ca }),
+      ...(cert === undefined ? {} : { certFile: cert, keyFile: key! }),
+    };
   if (natsUrls.length > 0 && role !== "follower") {
     if (!HEX64.test(out.identityChainId))
       throw fieldError(

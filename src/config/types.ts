@@ -78,4 +78,9 @@ export interface ClusterConfig {
   /** [App] LocalServerPrivKey (64 hex seed) and LocalServerPublicKey (64 hex) */
   serverPrivKey: string;
   serverPublicKey: string;
+  /** [Cluster] NatsUser / NatsPassword ("" = none) */
+  natsUser: string;
+  natsPassword: string;
+  /** [Cluster] NatsTlsCA / NatsTlsCert / NatsTlsKey, absolute paths; undefined = no TLS to NATS */
+  natsTls: { caFile?: string; certFile?: string; keyFile?: string } | undefined;
 }

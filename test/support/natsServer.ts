@@ -35,8 +35,17 @@ export interface NatsCluster {
   stop(): Promise<void>;
 }
 
+/** Extra server configuration, and the client credentials readiness checks need with it. */
+export interface NatsTestOptions {
+  /** lines added to every server's configuration (e.g. tls and authorization blocks) */
+  extraConfig?: readonly string[];
+  user?: string;
+  pass?: string;
+  tls?: { caFile?: string };
+}
+
 /** Start `n` JetStream servers on loopback (n = 1: no cluster block). Resolves once JetStream answers. */
-export async function startNatsCluster(n: number): Promise<NatsCluster> {
+export async function startNatsCluster(n: number, options: NatsTestOptions = {}): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), "ledgerd-nats-"));
   const ports = [];
   for (let i = 0; i < n; i++) ports.push({ client: await freeLoopbackPort(), route: await freeLoopbackPort() });
@@ -56,6 +65,7 @@ export async function startNatsCluster(n: number): Promise<NatsCluster> {
           .map((p) => `nats-route://127.0.0.1:${p.route}`)
           .join(", ")}] }`,
       );
+    lines.push(...(options.extraConfig ?? []));
     const conf = join(dir, `n${i}.conf`);
     writeFileSync(conf, `${lines.join("\n")}\n`);
     confs.push(conf);
@@ -68,7 +78,7 @@ export async function startNatsCluster(n: number): Promise<NatsCluster> {
   };
   for (let i = 0; i < n; i++) launch(i);
   const urls = ports.map((p) => `nats://127.0.0.1:${p.client}`);
-  await waitForJetStream(urls);
+  await waitForJetStream(urls, options);
 
   const exited = (c: ChildProcess | undefined): Promise<void> =>
     c === undefined || c.exitCode !== null || c.signalCode !== null
@@ -85,7 +95,7 @@ export async function startNatsCluster(n: number): Promise<NatsCluster> {
     },
     restart: async () => {
       launch(i);
-      await waitForJetStream([url]);
+      await waitForJetStream([url], options);
     },
   }));
   return {
@@ -105,12 +115,17 @@ export function stopAllNats(): void {
 }
 
 /** Poll until JetStream answers account info through each url (30 s at most). */
-async function waitForJetStream(urls: readonly string[]): Promise<void> {
+async function waitForJetStream(urls: readonly string[], options: NatsTestOptions = {}): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (const url of urls) {
     for (;;) {
       try {
-        const nc = await connect({ servers: url, timeout: 1000 });
+        const nc = await connect({
+          servers: url,
+          timeout: 1000,
+          ...(options.user === undefined ? {} : { user: options.user, pass: options.pass ?? "" }),
+          ...(options.tls === undefined ? {} : { tls: options.tls }),
+        });
         try {
           const jsm = await jetstreamManager(nc, { timeout: 1000 });
           await jsm.getAccountInfo();

@@ -3,8 +3,12 @@
  * `kill -9` of the stream leader of a 3-server cluster during appends with nothing acknowledged lost.
  */
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { JetStreamLog, type LogRecord } from "../../../src/cluster/jetStreamLog.js";
+import { ensureCertificate } from "../../../src/rpc/tls.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
 
 const quiet = { log: { info: () => {}, warn: () => {} } };
@@ -153,6 +157,57 @@ describe("JetStreamLog (real nats-server)", () => {
       await writer.close();
       await reader.close();
       await nats.stop();
+    }
+  });
+
+  it("NATS users and TLS: the right password over TLS works; a wrong one fails at once, saying so", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-natstls-"));
+    const files = await ensureCertificate({
+      keyFile: join(dir, "nats.key"),
+      certFile: join(dir, "nats.crt"),
+      hosts: ["127.0.0.1", "localhost"],
+    });
+    const nats = await startNatsCluster(1, {
+      extraConfig: [
+        `tls { cert_file: "${files.certFile}", key_file: "${files.keyFile}" }`,
+        // the permissions docs/cluster.md gives a node: its network's subjects, the JetStream API, inboxes
+        "authorization { users: [ { user: ledgerd, password: s3cret, permissions: {" +
+          ' publish: ["ledger.t5.>", "$JS.API.>", "_INBOX.>"], subscribe: ["ledger.t5.>", "_INBOX.>"] } } ] }',
+      ],
+      user: "ledgerd",
+      pass: "s3cret",
+      tls: { caFile: files.certFile },
+    });
+    const opts = {
+      servers: nats.urls,
+      stream: "LEDGER_T5",
+      subjectPrefix: "ledger.t5",
+      replicas: 1,
+      tls: { caFile: files.certFile },
+    };
+    try {
+      const log = await JetStreamLog.open({ ...opts, user: "ledgerd", pass: "s3cret" }, quiet);
+      assert.equal((await log.append("tx", enc("x"))).seq, 1);
+      assert.equal((await log.append("tx", enc("y"))).seq, 2);
+      const got: string[] = [];
+      const f = log.follow(1, (r) => {
+        got.push(dec(r.data));
+      });
+      while (got.length < 2) await new Promise((r) => setTimeout(r, 20));
+      await f.stop();
+      assert.deepEqual(got, ["x", "y"]);
+      await log.close();
+      await assert.rejects(
+        JetStreamLog.open({ ...opts, user: "ledgerd", pass: "wrong" }, quiet),
+        /Authorization Violation/,
+      );
+      await assert.rejects(
+        JetStreamLog.open({ ...opts, tls: undefined, user: "ledgerd", pass: "s3cret", appendDeadlineMs: 2000 }, quiet),
+        /TLS|tls|certificate|secure/i,
+      );
+    } finally {
+      await nats.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

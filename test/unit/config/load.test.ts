@@ -447,6 +447,9 @@ describe("loadConfig: [Cluster] and the server identity", () => {
       identityChainId: ID,
       serverPrivKey: SEED,
       serverPublicKey: PUB,
+      natsUser: "",
+      natsPassword: "",
+      natsTls: undefined,
     });
     const f = loadConfig(
       [`-config=${conf}`, "-nats=nats://127.0.0.1:9", "-role=follower", "-faulttimeout=5", "-roundtimeout=3"],
@@ -457,6 +460,24 @@ describe("loadConfig: [Cluster] and the server identity", () => {
     assert.equal(f.cluster.faultTimeoutSeconds, 5);
     assert.equal(f.cluster.roundTimeoutSeconds, 3);
     assert.equal("Cluster" in configurationView(c), false, "ledgerd's own group stays out of `configuration`");
+
+    writeFileSync(
+      conf,
+      "[Cluster]\nNatsUser = node1\nNatsPassword = pw\nNatsTlsCA = tls/ca.pem\nNatsTlsCert = /etc/c.pem\nNatsTlsKey = k.pem\n",
+    );
+    const t = loadConfig([`-config=${conf}`, `-homedir=${dir}`], env);
+    assert.equal(t.cluster.natsUser, "node1");
+    assert.equal(t.cluster.natsPassword, "pw");
+    assert.deepEqual(t.cluster.natsTls, {
+      caFile: join(dir, "tls", "ca.pem"),
+      certFile: "/etc/c.pem",
+      keyFile: join(dir, "k.pem"),
+    });
+    writeFileSync(conf, "[Cluster]\nNatsTlsCert = c.pem\n");
+    assert.match(
+      configError(() => loadConfig([`-config=${conf}`], env)).message,
+      /NatsTlsCert and NatsTlsKey go together/,
+    );
 
     writeFileSync(conf, `[App]\nLocalServerPublicKey = ${"00".repeat(32)}\nIdentityChainID = ${ID}\n`);
     const e = configError(() => loadConfig([`-config=${conf}`, "-nats=nats://127.0.0.1:1", "-role=audit"], env));
