@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { JetStreamLog } from "./cluster/jetStreamLog.js";
+import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
@@ -137,6 +138,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
               roundTimeoutSeconds: config.cluster.roundTimeoutSeconds,
             }
           : {}),
+        ...customLedgerOptions(config),
       },
       {
         store,

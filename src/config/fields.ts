@@ -155,7 +155,7 @@ export const GROUPS: readonly GroupSpec[] = [
         type: "string",
         default: "4c38c72fc5cdad68f13b74674d3ffb1f3d63a112710868c9b08946553448d26d",
         secret: true,
-        doc: "server signing key (hex); secret, redacted in `configuration`",
+        doc: "server signing key (hex ed25519 seed); signs a CUSTOM network's blocks (LOCAL's default refused there); secret, redacted in `configuration`",
       },
       {
         name: "LocalServerPublicKey",
@@ -237,13 +237,22 @@ export const GROUPS: readonly GroupSpec[] = [
         name: "CustomBootstrapIdentity",
         type: "string",
         default: "38bab1455b7bd7e5efd15c53c777c79d0c988e9210f1da49a99d95b3a6417be9",
-        doc: "bootstrap identity of a CUSTOM network",
+        doc: "bootstrap identity of a CUSTOM network; required there (LOCAL's default is refused)",
       },
       {
         name: "CustomBootstrapKey",
         type: "string",
         default: "cc1985cdfae4e32b5a454dfda8ce5e1361558482684f3367649c3ad852c8e31a",
-        doc: "bootstrap signing key of a CUSTOM network",
+        doc: "bootstrap signing key of a CUSTOM network: the public key of LocalServerPrivKey (LOCAL's default is refused)",
+      },
+      {
+        name: "CustomGenesisAllocation",
+        type: "list",
+        default: null,
+        extension: true,
+        doc:
+          "CUSTOM: one ADDRESS:AMOUNT line per address the genesis pays (FA address; AMOUNT in units, up to 8 " +
+          "decimals); required on CUSTOM, LOCAL's genesis addresses refused",
       },
       {
         name: "NodeTlsEnabled",

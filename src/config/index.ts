@@ -7,6 +7,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
 import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { fromHex, toHex } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
+import { customNetworkSettings } from "./customNetwork.js";
 import { ConfigError } from "./errors.js";
 import { PLACEHOLDER_PATH_PREFIX } from "./fields.js";
 import { defaultVerifyThreads, type FlagValues, parseFlags, parseLogLevel } from "./flags.js";
@@ -54,6 +55,9 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.NodeRpcPass": ["rpcPass"],
   "App.CorsDomains": ["corsDomains"],
   "App.ListenHost": ["listenHost"],
+  "App.CustomBootstrapIdentity": ["custom"],
+  "App.CustomBootstrapKey": ["custom"],
+  "App.CustomGenesisAllocation": ["custom"],
   "App.DebugApi": ["debugApi"],
   "App.DebugRpcUser": ["debugRpcUser"],
   "App.DebugRpcPass": ["debugRpcPass"],
@@ -67,7 +71,7 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "Log.ConsoleLogLevel": ["consoleLogLevel"],
   "Walletd.NodeLocation": ["nodeLocation"],
   "App.IdentityChainID": ["cluster"],
-  "App.LocalServerPrivKey": ["cluster"],
+  "App.LocalServerPrivKey": ["cluster", "custom"],
   "App.LocalServerPublicKey": ["cluster"],
   "Cluster.NatsURLs": ["cluster"],
   "Cluster.Role": ["cluster"],
@@ -301,6 +305,14 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   return {
     network,
     customNet,
+    ...(network === "CUSTOM"
+      ? {
+          custom: customNetworkSettings(raw, fieldError, {
+            standalone: cluster.natsUrls.length === 0,
+            signs: cluster.natsUrls.length === 0 || cluster.role !== "follower",
+          }),
+        }
+      : {}),
     port: flags.port ?? fileInt(raw, "App", "PortNumber")!,
     listenHost,
     insecureNoAuth,

@@ -9,10 +9,24 @@ export type LogLevel = "debug" | "info" | "warning" | "error" | "none";
 /** The /debug endpoint: absent (404), read-only methods, or also the state-changing ones. */
 export type DebugApiMode = "off" | "readonly" | "readwrite";
 
+/** A CUSTOM network's genesis and bootstrap key (config/customNetwork.ts), hex and decimal strings. */
+export interface CustomNetworkSettings {
+  /** bootstrap identity chain ID, 64 hex */
+  identityChainIdHex: string;
+  /** this node's ed25519 seed (secret), 64 hex: signs the blocks */
+  signingSeedHex: string;
+  /** its public key (= CustomBootstrapKey), 64 hex */
+  publicKeyHex: string;
+  /** the genesis coinbase's outputs: RCD hash (64 hex) → base units (decimal string) */
+  allocations: { addressHex: string; amount: string }[];
+}
+
 export interface NodeConfig {
   network: NetworkName;
   /** name hashed into the CUSTOM network id */
   customNet: string;
+  /** CUSTOM only: the operator's genesis and bootstrap key (absent on other networks) */
+  custom?: CustomNetworkSettings;
   /** JSON-RPC port (default 8088) */
   port: number;
   /** interface to listen on (default "127.0.0.1"; another address needs credentials or insecureNoAuth) */

@@ -175,8 +175,8 @@ export interface LedgerDebugApi {
   holdingQueue(): HeldMessage[];
   /** The open block's process list: documented shape, JSON-ready (rpc returns it as is). */
   processList(): Record<string, unknown>;
-  /** Federated servers: on LOCAL the bootstrap identity. */
-  federatedServers(): { chainId: Uint8Array; name: string; online: boolean }[];
+  /** Federated servers: on LOCAL and CUSTOM the bootstrap identity, with the key that signs its blocks. */
+  federatedServers(): { chainId: Uint8Array; name: string; online: boolean; signingKey: Uint8Array }[];
   /** The message journal as human-readable lines (only meaningful with -journaling=true). */
   journalMessages(): string[];
   /** Counters for `summary` (messages accepted/rejected, blocks closed, ...). */

@@ -7,10 +7,8 @@
  * The close's wall-clock and CPU times are measured here, in the writer, for the debug counters: the
  * rules (rules.ts) and the blocks they build never read a clock (DESIGN §7).
  */
-import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import type { AdminEntry } from "../protocol/ablock.js";
-import { fromHex, toHex } from "../protocol/bytes.js";
-import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_SEED_HEX } from "../protocol/genesis.js";
+import { toHex } from "../protocol/bytes.js";
 import type { BlockSetWrite, LedgerStore } from "../store/store.js";
 import { type BlockSigner, closeBlock } from "./blockBuilder.js";
 import { encodeMessage } from "./messages.js";
@@ -24,6 +22,8 @@ export interface BlockCloserHost {
   readonly store: Pick<LedgerStore, "saveBlockSet" | "packBlockSet" | "savePacked" | "removeJournalRecords">;
   readonly state: LedgerState;
   readonly networkId: number;
+  /** the bootstrap identity and key that sign the blocks (ledger/bootstrap.ts) */
+  readonly signer: BlockSigner;
   log(level: "debug" | "warn", msg: string, fields?: Record<string, unknown>): void;
   /** a save failed: refuse writes until recovery (ledger.ts) */
   fail(reason: string): void;
@@ -42,7 +42,6 @@ export interface ClusterClose {
 export class BlockCloser {
   /** removal of confirmed journal records, running after each block save */
   private cleanupChain: Promise<void> = Promise.resolve();
-  private signerCache: BlockSigner | undefined;
 
   constructor(private readonly host: BlockCloserHost) {}
 
@@ -68,7 +67,7 @@ export class BlockCloser {
     }));
     const closed = closeBlock(state.pl, {
       tip: state.tip,
-      signer: this.signer(),
+      signer: this.host.signer,
       networkId: this.host.networkId,
       chainHead: (id) => state.saved.chainHead(id),
       assetBalance: (a) => state.saved.assetBalance(a),
@@ -138,18 +137,5 @@ export class BlockCloser {
     counters.lastCloseMs += packed.busyMs;
     counters.lastCloseLongestTurnMs = Math.max(counters.lastCloseLongestTurnMs, packed.longestTurnMs);
     counters.lastCloseWriteMs = await store.savePacked(packed);
-  }
-
-  /** The LOCAL bootstrap identity that signs the blocks a standalone node produces. */
-  private signer(): BlockSigner {
-    if (this.signerCache === undefined) {
-      const seed = fromHex(LOCAL_BOOTSTRAP_SEED_HEX, "LOCAL_BOOTSTRAP_SEED_HEX", 32);
-      this.signerCache = {
-        seed,
-        publicKey: publicKeyFromSeed(seed),
-        identityChainId: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX, "LOCAL_BOOTSTRAP_IDENTITY_HEX", 32),
-      };
-    }
-    return this.signerCache;
   }
 }

@@ -2,10 +2,10 @@
  * Views of the ledger's state for the /debug methods (spec §4.2): the holding queue, the process list,
  * the journal as text, the counters. Read-only over a LedgerView (state.ts), like queries.ts.
  */
-import { fromHex, toHex } from "../protocol/bytes.js";
-import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../protocol/genesis.js";
+import { toHex } from "../protocol/bytes.js";
 import type { JournalRecord } from "../store/store.js";
 import type { HeldMessage } from "./api.js";
+import type { BlockSigner } from "./blockBuilder.js";
 import { HOLD_EXPIRY_MS } from "./constants.js";
 import { decodeMessage, describeMessage } from "./messages.js";
 import type { LedgerView } from "./state.js";
@@ -46,9 +46,12 @@ export function processListView(view: LedgerView): Record<string, unknown> {
 }
 
 /** Federated servers: on a network this node produces for (LOCAL, CUSTOM), the bootstrap identity alone. */
-export function federatedServers(producing: boolean): { chainId: Uint8Array; name: string; online: boolean }[] {
+export function federatedServers(
+  producing: boolean,
+  signer: BlockSigner,
+): { chainId: Uint8Array; name: string; online: boolean; signingKey: Uint8Array }[] {
   if (!producing) return [];
-  return [{ chainId: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX, "identity", 32), name: "", online: true }];
+  return [{ chainId: signer.identityChainId.slice(), name: "", online: true, signingKey: signer.publicKey.slice() }];
 }
 
 /** Journal records of `height` as human-readable lines (a record that does not decode says why). */

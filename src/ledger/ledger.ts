@@ -22,7 +22,7 @@ import type { EntryBlock } from "../protocol/eblock.js";
 import type { ECBlock } from "../protocol/ecblock.js";
 import { type Entry, entryHash } from "../protocol/entry.js";
 import type { AssetBlock } from "../protocol/fblock.js";
-import { genesisBlocks } from "../protocol/genesis.js";
+import { type CustomGenesis, genesisBlocks } from "../protocol/genesis.js";
 import { type NetworkName, networkId } from "../protocol/network.js";
 import type { Receipt } from "../protocol/receipt.js";
 import { type Transaction, transactionId, transactionSignatureChecks } from "../protocol/transaction.js";
@@ -44,7 +44,8 @@ import type {
   Stored,
   TransactionAck,
 } from "./api.js";
-import { type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
+import { type BlockSigner, type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
+import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
 import { BlockCloser, type ClusterClose } from "./close.js";
 import {
   FAULT_TIMEOUT_SECONDS,
@@ -94,6 +95,10 @@ export interface LedgerOptions {
   /** what `current-minute` reports as faulttimeout / roundtimeout, seconds (a cluster node's settings) */
   faultTimeoutSeconds?: number;
   roundTimeoutSeconds?: number;
+  /** the identity and ed25519 seed that sign the blocks this node produces (default: LOCAL's bootstrap) */
+  bootstrap?: { identityChainId: Uint8Array; seed: Uint8Array };
+  /** CUSTOM (required there): the network's own genesis, from its operator (protocol/genesis.ts) */
+  customGenesis?: CustomGenesis;
 }
 
 export interface LedgerDependencies {
@@ -122,6 +127,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   private readonly now: () => number;
   private readonly networkIdValue: number;
   private readonly producing: boolean;
+  /** signs the blocks this node produces */
+  private readonly signer: BlockSigner;
   /** tip, open process list, holding queue, saved state, counters: what the rules change */
   private readonly state: LedgerState;
   /** the read side, over `state` */
@@ -151,11 +158,13 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.networkIdValue = networkId(options.network, options.customNet);
     this.producing = PRODUCING_NETWORKS.includes(options.network);
     const store = deps.store;
+    const genesisBlockSetOf = genesisBlocks(options.network, options.customNet, options.customGenesis);
     if (store.isFresh()) {
-      const genesis = genesisBlockSet(genesisBlocks(options.network, options.customNet), this.now());
+      const genesis = genesisBlockSet(genesisBlockSetOf, this.now());
       store.initialize({ path: store.path, network: options.network, networkId: this.networkIdValue }, genesis.write);
       this.log("info", "created the genesis block", { network: options.network, path: store.path });
-    }
+    } else assertSameGenesis(store, genesisBlockSetOf, options.network);
+    this.signer = bootstrapSigner(options.bootstrap);
     const height = store.savedHeight();
     this.state = {
       tip: this.loadTip(height),
@@ -169,6 +178,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       store,
       state: this.state,
       networkId: this.networkIdValue,
+      signer: this.signer,
       log: (level, msg, fields) => this.log(level, msg, fields),
       fail: (reason) => this.fail(reason),
       saved: (height) => this.notify((o) => o.blockSaved(height)),
@@ -647,8 +657,8 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   processList(): Record<string, unknown> {
     return processListView(this.state);
   }
-  federatedServers(): { chainId: Uint8Array; name: string; online: boolean }[] {
-    return federatedServers(this.producing);
+  federatedServers(): { chainId: Uint8Array; name: string; online: boolean; signingKey: Uint8Array }[] {
+    return federatedServers(this.producing, this.signer);
   }
   journalMessages(): string[] {
     if (this.options.journaling !== true) return [];

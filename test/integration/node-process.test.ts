@@ -14,6 +14,7 @@ import { toHex } from "../../src/protocol/bytes.js";
 import { entryHash } from "../../src/protocol/entry.js";
 import { transactionId } from "../../src/protocol/transaction.js";
 import { NODE_VERSION } from "../../src/version.js";
+import { writeCustomConfig } from "../support/customNetwork.js";
 import {
   assetKey,
   chainCommit,
@@ -201,9 +202,11 @@ describe("ledgerd process", () => {
     const home = tempDir("ledgerd-proc-");
     try {
       const port = await freePort();
+      const config = `-config=${writeCustomConfig(home, "process-test")}`;
       const p = await startLedgerd([
         "-network=CUSTOM",
         "-customnet=one",
+        config,
         `-homedir=${home}`,
         `-port=${port}`,
         "-blktime=2",
@@ -212,9 +215,13 @@ describe("ledgerd process", () => {
       p.child.kill("SIGTERM");
       const stopped = await p.exited;
       assert.deepEqual(stopped, { code: 0, signal: null });
-      const other = spawnSync(LEDGERD, ["-network=CUSTOM", "-customnet=two", `-homedir=${home}`, `-port=${port}`], {
-        encoding: "utf8",
-      });
+      const other = spawnSync(
+        LEDGERD,
+        ["-network=CUSTOM", "-customnet=two", config, `-homedir=${home}`, `-port=${port}`],
+        {
+          encoding: "utf8",
+        },
+      );
       assert.equal(other.status, 1);
       assert.match(other.stderr, /holds the CUSTOM .* network, not CUSTOM/);
     } finally {

@@ -7,8 +7,16 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { toHex } from "../../src/protocol/bytes.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519.js";
+import { keyPairFromPrivate } from "../../src/protocol/address.js";
+import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { chainIdFromExtIds, marshalEntry } from "../../src/protocol/entry.js";
+import {
+  LOCAL_BOOTSTRAP_IDENTITY_HEX,
+  LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
+  LOCAL_BOOTSTRAP_SEED_HEX,
+} from "../../src/protocol/genesis.js";
+import { customNetworkFixture } from "../support/customNetwork.js";
 import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
 
 after(() => killAllNodes());
@@ -94,10 +102,17 @@ describe("debug API modes and the write knobs", () => {
     }
     assert.deepEqual(await node.rpc("drop-rate", undefined, "debug"), { DropRate: 0 });
     assert.deepEqual(await node.rpc("delay", undefined, "debug"), { Delay: 0 });
-    // reads still work
+    // reads still work; LOCAL keeps its reference bootstrap identity and key
     assert.equal(
       ((await node.rpc("network-info", undefined, "debug")) as { NetworkName: string }).NetworkName,
       "LOCAL",
+    );
+    const { Authorities } = (await node.rpc("authorities", undefined, "debug")) as {
+      Authorities: { AuthorityChainID: string; SigningKey: string }[];
+    };
+    assert.deepEqual(
+      Authorities.map((a) => [a.AuthorityChainID, a.SigningKey]),
+      [[LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX]],
     );
     await node.stop();
   });
@@ -156,5 +171,118 @@ describe("debug API modes and the write knobs", () => {
     assert.ok(elapsed >= DELAY_MS, `answered after ${elapsed} ms, before the delay`);
     assert.ok(elapsed < WRITES * DELAY_MS, `${elapsed} ms: the delay was applied per write`);
     await node.stop();
+  });
+});
+
+/** The LOCAL genesis address whose private key the README prints. */
+const LOCAL_GENESIS_KEY = keyPairFromPrivate("Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK");
+
+describe("CUSTOM networks own their genesis and keys", () => {
+  const custom = (label: string, appConfig: string[]) =>
+    LedgerdProcess.startExpectingExit({
+      network: "CUSTOM",
+      extraArgs: [`-customnet=${label}`],
+      appConfig,
+      waitMs: 20_000,
+    });
+
+  it("refuses to start without its own identity, with LOCAL's published key, or paying LOCAL's genesis address", async (t) => {
+    const own = customNetworkFixture("sec-refusals");
+    const cases: [string, string[], RegExp][] = [
+      ["nothing configured", [], /needs its own \[App\] CustomBootstrapIdentity/],
+      [
+        "LOCAL's key",
+        [
+          `CustomBootstrapIdentity = ${own.identityHex}`,
+          `LocalServerPrivKey = ${LOCAL_BOOTSTRAP_SEED_HEX}`,
+          `CustomBootstrapKey = ${LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX}`,
+          own.appLines[3]!,
+        ],
+        /needs its own \[App\] LocalServerPrivKey/,
+      ],
+      [
+        "a key that is not the bootstrap key",
+        [own.appLines[0]!, own.appLines[1]!, `CustomBootstrapKey = ${"ab".repeat(32)}`, own.appLines[3]!],
+        /CustomBootstrapKey must be the public key of LocalServerPrivKey/,
+      ],
+      [
+        "LOCAL's genesis address",
+        [...own.appLines.slice(0, 3), `CustomGenesisAllocation = ${LOCAL_GENESIS_KEY.publicAddress}:100`],
+        /is paid by LOCAL's genesis and its key is public/,
+      ],
+      ["no allocation", own.appLines.slice(0, 3), /needs \[App\] CustomGenesisAllocation/],
+    ];
+    for (const [what, lines, message] of cases) {
+      const r = await custom("sec-refusals", lines);
+      t.after(() => r.process.cleanup());
+      assert.equal(r.code, 2, `${what}: ${r.output}`);
+      assert.match(r.output, message, what);
+      // the secret never appears in the message
+      assert.doesNotMatch(r.output, new RegExp(own.seedHex), what);
+    }
+  });
+
+  it("its genesis pays the configured address, and its blocks are signed with the configured key", async (t) => {
+    const own = customNetworkFixture("sec-own", 4321);
+    const node = await LedgerdProcess.start({
+      network: "CUSTOM",
+      extraArgs: ["-customnet=sec-own"],
+      appConfig: own.appLines,
+      blockTimeSeconds: 1,
+    });
+    t.after(() => node.cleanup());
+    const balance = async (address: string) =>
+      ((await node.rpc("asset-balance", { address })) as { balance: number }).balance;
+    assert.equal(await balance(own.genesisKey.publicAddress), own.genesisUnits * 1e8);
+    assert.equal(await balance(LOCAL_GENESIS_KEY.publicAddress), 0);
+
+    const { Authorities } = (await node.rpc("authorities", undefined, "debug")) as {
+      Authorities: { AuthorityChainID: string; SigningKey: string }[];
+    };
+    assert.deepEqual(
+      Authorities.map((a) => [a.AuthorityChainID, a.SigningKey]),
+      [[own.identityHex, own.publicKeyHex]],
+    );
+
+    // the genesis admin block names the configured identity
+    type AdminEntry = {
+      adminidtype: number;
+      identitychainid?: string;
+      identityadminchainid?: string;
+      prevdbsig?: { pub: string; sig: string };
+    };
+    const ablock = async (height: number) =>
+      ((await node.rpc("ablock-by-height", { height })) as { ablock: { abentries: AdminEntry[] } }).ablock.abentries;
+    assert.deepEqual(
+      (await ablock(0)).map((e) => [e.adminidtype, e.identitychainid]),
+      [[5, own.identityHex]],
+    );
+    // block 1's directory-block signature: the configured identity and key, a valid signature over block 0
+    for (let i = 0; ; i++) {
+      const h = (await node.rpc("heights")) as { directoryblockheight: number };
+      if (h.directoryblockheight >= 1) break;
+      assert.ok(i < 200, "block 1 was not saved within 20 s");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const sig = (await ablock(1)).find((e) => e.adminidtype === 1);
+    assert.ok(sig?.prevdbsig, "block 1 has a directory block signature");
+    assert.equal(sig.identityadminchainid, own.identityHex);
+    assert.equal(sig.prevdbsig.pub, own.publicKeyHex);
+    const d0 = (await node.rpc("dblock-by-height", { height: 0 })) as { rawdata: string };
+    const header0 = fromHex(d0.rawdata).subarray(0, 113);
+    assert.ok(verifyEd25519(fromHex(sig.prevdbsig.pub), header0, fromHex(sig.prevdbsig.sig)), "signature verifies");
+    await node.stop();
+
+    // the same directory under a changed genesis allocation: refused, naming both genesis blocks
+    const changed = customNetworkFixture("sec-own", 4322);
+    const r = await LedgerdProcess.startExpectingExit({
+      homeDir: node.homeDir,
+      network: "CUSTOM",
+      extraArgs: ["-customnet=sec-own"],
+      appConfig: changed.appLines,
+      waitMs: 20_000,
+    });
+    assert.equal(r.code, 1, r.output);
+    assert.match(r.output, /whose genesis block [0-9a-f]{64} is not the configured one/);
   });
 });

@@ -39,6 +39,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { open } from "lmdb";
 import { DB_NAMES, META_KEYS } from "../../src/store/keys.js";
+import { writeCustomConfig } from "../support/customNetwork.js";
 import { killAllNodes, LedgerdProcess, RpcCallError, sleep } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
 import {
@@ -380,15 +381,18 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
   });
 
   it("refuses another CUSTOM network's data directory (same path, other -customnet)", async () => {
+    const confDir = mkdtempSync(join(tmpdir(), "ledgerd-custom-conf-"));
+    homes.push(confDir);
+    const config = `-config=${writeCustomConfig(confDir, "reliability")}`;
     const first = await LedgerdProcess.start({
       network: "CUSTOM",
-      extraArgs: ["-customnet=reliability-a"],
+      extraArgs: ["-customnet=reliability-a", config],
       blockTimeSeconds: 1,
     });
     homes.push(first.homeDir);
     await waitForHeight(first, 1);
     assert.equal(await first.stop(), 0);
-    await expectRefusal(first.homeDir, "CUSTOM", /network/, ["-customnet=reliability-b"]);
+    await expectRefusal(first.homeDir, "CUSTOM", /network/, ["-customnet=reliability-b", config]);
   });
 
   it("refuses a data directory of another store format version", async () => {

@@ -4,7 +4,6 @@
  * reference node's Go field names). Params are ignored.
  */
 import { toHex } from "../../protocol/bytes.js";
-import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../protocol/genesis.js";
 import { jsonInteger } from "../../protocol/json/transactionJson.js";
 import { type NetworkName, networkId } from "../../protocol/network.js";
 import type { RpcContext } from "../context.js";
@@ -88,7 +87,8 @@ export function auditServers(_params: unknown, ctx: RpcContext) {
 
 /**
  * `authorities`: {Authorities: [...]}, one per federated server. The bootstrap identity has no management
- * chain or matryoshka hash (zero hashes); its signing key is the network's bootstrap key when known.
+ * chain or matryoshka hash (zero hashes); its signing key is the key that signs its blocks (LOCAL: the
+ * reference bootstrap key; CUSTOM: the operator's).
  */
 export function authorities(_params: unknown, ctx: RpcContext) {
   if (ctx.cluster !== undefined) {
@@ -116,7 +116,7 @@ export function authorities(_params: unknown, ctx: RpcContext) {
         AuthorityChainID: chainId,
         ManagementChainID: ZERO_HASH_HEX,
         MatryoshkaHash: ZERO_HASH_HEX,
-        SigningKey: chainId === LOCAL_BOOTSTRAP_IDENTITY_HEX ? LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX : "",
+        SigningKey: toHex(s.signingKey),
         Status: AUTHORITY_STATUS_FEDERATED,
         AnchorKeys: null,
         KeyHistory: null,

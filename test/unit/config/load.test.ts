@@ -6,6 +6,9 @@ import { after, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { ConfigError, loadConfig, locationHost, logFilePath, reloadConfig } from "../../../src/config/index.js";
 import { configurationView } from "../../../src/config/view.js";
+import { decodeAddress } from "../../../src/protocol/address.js";
+import { toHex } from "../../../src/protocol/bytes.js";
+import { customNetworkFixture, writeCustomConfig } from "../../support/customNetwork.js";
 
 const root = mkdtempSync(join(tmpdir(), "ledgerd-cfgload-"));
 after(() => rmSync(root, { recursive: true, force: true }));
@@ -189,13 +192,59 @@ describe("loadConfig: precedence flags > file > defaults", () => {
   });
 
   it("CUSTOM needs -customnet", () => {
-    const { env } = home();
+    const { env, dir } = home();
     const err = configError(() => loadConfig(["-network=CUSTOM"], env));
     assert.match(err.message, /network CUSTOM needs a name: start with -customnet=NAME/);
     assert.equal(err.field, "-customnet");
-    const c = loadConfig(["-network=CUSTOM", "-customnet=acme"], env);
+    const conf = writeCustomConfig(dir, "acme");
+    const c = loadConfig(["-network=CUSTOM", "-customnet=acme", `-config=${conf}`], env);
     assert.equal(c.network, "CUSTOM");
     assert.equal(c.customNet, "acme");
+  });
+
+  it("CUSTOM takes its genesis and key from the file and refuses LOCAL's", () => {
+    const { env, dir } = home();
+    const own = customNetworkFixture("acme", 12);
+    const conf = writeCustomConfig(dir, "acme", own);
+    const c = loadConfig(["-network=CUSTOM", "-customnet=acme", `-config=${conf}`], env);
+    assert.deepEqual(c.custom, {
+      identityChainIdHex: own.identityHex,
+      signingSeedHex: own.seedHex,
+      publicKeyHex: own.publicKeyHex,
+      allocations: [{ addressHex: toHex(decodeAddress(own.genesisKey.publicAddress).key), amount: "1200000000" }],
+    });
+    // LOCAL ignores these fields
+    assert.equal(loadConfig([`-config=${conf}`], env).custom, undefined);
+    const bad = (lines: string[]) => {
+      writeFileSync(conf, ["[App]", ...lines, ""].join("\n"));
+      return configError(() => loadConfig(["-network=CUSTOM", "-customnet=acme", `-config=${conf}`], env));
+    };
+    assert.match(bad(own.appLines.slice(1)).message, /acme\.conf.*CustomBootstrapIdentity|CustomBootstrapIdentity/);
+    const [identity, seed, key] = own.appLines;
+    assert.match(bad([identity!, seed!, key!, "CustomGenesisAllocation = FA2jK:1"]).message, /#1: .*address/);
+    assert.match(
+      bad([identity!, seed!, key!, `CustomGenesisAllocation = ${own.genesisKey.publicAddress}:1.123456789`]).message,
+      /#1: expected ADDRESS:AMOUNT/,
+    );
+    assert.match(
+      bad([
+        identity!,
+        seed!,
+        key!,
+        `CustomGenesisAllocation = ${own.genesisKey.publicAddress}:1`,
+        `CustomGenesisAllocation = ${own.genesisKey.publicAddress}:2`,
+      ]).message,
+      /#2: .* is listed twice/,
+    );
+    assert.match(
+      bad([identity!, seed!, key!, `CustomGenesisAllocation = ${own.genesisKey.publicAddress}:0`]).message,
+      /#1: the amount is zero/,
+    );
+    assert.match(
+      bad([identity!, seed!, key!, `CustomGenesisAllocation = ${own.genesisKey.publicAddress}:92233720368.54775808`])
+        .message,
+      /passes 2\^63/,
+    );
   });
 
   it("a password without a user is refused, naming the file line (the API would be open)", () => {

@@ -2,12 +2,17 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
 import { publicKeyFromSeed, signEd25519, verifyEd25519, verifyEd25519Noble } from "../../../src/crypto/ed25519.js";
-import { adminBlockHashes, encodeAdminBlock } from "../../../src/protocol/ablock.js";
+import { encodeAdminBlock } from "../../../src/protocol/ablock.js";
 import { encodeAddress } from "../../../src/protocol/address.js";
 import { ByteWriter, concat, fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { directoryBlockHashes, encodeDirectoryBlock } from "../../../src/protocol/dblock.js";
 import { ecBlockHashes, encodeECBlock } from "../../../src/protocol/ecblock.js";
-import { assetBlockHashes, assetBlockTransactions, encodeAssetBlock } from "../../../src/protocol/fblock.js";
+import {
+  assetBlockHashes,
+  assetBlockTransactions,
+  decodeAssetBlock,
+  encodeAssetBlock,
+} from "../../../src/protocol/fblock.js";
 import {
   GENESIS_TIMESTAMP_MINUTES,
   genesisAssetBlock,
@@ -15,6 +20,7 @@ import {
   LOCAL_BOOTSTRAP_IDENTITY_HEX,
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
   LOCAL_BOOTSTRAP_SEED_HEX,
+  localGenesisAddressesHex,
 } from "../../../src/protocol/genesis.js";
 import { LOCAL_GENESIS_ASSET_BLOCK_HEX } from "../../../src/protocol/genesisBlocks.js";
 import { adminBlockJson } from "../../../src/protocol/json/adminBlockJson.js";
@@ -174,28 +180,53 @@ describe("genesis per network", () => {
     assert.equal(test.ec.items.length, 0);
   });
 
-  test("CUSTOM: hashed network id, LOCAL asset block, configurable bootstrap identity", () => {
+  test("CUSTOM: hashed network id, the operator's bootstrap identity and allocation, never LOCAL's block", () => {
     const id = networkId("CUSTOM", "gen");
     assert.equal(id, new DataView(sha(new TextEncoder().encode("gen")).buffer).getUint32(0));
     assert.equal(networkNameOfId(id), undefined);
-    const custom = genesisBlocks("CUSTOM", "gen");
+    const identityChainId = fromHex("ab".repeat(32));
+    const address = fromHex("cd".repeat(32));
+    const custom = genesisBlocks("CUSTOM", "gen", {
+      identityChainId,
+      allocations: [{ address, amount: 7n * 10n ** 8n }],
+    });
     const local = genesisBlocks("LOCAL");
     assert.equal(custom.directory.networkId, id);
-    assert.equal(toHex(encodeAssetBlock(custom.asset)), toHex(encodeAssetBlock(local.asset)));
-    assert.equal(
-      toHex(adminBlockHashes(custom.admin).lookupHash),
-      toHex(adminBlockHashes(local.admin).lookupHash),
-      "default identity = LOCAL's",
+    assert.notEqual(toHex(encodeAssetBlock(custom.asset)), toHex(encodeAssetBlock(local.asset)));
+    assert.equal((custom.admin.entries[0] as { identityChainId: Uint8Array }).identityChainId.length, 32);
+    assert.equal(toHex((custom.admin.entries[0] as { identityChainId: Uint8Array }).identityChainId), "ab".repeat(32));
+    // one coinbase paying exactly the allocation, at the genesis time, LOCAL's exchange rate
+    const txs = assetBlockTransactions(custom.asset);
+    assert.equal(txs.length, 1);
+    assert.equal(txs[0]!.inputs.length, 0);
+    assert.deepEqual(
+      txs[0]!.outputs.map((o) => [toHex(o.address), o.amount]),
+      [["cd".repeat(32), 700000000n]],
     );
-    const other = fromHex("ab".repeat(32));
-    const custom2 = genesisBlocks("CUSTOM", "gen", other);
-    assert.equal(toHex((custom2.admin.entries[0] as { identityChainId: Uint8Array }).identityChainId), toHex(other));
+    assert.equal(txs[0]!.milliTimestamp, GENESIS_TIMESTAMP_MINUTES * 60_000);
+    assert.equal(custom.asset.exchangeRate, 1000n);
+    // the encoded block decodes to itself (a valid asset block)
+    assert.equal(
+      toHex(assetBlockHashes(custom.asset).keyMR),
+      toHex(assetBlockHashes(decodeAssetBlock(encodeAssetBlock(custom.asset))).keyMR),
+    );
+    const other = genesisBlocks("CUSTOM", "gen", { identityChainId, allocations: [{ address, amount: 8n }] });
     assert.notEqual(
-      toHex(directoryBlockHashes(custom2.directory).keyMR),
+      toHex(directoryBlockHashes(other.directory).keyMR),
       toHex(directoryBlockHashes(custom.directory).keyMR),
     );
     expectProtocolError(() => networkId("CUSTOM"), "BAD_VALUE");
-    expectProtocolError(() => genesisBlocks("CUSTOM", "gen", new Uint8Array(5)), "BAD_LENGTH");
+    expectProtocolError(() => genesisBlocks("CUSTOM", "gen"), "BAD_VALUE");
+    expectProtocolError(
+      () => genesisBlocks("CUSTOM", "gen", { identityChainId: new Uint8Array(5), allocations: [] }),
+      "BAD_LENGTH",
+    );
+    expectProtocolError(
+      () => genesisBlocks("CUSTOM", "gen", { identityChainId, allocations: [{ address, amount: 1n << 63n }] }),
+      "BAD_VALUE",
+    );
+    // the well-known LOCAL addresses include the one of the published genesis key
+    assert.ok(localGenesisAddressesHex().size >= 2);
   });
 
   test("fixed network ids", () => {
