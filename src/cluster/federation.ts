@@ -66,6 +66,8 @@ export interface OrderedLog {
     onRecord: (r: LogRecord) => Promise<void> | void,
   ): { stop(): Promise<void>; done: Promise<void> };
   lastSequence(): Promise<number>;
+  /** the newest record of a kind (a direct get; optional) */
+  lastOfKind?(kind: string): Promise<Uint8Array | undefined>;
 }
 
 export interface FederationOptions {
@@ -116,6 +118,8 @@ const PROPOSE_TICK_MS = 50;
 const REPROPOSE_MS = 2_000;
 /** Results of applied writes records kept for their proposer to collect (a proposer collects at once). */
 const RESULTS_KEPT = 4096;
+/** How often the network's leader height is read from the stream's newest end of minute, ms. */
+const LEADER_HEIGHT_EVERY_MS = 2_000;
 /** Pause before following again after the delivery stopped (disk full, a bug in apply), ms. */
 const FOLLOW_RETRY_MS = 1_000;
 
@@ -182,6 +186,9 @@ export class Federation {
    */
   private readonly lastSigned = new Map<string, number>();
   private readonly heartbeats = new Map<string, number>();
+  /** the height the network works on, from the stream's newest end-of-minute record (0: not known yet) */
+  private networkHeight = 0;
+  private leaderTimer: NodeJS.Timeout | undefined;
   private readonly waiting = new Map<number, (r: WriteResult[]) => void>();
 
   constructor(
@@ -213,6 +220,11 @@ export class Federation {
     if (this.appliedSeq >= this.catchUpTarget) this.markSynced();
     this.follow();
     this.timer = setInterval(() => this.propose(), PROPOSE_TICK_MS);
+    if (this.deps.log.lastOfKind !== undefined) {
+      void this.readNetworkHeight();
+      this.leaderTimer = setInterval(() => void this.readNetworkHeight(), LEADER_HEIGHT_EVERY_MS);
+      this.leaderTimer.unref();
+    }
   }
 
   /** The stream's last sequence; retried while the stream has no leader (a nats-server is restarting). */
@@ -231,6 +243,7 @@ export class Federation {
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer !== undefined) clearInterval(this.timer);
+    if (this.leaderTimer !== undefined) clearInterval(this.leaderTimer);
     await this.following?.stop();
     for (const b of this.batch) b.reject(new LedgerError({ code: "INVALID", info: "the node is stopping" }));
     this.batch = [];
@@ -709,6 +722,26 @@ export class Federation {
   }
 
   // ───────────────────────────── views ─────────────────────────────
+
+  /** Read the newest end of minute of the stream: the network is at its height (the next one after minute 10). */
+  private async readNetworkHeight(): Promise<void> {
+    try {
+      const data = await this.deps.log.lastOfKind!(recordSubject("endOfMinute"));
+      if (data === undefined) return;
+      const rec = decodeRecord(data);
+      if (rec.kind === "endOfMinute") this.networkHeight = rec.minute === 9 ? rec.height + 1 : rec.height;
+    } catch {
+      // no server answers now: keep the last known height
+    }
+  }
+
+  /**
+   * The height the leaders work on (spec `leaderheight`): this node's open height, or the network's when the
+   * stream shows it further on (a follower catching up).
+   */
+  leaderHeight(): number {
+    return Math.max(this.hs.height, this.networkHeight);
+  }
 
   status(): FederationStatus {
     const hs = this.hs;

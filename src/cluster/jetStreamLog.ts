@@ -306,6 +306,17 @@ export class JetStreamLog {
     };
   }
 
+  /**
+   * The newest record of a kind (`${subjectPrefix}.${kind}`), read with a direct get: any replica answers,
+   * even without a quorum (FEDERATION.md §2.1). Undefined when there is none.
+   */
+  async lastOfKind(kind: string): Promise<Uint8Array | undefined> {
+    const m = await this.jsm.direct.getMessage(this.options.stream, {
+      last_by_subj: `${this.options.subjectPrefix}.${kind}`,
+    });
+    return m === null ? undefined : m.data;
+  }
+
   /** Name of the nats-server leading the stream ("" when there is none now). */
   async streamLeader(): Promise<string> {
     const info = await this.jsm.streams.info(this.options.stream);
@@ -352,7 +363,8 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
       const text = e instanceof Error ? e.message : String(e);
       if (/authori[sz]ation|authentication|tls|certificate|secure|ssl/i.test(text))
         throw new Error(`NATS ${options.servers.join(",")}: ${text}`);
-      if (Date.now() > deadline) throw new LogUnavailableError(`no NATS server answers at ${options.servers.join(",")}: ${text}`);
+      if (Date.now() > deadline)
+        throw new LogUnavailableError(`no NATS server answers at ${options.servers.join(",")}: ${text}`);
       if (Date.now() - lastLog >= CONNECT_LOG_EVERY_MS) {
         lastLog = Date.now();
         deps.log.warn("waiting for NATS", { servers: options.servers.join(","), error: text });

@@ -149,7 +149,12 @@ export const GROUPS: readonly GroupSpec[] = [
       { name: "ExportData", type: "bool", default: "false", doc: "informational" },
       { name: "ExportDataSubpath", type: "string", default: "database/export/", doc: "informational" },
       { name: "NodeMode", type: "string", default: "FULL", doc: "FULL | SERVER; informational" },
-      { name: "IdentityChainID", type: "string", default: "", doc: "identity chain of this server; a cluster's federated and audit servers need it (64 hex)" },
+      {
+        name: "IdentityChainID",
+        type: "string",
+        default: "",
+        doc: "identity chain of this server; a cluster's federated and audit servers need it (64 hex)",
+      },
       {
         name: "LocalServerPrivKey",
         type: "string",

@@ -25,6 +25,8 @@ export interface RpcDependencies {
 /** What the API reads and asks of a cluster node's federation. */
 export interface ClusterPort {
   status(): FederationStatus;
+  /** the height the network works on (≥ this node's open height) */
+  leaderHeight(): number;
   authorityView(): AuthorityView;
   /** per federated server (hex): online, and the audit server this node would vote to replace it with */
   faultView(): Map<string, { online: boolean; replace: string | undefined }>;

@@ -381,6 +381,11 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     await waitFor("blocks with one server delayed", 60_000, async () =>
       (await savedHeight(procs[2]!)) >= before + 4 ? true : undefined,
     );
+    // the delayed node lags, and its leaderheight (read from the stream) shows the network ahead of it
+    await waitFor("the delayed node's leaderheight ahead of its saved height", 30_000, async () => {
+      const h = (await procs[2]!.rpc("heights")) as { directoryblockheight: number; leaderheight: number };
+      return h.leaderheight > h.directoryblockheight + 1 ? true : undefined;
+    });
     const delayedAt = await savedHeight(procs[2]!);
     await procs[2]!.rpc("set-delay", { Delay: 0 }, "debug");
 

@@ -11,7 +11,8 @@ export function heights(_params: unknown, ctx: RpcContext) {
   const h = ctx.ledger.heights();
   return {
     directoryblockheight: h.directoryBlockHeight,
-    leaderheight: h.leaderHeight,
+    // a cluster node that is catching up reports the network's height, not only its own
+    leaderheight: Math.max(h.leaderHeight, ctx.cluster?.leaderHeight() ?? 0),
     entryblockheight: h.entryBlockHeight,
     entryheight: h.entryHeight,
   };
@@ -24,15 +25,17 @@ export function heights(_params: unknown, ctx: RpcContext) {
  */
 export function currentMinute(_params: unknown, ctx: RpcContext) {
   const m = ctx.ledger.currentMinute();
+  const leaderHeight = Math.max(m.leaderHeight, ctx.cluster?.leaderHeight() ?? 0);
   return {
-    leaderheight: m.leaderHeight,
+    leaderheight: leaderHeight,
     directoryblockheight: m.directoryBlockHeight,
     minute: m.minute,
     currentblockstarttime: m.currentBlockStartTimeNs,
     currentminutestarttime: m.currentMinuteStartTimeNs,
     currenttime: m.currentTimeNs,
     directoryblockinseconds: m.directoryBlockInSeconds,
-    stalldetected: m.stallDetected,
+    // factomd IsStalled: the open minute is overdue, or the saved height is more than 3 behind the leaders
+    stalldetected: m.stallDetected || m.directoryBlockHeight < leaderHeight - 3,
     faulttimeout: m.faultTimeoutSeconds,
     roundtimeout: m.roundTimeoutSeconds,
   };
