@@ -3,7 +3,7 @@
  * docs/cluster.md).
  *
  *   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
- *                     [--faulttimeout S] [--roundtimeout S]
+ *                     [--faulttimeout S] [--roundtimeout S] [--nats-auth]
  *   ledgerd-devnet status --dir DIR
  *   ledgerd-devnet restart NAME --dir DIR
  *   ledgerd-devnet down --dir DIR
@@ -17,9 +17,9 @@ import type { NodeRole } from "./ledgerdNode.js";
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
-                    [--faulttimeout S] [--roundtimeout S]
+                    [--faulttimeout S] [--roundtimeout S] [--nats-auth]
       start nats-servers and nodes on free loopback ports, each with its own directory under DIR;
-      prints the table and writes DIR/devnet.json
+      prints the table and writes DIR/devnet.json; --nats-auth: NATS with TLS and a user (DIR/tls/)
   ledgerd-devnet status --dir DIR         the table with each node's heights
   ledgerd-devnet restart NAME --dir DIR   start one process again with its old arguments and data
   ledgerd-devnet down --dir DIR           stop every process the devnet started (by pid)
@@ -33,25 +33,34 @@ class UsageError extends Error {}
 
 /** Options that take a value; every one is written --name VALUE or --name=VALUE. */
 const VALUE_OPTIONS = ["dir", "federated", "audit", "followers", "nats", "blktime", "faulttimeout", "roundtimeout"];
+/** Options without a value. */
+const FLAG_OPTIONS = ["nats-auth"];
 
 interface Parsed {
   command: string;
   positionals: string[];
   values: Map<string, string>;
+  flags: Set<string>;
 }
 
 function parse(argv: readonly string[]): Parsed {
   const values = new Map<string, string>();
+  const flags = new Set<string>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === "-h" || arg === "--help" || arg === "help") throw new UsageError("");
-    const m = /^--?([a-z]+)(?:=(.*))?$/.exec(arg);
+    const m = /^--?([a-z][a-z-]*)(?:=(.*))?$/.exec(arg);
     if (m === null) {
       positionals.push(arg);
       continue;
     }
     const name = m[1]!;
+    if (FLAG_OPTIONS.includes(name)) {
+      if (m[2] !== undefined) throw new UsageError(`option --${name} takes no value`);
+      flags.add(name);
+      continue;
+    }
     if (!VALUE_OPTIONS.includes(name)) throw new UsageError(`unknown option ${arg}`);
     const value = m[2] ?? argv[++i];
     if (value === undefined) throw new UsageError(`option --${name} needs a value`);
@@ -59,7 +68,7 @@ function parse(argv: readonly string[]): Parsed {
   }
   const [command, ...rest] = positionals;
   if (command === undefined) throw new UsageError("");
-  return { command, positionals: rest, values };
+  return { command, positionals: rest, values, flags };
 }
 
 function intOption(p: Parsed, name: string, fallback: number): number;
@@ -151,6 +160,7 @@ async function main(argv: readonly string[]): Promise<number> {
           blockTimeSeconds: intOption(p, "blktime", 6),
           faultTimeoutSeconds: intOption(p, "faulttimeout", undefined),
           roundTimeoutSeconds: intOption(p, "roundtimeout", undefined),
+          natsAuth: p.flags.has("nats-auth"),
         };
         try {
           validateDevnetOptions(options);

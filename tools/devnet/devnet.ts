@@ -25,8 +25,15 @@ import {
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
-import { LedgerdNode, type NodeLayout, type NodeRole, type ServerIdentity } from "./ledgerdNode.js";
+import {
+  LedgerdNode,
+  type NatsClientCredentials,
+  type NodeLayout,
+  type NodeRole,
+  type ServerIdentity,
+} from "./ledgerdNode.js";
 import { freeLoopbackPorts, NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
+import { createNatsSecurity, natsClientSecurityConfig, natsRouteTlsConfig } from "./natsSecurity.js";
 import { sleep } from "./process.js";
 
 const execFileAsync = promisify(execFile);
@@ -38,6 +45,8 @@ const CLUSTER_BIN = join(PROJECT_ROOT, "bin", "ledgerd-cluster");
 
 /** The JetStream stream of the LOCAL network (docs/cluster.md §1.1). */
 export const LOCAL_STREAM = "LEDGER_LOCAL";
+/** Its subjects: `ledger.local.>`. */
+export const LOCAL_SUBJECT_PREFIX = "ledger.local";
 
 export interface DevnetOptions {
   /** the devnet's directory (created; must not hold another devnet) */
@@ -53,6 +62,8 @@ export interface DevnetOptions {
   faultTimeoutSeconds?: number;
   /** seconds per election round (node default when absent) */
   roundTimeoutSeconds?: number;
+  /** NATS with TLS (routes mutually verified) and one user; the nodes connect with both (natsSecurity.ts) */
+  natsAuth?: boolean;
 }
 
 /** Persisted as DIR/devnet-state.json. */
@@ -61,6 +72,8 @@ interface DevnetState {
   options: DevnetOptions;
   nats: NatsClusterLayout;
   nodes: NodeLayout[];
+  /** how nodes reach a NATS with TLS and users (`natsAuth`) */
+  natsClient?: NatsClientCredentials;
 }
 
 /** DIR/devnet.json, the public description of the devnet (issue 15 §9). */
@@ -193,7 +206,24 @@ export class Devnet {
       );
     mkdirSync(dir, { recursive: true });
 
-    const nats = await NatsCluster.create({ dir, size: options.nats }, detached);
+    const security = options.natsAuth === true ? await createNatsSecurity(dir) : undefined;
+    const nats = await NatsCluster.create(
+      {
+        dir,
+        size: options.nats,
+        ...(security === undefined
+          ? {}
+          : {
+              extraConfig: natsClientSecurityConfig(security, LOCAL_SUBJECT_PREFIX),
+              routeTls: natsRouteTlsConfig(security),
+            }),
+      },
+      detached,
+    );
+    const natsClient: NatsClientCredentials | undefined =
+      security === undefined
+        ? undefined
+        : { user: security.user, password: security.password, caFile: security.certFile };
     const natsUrls = nats.urls.join(",");
     const replicas = Math.min(options.nats, 3);
     const names: { name: string; role: NodeRole }[] = [
@@ -218,11 +248,17 @@ export class Devnet {
       const args = nodeArgs(options, { home, port: ports[i]!, role, natsUrls, replicas });
       layouts.push({ name, role, port: ports[i]!, home, key, args });
     }
-    const state: DevnetState = { version: 1, options: { ...options, dir }, nats: nats.layout, nodes: layouts };
+    const state: DevnetState = {
+      version: 1,
+      options: { ...options, dir },
+      nats: nats.layout,
+      nodes: layouts,
+      ...(natsClient === undefined ? {} : { natsClient }),
+    };
     const nodes = layouts.map((l) => new LedgerdNode(l, LEDGERD_BIN));
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
-      n.writeConfig();
+      n.writeConfig(natsClient);
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
     writeJsonAtomically(join(dir, "devnet-state.json"), state);
@@ -280,7 +316,7 @@ export class Devnet {
     const layout: NodeLayout = { name, role, port: port!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
-    node.writeConfig();
+    node.writeConfig(this.state.natsClient);
     this.nodes.push(node);
     this.state.nodes.push(layout);
     writeJsonAtomically(join(this.dir, "devnet-state.json"), this.state);
@@ -292,6 +328,11 @@ export class Devnet {
       await this.waitAuthoritySet();
     }
     return node;
+  }
+
+  /** The NATS user, password and CA file of a devnet started with `natsAuth` (undefined otherwise). */
+  get natsClient(): NatsClientCredentials | undefined {
+    return this.state.natsClient;
   }
 
   get options(): DevnetOptions {

@@ -18,6 +18,14 @@ export interface ServerIdentity {
   pubkey: string;
 }
 
+/** How a node logs in to a NATS with TLS and users ([Cluster] NatsUser, NatsPassword, NatsTlsCA). */
+export interface NatsClientCredentials {
+  user: string;
+  password: string;
+  /** PEM file of the CA (here: the nats-servers' self-signed certificate) */
+  caFile: string;
+}
+
 /** Everything needed to start a node again. Persisted in DIR/devnet-state.json. */
 export interface NodeLayout {
   /** fed0, fed1, audit0, follower0, … */
@@ -40,7 +48,7 @@ const SERVE_POLL_MS = 100;
  * the network-testing methods (`set-delay`, `set-drop-rate`) are meant to be used; and the server's
  * identity and key when it has one.
  */
-export function nodeConfigText(layout: Pick<NodeLayout, "key" | "role">): string {
+export function nodeConfigText(layout: Pick<NodeLayout, "key" | "role">, nats?: NatsClientCredentials): string {
   const lines = [
     "; written by ledgerd-devnet (tools/devnet)",
     "[App]",
@@ -53,6 +61,8 @@ export function nodeConfigText(layout: Pick<NodeLayout, "key" | "role">): string
       `LocalServerPrivKey = ${layout.key.privkey}`,
       `LocalServerPublicKey = ${layout.key.pubkey}`,
     );
+  if (nats !== undefined)
+    lines.push("[Cluster]", `NatsUser = ${nats.user}`, `NatsPassword = ${nats.password}`, `NatsTlsCA = ${nats.caFile}`);
   lines.push("");
   return lines.join("\n");
 }
@@ -81,8 +91,8 @@ export class LedgerdNode {
   }
 
   /** Write the node's configuration file (before its first start). */
-  writeConfig(): void {
-    writeFileSync(join(this.layout.home, "ledgerd.conf"), nodeConfigText(this.layout), { mode: 0o600 });
+  writeConfig(nats?: NatsClientCredentials): void {
+    writeFileSync(join(this.layout.home, "ledgerd.conf"), nodeConfigText(this.layout, nats), { mode: 0o600 });
   }
 
   get name(): string {

@@ -45,8 +45,10 @@ export interface NatsClusterOptions {
   namePrefix?: string;
   /** the nats-server executable (default "nats-server" on PATH) */
   binary?: string;
-  /** lines added at the end of every server's configuration (e.g. an accounts block) */
+  /** lines added at the end of every server's configuration (e.g. tls and authorization) */
   extraConfig?: readonly string[];
+  /** a `tls { … }` block for the routes, inside `cluster {}` */
+  routeTls?: string;
 }
 
 /** JetStream memory limit per server. Nothing is stored in memory (file streams only); 64 MiB is headroom. */
@@ -111,6 +113,7 @@ export function natsServerConfig(
   layout: NatsClusterLayout,
   server: NatsServerLayout,
   extra: readonly string[],
+  routeTls?: string,
 ): string {
   const lines = [
     "# written by ledgerd's tools/devnet/natsCluster.ts",
@@ -121,7 +124,10 @@ export function natsServerConfig(
   ];
   if (layout.servers.length > 1) {
     const routes = layout.servers.map((s) => `nats-route://127.0.0.1:${s.clusterPort}`).join(", ");
-    lines.push(`cluster { name: ${layout.clusterName}, listen: 127.0.0.1:${server.clusterPort}, routes: [${routes}] }`);
+    const tls = routeTls === undefined ? "" : `${routeTls}, `;
+    lines.push(
+      `cluster { name: ${layout.clusterName}, listen: 127.0.0.1:${server.clusterPort}, ${tls}routes: [${routes}] }`,
+    );
   }
   lines.push(...extra, "");
   return lines.join("\n");
@@ -224,7 +230,7 @@ export class NatsCluster {
     };
     for (const s of layout.servers) {
       mkdirSync(join(s.dir, "store"), { recursive: true });
-      writeFileSync(join(s.dir, "nats.conf"), natsServerConfig(layout, s, options.extraConfig ?? []));
+      writeFileSync(join(s.dir, "nats.conf"), natsServerConfig(layout, s, options.extraConfig ?? [], options.routeTls));
     }
     return new NatsCluster(layout, binary, detached);
   }
