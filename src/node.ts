@@ -4,6 +4,7 @@
  * block is closing while the server and the store go away).
  */
 import { join } from "node:path";
+import { type Anchoring, openAnchoring } from "./anchor/anchoring.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { JetStreamLog } from "./cluster/jetStreamLog.js";
@@ -43,6 +44,8 @@ export interface RunningNode {
   /** the live event feed (served at /live) */
   readonly live: LiveFeed;
   readonly log: Logger;
+  /** the anchor index (every node) and the anchoring service (the node elected by [Anchor]) */
+  readonly anchoring: Anchoring;
   /** the bound JSON-RPC port */
   readonly port: number;
   /** the LMDB directory */
@@ -171,6 +174,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         },
       );
 
+    const anchoring = openAnchoring(config.anchor, { ledger, log, dataDir, now: () => Date.now() });
+
     let tls: { keyFile: string; certFile: string } | undefined;
     if (config.tls.enabled) {
       const files = await ensureCertificate({
@@ -190,6 +195,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       {
         ledger,
         log,
+        anchors: anchoring,
         ...(federation === undefined ? {} : { cluster: federation }),
         getConfig: () => current,
         reloadConfig: () => {
@@ -216,6 +222,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       if (opts.clock !== false) await clock.start();
       cleanups.push(() => clock.stop());
     }
+    // After the clock: the service reads saved blocks and submits through the ledger (in a cluster, the ledger
+    // sends writes through the replicated log like any API write); stopped first.
+    anchoring.service?.start();
+    cleanups.push(() => anchoring.stop());
 
     let stopping: Promise<void> | undefined;
     return {
@@ -224,6 +234,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       server,
       live,
       log,
+      anchoring,
       federation,
       port: server.port,
       dataDir,

@@ -38,14 +38,14 @@ export interface GroupSpec {
   fields: readonly FieldSpec[];
 }
 
-export const GROUP_NAMES = ["App", "Peer", "Log", "Wallet", "Walletd", "Cluster"] as const;
+export const GROUP_NAMES = ["App", "Peer", "Log", "Wallet", "Walletd", "Cluster", "Anchor"] as const;
 export type GroupName = (typeof GROUP_NAMES)[number];
 
 /**
  * Groups the reference node's files may contain and ledgerd has no use for: accepted, contents ignored,
  * so that an existing reference configuration file loads unchanged.
  */
-export const IGNORED_GROUPS = ["LiveFeedAPI", "anchor", "rpc", "wsapi"] as const;
+export const IGNORED_GROUPS = ["LiveFeedAPI", "rpc", "wsapi"] as const;
 
 /** The placeholder path of the reference file template: "leave /full/path/to/... in place to use the defaults". */
 export const PLACEHOLDER_PATH_PREFIX = "/full/path/to/";
@@ -358,7 +358,7 @@ export const GROUPS: readonly GroupSpec[] = [
         type: "list",
         default: null,
         extension: true,
-        doc: "reference field; ignored",
+        doc: "ed25519 public keys (hex) whose signed records in the Ethereum anchor chain this node reports; unset = the reference's key and this node's own anchoring key (docs/anchoring.md)",
       },
       // ledgerd's own fields.
       {
@@ -635,6 +635,115 @@ export const GROUPS: readonly GroupSpec[] = [
         max: 86400,
         extension: true,
         doc: "seconds per election round",
+      },
+    ],
+  },
+  {
+    // ledgerd's anchoring into an Ethereum-compatible chain (docs/anchoring.md). The reference node's
+    // [anchor] group (its old in-node Bitcoin anchoring) used the same name: its four fields are accepted
+    // and ignored, so that its files still load. Not part of the `configuration` result (spec §4.2.1).
+    name: "Anchor",
+    fields: [
+      {
+        name: "RpcUrl",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "JSON-RPC URL (http/https) of the Ethereum-compatible chain to anchor into; empty = this node does not anchor (also -anchorrpc)",
+      },
+      {
+        name: "KeyFile",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "file holding the hex private key (64 characters, 0x optional) of the paying Ethereum account; relative to the home directory; never logged (also -anchorkey)",
+      },
+      {
+        name: "ECKeyFile",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "file holding the entry credit private key (Es…) that pays for the anchor records and signs them; relative to the home directory",
+      },
+      {
+        name: "ChainId",
+        type: "int",
+        default: "1",
+        min: 1,
+        max: SAFE,
+        extension: true,
+        doc: "chain ID the RPC must serve (1 = Ethereum mainnet, 11155111 = Sepolia, 1337 = ganache)",
+      },
+      {
+        name: "Interval",
+        type: "int",
+        default: "1",
+        min: 1,
+        max: 1_000_000,
+        extension: true,
+        doc: "anchor every N saved directory blocks",
+      },
+      {
+        name: "MaxWindow",
+        type: "int",
+        default: "1000",
+        min: 1,
+        max: 100_000,
+        extension: true,
+        doc: "most directory blocks in one anchor (the reference's WindowSize); a backlog goes in windows of this size",
+      },
+      {
+        name: "Confirmations",
+        type: "int",
+        default: "12",
+        min: 1,
+        max: 100_000,
+        extension: true,
+        doc: "external blocks, the anchor's own included, before the anchor is recorded",
+      },
+      {
+        name: "GasLimit",
+        type: "int",
+        default: "100000",
+        min: 21_000,
+        max: 30_000_000,
+        extension: true,
+        doc: "most gas one anchor transaction may use (a plain anchor uses about 22,000)",
+      },
+      {
+        name: "MaxFeeGwei",
+        type: "int",
+        default: "0",
+        min: 0,
+        max: 1_000_000,
+        extension: true,
+        doc: "most gwei per gas an anchor may pay; 0 = what the chain suggests; above it anchoring waits",
+      },
+      {
+        name: "To",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "0x address the anchor transactions go to (e.g. an anchor contract); empty = the paying account itself",
+      },
+      {
+        name: "ServerECPrivKey",
+        type: "string",
+        default: "",
+        secret: true,
+        extension: true,
+        doc: "reference field; ignored",
+      },
+      { name: "ServerPublicKey", type: "string", default: "", extension: true, doc: "reference field; ignored" },
+      { name: "AnchorChainID", type: "string", default: "", extension: true, doc: "reference field; ignored" },
+      {
+        name: "ConfirmationsNeeded",
+        type: "int",
+        default: "0",
+        min: 0,
+        max: SAFE,
+        extension: true,
+        doc: "reference field; ignored",
       },
     ],
   },

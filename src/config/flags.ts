@@ -47,6 +47,10 @@ export interface FlagValues {
   logLevel?: LogLevel;
   /** messages dropped per 1000 */
   dropRatePerMille?: number;
+  /** -anchorrpc: JSON-RPC URL of the chain to anchor into */
+  anchorRpc?: string;
+  /** -anchorkey: file of the paying Ethereum account's private key */
+  anchorKey?: string;
   /** NATS URLs (cluster mode) */
   natsUrls?: string[];
   role?: "federated" | "audit" | "follower";
@@ -384,6 +388,29 @@ const SPECS: readonly FlagSpec[] = [
     help: "seconds per election round",
     apply(into, v, flag) {
       into.roundTimeoutSeconds = int(flag, v, 1, 86400);
+    },
+  },
+  {
+    names: ["anchorrpc"],
+    kind: "string",
+    arg: "URL",
+    shown: '"", or [Anchor] RpcUrl',
+    help: "anchor directory blocks into the Ethereum-compatible chain at this JSON-RPC URL (docs/anchoring.md)",
+    apply(into, v, flag) {
+      const t = v.trim();
+      if (t !== "" && !/^https?:\/\/[^\s]+$/i.test(t)) bad(flag, "expected an http:// or https:// URL");
+      into.anchorRpc = t;
+    },
+  },
+  {
+    names: ["anchorkey"],
+    kind: "string",
+    arg: "FILE",
+    shown: '"", or [Anchor] KeyFile',
+    help: "file holding the hex private key of the Ethereum account that pays for anchors (never logged)",
+    apply(into, v, flag) {
+      if (v.trim() === "") bad(flag, "expected a file name, got an empty value");
+      into.anchorKey = v;
     },
   },
   {

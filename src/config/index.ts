@@ -302,6 +302,39 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
   const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)));
 
+  const anchorRpc = (flags.anchorRpc ?? fileString(raw, "Anchor", "RpcUrl")).trim();
+  if (anchorRpc !== "" && !/^https?:\/\/\S+$/i.test(anchorRpc))
+    throw fieldError("Anchor.RpcUrl", "[Anchor] RpcUrl: expected an http:// or https:// URL");
+  const anchorPath = (value: string): string => {
+    const v = value.trim();
+    if (v === "") return "";
+    const expanded = expandHome(v, o.userHome);
+    return isAbsolute(expanded) ? expanded : resolve(homeDir, expanded);
+  };
+  const anchorKey = anchorPath(flags.anchorKey ?? fileString(raw, "Anchor", "KeyFile"));
+  const ecKeyFile = anchorPath(fileString(raw, "Anchor", "ECKeyFile"));
+  if (anchorRpc !== "" && anchorKey === "")
+    throw new ConfigError(
+      "anchoring (-anchorrpc or [Anchor] RpcUrl) needs the paying account's key: -anchorkey=FILE or [Anchor] KeyFile",
+      { field: "-anchorkey" },
+    );
+  if (anchorRpc !== "" && ecKeyFile === "")
+    throw fieldError(
+      "Anchor.ECKeyFile",
+      "anchoring needs [Anchor] ECKeyFile: the entry credit key that pays for the anchor records",
+    );
+  const anchorTo = fileString(raw, "Anchor", "To").trim().toLowerCase();
+  if (anchorTo !== "" && !/^0x[0-9a-f]{40}$/.test(anchorTo))
+    throw fieldError("Anchor.To", "[Anchor] To: expected a 0x-prefixed 40-hex-character address");
+  const recordKeys = fileValue(raw, "App", "EthereumAnchorRecordPublicKeys");
+  const recordPublicKeys = (Array.isArray(recordKeys) ? recordKeys : []).map((k) => k.trim().toLowerCase());
+  for (const k of recordPublicKeys)
+    if (!/^[0-9a-f]{64}$/.test(k))
+      throw fieldError(
+        "App.EthereumAnchorRecordPublicKeys",
+        `[App] EthereumAnchorRecordPublicKeys: expected 64 hex characters, got ${JSON.stringify(k)}`,
+      );
+
   return {
     network,
     customNet,
@@ -347,6 +380,19 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     dropRatePerMille: flags.dropRatePerMille ?? fileInt(raw, "App", "DropRate")!,
     delayMs: fileInt(raw, "App", "Delay")!,
     verifyThreads: flags.verifyThreads ?? fileInt(raw, "App", "VerifyThreads") ?? defaultVerifyThreads(),
+    anchor: {
+      rpcUrl: anchorRpc,
+      keyFile: anchorKey,
+      ecKeyFile,
+      chainId: fileInt(raw, "Anchor", "ChainId")!,
+      intervalBlocks: fileInt(raw, "Anchor", "Interval")!,
+      maxWindow: fileInt(raw, "Anchor", "MaxWindow")!,
+      confirmations: fileInt(raw, "Anchor", "Confirmations")!,
+      gasLimit: fileInt(raw, "Anchor", "GasLimit")!,
+      maxFeeGwei: fileInt(raw, "Anchor", "MaxFeeGwei")!,
+      to: anchorTo,
+      recordPublicKeys,
+    },
     cluster,
     file: cloneRaw(raw),
   };

@@ -71,8 +71,35 @@ export interface NodeConfig {
   verifyThreads: number;
   /** cluster mode ([Cluster], docs/cluster.md); natsUrls empty = the single node */
   cluster: ClusterConfig;
+  /** anchoring into an Ethereum-compatible chain ([Anchor], -anchorrpc, -anchorkey; docs/anchoring.md) */
+  anchor: AnchorConfig;
   /** the raw INI values by group → field, for the `configuration` debug method (secrets included; redact before output) */
   file: Record<string, Record<string, string>>;
+}
+
+/** [Anchor] settings. The node anchors when rpcUrl is set; every node reads the anchor chain. */
+export interface AnchorConfig {
+  /** "" = this node does not anchor */
+  rpcUrl: string;
+  /** absolute path of the Ethereum key file ("" when not anchoring) */
+  keyFile: string;
+  /** absolute path of the entry credit key file ("" when not anchoring) */
+  ecKeyFile: string;
+  chainId: number;
+  /** directory blocks */
+  intervalBlocks: number;
+  /** directory blocks */
+  maxWindow: number;
+  /** external blocks */
+  confirmations: number;
+  /** gas */
+  gasLimit: number;
+  /** gwei per gas; 0 = no cap */
+  maxFeeGwei: number;
+  /** 0x address, lowercase; "" = the paying account */
+  to: string;
+  /** [App] EthereumAnchorRecordPublicKeys, hex; empty = the defaults (docs/anchoring.md) */
+  recordPublicKeys: string[];
 }
 
 export type ClusterRole = "federated" | "audit" | "follower";

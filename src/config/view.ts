@@ -77,7 +77,7 @@ function effective(config: NodeConfig, group: GroupName, field: string): FieldVa
 export function configurationView(config: NodeConfig): Record<string, Record<string, unknown>> {
   const out: Record<string, Record<string, unknown>> = {};
   for (const group of GROUPS) {
-    // a group of ledgerd's own fields only ([Cluster]) is not part of the reference's result
+    // a group of ledgerd's own fields only ([Cluster], [Anchor]) is not part of the reference's result
     if (group.fields.every((f) => f.extension)) continue;
     const fields: Record<string, unknown> = {};
     for (const spec of group.fields) {

@@ -2,6 +2,7 @@
  * What every method handler may use: the ledger contract, the node's configuration (read per call, so
  * `reload-configuration` takes effect live), the log and the API's message intake (drop/delay state).
  */
+import type { BlockAnchor } from "../anchor/index.js";
 import type { AuthorityView } from "../cluster/authorities.js";
 import type { FederationStatus } from "../cluster/federation.js";
 import type { ClusterRecord } from "../cluster/records.js";
@@ -16,6 +17,11 @@ export interface RpcDependencies {
   ledger: LedgerApi & LedgerDebugApi;
   log: Logger;
   getConfig(): NodeConfig;
+  /** anchors of directory blocks read from the anchor chain (receipts), and the anchoring counters (summary) */
+  anchors?: {
+    index: { forHeight(height: number): BlockAnchor | undefined };
+    stats(): Record<string, number>;
+  };
   /** re-read the configuration file; `restartNeeded` names settings that only apply after a restart */
   reloadConfig(): { config: NodeConfig; restartNeeded: string[] };
   /** a cluster node's federation (cluster/federation.ts); absent on the single node */

@@ -33,6 +33,7 @@ export const OPTIONS: Record<string, OptionKind> = {
   "no-wait": "flag",
   // receipt
   verify: "flag",
+  "anchor-rpc": "value",
   // watch
   address: "repeat",
   hash: "repeat",

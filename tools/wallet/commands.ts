@@ -4,6 +4,9 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
+import { EthereumReader } from "../../src/anchor/ethereum.js";
+import { isUnreachable } from "../../src/anchor/service.js";
+import { verifyWindowBranch } from "../../src/anchor/window.js";
 import {
   AuthError,
   ClientConfigError,
@@ -16,8 +19,9 @@ import {
 import { NodeClient } from "../../src/client/nodeClient.js";
 import type { AckStatus, EntryJson, ReceiptJson } from "../../src/client/types.js";
 import { type AddressKind, decodeAddress, keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
-import { fromHex } from "../../src/protocol/bytes.js";
+import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { ProtocolError } from "../../src/protocol/errors.js";
+import { receiptAnchorFromJson } from "../../src/protocol/json/receiptJson.js";
 import { verifyReceipt } from "../../src/protocol/receipt.js";
 import { AmountError, formatAssetAmount, parseAssetAmount, parseEcAmount } from "./amount.js";
 import { type ParsedArgs, parseArgs } from "./args.js";
@@ -640,10 +644,64 @@ async function receipt(ctx: Context): Promise<void> {
     throw new WalletError(
       `receipt does NOT verify: the node's directory block at height ${height} is ${dblock.dblock.keymr}, the receipt names ${r.directoryblockkeymr}`,
     );
+  const anchorRpc = ctx.args.values.get("anchor-rpc");
+  const anchorLines =
+    anchorRpc === undefined ? [] : await verifyAnchor(r, receiptIn.directoryBlockKeyMR, height, anchorRpc);
   if (ctx.args.flags.has("json")) ctx.out(json(r));
   ctx.out(`Receipt verified: entry ${hash}`);
   ctx.out(`  is in entry block ${r.entryblockkeymr}`);
   ctx.out(`  which is in directory block ${r.directoryblockkeymr} (height ${height}, the node's block at that height)`);
+  for (const line of anchorLines) ctx.out(line);
+}
+
+/**
+ * The anchored part of a receipt, checked against the external chain itself: the directory block's keyMR
+ * leads to the window's Merkle root, and the transaction the receipt names sits in the block it names (the
+ * chain's block at that height) and carries setAnchor(DBHeightMax, that root). Returns the lines to print.
+ */
+async function verifyAnchor(r: ReceiptJson, keyMR: Uint8Array, height: number, rpcUrl: string): Promise<string[]> {
+  if (!/^https?:\/\/\S+$/i.test(rpcUrl)) throw new UsageError("--anchor-rpc: expected an http:// or https:// URL");
+  let anchor: ReturnType<typeof receiptAnchorFromJson>;
+  try {
+    anchor = receiptAnchorFromJson(r);
+  } catch (e) {
+    if (e instanceof ProtocolError) throw new WalletError(`the node's receipt is malformed: ${e.message}`);
+    throw e;
+  }
+  if (anchor === undefined || !r.anchortransactionhash)
+    throw new WalletError(
+      `receipt is not anchored yet: no anchor record covers directory block ${height} (anchortransactionhash is empty); try again after the next anchor`,
+    );
+  const rec = anchor.record;
+  const window = `${rec.dbHeightMin}..${rec.dbHeightMax}`;
+  if (height < rec.dbHeightMin || height > rec.dbHeightMax)
+    throw new WalletError(`anchor does NOT verify: its window ${window} does not hold directory block ${height}`);
+  if (!verifyWindowBranch(keyMR, anchor.windowBranch, rec.windowMR))
+    throw new WalletError(
+      `anchor does NOT verify: the branch does not lead from directory block ${toHex(keyMR)} to the window's Merkle root ${toHex(rec.windowMR)}`,
+    );
+  const eth = rec.ethereum;
+  let found: Awaited<ReturnType<EthereumReader["anchoredInBlock"]>>;
+  try {
+    found = await new EthereumReader({ rpcUrl }).anchoredInBlock(eth.txId, eth.blockHash, eth.txIndex);
+  } catch (e) {
+    const text = e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e);
+    if (isUnreachable(e)) throw new WalletError(`the Ethereum RPC ${rpcUrl} does not answer: ${text.split("\n")[0]}`);
+    throw new WalletError(`anchor does NOT verify: ${text.split("\n")[0]}`);
+  }
+  if (found.dbHeightMax !== rec.dbHeightMax || toHex(found.windowMR) !== toHex(rec.windowMR))
+    throw new WalletError(
+      `anchor does NOT verify: transaction ${eth.txId} anchors height ${found.dbHeightMax} root ${toHex(found.windowMR)}, the receipt says height ${rec.dbHeightMax} root ${toHex(rec.windowMR)}`,
+    );
+  if (found.blockHeight !== eth.blockHeight)
+    throw new WalletError(
+      `anchor does NOT verify: block ${eth.blockHash} is at height ${found.blockHeight}, not ${eth.blockHeight}`,
+    );
+  return [
+    `  whose keyMR is in the Merkle root ${toHex(rec.windowMR)} of directory blocks ${window}`,
+    `  which Ethereum transaction ${eth.txId} carries (setAnchor(${rec.dbHeightMax}, root), to ${found.to})`,
+    `  in block ${eth.blockHash} (height ${found.blockHeight}, index ${eth.txIndex}, ${found.confirmations} confirmations at ${rpcUrl})`,
+  ];
 }
 
 async function watchCommand(ctx: Context): Promise<void> {
@@ -792,10 +850,10 @@ export const COMMANDS: Record<string, Command> = {
     run: entries,
   },
   receipt: {
-    usage: "receipt <entry hash> [--verify] [--json]",
-    summary: "the entry's Merkle receipt; --verify checks it locally",
+    usage: "receipt <entry hash> [--verify [--anchor-rpc URL]] [--json]",
+    summary: "the entry's Merkle receipt; --verify checks it locally, --anchor-rpc also its anchor in Ethereum",
     args: [1, 1],
-    opts: ["verify", "json"],
+    opts: ["verify", "json", "anchor-rpc"],
     run: receipt,
   },
   watch: {

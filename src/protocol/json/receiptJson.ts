@@ -16,26 +16,138 @@ export interface ReceiptJson {
   merklebranch: { left: string; right: string; top: string }[];
   entryblockkeymr: string;
   directoryblockkeymr: string;
-  /** no anchoring into an external chain exists: always "" */
+  /** the Ethereum transaction (0x…) anchoring the directory block; "" until a confirmed anchor is recorded */
   anchortransactionhash: string;
-  /** no anchoring into an external chain exists: always "" */
+  /** the Ethereum block (0x…) holding that transaction; "" until then */
   anchorblockhash: string;
   directoryblockheight: number;
+  /** extension, once anchored: the anchor record and the branch from the directory block keyMR to WindowMR */
+  ethereum?: ReceiptEthereumJson;
 }
 
-/** JSON of `receipt`; `raw` = the marshalled entry when the caller asked for it. */
-export function receiptToJson(receipt: Receipt, options: { raw?: Uint8Array } = {}): ReceiptJson {
+/** The anchor of a receipt's directory block (the fields of the reference's `anchors` method, lowercase). */
+export interface ReceiptEthereumJson {
+  dbheightmin: number;
+  dbheightmax: number;
+  windowmr: string;
+  recordheight: number;
+  contractaddress: string;
+  txid: string;
+  blockheight: number;
+  blockhash: string;
+  txindex: number;
+  /** full-detail branch from `directoryblockkeymr` to `windowmr`; [] for a window of one block */
+  merklebranch: { left: string; right: string; top: string }[];
+  /** the anchor chain entry holding the record */
+  anchorrecordentryhash: string;
+}
+
+/** What a receipt shows of an anchor (anchor/index.ts BlockAnchor has this shape). */
+export interface ReceiptAnchor {
+  entryHash: Uint8Array;
+  windowBranch: MerkleNode[];
+  record: {
+    dbHeightMin: number;
+    dbHeightMax: number;
+    windowMR: Uint8Array;
+    recordHeight: number;
+    ethereum: { contractAddress: string; txId: string; blockHeight: number; blockHash: string; txIndex: number };
+  };
+}
+
+function branchToJson(branch: readonly MerkleNode[]): { left: string; right: string; top: string }[] {
+  return branch.map((n) => ({ left: toHex(n.left), right: toHex(n.right), top: toHex(n.top) }));
+}
+
+/**
+ * JSON of `receipt`; `raw` = the marshalled entry when the caller asked for it; `anchor` = the recorded anchor
+ * of the receipt's directory block, when there is one.
+ */
+export function receiptToJson(
+  receipt: Receipt,
+  options: { raw?: Uint8Array; anchor?: ReceiptAnchor | undefined } = {},
+): ReceiptJson {
   const entry: ReceiptJson["entry"] = { entryhash: toHex(receipt.entryHash) };
   if (receipt.entryTimestamp !== undefined && receipt.entryTimestamp !== 0) entry.timestamp = receipt.entryTimestamp;
   if (options.raw !== undefined) entry.raw = toHex(options.raw);
-  return {
+  const a = options.anchor;
+  const out: ReceiptJson = {
     entry,
-    merklebranch: receipt.merkleBranch.map((n) => ({ left: toHex(n.left), right: toHex(n.right), top: toHex(n.top) })),
+    merklebranch: branchToJson(receipt.merkleBranch),
     entryblockkeymr: toHex(receipt.entryBlockKeyMR),
     directoryblockkeymr: toHex(receipt.directoryBlockKeyMR),
-    anchortransactionhash: "",
-    anchorblockhash: "",
+    anchortransactionhash: a?.record.ethereum.txId ?? "",
+    anchorblockhash: a?.record.ethereum.blockHash ?? "",
     directoryblockheight: receipt.directoryBlockHeight,
+  };
+  if (a !== undefined) {
+    const r = a.record;
+    out.ethereum = {
+      dbheightmin: r.dbHeightMin,
+      dbheightmax: r.dbHeightMax,
+      windowmr: toHex(r.windowMR),
+      recordheight: r.recordHeight,
+      contractaddress: r.ethereum.contractAddress,
+      txid: r.ethereum.txId,
+      blockheight: r.ethereum.blockHeight,
+      blockhash: r.ethereum.blockHash,
+      txindex: r.ethereum.txIndex,
+      merklebranch: branchToJson(a.windowBranch),
+      anchorrecordentryhash: toHex(a.entryHash),
+    };
+  }
+  return out;
+}
+
+function count(obj: Record<string, unknown>, key: string, field: string): number {
+  const v = obj[key];
+  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0)
+    throw new ProtocolError("BAD_VALUE", field, "expected a non-negative integer");
+  return v;
+}
+
+function ethHex(obj: Record<string, unknown>, key: string, field: string, hexChars: number): string {
+  const v = obj[key];
+  if (typeof v !== "string" || !new RegExp(`^0x[0-9a-fA-F]{${hexChars}}$`).test(v))
+    throw new ProtocolError("BAD_VALUE", field, `expected 0x and ${hexChars} hex characters`);
+  return v.toLowerCase();
+}
+
+/**
+ * The anchor part (`ethereum`) of a receipt in the JSON shape above; undefined when the receipt has none.
+ * Throws ProtocolError naming the field on anything malformed.
+ */
+export function receiptAnchorFromJson(json: unknown): ReceiptAnchor | undefined {
+  if (!isObject(json) || json.ethereum === undefined) return undefined;
+  const e = json.ethereum;
+  const f = "receipt.ethereum";
+  if (!isObject(e)) throw new ProtocolError("BAD_VALUE", f, "expected an object");
+  if (!Array.isArray(e.merklebranch)) throw new ProtocolError("BAD_VALUE", `${f}.merklebranch`, "expected an array");
+  const windowBranch = e.merklebranch.map((node: unknown, i) => {
+    const field = `${f}.merklebranch[${i}]`;
+    if (!isObject(node)) throw new ProtocolError("BAD_VALUE", field, "expected an object");
+    return {
+      left: hash(node, "left", `${field}.left`),
+      right: hash(node, "right", `${field}.right`),
+      top: hash(node, "top", `${field}.top`),
+    };
+  });
+  return {
+    entryHash: hash(e, "anchorrecordentryhash", `${f}.anchorrecordentryhash`),
+    windowBranch,
+    record: {
+      dbHeightMin: count(e, "dbheightmin", `${f}.dbheightmin`),
+      dbHeightMax: count(e, "dbheightmax", `${f}.dbheightmax`),
+      windowMR: hash(e, "windowmr", `${f}.windowmr`),
+      recordHeight: count(e, "recordheight", `${f}.recordheight`),
+      ethereum: {
+        contractAddress: ethHex(e, "contractaddress", `${f}.contractaddress`, 40),
+        txId: ethHex(e, "txid", `${f}.txid`, 64),
+        blockHeight: count(e, "blockheight", `${f}.blockheight`),
+        blockHash: ethHex(e, "blockhash", `${f}.blockhash`, 64),
+        txIndex: count(e, "txindex", `${f}.txindex`),
+      },
+    },
   };
 }
 

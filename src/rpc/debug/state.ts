@@ -74,6 +74,12 @@ export function summary(_params: unknown, ctx: RpcContext) {
     );
     if (c.forked) parts.push("FORKED: a majority of federated servers signed a different block; writes refused");
   }
+  if (ctx.anchors !== undefined)
+    parts.push(
+      `anchor ${Object.entries(ctx.anchors.stats())
+        .map(([k, v]) => `${k}=${v}`)
+        .join(" ")}`,
+    );
   return { Summary: parts.join(" | ") };
 }
 

@@ -31,7 +31,8 @@ export function chainHead(params: unknown, ctx: RpcContext) {
 
 /**
  * `receipt` {hash, includerawentry}: Merkle proof from the entry to its directory block. Only for entries in a
- * saved block (else -32010). `entry.timestamp` is seconds since epoch (end of the entry's minute).
+ * saved block (else -32010). `entry.timestamp` is seconds since epoch (end of the entry's minute). Once a
+ * record in the anchor chain covers the block, the anchor fields and `ethereum` (anchor/index.ts) are filled.
  */
 export function receipt(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
@@ -39,10 +40,11 @@ export function receipt(params: unknown, ctx: RpcContext) {
   const includeRaw = expectBool(p, "includerawentry");
   const r = ctx.ledger.receipt(hash);
   if (r === undefined) throw receiptCreationError();
-  if (!includeRaw) return { receipt: receiptToJson(r) };
+  const anchor = ctx.anchors?.index.forHeight(r.directoryBlockHeight);
+  if (!includeRaw) return { receipt: receiptToJson(r, { anchor }) };
   const e = ctx.ledger.entry(hash);
   if (e === undefined) throw receiptCreationError();
-  return { receipt: receiptToJson(r, { raw: e.raw }) };
+  return { receipt: receiptToJson(r, { raw: e.raw, anchor }) };
 }
 
 /**

@@ -64,7 +64,7 @@ describe("ini: a good file", () => {
     assert.equal(doc.values.App!.NodeRpcPass, 'p;a#s"s\\');
     assert.equal(doc.values.App!.CorsDomains, "http://a.example,     http://b.example");
     assert.equal(doc.values.Walletd!.NodeLocation, "203.0.113.9:8088");
-    assert.deepEqual(Object.keys(doc.values).sort(), ["App", "Cluster", "Log", "Peer", "Wallet", "Walletd"]);
+    assert.deepEqual(Object.keys(doc.values).sort(), ["Anchor", "App", "Cluster", "Log", "Peer", "Wallet", "Walletd"]);
   });
 
   it("types values: decimal with leading zeros, hex, bools in any spelling, blank bool = true", () => {

@@ -62,7 +62,13 @@ describe("loadConfig: defaults", () => {
     assert.equal(c.dropRatePerMille, 0);
     assert.equal(c.delayMs, 0);
     assert.equal(c.verifyThreads, availableParallelism() >= 2 ? 1 : 0);
-    assert.deepEqual(c.file, { App: {}, Peer: {}, Log: {}, Wallet: {}, Walletd: {}, Cluster: {} });
+    assert.deepEqual(c.file, { App: {}, Peer: {}, Log: {}, Wallet: {}, Walletd: {}, Cluster: {}, Anchor: {} });
+    assert.equal(c.anchor.rpcUrl, "", "no anchoring unless configured");
+    assert.equal(c.anchor.chainId, 1);
+    assert.equal(c.anchor.intervalBlocks, 1);
+    assert.equal(c.anchor.maxWindow, 1000);
+    assert.equal(c.anchor.confirmations, 12);
+    assert.deepEqual(c.anchor.recordPublicKeys, []);
     assert.deepEqual(c.cluster.natsUrls, [], "the single node by default");
     assert.equal(c.cluster.role, "follower");
     assert.equal(logFilePath(c), join(dir, ".ledgerd", "database", "Log", "ledgerd.log"));
@@ -257,6 +263,50 @@ describe("loadConfig: precedence flags > file > defaults", () => {
     const flagErr = configError(() => loadConfig(["-rpcpass=x"], env));
     assert.equal(flagErr.field, "-rpcpass");
     assert.equal(loadConfig([`-config=${conf}`, "-rpcuser=bob"], env).rpcUser, "bob", "a user makes it valid");
+  });
+
+  it("[Anchor]: flags win over the file, key files resolve in the home directory, anchoring needs both keys", () => {
+    const { env, dir } = home();
+    const conf = join(dir, "a.conf");
+    writeFileSync(
+      conf,
+      [
+        "[App]",
+        `HomeDir = ${dir}`,
+        `EthereumAnchorRecordPublicKeys = ${"AB".repeat(32)}`,
+        "[Anchor]",
+        "RpcUrl = http://127.0.0.1:8545",
+        "KeyFile = eth.key",
+        "ECKeyFile = /keys/ec.key",
+        "ChainId = 11155111",
+        "Interval = 3",
+        "Confirmations = 2",
+        "To = 0x8A8FBABBEC1E99148083E9314DFFD82395DD8F18",
+        "ConfirmationsNeeded = 20", // the reference's [anchor] field: accepted, ignored
+        "",
+      ].join("\n"),
+    );
+    const c = loadConfig([`-config=${conf}`], env);
+    assert.equal(c.anchor.rpcUrl, "http://127.0.0.1:8545");
+    assert.equal(c.anchor.keyFile, join(dir, "eth.key"));
+    assert.equal(c.anchor.ecKeyFile, "/keys/ec.key");
+    assert.equal(c.anchor.chainId, 11155111);
+    assert.equal(c.anchor.intervalBlocks, 3);
+    assert.equal(c.anchor.confirmations, 2);
+    assert.equal(c.anchor.to, "0x8a8fbabbec1e99148083e9314dffd82395dd8f18");
+    assert.deepEqual(c.anchor.recordPublicKeys, ["ab".repeat(32)]);
+    const flagged = loadConfig([`-config=${conf}`, "-anchorrpc=https://rpc.example/k", "-anchorkey=/other.key"], env);
+    assert.equal(flagged.anchor.rpcUrl, "https://rpc.example/k");
+    assert.equal(flagged.anchor.keyFile, "/other.key");
+    assert.ok(!("Anchor" in configurationView(c)), "[Anchor] is not part of the configuration result");
+    assert.match(configError(() => loadConfig(["-anchorrpc=ftp://x"], env)).message, /-anchorrpc.*http/);
+    assert.equal(configError(() => loadConfig(["-anchorrpc=http://127.0.0.1:1"], env)).field, "-anchorkey");
+    const noEc = join(dir, "b.conf");
+    writeFileSync(noEc, "[Anchor]\nRpcUrl = http://127.0.0.1:1\nKeyFile = k\n");
+    assert.equal(configError(() => loadConfig([`-config=${noEc}`], env)).field, "Anchor.ECKeyFile");
+    const badTo = join(dir, "c.conf");
+    writeFileSync(badTo, "[Anchor]\nTo = 0x12\n");
+    assert.match(configError(() => loadConfig([`-config=${badTo}`], env)).message, /c.conf:2: \[Anchor\] To/);
   });
 
   it("flag errors surface from loadConfig", () => {

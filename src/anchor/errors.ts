@@ -1,0 +1,25 @@
+/** Typed errors of the anchoring service and anchor records (STYLE §1). */
+export type AnchorErrorType =
+  | { code: "BAD_RECORD"; field: string; reason: string }
+  | { code: "BAD_KEY"; file: string; reason: string }
+  | { code: "WRONG_CHAIN"; expected: number; got: number }
+  | { code: "STATE_FILE"; file: string; reason: string };
+
+export class AnchorError extends Error {
+  constructor(readonly type: AnchorErrorType) {
+    super(describe(type));
+  }
+}
+
+function describe(t: AnchorErrorType): string {
+  switch (t.code) {
+    case "BAD_RECORD":
+      return `anchor record ${t.field}: ${t.reason}`;
+    case "BAD_KEY":
+      return `${t.file}: ${t.reason}`;
+    case "WRONG_CHAIN":
+      return `the Ethereum RPC serves chain ID ${t.got}, the configuration says ${t.expected}`;
+    case "STATE_FILE":
+      return `${t.file}: ${t.reason}`;
+  }
+}

@@ -1,0 +1,253 @@
+// Anchoring into a real local Ethereum chain (ganache, in this process, on loopback) by a real node process:
+// a run of blocks is anchored and recorded in the anchor chain, receipts carry the anchor and the real wallet
+// verifies one end to end against the chain; the node is killed while an anchor is in flight and restarted;
+// the chain is made unreachable for a while. After each, the anchor chain must hold contiguous windows from
+// height 0, each with its own transaction, and the account must have sent no transaction without a record.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { privateKeyToAccount } from "viem/accounts";
+import { ETHEREUM_ANCHOR_CHAIN_ID } from "../../src/anchor/record.js";
+import { keyPairFromSeed } from "../../src/protocol/address.js";
+import { fromHex, toHex } from "../../src/protocol/bytes.js";
+import { EthereumChain } from "../support/ethereumChain.js";
+import { freeLoopbackPort, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { Random } from "../support/random.js";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+const WALLET_BIN = join(ROOT, "bin", "ledgerd-wallet");
+const SAND_SECRET = "Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK";
+const SAND = "FA2jK2HcLnRdS94dEcU27rF3meoJfpUcZPSinpb7AwQvPRY6RL1Q";
+const ANCHOR_CHAIN = toHex(ETHEREUM_ANCHOR_CHAIN_ID);
+const CHAIN_ID = 1337;
+
+const scratch = mkdtempSync(join(tmpdir(), "ledgerd-anchoring-"));
+const random = new Random(18);
+const ethKey = toHex(random.bytes(32));
+const ethAddress = privateKeyToAccount(`0x${ethKey}`).address.toLowerCase();
+const ec = keyPairFromSeed("EC", random.bytes(32));
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+function runWallet(args: string[]): Promise<Run> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
+  return new Promise((resolve) => {
+    execFile(WALLET_BIN, args, { env: { ...clean, HOME: scratch }, timeout: 120_000 }, (err, stdout, stderr) => {
+      const code =
+        err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+function ok(r: Run, what: string): string {
+  assert.equal(r.code, 0, `${what} failed (exit ${r.code}):\n${r.stderr}`);
+  return r.stdout.trim();
+}
+
+interface RecordJson {
+  DBHeightMin?: number;
+  DBHeightMax?: number;
+  WindowMR: string;
+  Ethereum: { TxID: string; BlockHash: string; BlockHeight: number; TxIndex: number; ContractAddress: string };
+}
+
+interface ReceiptAnswer {
+  receipt: { anchortransactionhash: string; anchorblockhash: string; directoryblockheight: number };
+}
+
+describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }, () => {
+  let chain: EthereumChain;
+  let node: LedgerdProcess;
+  let pendingFile = "";
+
+  /** Records of the anchor chain as the node serves them, in chain order. */
+  async function records(): Promise<RecordJson[]> {
+    const head = await node.rpc<{ chainhead: string }>("chain-head", { chainid: ANCHOR_CHAIN });
+    const blocks: string[][] = [];
+    for (let keymr = head.chainhead; keymr !== "" && !/^0+$/.test(keymr); ) {
+      const b = await node.rpc<{ header: { prevkeymr: string }; entrylist: { entryhash: string }[] }>("entry-block", {
+        keymr,
+      });
+      blocks.unshift(b.entrylist.map((e) => e.entryhash));
+      keymr = b.header.prevkeymr;
+    }
+    const out: RecordJson[] = [];
+    for (const hash of blocks.flat()) {
+      const e = await node.rpc<{ content: string }>("entry", { hash });
+      const text = Buffer.from(fromHex(e.content)).toString("utf8");
+      if (text.startsWith("{")) out.push(JSON.parse(text) as RecordJson);
+    }
+    return out;
+  }
+
+  /** Anchored windows are contiguous from 0, each with its own transaction sent by our account. */
+  async function checkNothingTwiceOrSkipped(): Promise<RecordJson[]> {
+    const all = await records();
+    assert.ok(all.length > 0, "some anchor records");
+    let next = 0;
+    const txs = new Set<string>();
+    for (const r of all) {
+      assert.equal(r.DBHeightMin ?? 0, next, `window ${r.DBHeightMin}..${r.DBHeightMax} follows ${next - 1}`);
+      assert.ok((r.DBHeightMax ?? 0) >= (r.DBHeightMin ?? 0));
+      next = (r.DBHeightMax ?? 0) + 1;
+      assert.ok(!txs.has(r.Ethereum.TxID), `transaction ${r.Ethereum.TxID} recorded twice`);
+      txs.add(r.Ethereum.TxID);
+      const tx = await chain.rpc<{ from: string; input: string; blockHash: string }>("eth_getTransactionByHash", [
+        r.Ethereum.TxID,
+      ]);
+      assert.equal(tx.from.toLowerCase(), ethAddress);
+      assert.equal(tx.blockHash.toLowerCase(), r.Ethereum.BlockHash);
+      assert.ok(tx.input.endsWith(r.WindowMR), "the transaction carries the window's Merkle root");
+    }
+    // Every transaction the account sent is recorded, except at most the one in flight now.
+    const sent = Number.parseInt(await chain.rpc<string>("eth_getTransactionCount", [ethAddress, "latest"]), 16);
+    assert.ok(sent === all.length || sent === all.length + 1, `${sent} transactions sent, ${all.length} recorded`);
+    return all;
+  }
+
+  async function anchoredReceipt(entryHash: string, timeoutMs = 90_000): Promise<ReceiptAnswer["receipt"]> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      try {
+        const r = await node.rpc<ReceiptAnswer>("receipt", { hash: entryHash });
+        if (r.receipt.anchortransactionhash !== "") return r.receipt;
+      } catch {
+        // not yet in a saved block
+      }
+      if (Date.now() > deadline)
+        throw new Error(`entry ${entryHash} not anchored within ${timeoutMs} ms\n${node.tail()}`);
+      await sleep(250);
+    }
+  }
+
+  async function addEntry(text: string): Promise<string> {
+    const out = ok(
+      await runWallet([
+        "add-chain",
+        `-node=${node.url}`,
+        "--ext",
+        text,
+        "--ext",
+        `${Date.now()}`,
+        "--content",
+        text,
+        ec.publicAddress,
+      ]),
+      "add-chain",
+    );
+    const m = /EntryHash: ([0-9a-f]{64})/.exec(out);
+    assert.ok(m, out);
+    return m[1]!;
+  }
+
+  before(async () => {
+    chain = await EthereumChain.start({ chainId: CHAIN_ID, fundedKeys: [`0x${ethKey}`], blockTimeSeconds: 1 });
+    const keyFile = join(scratch, "eth.key");
+    writeFileSync(keyFile, `${ethKey}\n`, { mode: 0o600 }); // without 0x: both forms are accepted
+    const ecFile = join(scratch, "ec.key");
+    writeFileSync(ecFile, `${ec.privateAddress}\n`, { mode: 0o600 });
+    node = await LedgerdProcess.start({
+      blockTimeSeconds: 2,
+      extraArgs: [`-anchorrpc=${chain.relayUrl}`, `-anchorkey=${keyFile}`],
+      appConfig: ["[Anchor]", `ECKeyFile = ${ecFile}`, `ChainId = ${CHAIN_ID}`, "Confirmations = 3"],
+    });
+    pendingFile = join(node.dataDir, "..", "anchor", "pending.json");
+    ok(await runWallet(["import", SAND_SECRET]), "import");
+    ok(await runWallet(["import", ec.privateAddress]), "import EC");
+    ok(await runWallet(["buy-ec", `-node=${node.url}`, SAND, ec.publicAddress, "500"]), "buy-ec");
+  });
+  after(async () => {
+    if (process.env.ANCHOR_TEST_LOG) writeFileSync(process.env.ANCHOR_TEST_LOG, node.log);
+    await killAllNodes();
+    await chain?.close();
+    node?.cleanup();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  test("a run of blocks is anchored; the wallet verifies a receipt up to the transaction in its block", async () => {
+    const entry = await addEntry("anchored");
+    const r = await anchoredReceipt(entry);
+    assert.match(r.anchortransactionhash, /^0x[0-9a-f]{64}$/);
+    assert.match(r.anchorblockhash, /^0x[0-9a-f]{64}$/);
+    const v = await runWallet(["receipt", `-node=${node.url}`, "--verify", "--anchor-rpc", chain.directUrl, entry]);
+    const out = ok(v, "receipt --verify --anchor-rpc");
+    assert.match(out, new RegExp(`Ethereum transaction ${r.anchortransactionhash} carries`));
+    assert.match(out, new RegExp(`in block ${r.anchorblockhash}`));
+    // The same check against a chain that does not answer fails, saying so.
+    const dead = await freeLoopbackPort();
+    const v2 = await runWallet([
+      "receipt",
+      `-node=${node.url}`,
+      "--verify",
+      "--anchor-rpc",
+      `http://127.0.0.1:${dead}`,
+      entry,
+    ]);
+    assert.notEqual(v2.code, 0);
+    assert.match(v2.stderr, /does not answer/);
+    // An entry written after that anchor was recorded lands in a later block, so in a later window.
+    const second = await addEntry("anchored later");
+    const r2 = await anchoredReceipt(second);
+    assert.notEqual(r2.anchortransactionhash, r.anchortransactionhash);
+    const all = await checkNothingTwiceOrSkipped();
+    assert.ok(all.length >= 2, "several windows anchored");
+    const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
+    assert.match(summary.Summary, /anchor anchor_records=\d+ anchor_transactions_sent_total=\d+/);
+    assert.doesNotMatch(node.log, new RegExp(ethKey, "i"), "the key never reaches the log");
+  });
+
+  test("killed while an anchor is in flight, the restarted node finishes that anchor: nothing twice or skipped", async () => {
+    const deadline = Date.now() + 60_000;
+    let inFlight: { tx: { hash: string }; dbHeightMax: number; recordEntry?: string } | undefined;
+    while (inFlight === undefined || inFlight.recordEntry !== undefined) {
+      assert.ok(Date.now() < deadline, `no anchor in flight seen within 60 s\n${node.tail()}`);
+      await sleep(20);
+      try {
+        inFlight = existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, "utf8")) : undefined;
+      } catch {
+        inFlight = undefined; // replaced while read
+      }
+    }
+    await node.kill9();
+    await node.restart();
+    const entry = await addEntry("after restart");
+    await anchoredReceipt(entry);
+    const all = await checkNothingTwiceOrSkipped();
+    assert.equal(
+      all.filter((r) => r.Ethereum.TxID === inFlight!.tx.hash).length,
+      1,
+      "the in-flight anchor recorded once",
+    );
+  });
+
+  test("with the chain unreachable blocks and receipts go on without anchors; anchoring catches up after", async () => {
+    await chain.cut();
+    const before = (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const entry = await addEntry("while unreachable");
+    let r: ReceiptAnswer | undefined;
+    while (r === undefined) {
+      await sleep(250);
+      r = await node.rpc<ReceiptAnswer>("receipt", { hash: entry }).catch(() => undefined);
+    }
+    await sleep(4000);
+    assert.equal((await node.rpc<ReceiptAnswer>("receipt", { hash: entry })).receipt.anchortransactionhash, "");
+    const h = (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    assert.ok(h >= before + 2, `blocks go on: ${before} → ${h}`);
+    assert.match(node.log, /the Ethereum RPC does not answer/);
+    const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
+    assert.match(summary.Summary, /anchor_rpc_unreachable=1/);
+    await chain.restore();
+    await anchoredReceipt(entry);
+    assert.match(node.log, /the Ethereum RPC answers again/);
+    await checkNothingTwiceOrSkipped();
+  });
+});
