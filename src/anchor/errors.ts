@@ -3,7 +3,8 @@ export type AnchorErrorType =
   | { code: "BAD_RECORD"; field: string; reason: string }
   | { code: "BAD_KEY"; file: string; reason: string }
   | { code: "WRONG_CHAIN"; expected: number; got: number }
-  | { code: "STATE_FILE"; file: string; reason: string };
+  | { code: "STATE_FILE"; file: string; reason: string }
+  | { code: "NONCE_USED"; txId: string; nonce: number };
 
 export class AnchorError extends Error {
   constructor(readonly type: AnchorErrorType) {
@@ -21,5 +22,7 @@ function describe(t: AnchorErrorType): string {
       return `the Ethereum RPC serves chain ID ${t.got}, the configuration says ${t.expected}`;
     case "STATE_FILE":
       return `${t.file}: ${t.reason}`;
+    case "NONCE_USED":
+      return `nonce ${t.nonce} of the anchoring account was used by another transaction than ${t.txId}`;
   }
 }

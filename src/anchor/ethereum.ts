@@ -16,6 +16,7 @@ import {
   keccak256,
   type PublicClient,
   parseAbi,
+  parseTransaction,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { fromHex, toHex } from "../protocol/bytes.js";
@@ -66,6 +67,16 @@ export interface MinedTx {
   effectiveGasPrice: bigint;
 }
 
+/** viem's error names for a chain that did not answer (connection refused, reset, timeout). */
+const TRANSPORT_ERRORS = new Set(["HttpRequestError", "TimeoutError", "SocketClosedError"]);
+
+/** Whether an error (or one it wraps: viem nests the transport's error as `cause`) means no answer. */
+export function isTransportError(e: unknown): boolean {
+  for (let at = e, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++)
+    if (TRANSPORT_ERRORS.has(at.name)) return true;
+  return false;
+}
+
 /** The calldata of an anchor: setAnchor(dbHeightMax, windowMR). */
 export function anchorCalldata(dbHeightMax: number, windowMR: Uint8Array): Hex {
   return encodeFunctionData({
@@ -82,6 +93,23 @@ export function decodeAnchorCalldata(data: string): { dbHeightMax: number; windo
     const [height, root] = call.args;
     if (height > BigInt(Number.MAX_SAFE_INTEGER)) return undefined;
     return { dbHeightMax: Number(height), windowMR: fromHex(root.toString(16).padStart(64, "0"), "merkleRoot", 32) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a signed anchor transaction (raw, 0x hex) carries: its hash, nonce, `to` and anchored (height, root);
+ * undefined when the bytes are not a transaction carrying a setAnchor call.
+ */
+export function decodeSignedAnchor(
+  raw: string,
+): { hash: string; nonce: number; to: string; dbHeightMax: number; windowMR: Uint8Array } | undefined {
+  try {
+    const tx = parseTransaction(raw as Hex);
+    const anchored = tx.data === undefined ? undefined : decodeAnchorCalldata(tx.data);
+    if (anchored === undefined || tx.to == null || tx.nonce === undefined) return undefined;
+    return { hash: keccak256(raw as Hex).toLowerCase(), nonce: tx.nonce, to: tx.to.toLowerCase(), ...anchored };
   } catch {
     return undefined;
   }
@@ -234,16 +262,21 @@ export class EthereumAnchorer extends EthereumReader {
 
   /**
    * Broadcast a signed transaction. Sending one the chain already has is not an error (a restart re-sends
-   * what it recorded); any other refusal throws.
+   * what it recorded); AnchorError NONCE_USED when another transaction of the account took its nonce; any
+   * other refusal throws.
    */
   async send(tx: SignedAnchorTx): Promise<void> {
     try {
       await this.client.sendRawTransaction({ serializedTransaction: tx.raw as Hex });
     } catch (e) {
       const text = e instanceof Error ? e.message : String(e);
-      if (/already known|known transaction|already imported|nonce too low|AlreadyKnown/i.test(text)) {
-        if ((await this.mined(tx.hash)) !== undefined || /already|known/i.test(text)) return;
-      }
+      if (/already known|known transaction|already imported|AlreadyKnown/i.test(text)) return;
+      if (isTransportError(e)) throw e;
+      // Clients word a spent nonce differently (geth "nonce too low", ganache "doesn't have the correct
+      // nonce"): ask the chain instead. Mined = fine; the account past this nonce without it = dead.
+      if ((await this.mined(tx.hash)) !== undefined) return;
+      const next = await this.client.getTransactionCount({ address: this.account.address, blockTag: "latest" });
+      if (next > tx.nonce) throw new AnchorError({ code: "NONCE_USED", txId: tx.hash, nonce: tx.nonce });
       throw e;
     }
   }

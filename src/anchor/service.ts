@@ -12,7 +12,7 @@ import { fromHex, toHex } from "../protocol/bytes.js";
 import { buildChainCommit, buildEntryCommit } from "../protocol/commit.js";
 import { entryHash, marshalEntry } from "../protocol/entry.js";
 import { AnchorError } from "./errors.js";
-import type { EthereumAnchorer, SendLimits } from "./ethereum.js";
+import { decodeSignedAnchor, type EthereumAnchorer, isTransportError, type SendLimits } from "./ethereum.js";
 import type { AnchorIndex } from "./index.js";
 import type { PendingAnchor, PendingAnchorFile } from "./pendingAnchor.js";
 import { anchorChainFirstEntry, anchorRecordEntry, ETHEREUM_ANCHOR_CHAIN_ID } from "./record.js";
@@ -60,9 +60,6 @@ export interface AnchorStats {
  * plenty and stays far below any endpoint's rate limit.
  */
 export const RESEND_MS = 30_000;
-
-/** viem's error names for a chain that did not answer (connection refused, reset, timeout). */
-const UNREACHABLE_ERRORS = new Set(["HttpRequestError", "TimeoutError", "SocketClosedError"]);
 
 export class AnchorService {
   private timer: NodeJS.Timeout | undefined;
@@ -121,7 +118,7 @@ export class AnchorService {
       this.lastProblem = "";
     } catch (e) {
       this.counters.failures++;
-      if (isUnreachable(e)) {
+      if (isTransportError(e)) {
         if (this.unreachableSince === undefined) {
           this.unreachableSince = this.deps.now();
           this.deps.log.warn(
@@ -168,12 +165,41 @@ export class AnchorService {
     this.deps.log.info("anchor: transaction sent", { window: `${min}..${max}`, tx: tx.hash, nonce: tx.nonce });
   }
 
+  /**
+   * Why the pending file cannot be this node's anchor (undefined when it is): its signed transaction must hash
+   * to the recorded hash and carry setAnchor(dbHeightMax, windowMR), and windowMR must be the root of this
+   * node's keyMRs over the window. Guards against a damaged or foreign file, whose anchor would otherwise be
+   * recorded without checking.
+   */
+  private inconsistency(p: PendingAnchor): string | undefined {
+    const tx = decodeSignedAnchor(p.tx.raw);
+    if (tx === undefined) return "its transaction is not a setAnchor call";
+    if (tx.hash !== p.tx.hash.toLowerCase()) return `its transaction hashes to ${tx.hash}, not ${p.tx.hash}`;
+    if (tx.dbHeightMax !== p.dbHeightMax || toHex(tx.windowMR) !== p.windowMR.toLowerCase())
+      return "its transaction anchors another window";
+    if (p.dbHeightMin > p.dbHeightMax || p.dbHeightMin !== this.deps.index.anchoredHeight() + 1)
+      return `its window ${p.dbHeightMin}..${p.dbHeightMax} does not follow the anchored height ${this.deps.index.anchoredHeight()}`;
+    const root = this.deps.index.windowRootOf(p.dbHeightMin, p.dbHeightMax);
+    if (root === undefined) return `directory blocks ${p.dbHeightMin}..${p.dbHeightMax} are not all saved here`;
+    if (toHex(root) !== p.windowMR.toLowerCase()) return "its window root is not the root of this node's blocks";
+    return undefined;
+  }
+
   /** Move the anchor in flight on: re-send, wait for confirmations, record, and forget it once recorded. */
   private async advance(p: PendingAnchor): Promise<void> {
     const { ledger, index, pending, ethereum, log } = this.deps;
     if (index.hasTransaction(p.tx.hash)) {
       pending.clear();
       log.info("anchor: recorded in the anchor chain", { window: `${p.dbHeightMin}..${p.dbHeightMax}`, tx: p.tx.hash });
+      return;
+    }
+    const problem = this.inconsistency(p);
+    if (problem !== undefined) {
+      log.error("anchor: the anchor in flight does not match this node's blocks; anchoring its window again", {
+        file: pending.path,
+        problem,
+      });
+      pending.clear();
       return;
     }
     if (p.recordEntry !== undefined) {
@@ -188,7 +214,16 @@ export class AnchorService {
       // and sending): send the same bytes again — at once after a start, then every RESEND_MS.
       const now = this.deps.now();
       if (this.lastSend?.hash !== p.tx.hash || now - this.lastSend.ms >= RESEND_MS) {
-        await ethereum.send(p.tx);
+        try {
+          await ethereum.send(p.tx);
+        } catch (e) {
+          if (!(e instanceof AnchorError && e.type.code === "NONCE_USED")) throw e;
+          // The account was used elsewhere (keep it for anchoring only): this transaction is dead, so the
+          // window is anchored again by a new one rather than skipped.
+          log.error("anchor: the transaction can never be mined; the window is anchored again", { error: e.message });
+          pending.clear();
+          return;
+        }
         this.lastSend = { hash: p.tx.hash, ms: now };
       }
       return;
@@ -250,13 +285,6 @@ export class AnchorService {
       if (code !== "REPEATED_COMMIT") throw e;
     }
   }
-}
-
-/** Whether an error (or one it wraps: viem nests the transport's error as `cause`) means no answer. */
-export function isUnreachable(e: unknown): boolean {
-  for (let at = e, depth = 0; at instanceof Error && depth < 8; at = at.cause, depth++)
-    if (UNREACHABLE_ERRORS.has(at.name)) return true;
-  return false;
 }
 
 /** One line of an error for the log (viem's messages carry multi-line details and request bodies). */

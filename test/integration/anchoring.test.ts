@@ -5,12 +5,14 @@
 // height 0, each with its own transaction, and the account must have sent no transaction without a record.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
+import { keccak256 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { anchorCalldata } from "../../src/anchor/ethereum.js";
 import { ETHEREUM_ANCHOR_CHAIN_ID } from "../../src/anchor/record.js";
 import { keyPairFromSeed } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -29,6 +31,7 @@ const scratch = mkdtempSync(join(tmpdir(), "ledgerd-anchoring-"));
 const random = new Random(18);
 const ethKey = toHex(random.bytes(32));
 const ethAddress = privateKeyToAccount(`0x${ethKey}`).address.toLowerCase();
+const ethKey2 = toHex(random.bytes(32));
 const ec = keyPairFromSeed("EC", random.bytes(32));
 
 interface Run {
@@ -70,11 +73,14 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
   let pendingFile = "";
 
   /** Records of the anchor chain as the node serves them, in chain order. */
-  async function records(): Promise<RecordJson[]> {
-    const head = await node.rpc<{ chainhead: string }>("chain-head", { chainid: ANCHOR_CHAIN });
+  async function records(n = node): Promise<RecordJson[]> {
+    // -32009 until the anchoring node has created the chain
+    const head = await n
+      .rpc<{ chainhead: string }>("chain-head", { chainid: ANCHOR_CHAIN })
+      .catch(() => ({ chainhead: "" }));
     const blocks: string[][] = [];
     for (let keymr = head.chainhead; keymr !== "" && !/^0+$/.test(keymr); ) {
-      const b = await node.rpc<{ header: { prevkeymr: string }; entrylist: { entryhash: string }[] }>("entry-block", {
+      const b = await n.rpc<{ header: { prevkeymr: string }; entrylist: { entryhash: string }[] }>("entry-block", {
         keymr,
       });
       blocks.unshift(b.entrylist.map((e) => e.entryhash));
@@ -82,16 +88,19 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     }
     const out: RecordJson[] = [];
     for (const hash of blocks.flat()) {
-      const e = await node.rpc<{ content: string }>("entry", { hash });
+      const e = await n.rpc<{ content: string }>("entry", { hash });
       const text = Buffer.from(fromHex(e.content)).toString("utf8");
       if (text.startsWith("{")) out.push(JSON.parse(text) as RecordJson);
     }
     return out;
   }
 
-  /** Anchored windows are contiguous from 0, each with its own transaction sent by our account. */
-  async function checkNothingTwiceOrSkipped(): Promise<RecordJson[]> {
-    const all = await records();
+  /**
+   * Anchored windows are contiguous from 0, each with its own transaction sent by the account; the account sent
+   * nothing else but `otherSent` transactions and at most the one in flight.
+   */
+  async function checkNothingTwiceOrSkipped(n = node, address = ethAddress, otherSent = 0): Promise<RecordJson[]> {
+    const all = await records(n);
     assert.ok(all.length > 0, "some anchor records");
     let next = 0;
     const txs = new Set<string>();
@@ -104,12 +113,13 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
       const tx = await chain.rpc<{ from: string; input: string; blockHash: string }>("eth_getTransactionByHash", [
         r.Ethereum.TxID,
       ]);
-      assert.equal(tx.from.toLowerCase(), ethAddress);
+      assert.equal(tx.from.toLowerCase(), address);
       assert.equal(tx.blockHash.toLowerCase(), r.Ethereum.BlockHash);
       assert.ok(tx.input.endsWith(r.WindowMR), "the transaction carries the window's Merkle root");
     }
     // Every transaction the account sent is recorded, except at most the one in flight now.
-    const sent = Number.parseInt(await chain.rpc<string>("eth_getTransactionCount", [ethAddress, "latest"]), 16);
+    const sent =
+      Number.parseInt(await chain.rpc<string>("eth_getTransactionCount", [address, "latest"]), 16) - otherSent;
     assert.ok(sent === all.length || sent === all.length + 1, `${sent} transactions sent, ${all.length} recorded`);
     return all;
   }
@@ -150,7 +160,11 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
   }
 
   before(async () => {
-    chain = await EthereumChain.start({ chainId: CHAIN_ID, fundedKeys: [`0x${ethKey}`], blockTimeSeconds: 1 });
+    chain = await EthereumChain.start({
+      chainId: CHAIN_ID,
+      fundedKeys: [`0x${ethKey}`, `0x${ethKey2}`],
+      blockTimeSeconds: 1,
+    });
     const keyFile = join(scratch, "eth.key");
     writeFileSync(keyFile, `${ethKey}\n`, { mode: 0o600 }); // without 0x: both forms are accepted
     const ecFile = join(scratch, "ec.key");
@@ -249,5 +263,82 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     await anchoredReceipt(entry);
     assert.match(node.log, /the Ethereum RPC answers again/);
     await checkNothingTwiceOrSkipped();
+  });
+
+  test("another node with the same blocks reports the same anchors when it trusts the anchoring key, none otherwise", async () => {
+    const entry = await addEntry("read elsewhere");
+    const anchored = { receipt: await anchoredReceipt(entry) };
+    // The same blocks on another node: a copy of the data directory of the stopped anchoring node.
+    await node.stop();
+    const copies = [
+      mkdtempSync(join(tmpdir(), "ledgerd-anchor-reader-")),
+      mkdtempSync(join(tmpdir(), "ledgerd-anchor-other-")),
+    ];
+    for (const home of copies) cpSync(node.dataDir, join(home, "local", "db"), { recursive: true });
+    await node.restart();
+    const trusting = await LedgerdProcess.start({
+      homeDir: copies[0]!,
+      appConfig: [`EthereumAnchorRecordPublicKeys = ${toHex(ec.publicKey)}`],
+    });
+    const r = await trusting.rpc<ReceiptAnswer>("receipt", { hash: entry });
+    assert.deepEqual(r, anchored, "the same receipt, anchor included");
+    const other = await LedgerdProcess.start({ homeDir: copies[1]! });
+    const r2 = await other.rpc<ReceiptAnswer>("receipt", { hash: entry });
+    assert.equal(r2.receipt.anchortransactionhash, "", "records signed by a key it does not list are ignored");
+    assert.equal((r2.receipt as { ethereum?: unknown }).ethereum, undefined);
+    await trusting.stop();
+    await other.stop();
+    for (const home of copies) rmSync(home, { recursive: true, force: true });
+  });
+
+  test("an in-flight anchor that does not match the node's blocks is never sent or recorded; the node anchors the window itself", async () => {
+    const account = privateKeyToAccount(`0x${ethKey2}`);
+    const address = account.address.toLowerCase();
+    // A damaged (or another node's) pending file: a well-formed, signed setAnchor of window 0..0, but with a
+    // root that is not the keyMR of this node's block 0.
+    const wrongRoot = random.bytes(32);
+    const stray = await account.signTransaction({
+      type: "eip1559",
+      chainId: CHAIN_ID,
+      nonce: 0,
+      to: account.address,
+      data: anchorCalldata(0, wrongRoot),
+      gas: 50_000n,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    });
+    const strayHash = keccak256(stray);
+    const home = mkdtempSync(join(tmpdir(), "ledgerd-anchor-stray-"));
+    const pending2 = join(home, "local", "anchor", "pending.json");
+    mkdirSync(dirname(pending2), { recursive: true });
+    writeFileSync(
+      pending2,
+      JSON.stringify({
+        dbHeightMin: 0,
+        dbHeightMax: 0,
+        windowMR: toHex(wrongRoot),
+        tx: { hash: strayHash, raw: stray, nonce: 0, to: address },
+      }),
+    );
+    const keyFile = join(scratch, "eth2.key");
+    writeFileSync(keyFile, `0x${ethKey2}\n`, { mode: 0o600 });
+    const second = await LedgerdProcess.start({
+      homeDir: home,
+      blockTimeSeconds: 2,
+      extraArgs: [`-anchorrpc=${chain.relayUrl}`, `-anchorkey=${keyFile}`],
+      appConfig: ["[Anchor]", `ECKeyFile = ${join(scratch, "ec.key")}`, `ChainId = ${CHAIN_ID}`, "Confirmations = 1"],
+    });
+    ok(await runWallet(["buy-ec", `-node=${second.url}`, SAND, ec.publicAddress, "100"]), "buy-ec");
+    const deadline = Date.now() + 60_000;
+    while ((await records(second)).length === 0) {
+      assert.ok(Date.now() < deadline, `not anchored within 60 s\n${second.tail()}`);
+      await sleep(250);
+    }
+    assert.match(second.log, /the anchor in flight does not match this node's blocks/);
+    assert.equal(await chain.rpc<unknown>("eth_getTransactionByHash", [strayHash]), null, "the stray was never sent");
+    const all = await checkNothingTwiceOrSkipped(second, address);
+    assert.ok(all.every((r) => r.Ethereum.TxID !== strayHash));
+    await second.stop();
+    rmSync(home, { recursive: true, force: true });
   });
 });

@@ -4,8 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
-import { EthereumReader } from "../../src/anchor/ethereum.js";
-import { isUnreachable } from "../../src/anchor/service.js";
+import { EthereumReader, isTransportError } from "../../src/anchor/ethereum.js";
 import { verifyWindowBranch } from "../../src/anchor/window.js";
 import {
   AuthError,
@@ -686,7 +685,8 @@ async function verifyAnchor(r: ReceiptJson, keyMR: Uint8Array, height: number, r
     found = await new EthereumReader({ rpcUrl }).anchoredInBlock(eth.txId, eth.blockHash, eth.txIndex);
   } catch (e) {
     const text = e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e);
-    if (isUnreachable(e)) throw new WalletError(`the Ethereum RPC ${rpcUrl} does not answer: ${text.split("\n")[0]}`);
+    if (isTransportError(e))
+      throw new WalletError(`the Ethereum RPC ${rpcUrl} does not answer: ${text.split("\n")[0]}`);
     throw new WalletError(`anchor does NOT verify: ${text.split("\n")[0]}`);
   }
   if (found.dbHeightMax !== rec.dbHeightMax || toHex(found.windowMR) !== toHex(rec.windowMR))
