@@ -147,7 +147,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         store,
         verifier,
         log,
-        ...(clustered ? { replicated: { submit: (msg) => federation!.submit(msg) } } : {}),
+        ...(clustered
+          ? { replicated: { submit: (msg) => federation!.submit(msg), isPending: (h) => federation!.isPending(h) } }
+          : {}),
       },
     );
     cleanups.push(() => ledger.close());

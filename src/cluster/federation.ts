@@ -22,8 +22,11 @@ import { LedgerError } from "../ledger/errors.js";
 import { decodeMessage, encodeMessage, type LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { commitTxId } from "../protocol/commit.js";
 import type { DirectoryBlock } from "../protocol/dblock.js";
+import { entryHash } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
+import { transactionId } from "../protocol/transaction.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
 import {
   type DbSignature,
@@ -180,6 +183,8 @@ export class Federation {
   private readonly bootNonce = randomBytes(6).toString("hex");
   private writeCount = 0;
   private readonly results = new Map<number, WriteResult[]>();
+  /** hashes (hex) of writes accepted here and not yet applied from the log → how many such writes */
+  private readonly pending = new Map<string, number>();
   /**
    * The voter's observations (its own clock, never part of apply's decisions): when each federated server's
    * signature was last applied here, and the last height each audit server's heartbeat was seen at.
@@ -286,13 +291,37 @@ export class Federation {
           info: "this node's blocks differ from the signed majority: writes refused",
         }),
       );
+    const keys = pendingKeys(msg);
+    for (const k of keys) this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
+    const settle = (): void => {
+      for (const k of keys) {
+        const n = (this.pending.get(k) ?? 1) - 1;
+        if (n <= 0) this.pending.delete(k);
+        else this.pending.set(k, n);
+      }
+    };
     return new Promise<void>((resolve, reject) => {
-      this.batch.push({ bytes: encodeMessage(msg), resolve, reject });
+      this.batch.push({
+        bytes: encodeMessage(msg),
+        resolve: () => {
+          settle();
+          resolve();
+        },
+        reject: (e) => {
+          settle();
+          reject(e);
+        },
+      });
       if (!this.batchScheduled) {
         this.batchScheduled = true;
         setImmediate(() => this.flushBatch());
       }
     });
+  }
+
+  /** True while a write with this hash was accepted here and is not yet applied from the log (ack: NotConfirmed). */
+  isPending(hash: Uint8Array): boolean {
+    return this.pending.has(toHex(hash));
   }
 
   private flushBatch(): void {
@@ -763,5 +792,19 @@ export class Federation {
   /** The authority set of the open height (federated-servers, audit-servers, authorities). */
   authorityView(): AuthorityView {
     return this.hs.authorities;
+  }
+}
+
+/** The hashes `ack` may be asked about for a client message: commit txid and entry hash, entry hash, txid. */
+function pendingKeys(msg: LogMessage): string[] {
+  switch (msg.kind) {
+    case "commit":
+      return [toHex(commitTxId(msg.commit)), toHex(msg.commit.entryHash)];
+    case "reveal":
+      return [toHex(entryHash(msg.entryRaw))];
+    case "transaction":
+      return [toHex(transactionId(msg.tx))];
+    default:
+      return [];
   }
 }

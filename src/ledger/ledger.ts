@@ -29,20 +29,21 @@ import { type Transaction, transactionId, transactionSignatureChecks } from "../
 import { BlockKind } from "../store/keys.js";
 import type { LedgerStore } from "../store/store.js";
 import type { Verifier } from "../workers/verifier.js";
-import type {
-  Balance,
-  CommitAck,
-  EntryAck,
-  Heights,
-  HeldMessage,
-  ItemLocation,
-  LedgerApi,
-  LedgerDebugApi,
-  MinuteInfo,
-  PendingEntry,
-  PendingTransaction,
-  Stored,
-  TransactionAck,
+import {
+  AckStatus,
+  type Balance,
+  type CommitAck,
+  type EntryAck,
+  type Heights,
+  type HeldMessage,
+  type ItemLocation,
+  type LedgerApi,
+  type LedgerDebugApi,
+  type MinuteInfo,
+  type PendingEntry,
+  type PendingTransaction,
+  type Stored,
+  type TransactionAck,
 } from "./api.js";
 import { type BlockSigner, type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
@@ -118,6 +119,8 @@ export interface LedgerDependencies {
 /** Where a cluster node's writes go: resolves once applied here, rejects with the rule's LedgerError. */
 export interface ReplicatedWrites {
   submit(msg: LogMessage): Promise<void>;
+  /** true while a message with this hash (commit txid or entry hash, entry hash, transaction id) was accepted here and is not yet applied from the log */
+  isPending(hash: Uint8Array): boolean;
 }
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
@@ -632,14 +635,24 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   assetBalance(rcdHash: Uint8Array): Balance {
     return this.queries.assetBalance(rcdHash);
   }
+  // A cluster node answers NotConfirmed (spec §3) for what it accepted and the replicated log has not yet
+  // delivered back (e.g. while the cluster has no quorum); the single node never has such messages.
   commitAck(hash: Uint8Array): CommitAck {
-    return this.queries.commitAck(hash);
+    const a = this.queries.commitAck(hash);
+    return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
   }
   entryAck(hash: Uint8Array): { commit: CommitAck; entry: EntryAck } {
-    return this.queries.entryAck(hash);
+    const a = this.queries.entryAck(hash);
+    return this.pendingInLog(a.entry.status, hash)
+      ? { ...a, entry: { ...a.entry, status: AckStatus.NotConfirmed } }
+      : a;
   }
   transactionAck(hash: Uint8Array): TransactionAck {
-    return this.queries.transactionAck(hash);
+    const a = this.queries.transactionAck(hash);
+    return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
+  }
+  private pendingInLog(status: AckStatus, hash: Uint8Array): boolean {
+    return status === AckStatus.Unknown && this.deps.replicated?.isPending(hash) === true;
   }
   pendingEntries(): PendingEntry[] {
     return this.queries.pendingEntries();

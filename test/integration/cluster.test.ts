@@ -27,7 +27,7 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
 import { networkId } from "../../src/protocol/network.js";
-import { buildTransaction, transactionFeeEC } from "../../src/protocol/transaction.js";
+import { buildTransaction, transactionFeeEC, transactionId } from "../../src/protocol/transaction.js";
 import { addServerMessage, newIdentity } from "../../tools/cluster/commands.js";
 import { GENESIS_PRIVATE_KEY, testSeed } from "../reliability/corpus.js";
 import { startNatsCluster, stopAllNats } from "../support/natsServer.js";
@@ -422,6 +422,32 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     }
     assert.ok(delayedAt > before, "the delayed server saved blocks");
     assert.ok(withoutFed1 >= 1, "no block closed without the dropping server's signature");
+
+    // no NATS: a write is accepted here and waits for the log — ack says NotConfirmed — and is answered once
+    // NATS is back and the write applied (TransactionACK)
+    await procs[1]!.rpc("set-drop-rate", { DropRate: 0 }, "debug");
+    const genesis = keyPairFromPrivate(GENESIS_PRIVATE_KEY);
+    const rate = BigInt(((await procs[0]!.rpc("entry-credit-rate")) as { rate: number }).rate);
+    const ecOut = { address: publicKeyFromSeed(testSeed("not confirmed ec")), amount: 10n * rate };
+    const build = (fee: bigint) =>
+      buildTransaction({
+        milliTimestamp: Date.now(),
+        inputs: [{ seed: genesis.seed, amount: ecOut.amount + fee }],
+        outputs: [],
+        ecOutputs: [ecOut],
+      });
+    const tx = build(BigInt(transactionFeeEC(build(0n))) * rate);
+    await nats.servers[0]!.kill9();
+    const answer = procs[2]!.rpc("asset-submit", { transaction: toHex(tx.raw) }, "v2", 60_000);
+    const txid = toHex(transactionId(tx));
+    await waitFor("ack NotConfirmed while the log is away", 10_000, async () => {
+      const a = (await procs[2]!.rpc("ack", { hash: txid, chainid: "f" })) as { status: string };
+      return a.status === "NotConfirmed" ? true : undefined;
+    });
+    await nats.servers[0]!.restart();
+    await answer;
+    const after = (await procs[2]!.rpc("ack", { hash: txid, chainid: "f" })) as { status: string };
+    assert.ok(["TransactionACK", "DBlockConfirmed"].includes(after.status), after.status);
     await nats.stop();
   });
 });
