@@ -3,7 +3,7 @@
  * docs/cluster.md).
  *
  *   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
- *                     [--faulttimeout S] [--roundtimeout S] [--nats-auth]
+ *                     [--faulttimeout S] [--roundtimeout S] [--nats-auth] [--custom NAME]
  *   ledgerd-devnet status --dir DIR
  *   ledgerd-devnet restart NAME --dir DIR
  *   ledgerd-devnet down --dir DIR
@@ -12,14 +12,15 @@
  * Exit codes: 0 done, 1 the devnet failed (a process would not start, …), 2 a bad command line.
  */
 import { resolve } from "node:path";
-import { type ClusterInfo, Devnet, type DevnetOptions, LOCAL_STREAM, validateDevnetOptions } from "./devnet.js";
+import { type ClusterInfo, Devnet, type DevnetOptions, validateDevnetOptions } from "./devnet.js";
 import type { NodeRole } from "./ledgerdNode.js";
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
-                    [--faulttimeout S] [--roundtimeout S] [--nats-auth]
+                    [--faulttimeout S] [--roundtimeout S] [--nats-auth] [--custom NAME]
       start nats-servers and nodes on free loopback ports, each with its own directory under DIR;
-      prints the table and writes DIR/devnet.json; --nats-auth: NATS with TLS and a user (DIR/tls/)
+      prints the table and writes DIR/devnet.json; --nats-auth: NATS with TLS and a user (DIR/tls/);
+      --custom NAME: a CUSTOM network with its own bootstrap key and genesis (DIR/genesis-key.txt)
   ledgerd-devnet status --dir DIR         the table with each node's heights
   ledgerd-devnet restart NAME --dir DIR   start one process again with its old arguments and data
   ledgerd-devnet down --dir DIR           stop every process the devnet started (by pid)
@@ -32,7 +33,17 @@ const EXIT_USAGE = 2;
 class UsageError extends Error {}
 
 /** Options that take a value; every one is written --name VALUE or --name=VALUE. */
-const VALUE_OPTIONS = ["dir", "federated", "audit", "followers", "nats", "blktime", "faulttimeout", "roundtimeout"];
+const VALUE_OPTIONS = [
+  "dir",
+  "federated",
+  "audit",
+  "followers",
+  "nats",
+  "blktime",
+  "faulttimeout",
+  "roundtimeout",
+  "custom",
+];
 /** Options without a value. */
 const FLAG_OPTIONS = ["nats-auth"];
 
@@ -114,12 +125,13 @@ async function table(devnet: Devnet, withHeights: boolean): Promise<string> {
   const head = ["NAME", "ROLE", "URL", "PID"];
   if (withHeights) head.push("DBLOCK", "LEADER", "ENTRYBLOCK", "ENTRY", "NOTE");
   const rows: string[][] = [head];
-  const leader = withHeights ? await devnet.nats.streamLeader(LOCAL_STREAM) : undefined;
+  const stream = devnet.stream;
+  const leader = withHeights ? await devnet.nats.streamLeader(stream) : undefined;
   for (const s of devnet.nats.servers) {
     const row = [s.name, "nats", s.url, s.pid === undefined ? "-" : String(s.pid)];
     if (withHeights) {
       const state = s.isRunning ? ((await s.healthy()) ? "healthy" : "not healthy") : "down";
-      row.push("", "", "", "", `${state}${leader === s.name ? `, leads ${LOCAL_STREAM}` : ""}`);
+      row.push("", "", "", "", `${state}${leader === s.name ? `, leads ${stream}` : ""}`);
     }
     rows.push(row);
   }
@@ -161,6 +173,7 @@ async function main(argv: readonly string[]): Promise<number> {
           faultTimeoutSeconds: intOption(p, "faulttimeout", undefined),
           roundTimeoutSeconds: intOption(p, "roundtimeout", undefined),
           natsAuth: p.flags.has("nats-auth"),
+          ...(p.values.has("custom") ? { customNet: p.values.get("custom")! } : {}),
         };
         try {
           validateDevnetOptions(options);

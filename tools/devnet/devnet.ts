@@ -15,11 +15,14 @@
  * skeleton-signed add-server message sent to fed0 (`bin/ledgerd-cluster`).
  */
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { AuditServersResult, FederatedServersResult, HeightsResult } from "../../src/client/index.js";
+import { clusterNames } from "../../src/cluster/clusterConfig.js";
+import { keyPairFromSeed } from "../../src/protocol/address.js";
 import {
   LOCAL_BOOTSTRAP_IDENTITY_HEX,
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
@@ -64,6 +67,18 @@ export interface DevnetOptions {
   roundTimeoutSeconds?: number;
   /** NATS with TLS (routes mutually verified) and one user; the nodes connect with both (natsSecurity.ts) */
   natsAuth?: boolean;
+  /** run a CUSTOM network of this name (its own bootstrap identity, key and genesis allocation) instead of LOCAL */
+  customNet?: string;
+}
+
+/** A CUSTOM network of the devnet: fed0 is its bootstrap server; the genesis pays one fresh address. */
+export interface CustomNetworkSettings {
+  name: string;
+  /** fed0's identity and key, the network's bootstrap identity and key */
+  bootstrap: ServerIdentity;
+  /** the FA address the genesis pays, and how much (whole units) */
+  allocationAddress: string;
+  allocationUnits: number;
 }
 
 /** Persisted as DIR/devnet-state.json. */
@@ -74,6 +89,8 @@ interface DevnetState {
   nodes: NodeLayout[];
   /** how nodes reach a NATS with TLS and users (`natsAuth`) */
   natsClient?: NatsClientCredentials;
+  /** present when the devnet runs a CUSTOM network */
+  custom?: CustomNetworkSettings;
 }
 
 /** DIR/devnet.json, the public description of the devnet (issue 15 §9). */
@@ -113,6 +130,8 @@ export function validateDevnetOptions(o: DevnetOptions): void {
   count("nats", o.nats, 1);
   if (!Number.isInteger(o.blockTimeSeconds) || o.blockTimeSeconds < 1)
     throw new Error(`--blktime: expected whole seconds ≥ 1, got ${o.blockTimeSeconds}`);
+  if (o.customNet !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(o.customNet))
+    throw new Error(`--custom: expected a name of 1 to 64 letters, digits, _ or -, got ${JSON.stringify(o.customNet)}`);
   for (const [flag, v] of [
     ["faulttimeout", o.faultTimeoutSeconds],
     ["roundtimeout", o.roundTimeoutSeconds],
@@ -141,8 +160,51 @@ async function newIdentity(): Promise<ServerIdentity> {
 }
 
 /** Make `key` a federated or audit server: a skeleton-signed add-server message sent to the node at `url`. */
-async function addServer(url: string, role: NodeRole, key: ServerIdentity): Promise<void> {
-  await clusterTool(["add-server", "--url", url, "--role", role, "--identity", key.identity, "--pubkey", key.pubkey]);
+async function addServer(url: string, role: NodeRole, key: ServerIdentity, skeletonSeed?: string): Promise<void> {
+  await clusterTool([
+    "add-server",
+    "--url",
+    url,
+    "--role",
+    role,
+    "--identity",
+    key.identity,
+    "--pubkey",
+    key.pubkey,
+    ...(skeletonSeed === undefined ? [] : ["--skeleton-key", skeletonSeed]),
+  ]);
+}
+
+/**
+ * A CUSTOM network for a devnet: a fresh bootstrap identity (fed0's) and a fresh genesis address, whose
+ * private key goes to DIR/genesis-key.txt (mode 0600) so the operator can spend the allocation.
+ */
+async function newCustomNetwork(
+  dir: string,
+  name: string,
+  log: (line: string) => void,
+): Promise<CustomNetworkSettings> {
+  const bootstrap = await newIdentity();
+  const fa = keyPairFromSeed("FA", new Uint8Array(randomBytes(32)));
+  const keyFile = join(dir, "genesis-key.txt");
+  writeFileSync(keyFile, `${fa.privateAddress}\n`, { mode: 0o600 });
+  log(
+    `CUSTOM network ${name}: the genesis pays ${CUSTOM_GENESIS_UNITS} units to ${fa.publicAddress} (its private key: ${keyFile})`,
+  );
+  return { name, bootstrap, allocationAddress: fa.publicAddress, allocationUnits: CUSTOM_GENESIS_UNITS };
+}
+
+/** Units the genesis of a devnet's CUSTOM network pays its one address. */
+const CUSTOM_GENESIS_UNITS = 1_000_000;
+
+/** The [App] lines a CUSTOM network needs on every node (docs/configuration.md §3.1). */
+function customAppLines(c: CustomNetworkSettings | undefined): string[] {
+  if (c === undefined) return [];
+  return [
+    `CustomBootstrapIdentity = ${c.bootstrap.identity}`,
+    `CustomBootstrapKey = ${c.bootstrap.pubkey}`,
+    `CustomGenesisAllocation = ${c.allocationAddress}:${c.allocationUnits}`,
+  ];
 }
 
 /** The ledgerd arguments of one devnet node (docs/cluster.md §1.5, §2.2). */
@@ -151,7 +213,7 @@ function nodeArgs(
   n: { home: string; port: number; role: NodeRole; natsUrls: string; replicas: number },
 ): string[] {
   return [
-    "-network=LOCAL",
+    ...(options.customNet === undefined ? ["-network=LOCAL"] : ["-network=CUSTOM", `-customnet=${options.customNet}`]),
     `-homedir=${n.home}`,
     `-config=${join(n.home, "ledgerd.conf")}`,
     `-port=${n.port}`,
@@ -206,6 +268,11 @@ export class Devnet {
       );
     mkdirSync(dir, { recursive: true });
 
+    const custom = options.customNet === undefined ? undefined : await newCustomNetwork(dir, options.customNet, log);
+    const { subjectPrefix } = clusterNames({
+      network: custom === undefined ? "LOCAL" : "CUSTOM",
+      customNet: options.customNet ?? "",
+    });
     const security = options.natsAuth === true ? await createNatsSecurity(dir) : undefined;
     const nats = await NatsCluster.create(
       {
@@ -214,7 +281,7 @@ export class Devnet {
         ...(security === undefined
           ? {}
           : {
-              extraConfig: natsClientSecurityConfig(security, LOCAL_SUBJECT_PREFIX),
+              extraConfig: natsClientSecurityConfig(security, subjectPrefix),
               routeTls: natsRouteTlsConfig(security),
             }),
       },
@@ -239,11 +306,11 @@ export class Devnet {
         role === "follower"
           ? undefined
           : i === 0
-            ? {
+            ? (custom?.bootstrap ?? {
                 identity: LOCAL_BOOTSTRAP_IDENTITY_HEX,
                 privkey: LOCAL_BOOTSTRAP_SEED_HEX,
                 pubkey: LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
-              }
+              })
             : await newIdentity();
       const args = nodeArgs(options, { home, port: ports[i]!, role, natsUrls, replicas });
       layouts.push({ name, role, port: ports[i]!, home, key, args });
@@ -254,11 +321,12 @@ export class Devnet {
       nats: nats.layout,
       nodes: layouts,
       ...(natsClient === undefined ? {} : { natsClient }),
+      ...(custom === undefined ? {} : { custom }),
     };
     const nodes = layouts.map((l) => new LedgerdNode(l, LEDGERD_BIN));
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
-      n.writeConfig(natsClient);
+      n.writeConfig({ ...(natsClient === undefined ? {} : { nats: natsClient }), app: customAppLines(custom) });
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
     writeJsonAtomically(join(dir, "devnet-state.json"), state);
@@ -279,7 +347,7 @@ export class Devnet {
       for (const n of rest)
         if (n.layout.key !== undefined) {
           log(`adding ${n.name} to the authority set (${n.role})`);
-          await addServer(first!.url, n.role, n.layout.key);
+          await addServer(first!.url, n.role, n.layout.key, custom?.bootstrap.privkey);
         }
       log("waiting until every node knows the authority set");
       await devnet.waitAuthoritySet();
@@ -316,7 +384,10 @@ export class Devnet {
     const layout: NodeLayout = { name, role, port: port!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
-    node.writeConfig(this.state.natsClient);
+    node.writeConfig({
+      ...(this.state.natsClient === undefined ? {} : { nats: this.state.natsClient }),
+      app: customAppLines(this.state.custom),
+    });
     this.nodes.push(node);
     this.state.nodes.push(layout);
     writeJsonAtomically(join(this.dir, "devnet-state.json"), this.state);
@@ -324,10 +395,23 @@ export class Devnet {
     this.writeDevnetJson();
     await node.waitServing();
     if (key !== undefined) {
-      await addServer(this.nodes[0]!.url, role, key);
+      await addServer(this.nodes[0]!.url, role, key, this.state.custom?.bootstrap.privkey);
       await this.waitAuthoritySet();
     }
     return node;
+  }
+
+  /** The JetStream stream holding this devnet's log (`LEDGER_LOCAL`, or `LEDGER_CUSTOM_<id>`). */
+  get stream(): string {
+    return clusterNames({
+      network: this.state.custom === undefined ? "LOCAL" : "CUSTOM",
+      customNet: this.state.custom?.name ?? "",
+    }).stream;
+  }
+
+  /** The CUSTOM network's settings (undefined on LOCAL). */
+  get custom(): CustomNetworkSettings | undefined {
+    return this.state.custom;
   }
 
   /** The NATS user, password and CA file of a devnet started with `natsAuth` (undefined otherwise). */

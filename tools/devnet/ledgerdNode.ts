@@ -48,12 +48,17 @@ const SERVE_POLL_MS = 100;
  * the network-testing methods (`set-delay`, `set-drop-rate`) are meant to be used; and the server's
  * identity and key when it has one.
  */
-export function nodeConfigText(layout: Pick<NodeLayout, "key" | "role">, nats?: NatsClientCredentials): string {
+export function nodeConfigText(
+  layout: Pick<NodeLayout, "key" | "role">,
+  extra: { nats?: NatsClientCredentials; app?: readonly string[] } = {},
+): string {
+  const nats = extra.nats;
   const lines = [
     "; written by ledgerd-devnet (tools/devnet)",
     "[App]",
     "ListenHost = 127.0.0.1",
     "DebugApi = readwrite",
+    ...(extra.app ?? []),
   ];
   if (layout.key !== undefined)
     lines.push(
@@ -91,8 +96,8 @@ export class LedgerdNode {
   }
 
   /** Write the node's configuration file (before its first start). */
-  writeConfig(nats?: NatsClientCredentials): void {
-    writeFileSync(join(this.layout.home, "ledgerd.conf"), nodeConfigText(this.layout, nats), { mode: 0o600 });
+  writeConfig(extra: { nats?: NatsClientCredentials; app?: readonly string[] } = {}): void {
+    writeFileSync(join(this.layout.home, "ledgerd.conf"), nodeConfigText(this.layout, extra), { mode: 0o600 });
   }
 
   get name(): string {
