@@ -2,7 +2,8 @@
  * `bin/ledgerd-devnet` as an operator runs it: `up` starts nats-servers and nodes that outlive the
  * command, prints the table and writes DIR/devnet.json in the documented shape; `status` shows every
  * node's heights; after a `kill -9`, `restart NAME` brings the process back with its old arguments and
- * data; `down` stops every process by pid; `resume` starts them all again on their data. Runtime: ~35 s.
+ * data; `add follower` adds a node from an empty directory; `down` stops every process by pid; `resume` starts
+ * them all again on their data. Runtime: ~30–60 s.
  */
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -143,13 +144,22 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
     assert.equal(commandLineOf(fed1b.pid), fed1Args, "with the same arguments");
     assert.ok(j2.nats.find((n) => n.name === "nats1")!.pid !== null, "nats1 runs again");
 
+    // a follower added to the running devnet starts from an empty directory and serves
+    const added = await devnet("add", "follower", "--dir", dir);
+    assert.equal(added.code, 0, added.stderr);
+    const j2b = readJson(dir);
+    const follower1 = j2b.nodes.find((n) => n.name === "follower1");
+    assert.ok(follower1?.pid !== null && follower1?.role === "follower", `follower1 listed: ${JSON.stringify(j2b)}`);
+    assert.match(added.stdout, /^follower1 +follower +http:\/\/127\.0\.0\.1:\d+ +\d+$/m);
+    assert.equal((await devnet("add", "observer", "--dir", dir)).code, 2, "an unknown role is refused");
+
     // down stops every process by pid
     const down = await devnet("down", "--dir", dir);
     assert.equal(down.code, 0, down.stderr);
-    assert.match(down.stdout, /stopped 7 process/);
+    assert.match(down.stdout, /stopped 8 process/);
     const j3 = readJson(dir);
     for (const p of [...j3.nats, ...j3.nodes]) assert.equal(p.pid, null, `${p.name} stopped`);
-    for (const p of [...j2.nats, ...j2.nodes])
+    for (const p of [...j2b.nats, ...j2b.nodes])
       assert.equal(commandLineOf(p.pid!)?.includes(dir) ?? false, false, `${p.name} (pid ${p.pid}) is gone`);
 
     // resume starts the stopped devnet again on its data: the chain goes on from where it was

@@ -8,12 +8,13 @@
  *   ledgerd-devnet restart NAME --dir DIR
  *   ledgerd-devnet down --dir DIR
  *   ledgerd-devnet resume --dir DIR
+ *   ledgerd-devnet add follower|audit|federated --dir DIR
  *
  * Exit codes: 0 done, 1 the devnet failed (a process would not start, …), 2 a bad command line.
  */
 import { resolve } from "node:path";
 import { type ClusterInfo, Devnet, type DevnetOptions, validateDevnetOptions } from "./devnet.js";
-import type { NodeRole } from "./ledgerdNode.js";
+import { NODE_ROLES, type NodeRole } from "./ledgerdNode.js";
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
@@ -25,6 +26,8 @@ const USAGE = `usage:
   ledgerd-devnet restart NAME --dir DIR   start one process again with its old arguments and data
   ledgerd-devnet down --dir DIR           stop every process the devnet started (by pid)
   ledgerd-devnet resume --dir DIR         start every process of a stopped devnet again (after down)
+  ledgerd-devnet add ROLE --dir DIR       add a node with an empty directory: follower, or audit/federated
+                                          (a fresh identity, added to the chain's authority set)
 `;
 
 const EXIT_FAILED = 1;
@@ -201,6 +204,18 @@ async function main(argv: readonly string[]): Promise<number> {
         if (more.length > 0) throw new UsageError(`restart: unexpected argument ${more[0]}`);
         const devnet = Devnet.open(dirOf(p), true);
         await devnet.restart(name);
+        process.stdout.write(`${await table(devnet, false)}\n`);
+        devnet.close();
+        return 0;
+      }
+      case "add": {
+        const [role, ...more] = p.positionals;
+        if (role === undefined || !(NODE_ROLES as readonly string[]).includes(role))
+          throw new UsageError(`add: which role? one of ${NODE_ROLES.join(", ")}`);
+        if (more.length > 0) throw new UsageError(`add: unexpected argument ${more[0]}`);
+        const devnet = Devnet.open(dirOf(p), true);
+        const node = await devnet.addNode(role as NodeRole);
+        process.stderr.write(`ledgerd-devnet: added ${node.name} (${node.role})\n`);
         process.stdout.write(`${await table(devnet, false)}\n`);
         devnet.close();
         return 0;
