@@ -315,18 +315,17 @@ describe("live feed on a node process", () => {
     try {
       const call: RpcCall = (m, p) => node.rpc(m, p);
       const ec = ecKeyOf("ledgerd live feed slow consumer EC key");
-      await buyCredits(call, ec, 4000);
+      await buyCredits(call, ec, ENTRIES * 10 + 100);
       await waitFor("credits", async () => {
         const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
-        return b.balance >= 4000 ? true : undefined;
+        return b.balance >= ENTRIES * 10 + 100 ? true : undefined;
       });
       const { chainId } = await createChain(call, ec, `slow consumer ${Date.now()}`);
       const from = ((await call("heights")) as { directoryblockheight: number }).directoryblockheight;
-      // One consumer that stops reading before the writes: dropped by the live path.
+      // One consumer that stops reading before the writes: dropped by the live path (a send that would take
+      // its unsent events over 1 MiB closes it).
       const live = await neverReading(node.port, { op: "subscribe", chains: [chainId], content: true });
-      // 300 entries of 10,000 bytes: 6 MB of confirmed entry events with content (hex doubles it), more
-      // than the kernel's socket buffers take (~5 MB on loopback, measured) plus the feed's 1 MiB limit.
-      const content = new Uint8Array(9900).fill(0x61);
+      const content = new Uint8Array(ENTRY_CONTENT_BYTES).fill(0x61);
       for (let i = 0; i < ENTRIES; i += WRITE_CONCURRENCY)
         await Promise.all(
           Array.from({ length: Math.min(WRITE_CONCURRENCY, ENTRIES - i) }, (_, j) =>
@@ -340,32 +339,38 @@ describe("live feed on a node process", () => {
           : undefined,
       );
       await sleep(500);
-      // Ten consumers that replay those blocks with content and never read: the replay waits for them to
-      // drain, then drops them. Without that pacing the node would buffer ~6 MB for each.
+      // Ten consumers that replay those blocks with content and never read. The replay sends while the
+      // node's unsent bytes for them stay under 256 KiB, waits for a drain, and drops them when none comes
+      // within 5 s. Without that pacing the node would buffer everything the kernel does not take.
       const rss0 = node.rssBytes()!;
       const stalled = await Promise.all(
         Array.from({ length: CONSUMERS }, () =>
           neverReading(node.port, { op: "subscribe", chains: [chainId], content: true, fromheight: from }),
         ),
       );
+      // Wait for the node to report every drop (its hello events count them): no consumer reads before.
       let rss1 = rss0;
-      const until = Date.now() + DRAIN_WAIT_MS + 1500;
-      while (Date.now() < until) {
-        await sleep(250);
-        rss1 = Math.max(rss1, node.rssBytes() ?? 0);
-      }
+      await waitFor(
+        `${CONSUMERS + 1} slow consumers dropped`,
+        async () => {
+          rss1 = Math.max(rss1, node.rssBytes() ?? 0);
+          return (await feedStats(node.port)).dropped >= CONSUMERS + 1 ? true : undefined;
+        },
+        180_000,
+        250,
+      );
       process.stdout.write(
         `# ${CONSUMERS} stalled replays: node RSS ${Math.round(rss0 / MiB)} → at most ${Math.round(rss1 / MiB)} MiB\n`,
       );
       assert.ok(
-        rss1 - rss0 < 32 * MiB,
+        rss1 - rss0 < 40 * MiB,
         `node RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB with ${CONSUMERS} stalled consumers`,
       );
-      // Now read what each got: a bounded prefix of the events, then the close frame 4008.
+      // Now read what each got: a prefix of the events, then the close frame 4008.
       for (const s of [live, ...stalled]) {
         const got = await s.readAll();
         assert.equal(got.closeCode, 4008, `close code (read ${got.bytes} bytes)`);
-        assert.ok(got.bytes < ENTRIES * 19_800, `read ${got.bytes} bytes: dropped before all events`);
+        assert.ok(got.bytes < ENTRIES * 2 * ENTRY_CONTENT_BYTES, `read ${got.bytes} bytes: dropped before all events`);
       }
       // The node still answers.
       await call("heights");
@@ -377,10 +382,45 @@ describe("live feed on a node process", () => {
 });
 
 const CONSUMERS = 10;
-const ENTRIES = 300;
+/** Content bytes per entry (an entry is at most 10,240 bytes); an event carries it as hex, twice the size. */
+const ENTRY_CONTENT_BYTES = 9900;
+/**
+ * Entries written: their events (with content) must be more than the kernel can hold for a consumer that
+ * never reads, or no drop can happen. A never-reading receiver's buffer stays near its initial size
+ * (tcp_rmem[1]); the sender's grows up to tcp_wmem[2]. Both are read here with a wide margin (×8 on the
+ * receiving side, ×1.5 overall), plus the feed's 1 MiB limit: 4 MiB + 8 × 128 KiB here → 500 entries.
+ */
+const ENTRIES = entriesToOverflowSockets();
 const WRITE_CONCURRENCY = 20;
-/** DEFAULT_LIVE_FEED_OPTIONS.drainWaitMs: how long a replay waits for a stalled consumer */
-const DRAIN_WAIT_MS = DEFAULT_LIVE_FEED_OPTIONS.drainWaitMs;
+
+function entriesToOverflowSockets(): number {
+  const field = (file: string, i: number, fallback: number): number => {
+    try {
+      return Number(readFileSync(file, "utf8").trim().split(/\s+/)[i]) || fallback;
+    } catch {
+      return fallback;
+    }
+  };
+  const kernel =
+    field("/proc/sys/net/ipv4/tcp_wmem", 2, 4 * MiB) + 8 * field("/proc/sys/net/ipv4/tcp_rmem", 1, 128 * 1024);
+  const bytes = 1.5 * (kernel + DEFAULT_LIVE_FEED_OPTIONS.maxBufferedBytes);
+  return Math.min(2000, Math.max(300, Math.ceil(bytes / (2 * ENTRY_CONTENT_BYTES))));
+}
+
+/** The feed's counters, from the `hello` of a short connection. */
+async function feedStats(port: number): Promise<{ connections: number; dropped: number }> {
+  const ws = new WebSocket(`ws://127.0.0.1:${port}/live`);
+  try {
+    return await new Promise((resolve, reject) => {
+      ws.once("message", (d) =>
+        resolve((JSON.parse(d.toString()) as { feed: { connections: number; dropped: number } }).feed),
+      );
+      ws.once("error", reject);
+    });
+  } finally {
+    ws.close();
+  }
+}
 
 /** A raw WebSocket client that sends `request`, then stops reading. */
 async function neverReading(

@@ -142,6 +142,8 @@ export class LiveFeed implements LedgerObserver {
    */
   private readonly held = new Map<string, string>();
   private lastHealth = "";
+  /** slow consumers dropped since start */
+  private droppedCount = 0;
   /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
   private savedHeight: number;
   private healthTimer: NodeJS.Timeout | undefined;
@@ -162,6 +164,11 @@ export class LiveFeed implements LedgerObserver {
     return this.connections.size;
   }
 
+  /** Open connections and slow consumers dropped since start (sent in every `hello`). */
+  stats(): { connections: number; dropped: number } {
+    return { connections: this.connections.size, dropped: this.droppedCount };
+  }
+
   /** True when another connection may open. */
   hasRoom(): boolean {
     return this.connections.size < this.options.maxConnections;
@@ -172,7 +179,13 @@ export class LiveFeed implements LedgerObserver {
     const c = new FeedConnection(socket);
     this.connections.add(c);
     const m = this.deps.ledger.currentMinute();
-    this.send(c, { event: "hello", height: m.directoryBlockHeight, leaderheight: m.leaderHeight, minute: m.minute });
+    this.send(c, {
+      event: "hello",
+      height: m.directoryBlockHeight,
+      leaderheight: m.leaderHeight,
+      minute: m.minute,
+      feed: this.stats(),
+    });
     return c;
   }
 
@@ -509,6 +522,7 @@ export class LiveFeed implements LedgerObserver {
 
   private drop(c: FeedConnection, why: string): void {
     if (c.closed) return;
+    this.droppedCount++;
     this.deps.log.info("live feed: dropped a slow consumer", { why });
     this.closed(c);
     c.socket.end(LiveCloseCode.slowConsumer, "slow consumer");
