@@ -107,6 +107,7 @@ export function subscribe(
       handlers.onOpen?.({ reconnect, ...(from !== undefined ? { resumedFrom: from } : {}) });
     });
     ws.on("message", (data) => {
+      if (stopped) return;
       let event: LiveEvent;
       try {
         event = JSON.parse(data.toString()) as LiveEvent;

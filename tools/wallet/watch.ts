@@ -25,6 +25,8 @@ const CONNECTION_EVENTS = new Set(["hello", "subscribed", "resumed"]);
 export function watch(o: WatchOptions): Promise<void> {
   return new Promise((resolve, reject) => {
     let seen = 0;
+    // events already received when the count is reached are not printed
+    let done = false;
     const handle = subscribe(
       {
         url: o.url,
@@ -35,12 +37,14 @@ export function watch(o: WatchOptions): Promise<void> {
       o.subscription,
       {
         onEvent: (e) => {
+          if (done) return;
           if (o.json) o.out(JSON.stringify(e));
           else if (!CONNECTION_EVENTS.has(e.event)) o.out(describe(e));
           if (e.event === "error") o.warn(`the node refused the subscription: ${String(e.data)}`);
           if (CONNECTION_EVENTS.has(e.event) || e.event === "error") return;
           seen++;
           if (o.count !== undefined && seen >= o.count) {
+            done = true;
             handle.close();
             resolve();
           }
