@@ -116,6 +116,12 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
       assert.equal(tx.from.toLowerCase(), address);
       assert.equal(tx.blockHash.toLowerCase(), r.Ethereum.BlockHash);
       assert.ok(tx.input.endsWith(r.WindowMR), "the transaction carries the window's Merkle root");
+      if (r.Ethereum.ContractAddress === address) {
+        // To the paying account itself: 21,000 + 68 bytes of calldata at 4 or 16 gas each (docs/anchoring.md)
+        const receipt = await chain.rpc<{ gasUsed: string }>("eth_getTransactionReceipt", [r.Ethereum.TxID]);
+        const gas = Number.parseInt(receipt.gasUsed, 16);
+        assert.ok(gas >= 21_000 + 68 * 4 && gas <= 21_000 + 68 * 16, `${gas} gas for an anchor`);
+      }
     }
     // Every transaction the account sent is recorded, except at most the one in flight now.
     const sent =
@@ -275,14 +281,16 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
       mkdtempSync(join(tmpdir(), "ledgerd-anchor-other-")),
     ];
     for (const home of copies) cpSync(node.dataDir, join(home, "local", "db"), { recursive: true });
-    await node.restart();
-    const trusting = await LedgerdProcess.start({
-      homeDir: copies[0]!,
-      appConfig: [`EthereumAnchorRecordPublicKeys = ${toHex(ec.publicKey)}`],
-    });
+    // (the anchoring node stays stopped: the last test runs a node of its own)
+    const [trusting, other] = await Promise.all([
+      LedgerdProcess.start({
+        homeDir: copies[0]!,
+        appConfig: [`EthereumAnchorRecordPublicKeys = ${toHex(ec.publicKey)}`],
+      }),
+      LedgerdProcess.start({ homeDir: copies[1]! }),
+    ]);
     const r = await trusting.rpc<ReceiptAnswer>("receipt", { hash: entry });
     assert.deepEqual(r, anchored, "the same receipt, anchor included");
-    const other = await LedgerdProcess.start({ homeDir: copies[1]! });
     const r2 = await other.rpc<ReceiptAnswer>("receipt", { hash: entry });
     assert.equal(r2.receipt.anchortransactionhash, "", "records signed by a key it does not list are ignored");
     assert.equal((r2.receipt as { ethereum?: unknown }).ethereum, undefined);
@@ -291,21 +299,38 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     for (const home of copies) rmSync(home, { recursive: true, force: true });
   });
 
-  test("an in-flight anchor that does not match the node's blocks is never sent or recorded; the node anchors the window itself", async () => {
+  test("a stray in-flight anchor is never sent or recorded; the node anchors the window itself, into a contract ([Anchor] To)", async () => {
     const account = privateKeyToAccount(`0x${ethKey2}`);
     const address = account.address.toLowerCase();
+    const fees = {
+      type: "eip1559" as const,
+      chainId: CHAIN_ID,
+      maxFeePerGas: 10n ** 10n,
+      maxPriorityFeePerGas: 10n ** 9n,
+    };
+    // A contract that keeps each anchor as the reference's does (storage[blockNumber] = merkleRoot; the
+    // reference also emits an event): runtime 6024 35 6004 35 55 00 = SSTORE(calldata[4..36], calldata[36..68]).
+    const runtime = "6024356004355500";
+    const initcode = `0x6008600c60003960086000f3${runtime}` as const;
+    const deploy = await account.signTransaction({ ...fees, nonce: 0, data: initcode, gas: 100_000n });
+    const deployHash = await chain.rpc<string>("eth_sendRawTransaction", [deploy]);
+    let deployed: { contractAddress: string } | null = null;
+    while (deployed === null) {
+      await sleep(100);
+      deployed = await chain.rpc<{ contractAddress: string } | null>("eth_getTransactionReceipt", [deployHash]);
+    }
+    const contract = deployed.contractAddress.toLowerCase();
+    assert.equal(await chain.rpc<string>("eth_getCode", [contract, "latest"]), `0x${runtime}`);
+
     // A damaged (or another node's) pending file: a well-formed, signed setAnchor of window 0..0, but with a
     // root that is not the keyMR of this node's block 0.
     const wrongRoot = random.bytes(32);
     const stray = await account.signTransaction({
-      type: "eip1559",
-      chainId: CHAIN_ID,
-      nonce: 0,
-      to: account.address,
+      ...fees,
+      nonce: 1,
+      to: contract as `0x${string}`,
       data: anchorCalldata(0, wrongRoot),
-      gas: 50_000n,
-      maxFeePerGas: 10n ** 10n,
-      maxPriorityFeePerGas: 10n ** 9n,
+      gas: 100_000n,
     });
     const strayHash = keccak256(stray);
     const home = mkdtempSync(join(tmpdir(), "ledgerd-anchor-stray-"));
@@ -317,7 +342,7 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
         dbHeightMin: 0,
         dbHeightMax: 0,
         windowMR: toHex(wrongRoot),
-        tx: { hash: strayHash, raw: stray, nonce: 0, to: address },
+        tx: { hash: strayHash, raw: stray, nonce: 1, to: contract },
       }),
     );
     const keyFile = join(scratch, "eth2.key");
@@ -326,7 +351,13 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
       homeDir: home,
       blockTimeSeconds: 2,
       extraArgs: [`-anchorrpc=${chain.relayUrl}`, `-anchorkey=${keyFile}`],
-      appConfig: ["[Anchor]", `ECKeyFile = ${join(scratch, "ec.key")}`, `ChainId = ${CHAIN_ID}`, "Confirmations = 1"],
+      appConfig: [
+        "[Anchor]",
+        `ECKeyFile = ${join(scratch, "ec.key")}`,
+        `ChainId = ${CHAIN_ID}`,
+        "Confirmations = 1",
+        `To = ${contract}`,
+      ],
     });
     ok(await runWallet(["buy-ec", `-node=${second.url}`, SAND, ec.publicAddress, "100"]), "buy-ec");
     const deadline = Date.now() + 60_000;
@@ -336,8 +367,16 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     }
     assert.match(second.log, /the anchor in flight does not match this node's blocks/);
     assert.equal(await chain.rpc<unknown>("eth_getTransactionByHash", [strayHash]), null, "the stray was never sent");
-    const all = await checkNothingTwiceOrSkipped(second, address);
+    const all = await checkNothingTwiceOrSkipped(second, address, 1);
     assert.ok(all.every((r) => r.Ethereum.TxID !== strayHash));
+    for (const r of all) {
+      assert.equal(r.Ethereum.ContractAddress, contract);
+      const slot = `0x${(r.DBHeightMax ?? 0).toString(16).padStart(64, "0")}`;
+      assert.equal(await chain.rpc<string>("eth_getStorageAt", [contract, slot, "latest"]), `0x${r.WindowMR}`);
+      const receipt = await chain.rpc<{ gasUsed: string }>("eth_getTransactionReceipt", [r.Ethereum.TxID]);
+      const gas = Number.parseInt(receipt.gasUsed, 16);
+      assert.ok(gas >= 43_000 && gas <= 44_000, `a new storage slot was written: ${gas} gas (docs/anchoring.md)`);
+    }
     await second.stop();
     rmSync(home, { recursive: true, force: true });
   });
