@@ -3,7 +3,7 @@
  * chain says, for receipts) and, on the node elected by configuration (RpcUrl set), the service that makes
  * anchors. Key files are read here once; their content never reaches a log line or an error message.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { AnchorConfig } from "../config/types.js";
 import type { LedgerApi } from "../ledger/api.js";
@@ -34,9 +34,14 @@ export interface Anchoring {
   stop(): Promise<void>;
 }
 
-function readKeyFile(file: string, what: string): string {
+function readKeyFile(file: string, what: string, log: Logger): string {
   try {
-    return readFileSync(file, "utf8");
+    const text = readFileSync(file, "utf8");
+    // Only the path and the mode are logged, never the content.
+    const mode = statSync(file).mode & 0o777;
+    if ((mode & 0o077) !== 0)
+      log.warn(`the ${what} can be read by other users; chmod 600 it`, { file, mode: mode.toString(8) });
+    return text;
   } catch (e) {
     throw new AnchorError({
       code: "BAD_KEY",
@@ -69,8 +74,8 @@ export function openAnchoring(
   let ecSeed: Uint8Array | undefined;
   let account: ReturnType<typeof accountFromKeyText> | undefined;
   if (config.rpcUrl !== "") {
-    account = accountFromKeyText(readKeyFile(config.keyFile, "Ethereum key file"), config.keyFile);
-    ecSeed = ecSeedFromText(readKeyFile(config.ecKeyFile, "entry credit key file"), config.ecKeyFile);
+    account = accountFromKeyText(readKeyFile(config.keyFile, "Ethereum key file", deps.log), config.keyFile);
+    ecSeed = ecSeedFromText(readKeyFile(config.ecKeyFile, "entry credit key file", deps.log), config.ecKeyFile);
   }
   // The anchoring node always reads its own records (it learns its progress from them); the list adds others.
   const keys = [

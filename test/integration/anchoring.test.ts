@@ -174,7 +174,7 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     const keyFile = join(scratch, "eth.key");
     writeFileSync(keyFile, `${ethKey}\n`, { mode: 0o600 }); // without 0x: both forms are accepted
     const ecFile = join(scratch, "ec.key");
-    writeFileSync(ecFile, `${ec.privateAddress}\n`, { mode: 0o600 });
+    writeFileSync(ecFile, `${ec.privateAddress}\n`, { mode: 0o644 }); // readable by others: the node warns
     node = await LedgerdProcess.start({
       blockTimeSeconds: 2,
       extraArgs: [`-anchorrpc=${chain.relayUrl}`, `-anchorkey=${keyFile}`],
@@ -223,6 +223,9 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
     assert.match(summary.Summary, /anchor anchor_records=\d+ anchor_transactions_sent_total=\d+/);
     assert.doesNotMatch(node.log, new RegExp(ethKey, "i"), "the key never reaches the log");
+    assert.doesNotMatch(node.log, new RegExp(ec.privateAddress), "nor the entry credit key");
+    assert.match(node.log, /the entry credit key file can be read by other users; chmod 600 it/);
+    assert.doesNotMatch(node.log, /the Ethereum key file can be read/);
   });
 
   test("killed while an anchor is in flight, the restarted node finishes that anchor: nothing twice or skipped", async () => {

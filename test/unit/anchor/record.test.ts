@@ -1,7 +1,14 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
-import { anchorCalldata, decodeAnchorCalldata } from "../../../src/anchor/ethereum.js";
+import { keccak256 } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import {
+  accountFromKeyText,
+  anchorCalldata,
+  decodeAnchorCalldata,
+  decodeSignedAnchor,
+} from "../../../src/anchor/ethereum.js";
 import {
   anchorChainFirstEntry,
   anchorRecordEntry,
@@ -106,5 +113,48 @@ describe("anchor windows and calldata", () => {
     assert.equal(back?.dbHeightMax, 1234);
     assert.equal(toHex(back!.windowMR), toHex(root));
     assert.equal(decodeAnchorCalldata("0x12345678"), undefined);
+  });
+});
+
+describe("anchor keys and signed transactions", () => {
+  test("the Ethereum key file: 64 hex with or without 0x; errors never echo the key", () => {
+    const hex = "4c".repeat(32);
+    const a = accountFromKeyText(`${hex}\n`, "k");
+    assert.equal(a.address, accountFromKeyText(`0x${hex.toUpperCase()}`, "k").address);
+    for (const bad of ["", "12", `0x${hex}ff`, `${"zz".repeat(32)}`]) {
+      assert.throws(
+        () => accountFromKeyText(bad, "/keys/eth.key"),
+        (e: Error) => e.message.startsWith("/keys/eth.key: expected 64 hex") && !e.message.includes(hex),
+      );
+    }
+    // 0 and the curve order are 64 hex characters but no private key
+    assert.throws(() => accountFromKeyText("00".repeat(32), "k"), /not a valid secp256k1 private key/);
+  });
+
+  test("a signed anchor transaction decodes to its hash, nonce, to and anchored window; others do not", async () => {
+    const account = privateKeyToAccount(`0x${"4c".repeat(32)}`);
+    const root = randomBytes(32);
+    const fields = {
+      type: "eip1559",
+      chainId: 1337,
+      maxFeePerGas: 10n,
+      maxPriorityFeePerGas: 1n,
+      gas: 50_000n,
+    } as const;
+    const raw = await account.signTransaction({
+      ...fields,
+      nonce: 7,
+      to: account.address,
+      data: anchorCalldata(42, root),
+    });
+    const d = decodeSignedAnchor(raw);
+    assert.equal(d?.hash, keccak256(raw));
+    assert.equal(d?.nonce, 7);
+    assert.equal(d?.to, account.address.toLowerCase());
+    assert.equal(d?.dbHeightMax, 42);
+    assert.equal(toHex(d!.windowMR), toHex(root));
+    const transfer = await account.signTransaction({ ...fields, nonce: 7, to: account.address, value: 1n });
+    assert.equal(decodeSignedAnchor(transfer), undefined);
+    assert.equal(decodeSignedAnchor("0x1234"), undefined);
   });
 });
