@@ -13,6 +13,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { decodeAdminBlock, encodeAdminBlock } from "../../../src/protocol/ablock.js";
+import { ByteWriter, concat } from "../../../src/protocol/bytes.js";
+import { ADMIN_CHAIN_ID } from "../../../src/protocol/chains.js";
 import { decodeChainCommit, decodeEntryCommit, encodeCommit } from "../../../src/protocol/commit.js";
 import { decodeDirectoryBlock, encodeDirectoryBlock } from "../../../src/protocol/dblock.js";
 import { decodeEntryBlock, encodeEntryBlock } from "../../../src/protocol/eblock.js";
@@ -27,7 +29,7 @@ import { decoderTable } from "../../reliability/decoderTable.js";
 /** Source folder of the expected messages (the test runs from dist/). */
 const GOLDEN_DIR = join(import.meta.dirname, "../../../../test/fixtures/errors");
 /** Inputs longer than this are left out (block-sized genesis data would make the file huge). */
-const MAX_SEED_BYTES = 700;
+const MAX_SEED_BYTES = 1400;
 
 /**
  * What `decode` makes of `bytes`: "ok", or the error's code and message, with the count of bytes left
@@ -54,6 +56,33 @@ function observeDecoders(c: BuiltCorpus): Record<string, string[]> {
     // hex text alternates between valid and odd-length at every cut: nothing to learn from its truncations
     .filter((d) => d.name !== "fromHex")
     .map((d) => [d.name, d.decode, d.ownSeeds]);
+  // An admin block's body cut short with its header saying so (body size, entry count unchanged): the
+  // entries themselves run out, so each entry field's name is reached (a whole-block cut stops at the
+  // body size).
+  const admin = decodeAdminBlock(c.adminBlocks[0]!);
+  const adminBody = encodeAdminBlock({ ...admin, headerExpansion: new Uint8Array(0) }).subarray(
+    32 + 32 + 4 + 1 + 4 + 4,
+  );
+  const withBody = (body: Uint8Array): Uint8Array =>
+    concat(
+      new ByteWriter()
+        .bytes(ADMIN_CHAIN_ID)
+        .bytes(admin.prevBackRefHash)
+        .u32(admin.dbHeight)
+        .varint(0)
+        .u32(admin.entries.length)
+        .u32(body.length)
+        .finish(),
+      body,
+    );
+  inputs.push([
+    "decodeAdminBlock (body cut, header adjusted)",
+    (b) => decodeAdminBlock(withBody(b)),
+    [adminBody.slice()],
+  ]);
+  const otherChain = c.adminBlocks[0]!.slice();
+  otherChain[31]! ^= 0x01;
+  out["decodeAdminBlock, chain ID …0b"] = [outcome(decodeAdminBlock, otherChain)];
   for (const [name, decode, seeds] of inputs)
     seeds.forEach((seed, s) => {
       if (seed.length > MAX_SEED_BYTES) return;
@@ -111,6 +140,14 @@ function observeEncoders(c: BuiltCorpus): Record<string, string[]> {
   const skip = new Set(["raw", "signedPart", "bodyMR", "bodyHash", "content", "data"]);
   const samples: [string, unknown, (v: never) => unknown][] = [
     ["encodeAdminBlock", decodeAdminBlock(c.adminBlocks[0]!), encodeAdminBlock],
+    [
+      "encodeAdminBlock (forward-compatible form of a defined type)",
+      {
+        ...decodeAdminBlock(c.adminBlocks[0]!),
+        entries: [{ type: 0x05, data: Uint8Array.of(1), forwardCompatible: true }],
+      },
+      encodeAdminBlock,
+    ],
     ["marshalEntry", unmarshalEntry(c.entries[0]!), marshalEntry],
     ["encodeCommit (entry)", decodeEntryCommit(c.entryCommits[0]!), encodeCommit],
     ["encodeCommit (chain)", decodeChainCommit(c.chainCommits[0]!), encodeCommit],
@@ -122,7 +159,7 @@ function observeEncoders(c: BuiltCorpus): Record<string, string[]> {
   ];
   const out: Record<string, string[]> = {};
   for (const [name, sample, encode] of samples) {
-    const lines: string[] = [];
+    const lines: string[] = [`(as given): ${outcome((_b) => encode(sample as never), new Uint8Array(0))}`];
     for (const path of leaves(sample, skip)) {
       const leaf = path.reduce<unknown>((v, k) => (v as Record<string | number, unknown>)[k], sample);
       for (const [how, bad] of poisons(leaf)) {
