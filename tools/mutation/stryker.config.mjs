@@ -4,7 +4,8 @@
 // environment variable), compiles the copy with tsc once, runs the chosen test files unmutated to learn
 // which of them execute each mutant, then runs each mutant against only those (the tap runner: one
 // node:test file per process, stopping at the first that fails).
-import { readdirSync, readFileSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { dirname, join, normalize, relative } from "node:path";
 
 const target = process.env.LEDGERD_MUTATE ?? "";
@@ -73,6 +74,31 @@ const tests = (focus ?? (direct.length > 0 ? direct : candidates)).map((t) =>
   relative(".", join("dist", t.replace(/\.ts$/, ".js"))),
 );
 
+/** Every test/ module `file` imports, directly or through other test/ modules, and itself. */
+function closure(file, seen = new Set()) {
+  if (seen.has(file) || !existsSync(file)) return seen;
+  seen.add(file);
+  for (const imported of localImports(file)) if (imported.startsWith("test/")) closure(imported, seen);
+  return seen;
+}
+
+// Stryker's incremental mode cannot see a change inside a test file of the tap runner (one test per file,
+// no locations): it would re-use a "survived" that a new assertion now kills. So the results are kept per
+// version of the tests: the file name carries a hash of the chosen test files, the test modules they
+// import and the expected-error fixtures; other versions of this source file's results are removed.
+const testSources = [...new Set(tests.flatMap((t) => [...closure(t.replace(/^dist\//, "").replace(/\.js$/, ".ts"))]))]
+  .concat(readdirSync("test/fixtures/errors").map((f) => `test/fixtures/errors/${f}`))
+  .sort();
+const testsHash = createHash("sha256");
+for (const f of testSources) testsHash.update(f).update(readFileSync(f));
+const version = testsHash.digest("hex").slice(0, 12);
+const resultsDir = dirname(`tools/mutation/incremental/${target}`);
+const base = target.split("/").at(-1);
+if (existsSync(resultsDir))
+  for (const f of readdirSync(resultsDir))
+    if ((f === `${base}.json` || (f.startsWith(`${base}@`) && f.endsWith(".json"))) && f !== `${base}@${version}.json`)
+      rmSync(join(resultsDir, f));
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   mutate: [source],
@@ -92,7 +118,7 @@ export default {
   // mutation builds first), and re-tests only the mutants whose code or covering tests changed.
   ignorePatterns: ["bench/results", ".data", "tmp", "reports", ".stryker-tmp"],
   incremental: true,
-  incrementalFile: `tools/mutation/incremental/${target}.json`,
+  incrementalFile: `tools/mutation/incremental/${target}@${version}.json`,
   reporters: ["clear-text", "progress-append-only", "json"],
   jsonReporter: { fileName: `reports/mutation/${target}.json` },
   clearTextReporter: { allowColor: false, logTests: false },
