@@ -13,11 +13,14 @@ import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
-import { Ledger } from "./ledger/ledger.js";
+import { Ledger, type LedgerEvents } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
+import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
+import { countWrites } from "./monitor/writeOutcomes.js";
 import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
+import { MetricsServer } from "./rpc/metricsServer.js";
 import { assertPortFree } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
 import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
@@ -46,6 +49,8 @@ export interface RunningNode {
   readonly log: Logger;
   /** the anchor index (every node) and the anchoring service (the node elected by [Anchor]) */
   readonly anchoring: Anchoring;
+  /** health checks (add one with `monitor.health.add`) and metrics */
+  readonly monitor: NodeMonitor;
   /** the bound JSON-RPC port */
   readonly port: number;
   /** the LMDB directory */
@@ -90,6 +95,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const lock = DirectoryLock.acquire(dataDir);
     cleanups.push(() => lock.release());
     if (config.port !== 0) await assertPortFree(config.port, config.listenHost).catch(cannotListen(config));
+    if (config.metricsPort !== 0)
+      await assertPortFree(config.metricsPort, config.listenHost).catch(
+        cannotListen({ ...config, port: config.metricsPort }),
+      );
 
     const store = LedgerStore.open({
       verify: true,
@@ -129,6 +138,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       const opened = replicatedLog;
       cleanups.push(() => opened.close());
     }
+    // saved blocks reach the monitor, which needs the opened ledger: wired once both exist
+    const events: LedgerEvents = {};
     const ledger = Ledger.open(
       {
         network: config.network,
@@ -147,12 +158,22 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         store,
         verifier,
         log,
+        events,
         ...(clustered
           ? { replicated: { submit: (msg) => federation!.submit(msg), isPending: (h) => federation!.isPending(h) } }
           : {}),
       },
     );
     cleanups.push(() => ledger.close());
+    let current = config;
+    const monitor = createNodeMonitor({
+      ledger,
+      store,
+      dataDir,
+      getConfig: () => current,
+      ...(verifier instanceof PoolVerifier ? { verifyUtilization: () => verifier.utilization() } : {}),
+    });
+    events.blockSaved = (info) => monitor.blockSaved(info);
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     if (replicatedLog !== undefined) {
@@ -189,16 +210,17 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       tls = { keyFile: files.keyFile, certFile: files.certFile };
     }
 
-    let current = config;
     const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log });
 
     const server = new RpcServer(
       { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}), live },
       {
-        ledger,
+        ledger: countWrites(ledger, monitor.metrics),
         log,
         anchors: anchoring,
         ...(federation === undefined ? {} : { cluster: federation }),
+        plainRoutes: monitor.routes,
+        requestServed: (endpoint, calls, seconds) => monitor.metrics.requestServed(endpoint, calls, seconds),
         getConfig: () => current,
         reloadConfig: () => {
           const r = reloadConfig(current, opts.argv ?? []);
@@ -215,6 +237,15 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     cleanups.push(() => server.close());
     // closed before the server (cleanups run in reverse): subscribers get close code 1001
     cleanups.push(() => live.close());
+    if (config.metricsPort !== 0) {
+      const metricsServer = new MetricsServer(
+        { port: config.metricsPort, host: config.listenHost },
+        { routes: monitor.routes, getConfig: () => current, log },
+      );
+      await metricsServer.listen();
+      cleanups.push(() => metricsServer.close());
+      log.info("metrics listening", { host: config.listenHost, port: metricsServer.port });
+    }
 
     // The single node's clock ends its minutes; a cluster's federated servers propose them to the log.
     if (federation !== undefined) {
@@ -238,6 +269,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       log,
       anchoring,
       federation,
+      monitor,
       port: server.port,
       dataDir,
       config: () => current,

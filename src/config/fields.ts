@@ -414,6 +414,15 @@ export const GROUPS: readonly GroupSpec[] = [
         doc: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it (also -minfreemb)",
       },
       {
+        name: "MetricsPort",
+        type: "int",
+        default: "0",
+        min: 0,
+        max: 65535,
+        extension: true,
+        doc: "also serve /metrics and /health on this port (the reference uses 9876); 0 = only on the API port (also -metricsport)",
+      },
+      {
         name: "MaxBatch",
         type: "int",
         default: "100",

@@ -43,6 +43,8 @@ export interface FlagValues {
   maxBodyBytes?: number;
   /** MiB */
   minFreeDiskMB?: number;
+  /** port of the separate metrics listener (0 = /metrics on the API port only) */
+  metricsPort?: number;
   verifyThreads?: number;
   logLevel?: LogLevel;
   /** messages dropped per 1000 */
@@ -297,6 +299,16 @@ const SPECS: readonly FlagSpec[] = [
     help: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it",
     apply(into, v, flag) {
       into.minFreeDiskMB = int(flag, v, 1, MAX_MIN_FREE_DISK_MB);
+    },
+  },
+  {
+    names: ["metricsport"],
+    kind: "int",
+    arg: "PORT",
+    shown: "0, or [App] MetricsPort",
+    help: "also serve /metrics and /health on this port (the reference uses 9876); 0 = only on the API port",
+    apply(into, v, flag) {
+      into.metricsPort = int(flag, v, 0, 65535);
     },
   },
   {

@@ -64,6 +64,7 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
   "App.MinFreeDiskMB": ["minFreeDiskMB"],
+  "App.MetricsPort": ["metricsPort"],
   "App.VerifyThreads": ["verifyThreads"],
   "App.DropRate": ["dropRatePerMille"],
   "App.Delay": ["delayMs"],
@@ -371,6 +372,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     maxBodyBytes: flags.maxBodyBytes ?? fileInt(raw, "App", "MaxBodyBytes")!,
     maxBatch: fileInt(raw, "App", "MaxBatch")!,
     minFreeDiskMB: flags.minFreeDiskMB ?? fileInt(raw, "App", "MinFreeDiskMB")!,
+    metricsPort: flags.metricsPort ?? fileInt(raw, "App", "MetricsPort")!,
     corsDomains: fileString(raw, "App", "CorsDomains")
       .split(",")
       .map((s) => s.trim())

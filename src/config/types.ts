@@ -60,6 +60,8 @@ export interface NodeConfig {
   maxBatch: number;
   /** MiB kept free on the data directory's disk: writes are refused below it (default 64, least 1) */
   minFreeDiskMB: number;
+  /** port of the separate /metrics + /health listener; 0 = none (both are on the API port anyway) */
+  metricsPort: number;
   /** CORS allowed origins ("" = no CORS headers, "*" = any) */
   corsDomains: string[];
   logLevel: LogLevel;

@@ -24,11 +24,24 @@ export interface BlockCloserHost {
   readonly networkId: number;
   /** the bootstrap identity and key that sign the blocks (ledger/bootstrap.ts) */
   readonly signer: BlockSigner;
-  log(level: "debug" | "warn", msg: string, fields?: Record<string, unknown>): void;
+  log(level: "debug" | "info" | "warn", msg: string, fields?: Record<string, unknown>): void;
   /** a save failed: refuse writes until recovery (ledger.ts) */
   fail(reason: string): void;
-  /** the block set of `height` is saved (the ledger tells its observer) */
-  saved(height: number): void;
+  /** the block set of `info.height` is saved (the ledger logs it and tells its observer and events) */
+  saved(info: SavedBlockInfo): void;
+}
+
+/** A block the store has saved: what the node logs and measures of it. */
+export interface SavedBlockInfo {
+  height: number;
+  /** reveals (entries), commits and asset transactions in the block */
+  entries: number;
+  commits: number;
+  transactions: number;
+  /** main-thread time of the close: build, plus packing for the writer thread outside replay, ms */
+  closeMs: number;
+  /** true when the block was closed again from the journal at start or recovery */
+  replayed: boolean;
 }
 
 /** What a cluster node's log decided about the close (cluster/federation.ts). */
@@ -80,10 +93,18 @@ export class BlockCloser {
     const closing = closingOf(state.pl, closed, saved);
     state.saved.closing = closing;
     const confirmed = state.pl;
+    let buildMs = 0;
     saved.then(
       () => {
         if (state.saved.closing === closing) state.saved.closing = undefined;
-        this.host.saved(closed.tip.height);
+        this.host.saved({
+          height: closed.tip.height,
+          entries: confirmed.reveals.length,
+          commits: confirmed.commits.length,
+          transactions: confirmed.transactions.length,
+          closeMs: Math.round(buildMs + (synchronous ? 0 : state.counters.lastCloseSaveMs)),
+          replayed: synchronous,
+        });
         // the block holds these messages now; a removal lost in a crash is redone at the next start
         this.cleanupChain = this.cleanupChain
           .then(() => store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))
@@ -101,6 +122,7 @@ export class BlockCloser {
     const counters = state.counters;
     counters.blocksClosed++;
     counters.lastCloseMs = performance.now() - started;
+    buildMs = counters.lastCloseMs;
     counters.lastCloseBuildMs = counters.lastCloseMs;
     counters.lastCloseLongestTurnMs = counters.lastCloseMs;
     const used = process.cpuUsage(cpu);

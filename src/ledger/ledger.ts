@@ -47,7 +47,7 @@ import {
 } from "./api.js";
 import { type BlockSigner, type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
-import { BlockCloser, type ClusterClose } from "./close.js";
+import { BlockCloser, type ClusterClose, type SavedBlockInfo } from "./close.js";
 import {
   FAULT_TIMEOUT_SECONDS,
   HOLDING_QUEUE_LIMIT,
@@ -114,6 +114,8 @@ export interface LedgerDependencies {
    * (`applyFromLog`). Absent: the single node.
    */
   replicated?: ReplicatedWrites;
+  /** told of each saved block (metrics); never changes what the ledger does */
+  events?: LedgerEvents;
 }
 
 /** Where a cluster node's writes go: resolves once applied here, rejects with the rule's LedgerError. */
@@ -121,6 +123,10 @@ export interface ReplicatedWrites {
   submit(msg: LogMessage): Promise<void>;
   /** true while a message with this hash (commit txid or entry hash, entry hash, transaction id) was accepted here and is not yet applied from the log */
   isPending(hash: Uint8Array): boolean;
+}
+
+export interface LedgerEvents {
+  blockSaved?(info: SavedBlockInfo): void;
 }
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
@@ -184,7 +190,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       signer: this.signer,
       log: (level, msg, fields) => this.log(level, msg, fields),
       fail: (reason) => this.fail(reason),
-      saved: (height) => this.notify((o) => o.blockSaved(height)),
+      saved: (info) => this.saved(info),
     });
   }
 
@@ -396,6 +402,17 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   /** Tell `observer` of every accepted message and saved block from now on (one observer: the live feed). */
   setObserver(observer: LedgerObserver | undefined): void {
     this.observer = observer;
+  }
+
+  /** A saved block: one info line for the operator, then the observer (live feed) and the events (metrics). */
+  private saved(info: SavedBlockInfo): void {
+    this.log("info", "block saved", { ...info });
+    this.notify((o) => o.blockSaved(info.height));
+    try {
+      this.deps.events?.blockSaved?.(info);
+    } catch (e) {
+      this.log("warn", "blockSaved listener failed", { error: e instanceof Error ? e.message : String(e) });
+    }
   }
 
   private notify(call: (o: LedgerObserver) => void): void {

@@ -10,6 +10,8 @@ import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import type { MessageIntake } from "./intake.js";
+import type { CallRecord } from "./jsonrpc.js";
+import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
 
 /** Dependencies of the RPC server (STYLE §3: constructors take options, then dependencies). */
@@ -24,6 +26,10 @@ export interface RpcDependencies {
   };
   /** re-read the configuration file; `restartNeeded` names settings that only apply after a restart */
   reloadConfig(): { config: NodeConfig; restartNeeded: string[] };
+  /** GET/HEAD routes beside JSON-RPC (/health, /metrics; plainRoutes.ts) */
+  plainRoutes?: readonly PlainRoute[];
+  /** told of each answered JSON-RPC request: its calls (method, error code) and seconds taken (metrics) */
+  requestServed?(endpoint: string, calls: readonly CallRecord[], seconds: number): void;
   /** a cluster node's federation (cluster/federation.ts); absent on the single node */
   cluster?: ClusterPort;
 }

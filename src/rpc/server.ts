@@ -21,6 +21,7 @@ import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBody } from "./jsonrpc.js";
 import type { LiveFeed } from "./live/feed.js";
 import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
+import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree } from "./portCheck.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
@@ -84,6 +85,11 @@ export class RpcServer {
         options.live,
         basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass })),
       );
+    for (const route of deps.plainRoutes ?? [])
+      this.app.any(route.path, async (req, res) => {
+        const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig());
+        send(res, a.status, a.body, a.contentType, a.headers ?? []);
+      });
     this.app.set_not_found_handler((_req, res) => {
       res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
     });
@@ -149,7 +155,7 @@ export class RpcServer {
     // The per-request line is debug level: with debug off, skip its fields too (the remote address alone
     // cost ~1 % of a loaded node's main thread). The address must be read before the answer is sent.
     const debug = this.ctx.log.isEnabled("debug");
-    const started = debug ? process.hrtime.bigint() : 0n;
+    const started = process.hrtime.bigint();
     const remote = debug ? safeRemote(req) : "";
     const log = (status: number, extra: () => Record<string, unknown> = () => ({})): void => {
       if (!debug) return;
@@ -209,6 +215,7 @@ export class RpcServer {
     const ctx: RpcContext = { ...this.ctx, request: { receivedMs: performance.now(), remote: caller, credential } };
     const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
     send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
+    this.ctx.requestServed?.(endpoint.path, answer.calls, Number(process.hrtime.bigint() - started) / 1e9);
     log(answer.status, () => ({
       calls: answer.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),
     }));

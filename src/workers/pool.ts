@@ -114,6 +114,11 @@ export class PoolVerifier implements Verifier {
     });
   }
 
+  /** Share of the pool's thread time spent on tasks since it started, 0..1 (piscina's utilization). */
+  utilization(): number {
+    return this.pool.utilization;
+  }
+
   /** Stop the pool (when owned); calls still waiting reject with POOL_CLOSED. */
   async close(): Promise<void> {
     if (this.closed) return;

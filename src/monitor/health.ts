@@ -1,0 +1,130 @@
+/**
+ * `GET /health`: a small list of named checks, each answering ok or a reason. The node registers its own
+ * (booted, blocks, stall, storage); other parts add theirs with `add` (the cluster's "in consensus", say)
+ * without touching this file or the HTTP side. The answer reveals no secret: names, heights, ages, reasons.
+ */
+import { StoreError } from "../store/errors.js";
+
+/** One check's verdict. `detail` says what was seen (shown either way; the reason when failing). */
+export interface HealthVerdict {
+  ok: boolean;
+  detail: string;
+}
+
+/** A named check; `check` must be cheap (a load balancer may ask every second) and must not throw. */
+export interface HealthCheck {
+  readonly name: string;
+  check(nowMs: number): HealthVerdict;
+}
+
+/** The body of /health (also its status: 200 when `status` is "ok", else 503). */
+export interface HealthReport {
+  status: "ok" | "failing";
+  /** "name: detail" of each failing check, in registration order */
+  failing: string[];
+  checks: Record<string, HealthVerdict>;
+}
+
+export class HealthChecks {
+  private readonly checks: HealthCheck[] = [];
+
+  constructor(checks: readonly HealthCheck[] = []) {
+    for (const c of checks) this.add(c);
+  }
+
+  /** Register a check; names are unique. */
+  add(check: HealthCheck): void {
+    if (this.checks.some((c) => c.name === check.name)) throw new Error(`health check ${check.name} exists already`);
+    this.checks.push(check);
+  }
+
+  /** Run every check (a check that throws counts as failing with its message). */
+  evaluate(nowMs: number): HealthReport {
+    const checks: Record<string, HealthVerdict> = {};
+    const failing: string[] = [];
+    for (const c of this.checks) {
+      let verdict: HealthVerdict;
+      try {
+        verdict = c.check(nowMs);
+      } catch (e) {
+        verdict = { ok: false, detail: `check failed: ${e instanceof Error ? e.message : String(e)}` };
+      }
+      checks[c.name] = verdict;
+      if (!verdict.ok) failing.push(`${c.name}: ${verdict.detail}`);
+    }
+    return { status: failing.length === 0 ? "ok" : "failing", failing, checks };
+  }
+}
+
+/** What the node's own checks read. */
+export interface NodeHealthSources {
+  ledger: {
+    isBooted(): boolean;
+    isProducing(): boolean;
+    heights(): { directoryBlockHeight: number };
+    /** start of the open block = end of the newest block, ms since epoch */
+    openBlock(): { startMs: number };
+    currentMinute(): { stallDetected: boolean };
+  };
+  /** throws (StoreError STORAGE_FULL) while the data directory's disk is inside its reserve */
+  store: { assertWritable(): void };
+  /** seconds per directory block, read per check (reload-configuration can change it) */
+  blockTimeSeconds(): number;
+}
+
+/**
+ * Blocks may be this many block times old before the node is unhealthy: one block time is normal (the
+ * open block), the second covers a slow close and timer jitter.
+ */
+export const BLOCK_AGE_LIMIT_BLOCKS = 2;
+
+/** The node's own checks: booted, blocks advance, no stall, storage outside its reserve. */
+export function nodeHealthChecks(s: NodeHealthSources): HealthCheck[] {
+  return [
+    {
+      name: "booted",
+      check: () =>
+        s.ledger.isBooted()
+          ? { ok: true, detail: `height ${s.ledger.heights().directoryBlockHeight}` }
+          : { ok: false, detail: "still loading the saved blocks" },
+    },
+    {
+      name: "blocks",
+      check: (nowMs) => {
+        if (!s.ledger.isProducing()) return { ok: true, detail: "read-only: this network's blocks are not made here" };
+        const ageSeconds = Math.max(0, (nowMs - s.ledger.openBlock().startMs) / 1000);
+        const limit = BLOCK_AGE_LIMIT_BLOCKS * s.blockTimeSeconds();
+        const detail = `newest block ${ageSeconds.toFixed(1)} s old (limit ${limit} s)`;
+        return { ok: ageSeconds <= limit, detail };
+      },
+    },
+    {
+      name: "stall",
+      check: () =>
+        s.ledger.currentMinute().stallDetected
+          ? { ok: false, detail: "the open minute has run past its time: block production is stalled" }
+          : { ok: true, detail: "minutes advance" },
+    },
+    {
+      name: "storage",
+      check: () => {
+        try {
+          s.store.assertWritable();
+          return { ok: true, detail: "writable" };
+        } catch (e) {
+          // the numbers only: the StoreError's message names the data directory, which /health does not show
+          if (e instanceof StoreError && e.type.code === "STORAGE_FULL")
+            return {
+              ok: false,
+              detail: `${mib(e.type.availableBytes)} MiB free, below the reserve of ${mib(e.type.reserveBytes)} MiB: writes refused`,
+            };
+          return { ok: false, detail: e instanceof StoreError ? e.type.code : "storage check failed" };
+        }
+      },
+    },
+  ];
+}
+
+function mib(bytes: number): string {
+  return (bytes / 2 ** 20).toFixed(1);
+}

@@ -1,0 +1,226 @@
+/**
+ * Prometheus metrics of a node (prom-client; docs/operations.md §8 lists them with the alerts to set).
+ * One registry per node (no module-level state). Gauges that mirror node state are read when scraped
+ * (`collect`), so the hot paths only pay for the counters and histograms they feed: one request
+ * observation per HTTP request, one write outcome per submission, one close time per saved block.
+ *
+ * Names carry their unit (`_seconds`, `_bytes`, `_total`); labels have small fixed sets of values (method
+ * names of the API, LedgerError codes), never client-chosen strings.
+ */
+import { statfsSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { JOURNAL_DIR } from "../store/journal.js";
+
+/** What the scrape-time gauges read. */
+export interface MetricsSources {
+  ledger: {
+    heights(): { directoryBlockHeight: number; leaderHeight: number };
+    openBlock(): { startMs: number };
+    /** held messages and the open block's lists (debug `processList` shape) */
+    processList(): Record<string, unknown>;
+  };
+  /** the LMDB directory (`<homedir>/<network>/db`) */
+  dataDir: string;
+  /** bytes kept free on the data directory's disk (the configured reserve, read per scrape) */
+  reserveBytes(): number;
+  /** share of the verify pool's capacity in use, 0..1 (undefined: verification runs inline) */
+  verifyUtilization?(): number;
+  /** wall clock, ms since epoch */
+  now(): number;
+}
+
+/** What a JSON-RPC call ended as, for `ledgerd_rpc_requests_total{outcome}`. */
+export type CallOutcome = "ok" | "client_error" | "server_error";
+
+/** Kinds of write the API accepts. */
+export type WriteKind = "commit" | "reveal" | "transaction";
+
+/** Methods counted under their own name; anything else a client sends is counted as "other". */
+export type KnownMethods = ReadonlySet<string>;
+
+/**
+ * Request-duration buckets, seconds: reads answer in 0.1–2 ms, writes wait for a journal flush (1–10 ms),
+ * a loaded node's tail reaches 100s of ms.
+ */
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
+/** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md). */
+const CLOSE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class NodeMetrics {
+  readonly registry = new Registry();
+  private readonly requests: Counter<"endpoint" | "method" | "outcome">;
+  private readonly requestSeconds: Histogram<"endpoint" | "method">;
+  private readonly writes: Counter<"kind" | "outcome" | "reason">;
+  private readonly closeSeconds: Histogram;
+
+  constructor(
+    sources: MetricsSources,
+    private readonly methods: KnownMethods,
+  ) {
+    const registers = [this.registry];
+    collectDefaultMetrics({ register: this.registry, prefix: "ledgerd_" });
+    const s = sources;
+
+    new Gauge({
+      name: "ledgerd_directory_block_height",
+      help: "height of the newest saved directory block",
+      registers,
+      collect() {
+        this.set(s.ledger.heights().directoryBlockHeight);
+      },
+    });
+    new Gauge({
+      name: "ledgerd_leader_height",
+      help: "height of the open block",
+      registers,
+      collect() {
+        this.set(s.ledger.heights().leaderHeight);
+      },
+    });
+    new Gauge({
+      name: "ledgerd_block_age_seconds",
+      help: "seconds since the newest block closed (the open block's age)",
+      registers,
+      collect() {
+        this.set(Math.max(0, (s.now() - s.ledger.openBlock().startMs) / 1000));
+      },
+    });
+    new Gauge({
+      name: "ledgerd_process_list_messages",
+      help: "messages in the open block, by kind",
+      labelNames: ["kind"],
+      registers,
+      collect() {
+        const pl = s.ledger.processList();
+        const n = (k: string): number => (Array.isArray(pl[k]) ? (pl[k] as unknown[]).length : 0);
+        this.set({ kind: "commit" }, n("commits"));
+        this.set({ kind: "reveal" }, n("entries"));
+        this.set({ kind: "transaction" }, n("transactions"));
+      },
+    });
+    new Gauge({
+      name: "ledgerd_holding_queue_messages",
+      help: "messages held for a later match (reveals waiting for their commit)",
+      registers,
+      collect() {
+        const held = s.ledger.processList().held;
+        this.set(typeof held === "number" ? held : 0);
+      },
+    });
+    new Gauge({
+      name: "ledgerd_store_file_bytes",
+      help: "size of the LMDB files, bytes (data.mdb of the blocks, and of the journal)",
+      labelNames: ["file"],
+      registers,
+      collect() {
+        this.set({ file: "data" }, fileSize(join(s.dataDir, "data.mdb")));
+        this.set({ file: "journal" }, fileSize(join(s.dataDir, JOURNAL_DIR, "data.mdb")));
+      },
+    });
+    new Gauge({
+      name: "ledgerd_disk_free_bytes",
+      help: "bytes free for the node on the data directory's file system",
+      registers,
+      collect() {
+        try {
+          const f = statfsSync(s.dataDir);
+          this.set(Number(f.bavail) * Number(f.bsize));
+        } catch {
+          // a file system that cannot tell: leave the series out
+        }
+      },
+    });
+    new Gauge({
+      name: "ledgerd_disk_reserve_bytes",
+      help: "bytes kept free on the data directory's disk; writes are refused below it (-minfreemb)",
+      registers,
+      collect() {
+        this.set(s.reserveBytes());
+      },
+    });
+    if (s.verifyUtilization !== undefined) {
+      const utilization = s.verifyUtilization;
+      new Gauge({
+        name: "ledgerd_verify_pool_utilization_ratio",
+        help: "share of the signature-verification pool's capacity in use since it started, 0..1",
+        registers,
+        collect() {
+          this.set(utilization());
+        },
+      });
+    }
+
+    this.requests = new Counter({
+      name: "ledgerd_rpc_requests_total",
+      help: "JSON-RPC calls by endpoint, method and outcome (client_error: a JSON-RPC error for the caller; server_error: -32603)",
+      labelNames: ["endpoint", "method", "outcome"],
+      registers,
+    });
+    this.requestSeconds = new Histogram({
+      name: "ledgerd_rpc_request_duration_seconds",
+      help: "time from an HTTP request's arrival to its answer, by endpoint and method (a batch: method=batch)",
+      labelNames: ["endpoint", "method"],
+      buckets: REQUEST_BUCKETS,
+      registers,
+    });
+    this.writes = new Counter({
+      name: "ledgerd_writes_total",
+      help: "submitted commits, reveals and transactions by outcome (accepted, refused) and refusal reason",
+      labelNames: ["kind", "outcome", "reason"],
+      registers,
+    });
+    this.closeSeconds = new Histogram({
+      name: "ledgerd_block_close_seconds",
+      help: "main-thread time to close a block: build and pack, until handed to the writer thread",
+      buckets: CLOSE_BUCKETS,
+      registers,
+    });
+  }
+
+  /**
+   * One HTTP request on `endpoint` ("/v2", "/debug") answered after `seconds`, with the method and JSON-RPC
+   * error code (undefined: success) of each call it held.
+   */
+  requestServed(
+    endpoint: string,
+    calls: readonly { method: string | undefined; code?: number }[],
+    seconds: number,
+  ): void {
+    for (const c of calls) this.requests.inc({ endpoint, method: this.label(c.method), outcome: outcomeOf(c.code) });
+    const method = calls.length === 1 ? this.label(calls[0]!.method) : "batch";
+    this.requestSeconds.observe({ endpoint, method }, seconds);
+  }
+
+  /** A write the ledger accepted, or refused with `reason` (a LedgerError code). */
+  write(kind: WriteKind, reason?: string): void {
+    this.writes.inc({ kind, outcome: reason === undefined ? "accepted" : "refused", reason: reason ?? "" });
+  }
+
+  /** A block closed in `seconds` of main-thread time. */
+  blockClosed(seconds: number): void {
+    this.closeSeconds.observe(seconds);
+  }
+
+  /** The text exposition format, and its content type. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+
+  private label(method: string | undefined): string {
+    return method !== undefined && this.methods.has(method) ? method : "other";
+  }
+}
+
+function outcomeOf(code: number | undefined): CallOutcome {
+  if (code === undefined) return "ok";
+  return code === -32603 ? "server_error" : "client_error";
+}
+
+function fileSize(path: string): number {
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0;
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The optional metrics listener (`-metricsport`, [App] MetricsPort): `/metrics` and `/health` on a port of
+ * their own, so a scraper can reach them where the API port is firewalled, or the other way round. Plain
+ * node:http (a scrape every few seconds needs no uWS); the same routes and auth as on the API port.
+ */
+import { createServer, type Server } from "node:http";
+import type { NodeConfig } from "../config/types.js";
+import type { Logger } from "../log/logger.js";
+import { answerPlain, type PlainAnswer, type PlainRoute } from "./plainRoutes.js";
+import { assertPortFree } from "./portCheck.js";
+
+/** A request that sends no complete header block within this time is dropped, ms (a scrape sends ~200 bytes). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+export class MetricsServer {
+  private readonly server: Server;
+  private boundPort = 0;
+
+  constructor(
+    private readonly options: { port: number; host: string },
+    deps: { routes: readonly PlainRoute[]; getConfig(): NodeConfig; log: Logger },
+  ) {
+    const routes = new Map(deps.routes.map((r) => [r.path, r]));
+    this.server = createServer(
+      { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS },
+      (req, res) => {
+        const path = (req.url ?? "/").split("?")[0]!;
+        const route = routes.get(path);
+        const answer = route
+          ? answerPlain(route, req.method ?? "", req.headers.authorization, deps.getConfig())
+          : Promise.resolve<PlainAnswer>({
+              status: 404,
+              contentType: "text/plain; charset=utf-8",
+              body: "404 page not found\n",
+            });
+        answer.then(
+          (a) => {
+            res.writeHead(a.status, [["Content-Type", a.contentType], ...(a.headers ?? [])].flat());
+            res.end(req.method === "HEAD" ? undefined : a.body);
+          },
+          (e: unknown) => {
+            deps.log.error("metrics request failed", { error: e instanceof Error ? e.message : String(e) });
+            res.writeHead(500).end();
+          },
+        );
+      },
+    );
+  }
+
+  /** The bound port (the real one when the options asked for 0). */
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async listen(): Promise<void> {
+    const { port, host } = this.options;
+    try {
+      if (port !== 0) await assertPortFree(port, host);
+      await new Promise<void>((resolve, reject) => {
+        this.server.once("error", reject);
+        this.server.listen({ port, host }, () => {
+          this.server.off("error", reject);
+          resolve();
+        });
+      });
+    } catch (e) {
+      throw new Error(`cannot listen on ${host}:${port} (metrics): ${e instanceof Error ? e.message : String(e)}`);
+    }
+    const address = this.server.address();
+    this.boundPort = typeof address === "object" && address !== null ? address.port : port;
+  }
+
+  async close(): Promise<void> {
+    if (!this.server.listening) return;
+    this.server.closeAllConnections();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}

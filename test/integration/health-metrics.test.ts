@@ -1,0 +1,181 @@
+/**
+ * /health and /metrics of a real node process (src/monitor/, src/rpc/plainRoutes.ts): health answers without
+ * credentials (GET, HEAD; other verbs 405) and turns 503 with its reason when the disk reserve is not met
+ * (set live through reload-configuration) and back; /metrics is behind the API's Basic auth, counts requests
+ * and refused writes by reason, and is served on -metricsport too. In process: a node
+ * is unhealthy once its newest block is two block times old.
+ */
+import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { toHex } from "../../src/protocol/bytes.js";
+import { freeLoopbackPort, httpRequest, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { chainCommit, ecKeyN, firstEntry } from "../unit/ledger/harness.js";
+import { startTestNode } from "../unit/rpc/nodeHarness.js";
+
+after(() => killAllNodes());
+
+const USER = "operator";
+const PASS = "s3cret";
+const BASIC = `Basic ${Buffer.from(`${USER}:${PASS}`).toString("base64")}`;
+
+interface HealthBody {
+  status: string;
+  failing: string[];
+  height: number;
+  checks: Record<string, { ok: boolean; detail: string }>;
+}
+
+/** The value of one sample line `name{labels} value` of an exposition, or undefined. */
+function sample(text: string, series: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+}
+
+function writeConfig(node: LedgerdProcess, lines: string[]): void {
+  writeFileSync(
+    join(node.homeDir, "ledgerd.conf"),
+    ["[App]", "ListenHost = 127.0.0.1", `NodeRpcUser = ${USER}`, `NodeRpcPass = ${PASS}`, ...lines, ""].join("\n"),
+  );
+}
+
+/** Turn on Basic auth live (the test helper's readiness probe calls `heights` without credentials). */
+async function requireAuth(node: LedgerdProcess): Promise<void> {
+  writeConfig(node, []);
+  await node.rpc("reload-configuration", undefined, "debug");
+  assert.equal((await node.post('{"jsonrpc":"2.0","id":1,"method":"heights"}')).status, 401);
+}
+
+describe("health and metrics", () => {
+  test("/health without credentials; 503 with the reason while the disk reserve is not met", async () => {
+    const node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    try {
+      await requireAuth(node);
+      const get = await httpRequest(node.port, { method: "GET", path: "/health" });
+      assert.equal(get.status, 200, get.text);
+      const body = JSON.parse(get.text) as HealthBody;
+      assert.equal(body.status, "ok");
+      assert.deepEqual(Object.keys(body.checks), ["booted", "blocks", "stall", "storage"]);
+      assert.deepEqual(body.failing, []);
+      assert.equal(typeof body.height, "number");
+      assert.doesNotMatch(get.text, new RegExp(`${PASS}|${node.homeDir}`), "health shows a secret or a path");
+
+      const head = await httpRequest(node.port, { method: "HEAD", path: "/health" });
+      assert.equal(head.status, 200);
+      assert.equal(head.text, "");
+      const post = await httpRequest(node.port, { method: "POST", path: "/health", body: "{}" });
+      assert.equal(post.status, 405);
+      assert.equal(post.headers.allow, "GET, HEAD");
+
+      // A reserve of 1 TiB cannot be met: storage fails, writes are refused, health says why.
+      writeConfig(node, ["MinFreeDiskMB = 1048576"]);
+      const reload = await node.post('{"jsonrpc":"2.0","id":1,"method":"reload-configuration"}', {
+        path: "/debug",
+        headers: { Authorization: BASIC },
+      });
+      assert.equal(reload.status, 200, reload.text);
+      const failing = await httpRequest(node.port, { method: "GET", path: "/health" });
+      assert.equal(failing.status, 503, failing.text);
+      const fb = JSON.parse(failing.text) as HealthBody;
+      assert.equal(fb.status, "failing");
+      assert.equal(fb.failing.length, 1, failing.text);
+      assert.match(fb.failing[0]!, /^storage: .* MiB free, below the reserve of 1048576\.0 MiB: writes refused$/);
+      assert.equal((await httpRequest(node.port, { method: "HEAD", path: "/health" })).status, 503);
+
+      writeConfig(node, ["MinFreeDiskMB = 1"]);
+      await node.post('{"jsonrpc":"2.0","id":1,"method":"reload-configuration"}', {
+        path: "/debug",
+        headers: { Authorization: BASIC },
+      });
+      assert.equal((await httpRequest(node.port, { method: "GET", path: "/health" })).status, 200);
+    } finally {
+      await node.kill9();
+      node.cleanup();
+    }
+  });
+
+  test("/metrics behind Basic auth, on the API port and on -metricsport", async () => {
+    const metricsPort = await freeLoopbackPort();
+    const node = await LedgerdProcess.start({ blockTimeSeconds: 1, extraArgs: [`-metricsport=${metricsPort}`] });
+    try {
+      await requireAuth(node);
+      assert.equal((await httpRequest(node.port, { method: "GET", path: "/metrics" })).status, 401);
+      assert.equal((await httpRequest(metricsPort, { method: "GET", path: "/metrics" })).status, 401);
+      const scrape = async (port: number): Promise<string> => {
+        const a = await httpRequest(port, { method: "GET", path: "/metrics", headers: { Authorization: BASIC } });
+        assert.equal(a.status, 200, a.text);
+        assert.match(String(a.headers["content-type"]), /^text\/plain; version=0\.0\.4/);
+        return a.text;
+      };
+
+      const heightsOk = 'ledgerd_rpc_requests_total{endpoint="/v2",method="heights",outcome="ok"}';
+      const before = sample(await scrape(node.port), heightsOk) ?? 0; // the start-up probe's calls
+      // A refused write: a commit paid by an entry-credit key that holds nothing.
+      const { raw } = firstEntry(["metrics", String(Date.now())], "x");
+      const refused = await node.post(
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id: 1,
+          method: "commit-chain",
+          params: { message: toHex(chainCommit(raw, Date.now(), ecKeyN(77)).raw) },
+        }),
+        { headers: { Authorization: BASIC } },
+      );
+      assert.equal(refused.status, 400, refused.text);
+      for (let i = 0; i < 3; i++)
+        await node.post('{"jsonrpc":"2.0","id":1,"method":"heights"}', { headers: { Authorization: BASIC } });
+      await node.post('{"jsonrpc":"2.0","id":1,"method":"no-such-method"}', { headers: { Authorization: BASIC } });
+      await sleep(2500); // two blocks of 1 s close and are saved
+
+      const text = await scrape(node.port);
+      assert.equal(sample(text, heightsOk), before + 3);
+      assert.equal(sample(text, 'ledgerd_rpc_requests_total{endpoint="/v2",method="other",outcome="client_error"}'), 1);
+      assert.equal(
+        sample(text, 'ledgerd_writes_total{kind="commit",outcome="refused",reason="EC_BALANCE_LOW"}'),
+        1,
+        text
+          .split("\n")
+          .filter((l) => l.startsWith("ledgerd_writes"))
+          .join("\n"),
+      );
+      assert.ok((sample(text, "ledgerd_directory_block_height") ?? 0) >= 1);
+      assert.ok((sample(text, "ledgerd_block_close_seconds_count") ?? 0) >= 1);
+      assert.ok((sample(text, 'ledgerd_store_file_bytes{file="data"}') ?? 0) > 0);
+      assert.ok((sample(text, "ledgerd_disk_free_bytes") ?? 0) > 0);
+      assert.equal(sample(text, "ledgerd_disk_reserve_bytes"), 64 * 2 ** 20);
+      for (const name of [
+        "ledgerd_rpc_request_duration_seconds_bucket",
+        "ledgerd_leader_height",
+        "ledgerd_block_age_seconds",
+        'ledgerd_process_list_messages{kind="reveal"}',
+        "ledgerd_holding_queue_messages",
+        "ledgerd_process_resident_memory_bytes",
+      ])
+        assert.ok(text.includes(`\n${name}`), `no ${name} in the exposition`);
+
+      const other = await scrape(metricsPort);
+      assert.match(other, /\nledgerd_directory_block_height \d+/);
+      const health = await httpRequest(metricsPort, { method: "GET", path: "/health" });
+      assert.equal(health.status, 200, health.text);
+      assert.equal((await httpRequest(metricsPort, { method: "GET", path: "/v2" })).status, 404);
+    } finally {
+      await node.kill9();
+      node.cleanup();
+    }
+  });
+
+  test("the blocks check fails once the newest block is older than two block times", async () => {
+    const t = await startTestNode({ blockTimeSeconds: 1 });
+    try {
+      // asked as of 2.5 s after the open block began (blocks of 1 s: the limit is 2 s)
+      const health = t.node.monitor.health;
+      assert.equal(health.evaluate(Date.now()).status, "ok");
+      const later = health.evaluate(t.node.ledger.openBlock().startMs + 2_500);
+      assert.equal(later.status, "failing");
+      assert.match(later.failing.join("\n"), /^blocks: newest block 2\.5 s old \(limit 2 s\)$/m);
+    } finally {
+      await t.stop();
+    }
+  });
+});
