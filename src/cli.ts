@@ -1,6 +1,7 @@
 /**
  * The `ledgerd` entry point: parse the command line (config/), start the node (node.ts), print one line,
- * and shut down cleanly on SIGINT/SIGTERM. Exit codes: 0 after a clean stop, 1 when the node cannot start
+ * shut down cleanly on SIGINT/SIGTERM (last line "ledgerd: stopped at height N"), and on SIGHUP reopen the log
+ * file and reload the configuration file. Exit codes: 0 after a clean stop, 1 when the node cannot start
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
  */
 import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
@@ -45,7 +46,10 @@ async function main(argv: string[]): Promise<number> {
   });
   const stop = (running: RunningNode): void => {
     running.stop().then(
-      () => finish(0),
+      () => {
+        process.stdout.write(`ledgerd: stopped at height ${running.ledger.heights().directoryBlockHeight}\n`);
+        finish(0);
+      },
       (e: unknown) => {
         process.stderr.write(`ledgerd: shutdown failed: ${e instanceof Error ? e.message : String(e)}\n`);
         finish(EXIT_START_FAILED);
@@ -63,6 +67,11 @@ async function main(argv: string[]): Promise<number> {
   };
   process.on("SIGINT", onSignal);
   process.on("SIGTERM", onSignal);
+  // SIGHUP (logrotate's postrotate, `systemctl reload`): reopen the log file and reload the configuration.
+  // Never the default "die": before the node runs, it is ignored.
+  process.on("SIGHUP", () => {
+    if (node !== undefined && !signalled) onHangUp(node);
+  });
 
   try {
     node = await startNode(config, { argv });
@@ -77,6 +86,26 @@ async function main(argv: string[]): Promise<number> {
   );
   if (signalled) stop(node); // a signal arrived while starting
   return finished;
+}
+
+/** SIGHUP: a new log file first (so the reload's lines land in it), then the configuration file again. */
+function onHangUp(node: RunningNode): void {
+  try {
+    node.log.reopen();
+  } catch (e) {
+    node.log.error("SIGHUP: cannot reopen the log file; still writing the old one", { error: message(e) });
+  }
+  try {
+    const r = node.reload();
+    node.log.info("SIGHUP: configuration reloaded", { restartNeeded: r.restartNeeded });
+    if (r.restartNeeded.length > 0) node.log.warn("configuration changes need a restart", { fields: r.restartNeeded });
+  } catch (e) {
+    node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
+  }
+}
+
+function message(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
 }
 
 main(process.argv.slice(2)).then(

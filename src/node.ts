@@ -57,6 +57,8 @@ export interface RunningNode {
   readonly dataDir: string;
   /** the configuration in force (changes with reload-configuration) */
   config(): NodeConfig;
+  /** Re-read the configuration file and apply what applies live (as `reload-configuration`). Throws ConfigError. */
+  reload(): { config: NodeConfig; restartNeeded: string[] };
   /** Stop the clock, close the server, flush and close the store. Idempotent. */
   stop(): Promise<void>;
 }
@@ -164,6 +166,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           : {}),
       },
     );
+    // runs after the ledger's close (cleanups run in reverse): every block it had closed is saved by then
+    cleanups.push(() => log.info(`stopped at height ${ledger.heights().directoryBlockHeight}`));
     cleanups.push(() => ledger.close());
     let current = config;
     const monitor = createNodeMonitor({
@@ -171,6 +175,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       store,
       dataDir,
       getConfig: () => current,
+      log,
       ...(verifier instanceof PoolVerifier ? { verifyUtilization: () => verifier.utilization() } : {}),
     });
     events.blockSaved = (info) => monitor.blockSaved(info);
@@ -212,6 +217,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 
     const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log });
 
+    /** reload-configuration and SIGHUP: re-read the file, apply what applies live (config/index.ts LIVE_KEYS) */
+    const reload = (): { config: NodeConfig; restartNeeded: string[] } => {
+      const r = reloadConfig(current, opts.argv ?? []);
+      current = r.config;
+      log.setLevel(current.logLevel, current.consoleLogLevel);
+      store.setReserveBytes(current.minFreeDiskMB * 2 ** 20);
+      return { config: current, restartNeeded: r.restartNeeded };
+    };
     const server = new RpcServer(
       { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}), live },
       {
@@ -222,13 +235,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         plainRoutes: monitor.routes,
         requestServed: (endpoint, calls, seconds) => monitor.metrics.requestServed(endpoint, calls, seconds),
         getConfig: () => current,
-        reloadConfig: () => {
-          const r = reloadConfig(current, opts.argv ?? []);
-          current = r.config;
-          log.setLevel(current.logLevel, current.consoleLogLevel);
-          store.setReserveBytes(current.minFreeDiskMB * 2 ** 20);
-          return { config: current, restartNeeded: r.restartNeeded };
-        },
+        reloadConfig: reload,
       },
     );
     serverRef.current = server;
@@ -246,6 +253,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       cleanups.push(() => metricsServer.close());
       log.info("metrics listening", { host: config.listenHost, port: metricsServer.port });
     }
+
+    monitor.startWatch();
+    cleanups.push(() => monitor.stopWatch());
 
     // The single node's clock ends its minutes; a cluster's federated servers propose them to the log.
     if (federation !== undefined) {
@@ -273,6 +283,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       port: server.port,
       dataDir,
       config: () => current,
+      reload,
       stop: () => {
         stopping ??= unwind();
         return stopping;

@@ -21,6 +21,11 @@ export interface Logger {
   levels(): { level: LogLevel; consoleLevel: LogLevel };
   /** Whether an entry of `level` would be written anywhere: skip building costly fields when not. */
   isEnabled(level: EntryLevel): boolean;
+  /**
+   * Open the log file again by its path (SIGHUP after logrotate moved it): later lines go to the new file.
+   * Throws, keeping the old file, when the path cannot be opened. No-op without a log file.
+   */
+  reopen(): void;
   /** Closes the log file (stderr stays open). Later entries go to stderr only. */
   close(): void;
 }
@@ -79,10 +84,12 @@ export function createLogger(
   let consoleLevel = options.consoleLevel;
   let fd: number | undefined;
   let droppedLines = 0;
-  if (options.file !== undefined && options.file !== "") {
-    mkdirSync(dirname(options.file), { recursive: true });
-    fd = openSync(options.file, "a", 0o600);
-  }
+  const file = options.file !== undefined && options.file !== "" ? options.file : undefined;
+  const openFile = (path: string): number => {
+    mkdirSync(dirname(path), { recursive: true });
+    return openSync(path, "a", 0o600);
+  };
+  if (file !== undefined) fd = openFile(file);
 
   const write = (entry: EntryLevel, msg: string, fields?: Record<string, unknown>): void => {
     const toConsole = enabled(entry, consoleLevel);
@@ -119,6 +126,12 @@ export function createLogger(
     },
     levels: () => ({ level, consoleLevel }),
     isEnabled: (entry) => enabled(entry, consoleLevel) || (fd !== undefined && enabled(entry, level)),
+    reopen() {
+      if (file === undefined || fd === undefined) return;
+      const next = openFile(file); // the new file first: a failed open keeps the old one
+      closeSync(fd);
+      fd = next;
+    },
     close() {
       if (fd !== undefined) closeSync(fd);
       fd = undefined;

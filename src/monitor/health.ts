@@ -128,3 +128,53 @@ export function nodeHealthChecks(s: NodeHealthSources): HealthCheck[] {
 function mib(bytes: number): string {
   return (bytes / 2 ** 20).toFixed(1);
 }
+
+/** How often the watch re-evaluates the checks, ms: a refusal of writes is in the log within this time. */
+export const HEALTH_WATCH_INTERVAL_MS = 2_000;
+
+/**
+ * Logs each check's change: warning when it starts failing (with the reason: writes refused below the disk
+ * reserve, blocks stopped, …), info when it passes again. One line per change, not per refused request.
+ */
+export class HealthWatch {
+  private timer: NodeJS.Timeout | undefined;
+  private readonly failing = new Map<string, string>();
+
+  constructor(
+    private readonly options: { intervalMs: number },
+    private readonly deps: {
+      health: HealthChecks;
+      log: {
+        info(msg: string, fields?: Record<string, unknown>): void;
+        warn(msg: string, fields?: Record<string, unknown>): void;
+      };
+      now(): number;
+    },
+  ) {}
+
+  start(): void {
+    if (this.timer !== undefined) return;
+    this.timer = setInterval(() => this.look(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
+
+  /** Evaluate once and log the changes (the timer's work; tests call it directly too). */
+  look(): void {
+    const report = this.deps.health.evaluate(this.deps.now());
+    for (const [name, verdict] of Object.entries(report.checks)) {
+      const was = this.failing.get(name);
+      if (!verdict.ok && was === undefined) {
+        this.failing.set(name, verdict.detail);
+        this.deps.log.warn(`health check ${name} failing: ${verdict.detail}`, { check: name });
+      } else if (verdict.ok && was !== undefined) {
+        this.failing.delete(name);
+        this.deps.log.info(`health check ${name} passes again: ${verdict.detail}`, { check: name, was });
+      }
+    }
+  }
+}

@@ -5,10 +5,11 @@
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { SavedBlockInfo } from "../ledger/close.js";
+import type { Logger } from "../log/logger.js";
 import { debugMethods } from "../rpc/debug/index.js";
 import type { PlainRoute } from "../rpc/plainRoutes.js";
 import { v2Methods } from "../rpc/v2/index.js";
-import { HealthChecks, nodeHealthChecks } from "./health.js";
+import { HEALTH_WATCH_INTERVAL_MS, HealthChecks, HealthWatch, nodeHealthChecks } from "./health.js";
 import { NodeMetrics } from "./metrics.js";
 
 export interface NodeMonitorDependencies {
@@ -17,6 +18,7 @@ export interface NodeMonitorDependencies {
   /** the LMDB directory */
   dataDir: string;
   getConfig(): NodeConfig;
+  log: Logger;
   /** share of the verify pool in use (absent: inline verification) */
   verifyUtilization?: () => number;
 }
@@ -28,6 +30,9 @@ export interface NodeMonitor {
   readonly routes: readonly PlainRoute[];
   /** feed of the ledger's saved blocks (Ledger dependencies' `events`) */
   blockSaved(info: SavedBlockInfo): void;
+  /** log each health check's change from now on (HealthWatch) */
+  startWatch(): void;
+  stopWatch(): void;
 }
 
 /** The health body: `status`, the newest saved height, `failing` reasons, and every check's verdict. */
@@ -72,7 +77,13 @@ export function createNodeMonitor(deps: NodeMonitorDependencies): NodeMonitor {
       },
     },
   ];
+  const watch = new HealthWatch(
+    { intervalMs: HEALTH_WATCH_INTERVAL_MS },
+    { health, log: deps.log, now: () => Date.now() },
+  );
   return {
+    startWatch: () => watch.start(),
+    stopWatch: () => watch.stop(),
     health,
     metrics,
     routes,
