@@ -140,7 +140,8 @@ export function expectInteger(
 
 /** A block height (u32). Absent → 0, the genesis block, as the reference node. */
 export function expectHeight(p: Params | unknown, name = "height"): number {
-  return expectInteger(p, name, { min: 0, max: MAX_HEIGHT, defaultValue: 0 });
+  // Required, as the spec lists it: the reference answers a missing height with genesis (docs/compat.md).
+  return expectInteger(p, name, { min: 0, max: MAX_HEIGHT });
 }
 
 /** A boolean member; absent → `defaultValue`. */

@@ -6,7 +6,7 @@ import type { Balance } from "../../ledger/api.js";
 import { isValidAddress } from "../../protocol/address.js";
 import { jsonInteger } from "../../protocol/json/transactionJson.js";
 import type { RpcContext } from "../context.js";
-import { invalidParams, invalidRequest } from "../errors.js";
+import { invalidParams } from "../errors.js";
 import { addressFromText, expectAddress, jsonType, Params, type PublicAddressKind } from "../params.js";
 
 /** `entry-credit-balance` {address}: EC… or 64-hex public key → balance in entry credits, in-flight included. */
@@ -43,7 +43,8 @@ function onlyItem(err: string) {
 /**
  * Conditions of spec §4.1.4, checked in this order:
  * 4. params not an object, or no `addresses` member → -32602 with data saying so;
- * 5. `addresses` not an array of strings (the call's JSON is structurally broken) → -32600, id null;
+ * 5. `addresses` not an array of strings → -32602 naming the member (the reference: -32600 with id null, kept
+ *    by the spec for JSON that cannot be read as a request; docs/compat.md);
  * 1. node still loading → heights 0 and one item "Not fully booted";
  * 2. any malformed address (human-readable form only; "" included) → heights 0 and one item "Error decoding address";
  * 3. an address never used → its item is {0, 0, "Address has not had a transaction"};
@@ -54,9 +55,9 @@ function balanceList(params: unknown, ctx: RpcContext, kind: PublicAddressKind, 
   const addresses = new Params(params).get("addresses");
   if (addresses === undefined) throw invalidParams(PARAMS_NO_ADDRESSES);
   if (!Array.isArray(addresses))
-    throw invalidRequest(`addresses: expected an array of address strings, got ${jsonType(addresses)}`);
+    throw invalidParams(`addresses: expected an array of address strings, got ${jsonType(addresses)}`);
   const bad = addresses.findIndex((a) => typeof a !== "string");
-  if (bad >= 0) throw invalidRequest(`addresses[${bad}]: expected an address string, got ${jsonType(addresses[bad])}`);
+  if (bad >= 0) throw invalidParams(`addresses[${bad}]: expected an address string, got ${jsonType(addresses[bad])}`);
   const texts = addresses as string[];
 
   if (!ctx.ledger.isBooted()) return onlyItem(BalanceListError.notBooted);
