@@ -18,6 +18,7 @@ import {
   MAX_VERIFY_THREADS,
   MIN_BODY_BYTES,
 } from "./fields.js";
+import { didYouMean } from "./suggest.js";
 import type { DebugApiMode, LogLevel } from "./types.js";
 
 /** What the command line asked for; absent = not given (the file or the default decides). */
@@ -472,7 +473,14 @@ export function parseFlags(argv: readonly string[]): FlagValues {
     const spec = findSpec(name);
     const flag = `-${name}`;
     if (!spec)
-      throw new ConfigError(`flag provided but not defined: ${flag} (see -h for the list of flags)`, { field: flag });
+      throw new ConfigError(
+        `flag provided but not defined: ${flag}${didYouMean(
+          name,
+          SPECS.flatMap((s) => s.names),
+          "-",
+        )} (see -h for the list of flags)`,
+        { field: flag },
+      );
     let value: string;
     if (eq >= 0) {
       value = body.slice(eq + 1);

@@ -27,6 +27,7 @@ import {
   type GroupSpec,
   IGNORED_GROUPS,
 } from "./fields.js";
+import { didYouMean } from "./suggest.js";
 
 /** Raw values by canonical group and field name, as written (unquoted). Lists are joined with LIST_SEPARATOR. */
 export type RawFile = Record<string, Record<string, string>>;
@@ -100,7 +101,11 @@ export function parseIni(text: string, fileName: string): IniDocument {
       group = findGroup(name) ?? null;
       ignoring = group === null && IGNORED_GROUPS.some((g) => g.toLowerCase() === name.toLowerCase());
       if (group === null && !ignoring) {
-        fail(lineNo, `unknown group [${name}] (known groups: ${GROUP_NAMES.join(", ")})`, name);
+        fail(
+          lineNo,
+          `unknown group [${name}]${didYouMean(name, GROUP_NAMES)} (known groups: ${GROUP_NAMES.join(", ")})`,
+          name,
+        );
       }
       continue;
     }
@@ -171,7 +176,15 @@ export function parseIni(text: string, fileName: string): IniDocument {
     if (ignoring) continue;
     const field = findField(group!, name);
     const where = `${group!.name}.${name}`;
-    if (!field) fail(lineNo, `unknown field ${name} in [${group!.name}]`, where);
+    if (!field)
+      fail(
+        lineNo,
+        `unknown field ${name} in [${group!.name}]${didYouMean(
+          name,
+          group!.fields.map((f) => f.name),
+        )}`,
+        where,
+      );
     const key = `${group!.name}.${field!.name}`;
     const bucket = values[group!.name]!;
 

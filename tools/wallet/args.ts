@@ -3,6 +3,8 @@
  * `-name value` or `--name value`, anywhere on the line; `--` ends the options. Repeatable options
  * keep their order relative to each other (ext IDs given as text and as hex interleave).
  */
+
+import { didYouMean } from "../../src/config/suggest.js";
 import { UsageError } from "./errors.js";
 
 /** How an option takes its value. */
@@ -79,7 +81,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const eq = body.indexOf("=");
     const name = eq === -1 ? body : body.slice(0, eq);
     const kind = OPTIONS[name];
-    if (kind === undefined) throw new UsageError(`unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}`);
+    if (kind === undefined)
+      throw new UsageError(
+        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(OPTIONS), "-")}`,
+      );
     if (kind === "flag") {
       if (eq !== -1) {
         const v = body.slice(eq + 1);

@@ -17,6 +17,7 @@ import {
 } from "../../src/client/errors.js";
 import { NodeClient } from "../../src/client/nodeClient.js";
 import type { AckStatus, EntryJson, ReceiptJson } from "../../src/client/types.js";
+import { didYouMean } from "../../src/config/suggest.js";
 import { type AddressKind, decodeAddress, keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { ProtocolError } from "../../src/protocol/errors.js";
@@ -889,6 +890,11 @@ export function usage(command?: string): string {
   return c === undefined ? GLOBAL_USAGE : `usage: ledgerd-wallet ${c.usage}\n  ${c.summary}`;
 }
 
+/** A command that does not exist, with the nearest one when it looks like a typo. */
+function unknownCommand(name: string): UsageError {
+  return new UsageError(`unknown command ${JSON.stringify(name)}${didYouMean(name, Object.keys(COMMANDS))}`);
+}
+
 /** Run the wallet with `argv` (arguments after the script). Returns the exit code. */
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   let ctx: Context | undefined;
@@ -900,11 +906,12 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
         io.stderr.write(`${usage()}\n`);
         return EXIT.USAGE;
       }
+      if (topic !== undefined && COMMANDS[topic] === undefined) throw unknownCommand(topic);
       io.stdout.write(`${usage(topic)}\n`);
       return EXIT.OK;
     }
     const command = COMMANDS[args.command];
-    if (command === undefined) throw new UsageError(`unknown command ${JSON.stringify(args.command)}`);
+    if (command === undefined) throw unknownCommand(args.command);
     const n = args.positionals.length;
     if (n < command.args[0] || n > command.args[1])
       throw new UsageError(
