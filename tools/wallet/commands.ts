@@ -33,6 +33,7 @@ import {
   composeTransaction,
 } from "./compose.js";
 import { EXIT, type ExitCode, UsageError, WalletError } from "./errors.js";
+import { helpPageText } from "./helpPages.js";
 import { waitForStatus } from "./progress.js";
 import { addKey, defaultWalletPath, WalletFile } from "./walletFile.js";
 import { watch } from "./watch.js";
@@ -887,7 +888,7 @@ exit codes: 0 ok, 1 usage error, 2 the request failed (node or user error)`;
 /** Help text of one command or of all. */
 export function usage(command?: string): string {
   const c = command === undefined ? undefined : COMMANDS[command];
-  return c === undefined ? GLOBAL_USAGE : `usage: ledgerd-wallet ${c.usage}\n  ${c.summary}`;
+  return c === undefined ? GLOBAL_USAGE : `usage: ledgerd-wallet ${c.usage}\n  ${c.summary}${helpPageText(command!)}`;
 }
 
 /** A command that does not exist, with the nearest one when it looks like a typo. */

@@ -17,6 +17,7 @@ import {
   validateTransaction,
   verifyTransactionSignatures,
 } from "../../../src/protocol/transaction.js";
+import { COMMANDS } from "../../../tools/wallet/commands.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** repository root, from dist/test/unit/client */
@@ -103,6 +104,23 @@ describe("ledgerd-wallet usage errors exit 1", () => {
       assert.ok(r.stdout.includes(c), c);
     const one = await wallet(["help", "add-entry"]);
     assert.match(one.stdout, /usage: ledgerd-wallet add-entry --chain <chain ID>/);
+  });
+
+  test("every command has a full help page: what it does, options, limits and costs, one example", async () => {
+    for (const name of Object.keys(COMMANDS)) {
+      const r = await wallet(["help", name]);
+      assert.equal(r.code, 0, `${name}: ${r.stderr}`);
+      const example = /\nexample:\n {2}(.+)\n?$/.exec(r.stdout);
+      assert.ok(example, `help ${name} has no example:\n${r.stdout}`);
+      assert.ok(example[1]!.startsWith(`ledgerd-wallet ${name} `) || example[1] === `ledgerd-wallet ${name}`);
+      assert.ok(r.stdout.split("\n").length >= 6, `help ${name} is only a usage line`);
+      for (const option of COMMANDS[name]!.opts.filter((o) => o !== "quiet"))
+        assert.match(r.stdout, new RegExp(`-${option}\\b`), `help ${name} does not explain -${option}`);
+    }
+    const chain = await wallet(["help", "add-chain"]);
+    for (const words of ["10,240 bytes", "entry credit", "10 more", "-timeout=SECONDS", "-q"])
+      assert.ok(chain.stdout.includes(words), `help add-chain: no "${words}"`);
+    assert.match((await wallet(["help", "send"])).stdout, /fee: paid in asset units/);
   });
 });
 
