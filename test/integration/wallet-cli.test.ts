@@ -309,6 +309,27 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
     assert.match(r.stderr, /already paid for \(repeated commit\); sending the reveal only/);
     assert.equal(f.EntryHash, pre.entryHash);
     assert.equal(ok(await wallet("balance", ecPair.publicAddress), "balance"), "9", "charged once: 20 − 11");
+
+    // A commit whose reveal never came: `entry` and `receipt` say "not yet confirmed", not "unknown".
+    ok(await wallet("buy-ec", FA, ecPair.publicAddress, "11"), "buy-ec");
+    const orphan = composeChain({
+      extIds: [new Uint8Array(Buffer.from(`orphan-${Date.now()}`))],
+      content: new Uint8Array(0),
+      ecSeed: ecPair.seed,
+      milliTime: Date.now(),
+    });
+    await client.commitChain(orphan.commit.params);
+    const entry = await wallet("entry", orphan.entryHash);
+    assert.equal(entry.code, 2);
+    assert.match(
+      entry.stderr,
+      /is not yet confirmed: its commit is known \(commit (TransactionACK|DBlockConfirmed), reveal Unknown\)/,
+    );
+    const receipt = await wallet("receipt", orphan.entryHash);
+    assert.equal(receipt.code, 2);
+    assert.match(receipt.stderr, /no receipt for entry [0-9a-f]{64} yet: it is not yet confirmed/);
+    const unknown = await wallet("receipt", "0f".repeat(32));
+    assert.match(unknown.stderr, /no receipt for entry (0f){32}: the entry is unknown to the node/);
   });
 
   test("insufficient balance is refused before anything is submitted", async () => {
@@ -317,6 +338,10 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
     const send = await wallet("send", poorFa, SAND, "1");
     assert.equal(send.code, 2);
     assert.match(send.stderr, new RegExp(`insufficient balance: ${poorFa} holds 0, this transaction needs 1\\.`));
+    assert.match(
+      send.stderr,
+      new RegExp(`fund it from an address that holds assets: ledgerd-wallet send <FA…> ${poorFa} 1\\.`),
+    );
     const buy = await wallet("buy-ec", FA, EC, "100000000");
     assert.equal(buy.code, 2);
     const faLeft = formatAssetAmount(BigInt((await client.assetBalance({ address: FA })).balance));
@@ -354,7 +379,7 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
       [["balance", `${SAND.slice(0, -1)}X`], /is not a valid FA address \(address checksum does not match\)/],
       [["send", SAND, EC, "1"], /to: .* is not a valid FA address \(expected an FA address, got EC\)/],
       [["buy-ec", FA, FA, "1"], /to: .* is not a valid EC address \(expected an EC address, got FA\)/],
-      [["entry", "00".repeat(32)], /entry 0{64} not found on the node/],
+      [["entry", "00".repeat(32)], /entry 0{64} is unknown to the node/],
       [["entries", "ab".repeat(32)], /chain (ab){32} not found on the node/],
       [["add-entry", "--chain", "cd".repeat(32), "--content", "x", EC], /chain (cd){32} does not exist/],
     ];
@@ -430,5 +455,8 @@ describe("ledgerd-wallet against a node with -tls=true", { timeout: 300_000 }, (
     assert.equal(untrusted.code, 2);
     assert.match(untrusted.stderr, /TLS handshake failed/);
     assert.match(untrusted.stderr, /-cafile=FILE/);
+    const plain = await runWallet(home, { LEDGERD_NODE: node.url.replace("https:", "http:") }, ["balance", SAND]);
+    assert.equal(plain.code, 2);
+    assert.match(plain.stderr, new RegExp(`if it serves HTTPS \\(-tls\\), use -node=${node.url.replace(/\/$/, "")} `));
   });
 });

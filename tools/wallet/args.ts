@@ -83,7 +83,7 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const kind = OPTIONS[name];
     if (kind === undefined)
       throw new UsageError(
-        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(OPTIONS), "-")}`,
+        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(OPTIONS), arg.startsWith("--") ? "--" : "-")}`,
       );
     if (kind === "flag") {
       if (eq !== -1) {

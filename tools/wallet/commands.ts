@@ -229,7 +229,10 @@ export function isBalanceError(e: RpcError): boolean {
 /** A node's rejection of a submission as a WalletError that says what happened; other errors unchanged. */
 function rejection(what: string, e: unknown): unknown {
   if (e instanceof RpcError && isBalanceError(e))
-    return new WalletError(`insufficient balance: the node refused the ${what}: ${describeRpc(e)}`);
+    return new WalletError(
+      `insufficient balance: the node refused the ${what}: ${describeRpc(e)}`,
+      "fund it: entry credits with ledgerd-wallet buy-ec <FA…> <EC…> <credits>, assets with ledgerd-wallet send <FA…> <FA…> <amount>",
+    );
   if (e instanceof RpcError) return new WalletError(`the node refused the ${what}: ${describeRpc(e)}`);
   return e;
 }
@@ -425,6 +428,7 @@ async function buildPayment(
     if (have < composed.inputAmount)
       throw new WalletError(
         `insufficient balance: ${from} holds ${formatAssetAmount(have)}, this transaction needs ${formatAssetAmount(composed.inputAmount)} (${toIsEc ? `${amountText} EC at ${rate} base units each` : `amount ${amountText}`} + fee ${formatAssetAmount(composed.fee)})`,
+        `fund it from an address that holds assets: ledgerd-wallet send <FA…> ${from} ${formatAssetAmount(composed.inputAmount - have)}`,
       );
   }
   return composed;
@@ -522,6 +526,22 @@ async function addEntry(ctx: Context, kind: "chain" | "entry"): Promise<void> {
   await waitForEntry(ctx, c);
 }
 
+/**
+ * What the node knows of an entry hash that has no saved entry or receipt: "" when nothing (unknown), else its
+ * commit and reveal statuses (e.g. "commit TransactionACK, reveal Unknown"). Asks `entry-ack`, which finds the
+ * commit by the entry hash.
+ */
+async function entryStatus(ctx: Context, hash: string): Promise<string> {
+  try {
+    const a = await ctx.client().entryAck({ txid: hash });
+    const commit = a.commitdata?.status || "Unknown";
+    const reveal = a.entrydata?.status || "Unknown";
+    return commit === "Unknown" && reveal === "Unknown" ? "" : `commit ${commit}, reveal ${reveal}`;
+  } catch {
+    return "";
+  }
+}
+
 function notFound(e: unknown, code: number, message: string, hint?: string): never {
   if (e instanceof RpcError && e.code === code) throw new WalletError(message, hint);
   throw e;
@@ -532,7 +552,17 @@ async function getEntry(ctx: Context): Promise<void> {
   const e = await ctx
     .client()
     .entry({ hash })
-    .catch((err: unknown) => notFound(err, RpcErrorCode.NotFound, `entry ${hash} not found on the node`));
+    .catch(async (err: unknown) => {
+      const pending = err instanceof RpcError && err.code === RpcErrorCode.NotFound ? await entryStatus(ctx, hash) : "";
+      return notFound(
+        err,
+        RpcErrorCode.NotFound,
+        pending === ""
+          ? `entry ${hash} is unknown to the node`
+          : `entry ${hash} is not yet confirmed: its commit is known (${pending}), its reveal has not arrived`,
+        pending === "" ? undefined : "send the reveal (ledgerd-wallet add-entry sends both), or wait for it",
+      );
+    });
   if (ctx.args.flags.has("json")) ctx.out(json({ entryhash: hash, ...e }));
   else printEntry(ctx, hash, e);
 }
@@ -618,16 +648,17 @@ function receiptBytes(r: ReceiptJson) {
 async function receipt(ctx: Context): Promise<void> {
   const hash = expectHash(ctx.pos(0), "entry hash");
   const client = ctx.client();
-  const { receipt: r } = await client
-    .receipt({ hash })
-    .catch((err: unknown) =>
-      notFound(
-        err,
-        RpcErrorCode.ReceiptCreation,
-        `no receipt for entry ${hash} yet: it is not in a saved directory block (or unknown)`,
-        "wait for DBlockConfirmed (add-entry --wait-confirmed) and try again",
-      ),
+  const { receipt: r } = await client.receipt({ hash }).catch(async (err: unknown) => {
+    const status = err instanceof RpcError ? await entryStatus(ctx, hash) : "";
+    return notFound(
+      err,
+      RpcErrorCode.ReceiptCreation,
+      status === ""
+        ? `no receipt for entry ${hash}: the entry is unknown to the node`
+        : `no receipt for entry ${hash} yet: it is not yet confirmed (${status}), not in a saved directory block`,
+      status === "" ? undefined : "wait for DBlockConfirmed (add-entry --wait-confirmed) and try again",
     );
+  });
   if (!ctx.args.flags.has("verify")) {
     ctx.out(json(r));
     return;
@@ -963,7 +994,9 @@ function report(e: unknown, io: Io, ctx: Context | undefined): ExitCode {
     err(
       e.reason === "tls"
         ? "  pass the node's certificate with -cafile=FILE"
-        : "  start the node, or point the wallet at it with -node=URL (or LEDGERD_NODE)",
+        : e.reason === "reset" && e.url.startsWith("http://")
+          ? `  the node closed the connection without answering: if it serves HTTPS (-tls), use -node=${e.url.replace(/^http:/, "https:").replace(/\/v2$/, "")} with -cafile=<its home>/tls/node.crt`
+          : "  start the node, or point the wallet at it with -node=URL (or LEDGERD_NODE)",
     );
     return EXIT.FAILED;
   }

@@ -43,7 +43,7 @@ describe("wallet command line", () => {
   test("unknown options, switches with values and options without values are usage errors", () => {
     assert.throws(
       () => parseArgs(["list", "--frob"]),
-      (e: unknown) => e instanceof UsageError && e.message === "unknown option --frob",
+      (e: unknown) => e instanceof UsageError && e.message === "unknown option --frob; did you mean --from?",
     );
     assert.throws(
       () => parseArgs(["list", "--pass=secret"]),
