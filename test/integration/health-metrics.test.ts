@@ -49,7 +49,7 @@ async function requireAuth(node: LedgerdProcess): Promise<void> {
 
 describe("health and metrics", () => {
   test("/health without credentials; 503 with the reason while the disk reserve is not met", async () => {
-    const node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    const node = await LedgerdProcess.start({ blockTimeSeconds: 2, extraArgs: ["-debugapi=readwrite"] });
     try {
       await requireAuth(node);
       const get = await httpRequest(node.port, { method: "GET", path: "/health" });
@@ -97,7 +97,10 @@ describe("health and metrics", () => {
 
   test("/metrics behind Basic auth, on the API port and on -metricsport", async () => {
     const metricsPort = await freeLoopbackPort();
-    const node = await LedgerdProcess.start({ blockTimeSeconds: 1, extraArgs: [`-metricsport=${metricsPort}`] });
+    const node = await LedgerdProcess.start({
+      blockTimeSeconds: 1,
+      extraArgs: [`-metricsport=${metricsPort}`, "-debugapi=readwrite"],
+    });
     try {
       await requireAuth(node);
       assert.equal((await httpRequest(node.port, { method: "GET", path: "/metrics" })).status, 401);

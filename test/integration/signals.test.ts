@@ -37,7 +37,11 @@ function writeConfig(node: LedgerdProcess, lines: string[]): void {
 
 describe("signals and the operator's log", () => {
   test("SIGHUP reopens the log and reloads the configuration; SIGTERM says the height it stopped at", async () => {
-    const node = await LedgerdProcess.start({ blockTimeSeconds: 1, appConfig: LOG_INFO });
+    const node = await LedgerdProcess.start({
+      blockTimeSeconds: 1,
+      appConfig: LOG_INFO,
+      extraArgs: ["-debugapi=readwrite"],
+    });
     try {
       const file = logFile(node);
       await until("a saved block in the log", () =>
@@ -94,7 +98,11 @@ describe("signals and the operator's log", () => {
   });
 
   test("writes refused below the disk reserve: one warning when it starts, one line when it ends", async () => {
-    const node = await LedgerdProcess.start({ blockTimeSeconds: 2, appConfig: LOG_INFO });
+    const node = await LedgerdProcess.start({
+      blockTimeSeconds: 2,
+      appConfig: LOG_INFO,
+      extraArgs: ["-debugapi=readwrite"],
+    });
     try {
       const file = logFile(node);
       writeConfig(node, ["MinFreeDiskMB = 1048576"]); // 1 TiB: cannot be met
