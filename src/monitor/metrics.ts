@@ -17,8 +17,8 @@ export interface MetricsSources {
   ledger: {
     heights(): { directoryBlockHeight: number; leaderHeight: number };
     openBlock(): { startMs: number };
-    /** held messages and the open block's lists (debug `processList` shape) */
-    processList(): Record<string, unknown>;
+    /** the open block's lists and the held count (the debug `processList` view; only these members are read) */
+    processList(): { commits?: unknown; entries?: unknown; transactions?: unknown; held?: unknown };
   };
   /** the LMDB directory (`<homedir>/<network>/db`) */
   dataDir: string;
@@ -93,10 +93,10 @@ export class NodeMetrics {
       registers,
       collect() {
         const pl = s.ledger.processList();
-        const n = (k: string): number => (Array.isArray(pl[k]) ? (pl[k] as unknown[]).length : 0);
-        this.set({ kind: "commit" }, n("commits"));
-        this.set({ kind: "reveal" }, n("entries"));
-        this.set({ kind: "transaction" }, n("transactions"));
+        const n = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
+        this.set({ kind: "commit" }, n(pl.commits));
+        this.set({ kind: "reveal" }, n(pl.entries));
+        this.set({ kind: "transaction" }, n(pl.transactions));
       },
     });
     new Gauge({
