@@ -15,6 +15,7 @@ import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
 import { Ledger, type LedgerEvents } from "./ledger/ledger.js";
 import { createLogger, type Logger } from "./log/logger.js";
+import { consensusCheck } from "./monitor/health.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
 import { countWrites } from "./monitor/writeOutcomes.js";
 import { networkId } from "./protocol/network.js";
@@ -193,6 +194,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       });
       const running = federation;
       cleanups.push(() => running.stop());
+      monitor.health.add(consensusCheck(running));
     }
     if (!ledger.isProducing())
       log.warn(

@@ -129,6 +129,26 @@ function mib(bytes: number): string {
   return (bytes / 2 ** 20).toFixed(1);
 }
 
+/**
+ * A cluster node's "in consensus" check (cluster/federation.ts status): ok once it has caught up with the
+ * replicated log and its blocks match the log's; failing while it catches up or after a fork.
+ */
+export function consensusCheck(federation: {
+  status(): { synced: boolean; forked: boolean; height: number; appliedSequence: number };
+}): HealthCheck {
+  return {
+    name: "consensus",
+    check: () => {
+      const s = federation.status();
+      if (s.forked)
+        return { ok: false, detail: `forked at height ${s.height}: this node's blocks differ from the log's` };
+      if (!s.synced)
+        return { ok: false, detail: `catching up with the log (applied up to record ${s.appliedSequence})` };
+      return { ok: true, detail: `in consensus at height ${s.height}` };
+    },
+  };
+}
+
 /** How often the watch re-evaluates the checks, ms: a refusal of writes is in the log within this time. */
 export const HEALTH_WATCH_INTERVAL_MS = 2_000;
 

@@ -31,7 +31,7 @@ import { buildTransaction, transactionFeeEC, transactionId } from "../../src/pro
 import { addServerMessage, newIdentity } from "../../tools/cluster/commands.js";
 import { GENESIS_PRIVATE_KEY, testSeed } from "../reliability/corpus.js";
 import { startNatsCluster, stopAllNats } from "../support/natsServer.js";
-import { killAllNodes, LedgerdProcess, RpcCallError, sleep } from "../support/nodeProcess.js";
+import { httpRequest, killAllNodes, LedgerdProcess, RpcCallError, sleep } from "../support/nodeProcess.js";
 
 const BLOCK_SECONDS = 2;
 /** -faulttimeout and -roundtimeout of the servers, seconds */
@@ -252,6 +252,12 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     await waitFor("the late follower synced", 60_000, async () =>
       (await clusterInfo(late)).Synced ? true : undefined,
     );
+    // its /health says so (the consensus check a cluster node adds, monitor/health.ts)
+    const health = await httpRequest(late.port, { method: "GET", path: "/health" });
+    const consensus = (JSON.parse(health.text) as { checks: Record<string, { ok: boolean; detail: string }> }).checks
+      .consensus;
+    assert.equal(consensus?.ok, true, health.text);
+    assert.match(consensus.detail, /^in consensus at height \d+$/);
 
     // every acknowledged entry saved on every node
     const top = await waitFor("every acknowledged entry in a saved block everywhere", 60_000, async () => {
