@@ -3,6 +3,7 @@
  * (booted, blocks, stall, storage); other parts add theirs with `add` (the cluster's "in consensus", say)
  * without touching this file or the HTTP side. The answer reveals no secret: names, heights, ages, reasons.
  */
+import { MINUTES_PER_BLOCK } from "../ledger/constants.js";
 import { StoreError } from "../store/errors.js";
 
 /** One check's verdict. `detail` says what was seen (shown either way; the reason when failing). */
@@ -62,9 +63,8 @@ export interface NodeHealthSources {
     isBooted(): boolean;
     isProducing(): boolean;
     heights(): { directoryBlockHeight: number };
-    /** start of the open block = end of the newest block, ms since epoch */
-    openBlock(): { startMs: number };
-    currentMinute(): { stallDetected: boolean };
+    /** start of the open block (= end of the newest block) and of its open minute, ms since epoch */
+    openBlock(): { startMs: number; minuteStartMs: number };
   };
   /** throws (StoreError STORAGE_FULL) while the data directory's disk is inside its reserve */
   store: { assertWritable(): void };
@@ -77,6 +77,14 @@ export interface NodeHealthSources {
  * open block), the second covers a slow close and timer jitter.
  */
 export const BLOCK_AGE_LIMIT_BLOCKS = 2;
+
+/**
+ * The stall check fails when the open minute has lasted this many minute lengths, plus STALL_SLACK_SECONDS.
+ * Not `current-minute`'s stalldetected (1.5 minute lengths, the reference's): a loaded node's timers run a
+ * few hundred ms late, and a load balancer must not drop a node for that (a 6 s block: 1.8 s + 1 s).
+ */
+export const STALL_LIMIT_MINUTES = 3;
+export const STALL_SLACK_SECONDS = 1;
 
 /** The node's own checks: booted, blocks advance, no stall, storage outside its reserve. */
 export function nodeHealthChecks(s: NodeHealthSources): HealthCheck[] {
@@ -100,10 +108,18 @@ export function nodeHealthChecks(s: NodeHealthSources): HealthCheck[] {
     },
     {
       name: "stall",
-      check: () =>
-        s.ledger.currentMinute().stallDetected
-          ? { ok: false, detail: "the open minute has run past its time: block production is stalled" }
-          : { ok: true, detail: "minutes advance" },
+      check: (nowMs) => {
+        if (!s.ledger.isProducing()) return { ok: true, detail: "read-only: no minutes are made here" };
+        const minuteSeconds = s.blockTimeSeconds() / MINUTES_PER_BLOCK;
+        const limit = STALL_LIMIT_MINUTES * minuteSeconds + STALL_SLACK_SECONDS;
+        const age = Math.max(0, (nowMs - s.ledger.openBlock().minuteStartMs) / 1000);
+        return age <= limit
+          ? { ok: true, detail: "minutes advance" }
+          : {
+              ok: false,
+              detail: `the open minute has lasted ${age.toFixed(1)} s (limit ${limit.toFixed(1)} s): block production is stalled`,
+            };
+      },
     },
     {
       name: "storage",

@@ -13,7 +13,8 @@ import { HEALTH_WATCH_INTERVAL_MS, HealthChecks, HealthWatch, nodeHealthChecks }
 import { NodeMetrics } from "./metrics.js";
 
 export interface NodeMonitorDependencies {
-  ledger: LedgerApi & LedgerDebugApi & { isProducing(): boolean; openBlock(): { startMs: number } };
+  ledger: LedgerApi &
+    LedgerDebugApi & { isProducing(): boolean; openBlock(): { startMs: number; minuteStartMs: number } };
   store: { assertWritable(): void };
   /** the LMDB directory */
   dataDir: string;
