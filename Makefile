@@ -6,7 +6,7 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 PORT ?= $(or $(LEDGERD_PORT),8088)
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint clean
+.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint clean deploy-example
 
 all: build
 
@@ -57,6 +57,10 @@ mutation: build
 	  LEDGERD_MUTATE=$$t nice -n 15 node_modules/.bin/stryker run tools/mutation/stryker.config.mjs || exit 1; \
 	done
 	node tools/mutation/scores.mjs $(MUTATION_FOLDERS)
+
+# deploy/ledgerd.conf.example from the configuration fields (after adding or changing a field).
+deploy-example: build
+	node dist/tools/deploy/confExample.js
 
 lint: install
 	node_modules/.bin/biome check src test bench tools
