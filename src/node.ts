@@ -11,6 +11,7 @@ import { JetStreamLog } from "./cluster/jetStreamLog.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
+import { secretWarnings } from "./config/secrets.js";
 import type { NodeConfig } from "./config/types.js";
 import { LedgerClock } from "./ledger/clock.js";
 import { Ledger, type LedgerEvents } from "./ledger/ledger.js";
@@ -182,6 +183,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     events.blockSaved = (info) => monitor.blockSaved(info);
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
+    for (const warning of secretWarnings(config)) log.warn(warning);
     if (replicatedLog !== undefined) {
       federation = new Federation(federationOptions(config), {
         ledger,

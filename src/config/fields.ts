@@ -371,6 +371,22 @@ export const GROUPS: readonly GroupSpec[] = [
           "NodeRpcUser/NodeRpcPass, or the flag -insecure-noauth",
       },
       {
+        name: "NodeRpcPassFile",
+        type: "string",
+        default: "",
+        extension: true,
+        doc: "file whose first line is the HTTP Basic password (instead of NodeRpcPass; also -rpcpassfile, LEDGERD_RPC_PASS)",
+      },
+      {
+        name: "AllowedHosts",
+        type: "string",
+        default: "",
+        extension: true,
+        doc:
+          "comma-separated host names requests may carry in Host besides localhost, IP addresses, -selfaddr " +
+          "names and NodeLocation (`*` = any, `*.example.com` = its subdomains); against DNS rebinding",
+      },
+      {
         name: "DebugApi",
         type: "string",
         default: null,

@@ -33,6 +33,8 @@ export interface FlagValues {
   journaling?: boolean;
   rpcUser?: string;
   rpcPass?: string;
+  /** file holding the RPC password (first line) */
+  rpcPassFile?: string;
   /** interface of the JSON-RPC server */
   listenHost?: string;
   /** serve a non-loopback address without credentials (-insecure-noauth) */
@@ -212,6 +214,17 @@ const SPECS: readonly FlagSpec[] = [
     help: "HTTP Basic password of the API; an empty value keeps the file's",
     apply(into, v) {
       if (v !== "") into.rpcPass = v;
+    },
+  },
+  {
+    names: ["rpcpassfile"],
+    kind: "string",
+    arg: "FILE",
+    shown: '""',
+    help: "read the HTTP Basic password from the first line of FILE (instead of -rpcpass, which ps shows to everyone)",
+    apply(into, v, flag) {
+      if (v.trim() === "") bad(flag, "expected a file name, got an empty value");
+      into.rpcPassFile = v;
     },
   },
   {

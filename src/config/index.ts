@@ -13,6 +13,7 @@ import { PLACEHOLDER_PATH_PREFIX } from "./fields.js";
 import { defaultVerifyThreads, type FlagValues, parseFlags, parseLogLevel } from "./flags.js";
 import { emptyRawFile, fileBool, fileInt, fileString, fileValue, type RawFile, readIniFile } from "./ini.js";
 import { isLoopbackHost } from "./loopback.js";
+import { rpcPassword } from "./secrets.js";
 import type { ClusterConfig, ClusterRole, DebugApiMode, LogLevel, NodeConfig } from "./types.js";
 
 export { ConfigError } from "./errors.js";
@@ -34,11 +35,13 @@ export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig
   "consoleLogLevel",
   "rpcUser",
   "rpcPass",
+  "rpcPassSource",
   "debugRpcUser",
   "debugRpcPass",
   "dropRatePerMille",
   "delayMs",
   "corsDomains",
+  "allowedHosts",
   "minFreeDiskMB",
 ]);
 
@@ -52,8 +55,10 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.NodeTlsPrivateKey": ["tls"],
   "App.NodeTlsPublicCert": ["tls"],
   "App.NodeRpcUser": ["rpcUser"],
-  "App.NodeRpcPass": ["rpcPass"],
+  "App.NodeRpcPass": ["rpcPass", "rpcPassSource"],
+  "App.NodeRpcPassFile": ["rpcPass", "rpcPassSource"],
   "App.CorsDomains": ["corsDomains"],
+  "App.AllowedHosts": ["allowedHosts"],
   "App.ListenHost": ["listenHost"],
   "App.CustomBootstrapIdentity": ["custom"],
   "App.CustomBootstrapKey": ["custom"],
@@ -99,6 +104,8 @@ interface Origin {
   path: string;
   /** -config was given */
   explicit: boolean;
+  /** the environment (LEDGERD_RPC_PASS) */
+  env: NodeJS.ProcessEnv;
 }
 
 /** `~` and `~/x` → the user's home. Other paths are returned unchanged. */
@@ -115,7 +122,7 @@ function origin(argv: readonly string[], env: NodeJS.ProcessEnv): Origin {
   const bootHome = flagHome ?? join(userHome, HOME_DIR_NAME);
   const explicit = flags.configFile !== undefined;
   const path = explicit ? resolve(expandHome(flags.configFile!, userHome)) : join(bootHome, CONFIG_FILE_NAME);
-  return { flags, userHome, flagHome, bootHome, path, explicit };
+  return { flags, userHome, flagHome, bootHome, path, explicit, env };
 }
 
 /** Reads the file of `o`: missing default file = empty (defaults); missing -config file = error. */
@@ -265,7 +272,15 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   };
 
   const rpcUser = flags.rpcUser ?? fileString(raw, "App", "NodeRpcUser");
-  const rpcPass = flags.rpcPass ?? fileString(raw, "App", "NodeRpcPass");
+  const { pass: rpcPass, source: rpcPassSource } = rpcPassword(flags.rpcPass, flags.rpcPassFile, o.env, raw);
+  if (rpcUser !== "" && rpcPass === "") {
+    const message =
+      "NodeRpcUser (or -rpcuser) is set but NodeRpcPass (or -rpcpass) is empty: an empty password is refused " +
+      "(anyone who knows the user name would get in)";
+    throw flags.rpcUser !== undefined
+      ? new ConfigError(message, { field: "-rpcuser" })
+      : fieldError("App.NodeRpcUser", message);
+  }
   if (rpcUser === "" && rpcPass !== "") {
     const message =
       "NodeRpcPass (or -rpcpass) is set but NodeRpcUser (or -rpcuser) is empty: authentication needs both; " +
@@ -291,6 +306,8 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   }
   const debugRpcUser = fileString(raw, "App", "DebugRpcUser");
   const debugRpcPass = fileString(raw, "App", "DebugRpcPass");
+  if (debugRpcUser !== "" && debugRpcPass === "")
+    throw fieldError("App.DebugRpcUser", "DebugRpcUser is set but DebugRpcPass is empty: an empty password is refused");
   if (debugRpcUser === "" && debugRpcPass !== "")
     throw fieldError(
       "App.DebugRpcPass",
@@ -362,6 +379,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     journaling: flags.journaling ?? false,
     rpcUser,
     rpcPass,
+    rpcPassSource,
     tls: {
       enabled: flags.tls ?? fileBool(raw, "App", "NodeTlsEnabled"),
       keyFile: inHome(fileString(raw, "App", "NodeTlsPrivateKey"), TLS_KEY_FILE),
@@ -373,6 +391,10 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     maxBatch: fileInt(raw, "App", "MaxBatch")!,
     minFreeDiskMB: flags.minFreeDiskMB ?? fileInt(raw, "App", "MinFreeDiskMB")!,
     metricsPort: flags.metricsPort ?? fileInt(raw, "App", "MetricsPort")!,
+    allowedHosts: fileString(raw, "App", "AllowedHosts")
+      .split(",")
+      .map((s) => s.trim())
+      .filter((s) => s !== ""),
     corsDomains: fileString(raw, "App", "CorsDomains")
       .split(",")
       .map((s) => s.trim())

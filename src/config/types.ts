@@ -49,6 +49,8 @@ export interface NodeConfig {
   /** Basic auth; both empty = no auth */
   rpcUser: string;
   rpcPass: string;
+  /** where rpcPass came from (config/secrets.ts): a password on the command line is warned about */
+  rpcPassSource: "command line" | "password file" | "environment" | "configuration file" | "none";
   tls: { enabled: boolean; keyFile: string; certFile: string };
   /** extra subject alternative names for the generated TLS certificate (-selfaddr) */
   selfAddrs: string[];
@@ -62,8 +64,10 @@ export interface NodeConfig {
   minFreeDiskMB: number;
   /** port of the separate /metrics + /health listener; 0 = none (both are on the API port anyway) */
   metricsPort: number;
-  /** CORS allowed origins ("" = no CORS headers, "*" = any) */
+  /** CORS allowed origins ("" = no CORS headers, "*" = any); also the only foreign Origins let in (rpc/requestOrigin.ts) */
   corsDomains: string[];
+  /** Host names requests may carry besides loopback, IP literals, selfAddrs and nodeLocation ("*" = any) */
+  allowedHosts: string[];
   logLevel: LogLevel;
   consoleLogLevel: LogLevel;
   /** network-testing knobs (debug API): drop N per mille of submitted messages; delay each by N ms */

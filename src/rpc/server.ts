@@ -21,8 +21,11 @@ import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBody } from "./jsonrpc.js";
 import type { LiveFeed } from "./live/feed.js";
 import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
+import { LoginGuard } from "./loginGuard.js";
 import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree } from "./portCheck.js";
+import { foreignRequestRefusal } from "./requestOrigin.js";
+import { TLS12_CIPHERS } from "./tls.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
 
@@ -50,6 +53,7 @@ export class RpcServer {
   private readonly v2: Endpoint;
   private readonly debug: Endpoint;
   private boundPort = 0;
+  private readonly logins: LoginGuard;
   private listening = false;
 
   constructor(
@@ -62,6 +66,7 @@ export class RpcServer {
       intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
       views: new ViewCache(),
     };
+    this.logins = new LoginGuard({ log: deps.log });
     const v2 = v2Methods();
     const debug = debugMethods();
     this.v2 = { path: "/v2", methods: v2, elsewhere: (m) => (debug.has(m) ? "/debug" : undefined) };
@@ -69,7 +74,9 @@ export class RpcServer {
 
     installJsonBodyLimitAnswer();
     this.app = new HyperExpress.Server({
-      ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
+      ...(options.tls
+        ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile, ssl_ciphers: TLS12_CIPHERS }
+        : {}),
       // The node owns process signals and shuts the server down itself.
       auto_close: false,
       // Body limit, enforced by hyper-express while the body arrives: a declared Content-Length over it is
@@ -79,14 +86,22 @@ export class RpcServer {
     });
     this.app.any("/v2", (req, res) => this.serve(req, res, this.v2));
     this.app.any("/debug", (req, res) => this.serve(req, res, this.debug));
-    if (options.live !== undefined)
-      mountLiveRoute(
-        this.app,
-        options.live,
-        basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass })),
-      );
+    if (options.live !== undefined) {
+      const auth = basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass }));
+      mountLiveRoute(this.app, options.live, {
+        // browsers apply no CORS to WebSockets: the Origin check is all that stops a page reading the feed
+        refuse: (req) => {
+          const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
+          if (foreign !== undefined)
+            return { status: 403, headers: [["Content-Type", TEXT_CONTENT_TYPE]], body: foreign };
+          return auth.refuse(req);
+        },
+      });
+    }
     for (const route of deps.plainRoutes ?? [])
       this.app.any(route.path, async (req, res) => {
+        const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
+        if (foreign !== undefined) return send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
         const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig());
         send(res, a.status, a.body, a.contentType, a.headers ?? []);
       });
@@ -176,6 +191,13 @@ export class RpcServer {
       return log(404);
     }
 
+    // Cross-site requests and DNS rebinding (requestOrigin.ts): before anything else answers.
+    const foreign = foreignRequestRefusal(req.headers, config);
+    if (foreign !== undefined) {
+      send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
+      return log(403, () => ({ refused: "host or origin" }));
+    }
+
     const cors = config.corsDomains.length > 0;
     if (cors && isPreflight(method, req.headers)) {
       send(res, 200, "", undefined, preflightHeaders(req.headers, config.corsDomains));
@@ -201,6 +223,12 @@ export class RpcServer {
           ? "rpc"
           : "none";
     if (rpcAuth && credential === "none") {
+      // the address must be read before the first await
+      await this.logins.failed(
+        remote !== "" ? remote : safeRemote(req),
+        header === undefined ? "missing" : "wrong",
+        endpoint.path,
+      );
       send(res, 401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
         ...corsHeaders,
         ["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`],

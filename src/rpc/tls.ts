@@ -1,23 +1,38 @@
 /**
  * The TLS key and certificate of the API (spec §5): reused when both files exist, otherwise a self-signed
- * certificate is created whose subject alternative names cover every address clients may use — the
- * machine's IP addresses, its host name, localhost, 127.0.0.1, ::1, the NodeLocation host and every
- * -selfaddr entry. Clients trust this one certificate (`ca`), so it is its own CA, as the reference's
- * (btcutil NewTLSCertPair) is.
+ * leaf certificate is created whose subject alternative names are the names the operator configured —
+ * localhost, 127.0.0.1, ::1, the NodeLocation host and every -selfaddr entry, never names found on the machine.
+ * Clients trust this one certificate (`ca`). Unlike the reference's (btcutil NewTLSCertPair: a 10-year CA
+ * listing every interface address), it is not a CA (it cannot sign other certificates if its key leaks) and
+ * lives CERT_VALIDITY_DAYS (issue 19 item 13).
  */
-import { createPrivateKey, createPublicKey, type KeyObject, X509Certificate } from "node:crypto";
+import { createPrivateKey, createPublicKey, type KeyObject, randomBytes, X509Certificate } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
-import { hostname, networkInterfaces } from "node:os";
 import { dirname } from "node:path";
 import { generate } from "selfsigned";
 import { ConfigError } from "../config/errors.js";
 import { isDnsName } from "../config/flags.js";
 import type { NodeConfig } from "../config/types.js";
 
-/** Validity of a generated certificate: 10 years, as the reference's. Clients pin this one certificate, so
- *  a short life would only force operators to redistribute it; rotating = deleting the two files. */
-export const CERT_VALIDITY_YEARS = 10;
+/** Validity of a generated certificate, days: 825, the longest publicly trusted TLS certificates had (CA/B
+ *  Forum 2018). Clients pin this one certificate, so each renewal (deleting the two files, then restarting)
+ *  means redistributing it; a leaked key is good for at most this long. */
+export const CERT_VALIDITY_DAYS = 825;
+
+/**
+ * TLS 1.2 cipher suites the server offers: forward-secret ECDHE with AEAD only — no CBC, no SHA-1 MACs, no
+ * static RSA key exchange (TLS 1.3 suites are all AEAD and not affected). Every client of the last decade
+ * (OpenSSL 1.0.2+, Go, browsers) has one of them.
+ */
+export const TLS12_CIPHERS = [
+  "ECDHE-ECDSA-AES128-GCM-SHA256",
+  "ECDHE-RSA-AES128-GCM-SHA256",
+  "ECDHE-ECDSA-AES256-GCM-SHA384",
+  "ECDHE-RSA-AES256-GCM-SHA384",
+  "ECDHE-ECDSA-CHACHA20-POLY1305",
+  "ECDHE-RSA-CHACHA20-POLY1305",
+].join(":");
 /** Start of validity this far in the past, for clients whose clocks are behind (the reference: 24 h). */
 const CLOCK_SKEW_MS = 24 * 60 * 60 * 1000;
 /** Subject of generated certificates. */
@@ -34,17 +49,13 @@ export interface CertificateFiles {
 }
 
 /**
- * The host names and addresses a generated certificate covers for `config`: the machine's interface
- * addresses and host name, localhost, 127.0.0.1, ::1, the NodeLocation host and the -selfaddr entries;
- * without duplicates (names compared case-insensitively).
+ * The host names and addresses a generated certificate covers for `config`: localhost, 127.0.0.1, ::1, the
+ * NodeLocation host and the -selfaddr entries, without duplicates (names compared case-insensitively). Not the
+ * machine's own interface addresses or host name: a certificate tells every client what it lists, and the
+ * operator says which names clients use (-selfaddr).
  */
 export function certificateHosts(config: NodeConfig): string[] {
-  const hosts: string[] = [];
-  for (const addrs of Object.values(networkInterfaces())) {
-    for (const a of addrs ?? []) hosts.push(a.address);
-  }
-  hosts.push(hostname(), "localhost", "127.0.0.1", "::1", config.nodeLocation, ...config.selfAddrs);
-  return uniqueHosts(hosts);
+  return uniqueHosts(["localhost", "127.0.0.1", "::1", config.nodeLocation, ...config.selfAddrs]);
 }
 
 function uniqueHosts(hosts: readonly string[]): string[] {
@@ -94,8 +105,7 @@ export async function ensureCertificate(options: {
   }
   const now = Date.now();
   const notBeforeDate = new Date(now - CLOCK_SKEW_MS);
-  const notAfterDate = new Date(now);
-  notAfterDate.setFullYear(notAfterDate.getFullYear() + CERT_VALIDITY_YEARS);
+  const notAfterDate = new Date(now + CERT_VALIDITY_DAYS * 24 * 60 * 60 * 1000);
 
   let keyPair: { privateKey: string; publicKey: string } | undefined;
   if (haveKey) {
@@ -123,8 +133,8 @@ export async function ensureCertificate(options: {
     notAfterDate,
     ...(keyPair ? { keyPair } : {}),
     extensions: [
-      { name: "basicConstraints", cA: true, critical: true },
-      { name: "keyUsage", digitalSignature: true, keyCertSign: true, keyEncipherment: !isEc, critical: true },
+      { name: "basicConstraints", cA: false, critical: true },
+      { name: "keyUsage", digitalSignature: true, keyCertSign: false, keyEncipherment: !isEc, critical: true },
       { name: "extKeyUsage", serverAuth: true },
       { name: "subjectAltName", altNames },
     ],
@@ -168,12 +178,17 @@ function checkPair(keyFile: string, certFile: string): void {
   }
 }
 
-/** Writes `data` to `path` via a temporary file in the same directory and a rename (atomic on POSIX). */
+/**
+ * Writes `data` to `path` via a new temporary file in the same directory and a rename (atomic on POSIX).
+ * Nothing is followed: the temporary file has an unpredictable name and is created exclusively (O_EXCL fails on
+ * anything already there, a symbolic link included), and the rename replaces a link at `path` rather than
+ * writing where it points.
+ */
 function writeAtomically(path: string, data: string, mode: number): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const tmp = `${path}.${process.pid}.tmp`;
+  const tmp = `${path}.${randomBytes(8).toString("hex")}.tmp`;
   try {
-    writeFileSync(tmp, data, { mode, flag: "w" });
+    writeFileSync(tmp, data, { mode, flag: "wx" });
     chmodSync(tmp, mode); // the umask may have narrowed or (for 0644) kept the mode; make it exact
     renameSync(tmp, path);
   } catch (err) {

@@ -6,7 +6,7 @@
  * main copy and, for the open block, every message acknowledged before the journal copy began. So the main
  * environment is copied first, the journal second, and both again if a block closed in between.
  */
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { JOURNAL_DB, JOURNAL_DIR } from "./journal.js";
@@ -44,11 +44,15 @@ export async function backupDataDirectory(
   options: { attempts?: number } = {},
 ): Promise<BackupResult> {
   if (!existsSync(join(source, "data.mdb"))) throw new Error(`${source} holds no ledger database (no data.mdb)`);
-  if (existsSync(dest) && readdirSync(dest).length > 0) throw new Error(`${dest} is not empty`);
+  const created = prepareDestination(dest);
+  // Only what this copy wrote is ever removed: the entries inside `dest`, never `dest` itself unless created here.
+  const clear = (): void => {
+    for (const name of readdirSync(dest)) rmSync(join(dest, name), { recursive: true, force: true });
+  };
   const attempts = options.attempts ?? DEFAULT_ATTEMPTS;
   for (let attempt = 1; attempt <= attempts; attempt++) {
-    rmSync(dest, { recursive: true, force: true });
-    mkdirSync(join(dest, JOURNAL_DIR), { recursive: true });
+    clear();
+    mkdirSync(join(dest, JOURNAL_DIR), { mode: 0o700 });
     await copyEnvironment(source, dest);
     const savedHeight = readSavedHeight(dest);
     if (existsSync(join(source, JOURNAL_DIR, "data.mdb")))
@@ -57,8 +61,31 @@ export async function backupDataDirectory(
     if (heights.every((h) => h <= savedHeight + 1))
       return { savedHeight, journalRecords: heights.filter((h) => h === savedHeight + 1).length, attempts: attempt };
   }
-  rmSync(dest, { recursive: true, force: true });
+  if (created) rmSync(dest, { recursive: true, force: true });
+  else clear();
   throw new Error(`blocks closed during each of ${attempts} copies; try again, or stop the node and copy it cold`);
+}
+
+/**
+ * Check the destination: a symbolic link is refused (the copy would land wherever it points, and replacing it
+ * would break the operator's layout), as is anything but a directory, or a directory that is not empty. A
+ * missing destination is created, readable by its owner only (it holds the whole ledger); an existing empty
+ * one is used as it is, its mode and owner kept. Returns whether it was created here.
+ */
+function prepareDestination(dest: string): boolean {
+  let stat: ReturnType<typeof lstatSync>;
+  try {
+    stat = lstatSync(dest);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    mkdirSync(dest, { recursive: true, mode: 0o700 });
+    return true;
+  }
+  if (stat.isSymbolicLink())
+    throw new Error(`${dest} is a symbolic link: give the directory it points to (${readlinkSync(dest)}) instead`);
+  if (!stat.isDirectory()) throw new Error(`${dest} exists and is not a directory`);
+  if (readdirSync(dest).length > 0) throw new Error(`${dest} is not empty`);
+  return false;
 }
 
 async function copyEnvironment(from: string, to: string): Promise<void> {

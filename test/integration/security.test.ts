@@ -3,10 +3,26 @@
 // unless switched to readwrite, every knob change is logged with the caller, and no knob makes the node
 // acknowledge a write and then drop it.
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { X509Certificate } from "node:crypto";
+import {
+  chmodSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { type ConnectionOptions, connect as tlsConnect } from "node:tls";
 import { verifyEd25519 } from "../../src/crypto/ed25519.js";
 import { keyPairFromPrivate } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -17,7 +33,7 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
 import { customNetworkFixture } from "../support/customNetwork.js";
-import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
 
 after(() => killAllNodes());
 
@@ -284,5 +300,308 @@ describe("CUSTOM networks own their genesis and keys", () => {
     });
     assert.equal(r.code, 1, r.output);
     assert.match(r.output, /whose genesis block [0-9a-f]{64} is not the configured one/);
+  });
+});
+
+/** One raw HTTP/1.1 exchange over a socket (any Host, any headers); resolves with the status line's code and the body. */
+function rawExchange(port: number, request: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: "127.0.0.1" }, () => socket.write(request));
+    let data = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (d: string) => {
+      data += d;
+      // a 101, or an answer on a kept-alive connection, leaves the socket open: stop once the answer is whole
+      const end = data.indexOf("\r\n\r\n");
+      if (end < 0) return;
+      const length = Number(/\r\ncontent-length: *(\d+)/i.exec(data.slice(0, end))?.[1] ?? "0");
+      if (/^HTTP\/1\.1 101/.test(data) || Buffer.byteLength(data.slice(end + 4)) >= length) socket.destroy();
+    });
+    socket.on("close", () => {
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(data)?.[1] ?? 0);
+      resolve({ status, text: data.slice(data.indexOf("\r\n\r\n") + 4) });
+    });
+    socket.on("error", reject);
+    socket.setTimeout(10_000, () => socket.destroy(new Error("no answer")));
+  });
+}
+
+function post(path: string, host: string, body: string, extra: string[] = []): string {
+  return [
+    `POST ${path} HTTP/1.1`,
+    `Host: ${host}`,
+    "Content-Type: text/plain;charset=UTF-8",
+    ...extra,
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    "Connection: close",
+    "",
+    body,
+  ].join("\r\n");
+}
+
+/** A node with credentials: start() polls `heights` without them, so wait for its "rpc listening" line instead. */
+async function startWithAuth(
+  options: Parameters<typeof LedgerdProcess.startExpectingExit>[0],
+): Promise<LedgerdProcess> {
+  const r = await LedgerdProcess.startExpectingExit({ waitMs: 20_000, ...options });
+  assert.equal(r.code, undefined, `the node did not start:\n${r.output}`);
+  return r.process;
+}
+
+describe("cross-site requests, DNS rebinding, password guessing, per-call work", () => {
+  it("a foreign Host or Origin is refused before anything runs; this node's names and text/plain clients work", async (t) => {
+    const node = await LedgerdProcess.start({
+      extraArgs: ["-debugapi=readwrite"],
+      appConfig: ["AllowedHosts = node.example", "CorsDomains = https://explorer.example"],
+    });
+    t.after(() => node.cleanup());
+    const setDelay = '{"jsonrpc":"2.0","id":1,"method":"set-delay","params":{"Delay":60000}}';
+    const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+    // DNS rebinding: the attacker's name pointing at 127.0.0.1
+    const rebound = await rawExchange(node.port, post("/debug", `attacker.example:${node.port}`, setDelay));
+    assert.equal(rebound.status, 403);
+    assert.match(rebound.text, /Host "attacker\.example:\d+" is not a name of this node/);
+    // a page elsewhere posting text/plain to localhost
+    const crossSite = await rawExchange(
+      node.port,
+      post("/debug", `127.0.0.1:${node.port}`, setDelay, ["Origin: https://evil.example"]),
+    );
+    assert.equal(crossSite.status, 403);
+    assert.match(crossSite.text, /Origin "https:\/\/evil\.example" is not allowed/);
+    assert.deepEqual(await node.rpc("delay", undefined, "debug"), { Delay: 0 });
+    // this node's names, IP literals, a listed origin, the same origin, and no Origin at all (text/plain)
+    for (const [host, extra] of [
+      [`localhost:${node.port}`, []],
+      [`127.0.0.1:${node.port}`, []],
+      [`[::1]:${node.port}`, []],
+      ["node.example", []],
+      [`127.0.0.1:${node.port}`, ["Origin: https://explorer.example"]],
+      [`localhost:${node.port}`, [`Origin: http://localhost:${node.port}`]],
+    ] as [string, string[]][]) {
+      const a = await rawExchange(node.port, post("/v2", host, heights, extra));
+      assert.equal(a.status, 200, `${host} ${extra.join(" ")}: ${a.text}`);
+      assert.match(a.text, /"directoryblockheight"/);
+    }
+    // the live feed's WebSocket upgrade: browsers apply no CORS there
+    const upgrade = (origin: string) =>
+      rawExchange(
+        node.port,
+        [
+          "GET /live HTTP/1.1",
+          `Host: 127.0.0.1:${node.port}`,
+          "Connection: Upgrade",
+          "Upgrade: websocket",
+          "Sec-WebSocket-Version: 13",
+          "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+          `Origin: ${origin}`,
+          "",
+          "",
+        ].join("\r\n"),
+      );
+    assert.equal((await upgrade("https://evil.example")).status, 403);
+    assert.equal((await upgrade("https://explorer.example")).status, 101);
+    await node.stop();
+  });
+
+  it("failed logins wait, are counted and logged with the address; an empty password is refused", async (t) => {
+    const node = await startWithAuth({ appConfig: ["NodeRpcUser = alice", "NodeRpcPass = s3cret"] });
+    t.after(() => node.cleanup());
+    const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+    const wrong = `Authorization: Basic ${Buffer.from("alice:guess").toString("base64")}`;
+    const started = Date.now();
+    for (let i = 0; i < 4; i++) {
+      const a = await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, heights, [wrong]));
+      assert.equal(a.status, 401);
+    }
+    // each refusal waited its 250 ms (a lower bound: a loaded machine only adds)
+    assert.ok(Date.now() - started >= 4 * 250, `4 refusals in ${Date.now() - started} ms`);
+    const right = `Authorization: Basic ${Buffer.from("alice:s3cret").toString("base64")}`;
+    assert.equal((await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, heights, [right]))).status, 200);
+    const lines = node.log.split("\n").filter((l) => l.includes("failed login"));
+    // the first failure from an address is logged at once, the next ones summed up later (no log flood)
+    assert.equal(lines.length, 1, lines.join("\n"));
+    assert.match(lines[0]!, /warn/i);
+    assert.match(lines[0]!, /"remote":"(::ffff:)?127\.0\.0\.1"/);
+    assert.doesNotMatch(node.log, /guess/);
+    await node.stop();
+
+    const empty = await LedgerdProcess.startExpectingExit({ appConfig: ["NodeRpcUser = alice"], waitMs: 20_000 });
+    t.after(() => empty.process.cleanup());
+    assert.equal(empty.code, 2, empty.output);
+    assert.match(empty.output, /NodeRpcPass .* is empty: an empty password is refused/);
+  });
+
+  it("multiple-asset-balances takes at most 1000 addresses per call", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    const address = LOCAL_GENESIS_KEY.publicAddress;
+    const ok = (await node.rpc("multiple-asset-balances", { addresses: Array(1000).fill(address) })) as {
+      balances: unknown[];
+    };
+    assert.equal(ok.balances.length, 1000);
+    const e = await expectRpcError(node.rpc("multiple-asset-balances", { addresses: Array(1001).fill(address) }));
+    assert.equal(e.code, -32602);
+    assert.match(String(e.data), /at most 1000 per call, got 1001/);
+    await node.stop();
+  });
+});
+
+describe("reload-configuration never echoes a value of the file", () => {
+  it("a broken line with a secret is refused without quoting it; the node's log has the details", async (t) => {
+    const node = await LedgerdProcess.start({ extraArgs: ["-debugapi=readwrite"] });
+    t.after(() => node.cleanup());
+    const secret = "hunter2-do-not-echo";
+    const conf = join(node.homeDir, "ledgerd.conf");
+    for (const broken of [
+      `[App]\nListenHost = 127.0.0.1\nMaxBatch = ${secret}\n`,
+      `[App]\nListenHost = 127.0.0.1\nNodeRpcPass = "${secret}\n`,
+      `[App]\nListenHost = 127.0.0.1\n${secret}\n`,
+    ]) {
+      writeFileSync(conf, broken);
+      const e = await expectRpcError(node.rpc("reload-configuration", undefined, "debug"));
+      assert.equal(e.code, -32000);
+      assert.equal(e.rpcMessage, "Configuration error");
+      assert.match(String(e.data), /ledgerd\.conf:3: .*nothing changed/);
+      assert.doesNotMatch(String(e.data), /hunter2/);
+    }
+    assert.match(node.log, /reload-configuration: the file was refused/);
+    await node.stop();
+  });
+});
+
+describe("the API password off the command line; secrets others can read", () => {
+  it("from LEDGERD_RPC_PASS or -rpcpassfile; -rpcpass and a group/world-readable file holding a secret are warned about", async (t) => {
+    const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+    const auth = (pass: string) => `Authorization: Basic ${Buffer.from(`alice:${pass}`).toString("base64")}`;
+    const status = async (node: LedgerdProcess, pass: string) =>
+      (await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, heights, [auth(pass)]))).status;
+
+    const fromEnv = await startWithAuth({
+      appConfig: ["NodeRpcUser = alice"],
+      env: { LEDGERD_RPC_PASS: "env-pass" },
+    });
+    t.after(() => fromEnv.cleanup());
+    assert.equal(await status(fromEnv, "env-pass"), 200);
+    assert.equal(await status(fromEnv, "other"), 401);
+    assert.doesNotMatch(fromEnv.log, /password on the command line|readable by other users/);
+    await fromEnv.stop();
+
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-pass-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const passFile = join(dir, "rpc.pass");
+    writeFileSync(passFile, "file-pass\n", { mode: 0o600 });
+    const fromFile = await startWithAuth({
+      appConfig: ["NodeRpcUser = alice"],
+      extraArgs: [`-rpcpassfile=${passFile}`],
+    });
+    t.after(() => fromFile.cleanup());
+    assert.equal(await status(fromFile, "file-pass"), 200);
+    await fromFile.stop();
+
+    // on the command line, and in a configuration file others can read: two warnings, no secret in them
+    const exposed = await startWithAuth({
+      appConfig: ["NodeRpcUser = alice", "NodeRpcPass = conf-pass"],
+      extraArgs: ["-rpcpass=cli-pass"],
+    });
+    t.after(() => exposed.cleanup());
+    // (the test support writes the configuration file with the default umask: mode 0644)
+    assert.equal(statSync(join(exposed.homeDir, "ledgerd.conf")).mode & 0o777, 0o644);
+    assert.equal(await status(exposed, "cli-pass"), 200);
+    assert.match(exposed.log, /-rpcpass puts the API password on the command line/);
+    assert.match(
+      exposed.log,
+      /ledgerd\.conf holds NodeRpcPass and is readable by other users \(mode 0644\): chmod 600/,
+    );
+    // (the test's own "--- start" lines quote the command line; the node's lines must not)
+    const nodeLines = exposed.log.split("\n").filter((l) => !l.startsWith("--- start"));
+    assert.doesNotMatch(nodeLines.join("\n"), /cli-pass|conf-pass/);
+    await exposed.stop();
+  });
+});
+
+describe("the backup tool's destination", () => {
+  it("a symbolic link is refused and left alone; a pre-created empty directory is written into, its mode kept", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-backup-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const backup = (dest: string) =>
+      spawnSync(process.execPath, [join(PROJECT_ROOT, "dist", "tools", "backup", "cli.js"), node.dataDir, dest], {
+        encoding: "utf8",
+      });
+
+    const target = join(dir, "elsewhere");
+    mkdirSync(target);
+    const link = join(dir, "link");
+    symlinkSync(target, link);
+    const viaLink = backup(link);
+    assert.notEqual(viaLink.status, 0, viaLink.stdout);
+    assert.match(viaLink.stderr, /is a symbolic link: give the directory it points to/);
+    assert.ok(lstatSync(link).isSymbolicLink(), "the link is still a link");
+    assert.deepEqual(readdirSync(target), []);
+
+    const prepared = join(dir, "prepared");
+    mkdirSync(prepared, { mode: 0o700 });
+    chmodSync(prepared, 0o700);
+    const inode = statSync(prepared).ino;
+    const ok = backup(prepared);
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(statSync(prepared).mode & 0o777, 0o700);
+    assert.equal(statSync(prepared).ino, inode, "the same directory, not a replacement");
+    assert.ok(existsSync(join(prepared, "data.mdb")));
+
+    const file = join(dir, "file");
+    writeFileSync(file, "x");
+    assert.match(backup(file).stderr, /exists and is not a directory/);
+    // a destination the tool creates is its owner's only
+    const fresh = join(dir, "fresh");
+    assert.equal(backup(fresh).status, 0);
+    assert.equal(statSync(fresh).mode & 0o777, 0o700);
+    await node.stop();
+  });
+});
+
+describe("TLS", () => {
+  it("a leaf certificate for the configured names only; no CBC or SHA-1 suites", async (t) => {
+    // start() polls over plain HTTP, which a TLS node does not answer: wait for its "rpc listening" line instead
+    const started = await LedgerdProcess.startExpectingExit({
+      extraArgs: ["-tls", "-selfaddr=node.test.example"],
+      waitMs: 20_000,
+    });
+    const r = started.process;
+    assert.equal(started.code, undefined, started.output);
+    t.after(() => r.cleanup());
+    const cert = new X509Certificate(readFileSync(join(r.homeDir, "tls", "node.crt")));
+    assert.equal(cert.ca, false, "not a CA");
+    const days = (Date.parse(cert.validTo) - Date.now()) / 86_400_000;
+    assert.ok(days < 826, `valid ${days.toFixed(0)} days`);
+    const names = (cert.subjectAltName ?? "").split(", ").sort();
+    assert.deepEqual(names, [
+      "DNS:localhost",
+      "DNS:node.test.example",
+      "IP Address:0:0:0:0:0:0:0:1",
+      "IP Address:127.0.0.1",
+    ]);
+    const handshake = (options: ConnectionOptions) =>
+      new Promise<string>((resolve, reject) => {
+        const s = tlsConnect(
+          { host: "127.0.0.1", port: r.port, ca: readFileSync(join(r.homeDir, "tls", "node.crt")), ...options },
+          () => {
+            const suite = s.getCipher().name;
+            s.destroy();
+            resolve(suite);
+          },
+        );
+        s.on("error", reject);
+      });
+    assert.match(await handshake({ maxVersion: "TLSv1.2" }), /GCM|CHACHA20/);
+    await assert.rejects(
+      handshake({
+        maxVersion: "TLSv1.2",
+        ciphers: "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA:AES128-SHA:AES256-SHA",
+      }),
+      /handshake failure|no shared cipher|alert/i,
+    );
+    await r.stop();
   });
 });

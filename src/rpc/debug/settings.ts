@@ -4,8 +4,11 @@
  * and act on every write method from the next call on. Every change is logged at warning level with the
  * caller (a dropped or delayed write is refused or kept, never acknowledged and lost: intake.ts).
  */
+import { ConfigError } from "../../config/errors.js";
+import { GROUPS } from "../../config/fields.js";
 import { configurationView } from "../../config/view.js";
 import type { RpcContext } from "../context.js";
+import { serverError } from "../errors.js";
 import { MAX_DELAY_MS, MAX_DROP_RATE } from "../intake.js";
 import { expectInteger, Params } from "../params.js";
 import { callerOf } from "./access.js";
@@ -22,8 +25,15 @@ export function configuration(_params: unknown, ctx: RpcContext) {
  */
 export function reloadConfiguration(_params: unknown, ctx: RpcContext) {
   const before = ctx.getConfig();
-  // A broken file throws ConfigError, which rpc/errors.ts answers with its message (-32000).
-  const result = ctx.reloadConfig();
+  let result: ReturnType<RpcContext["reloadConfig"]>;
+  try {
+    result = ctx.reloadConfig();
+  } catch (e) {
+    if (!(e instanceof ConfigError)) throw e;
+    // The whole message (which may quote a line of the file, secrets included) goes to the node's log only.
+    ctx.log.warn("reload-configuration: the file was refused, nothing changed", { error: e.message, ...callerOf(ctx) });
+    throw serverError("Configuration error", valueFreeDescription(e));
+  }
   const after = result.config;
   if (after.dropRatePerMille !== before.dropRatePerMille)
     changeDropRate(ctx, after.dropRatePerMille, "reload-configuration");
@@ -69,3 +79,23 @@ function changeDelay(ctx: RpcContext, ms: number, method: string): number {
   ctx.log.warn("debug delay changed", { method, from, to, unit: "ms", ...callerOf(ctx) });
   return to;
 }
+
+/**
+ * A refused configuration file, described without any value from it: file, line, field and what was
+ * expected (the type, never the value found).
+ */
+function valueFreeDescription(e: ConfigError): string {
+  const where = `${e.file ?? "the configuration file"}${e.line === undefined ? "" : `:${e.line}`}`;
+  const expected = /(expected [^"]*?), got /.exec(e.message)?.[1];
+  // a field name only when it is one of ours: a stray line (a pasted password) reads as an unknown name
+  const known = e.field !== undefined && KNOWN_FIELDS.has(e.field.toLowerCase());
+  return (
+    `${where}: ${known ? `${e.field}: ` : ""}${expected ?? "invalid"}; nothing changed ` +
+    "(values are not echoed here: the node's log at warning level says what is wrong)"
+  );
+}
+
+/** "group.field" of every configuration field, lower case. */
+const KNOWN_FIELDS: ReadonlySet<string> = new Set(
+  GROUPS.flatMap((g) => g.fields.map((f) => `${g.name}.${f.name}`.toLowerCase())),
+);

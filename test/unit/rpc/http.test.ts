@@ -213,11 +213,11 @@ describe("CORS", () => {
     }
   });
 
-  it("another origin gets only Vary", async () => {
-    const a = await rawJson(t.base, { body: PROPERTIES, headers: { Origin: "http://evil.example" } });
-    assert.equal(a.status, 200);
+  it("another origin is refused before anything runs (403, plain text; issue 19: cross-site requests)", async () => {
+    const a = await rawRequest(t.base, { body: PROPERTIES, headers: { Origin: "http://evil.example" } });
+    assert.equal(a.status, 403);
+    assert.equal(a.text, '403 Forbidden: Origin "http://evil.example" is not allowed (list it in [App] CorsDomains)\n');
     assert.equal(a.headers["access-control-allow-origin"], undefined);
-    assert.equal(a.headers.vary, "Origin");
   });
 
   it("answers a pre-flight with 200, an empty body and the grants (A29)", async () => {
@@ -249,7 +249,8 @@ describe("CORS", () => {
     ];
     for (const headers of preflights) {
       const a = await rawRequest(t.base, { method: "OPTIONS", headers });
-      assert.equal(a.status, 200);
+      // a listed origin asking for too much gets no grant; an unlisted one is refused outright
+      assert.equal(a.status, headers.Origin === "http://evil.example" ? 403 : 200);
       assert.equal(a.headers["access-control-allow-origin"], undefined);
     }
   });
@@ -276,10 +277,13 @@ describe("CORS", () => {
     const saved = t.config.corsDomains;
     t.config.corsDomains = [];
     try {
-      const a = await rawJson(t.base, {
+      // a browser's pre-flight from an origin no longer listed: refused
+      const browser = await rawRequest(t.base, {
         method: "OPTIONS",
         headers: { Origin: "http://a.example", "Access-Control-Request-Method": "POST" },
       });
+      assert.equal(browser.status, 403);
+      const a = await rawJson(t.base, { method: "OPTIONS", headers: { "Access-Control-Request-Method": "POST" } });
       assert.equal(a.status, 400);
       assert.equal(a.json.error?.code, -32600);
       assert.equal(a.headers["access-control-allow-origin"], undefined);
