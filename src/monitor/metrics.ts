@@ -17,8 +17,8 @@ export interface MetricsSources {
   ledger: {
     heights(): { directoryBlockHeight: number; leaderHeight: number };
     openBlock(): { startMs: number };
-    /** the open block's lists and the held count (the debug `processList` view; only these members are read) */
-    processList(): { commits?: unknown; entries?: unknown; transactions?: unknown; held?: unknown };
+    /** counts of the open block's messages and of the held reveals */
+    openBlockSizes(): { commits: number; reveals: number; transactions: number; held: number };
   };
   /** the LMDB directory (`<homedir>/<network>/db`) */
   dataDir: string;
@@ -92,11 +92,10 @@ export class NodeMetrics {
       labelNames: ["kind"],
       registers,
       collect() {
-        const pl = s.ledger.processList();
-        const n = (list: unknown): number => (Array.isArray(list) ? list.length : 0);
-        this.set({ kind: "commit" }, n(pl.commits));
-        this.set({ kind: "reveal" }, n(pl.entries));
-        this.set({ kind: "transaction" }, n(pl.transactions));
+        const sizes = s.ledger.openBlockSizes();
+        this.set({ kind: "commit" }, sizes.commits);
+        this.set({ kind: "reveal" }, sizes.reveals);
+        this.set({ kind: "transaction" }, sizes.transactions);
       },
     });
     new Gauge({
@@ -104,8 +103,7 @@ export class NodeMetrics {
       help: "messages held for a later match (reveals waiting for their commit)",
       registers,
       collect() {
-        const held = s.ledger.processList().held;
-        this.set(typeof held === "number" ? held : 0);
+        this.set(s.ledger.openBlockSizes().held);
       },
     });
     new Gauge({

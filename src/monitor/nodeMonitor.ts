@@ -14,7 +14,11 @@ import { NodeMetrics } from "./metrics.js";
 
 export interface NodeMonitorDependencies {
   ledger: LedgerApi &
-    LedgerDebugApi & { isProducing(): boolean; openBlock(): { startMs: number; minuteStartMs: number } };
+    LedgerDebugApi & {
+      isProducing(): boolean;
+      openBlock(): { startMs: number; minuteStartMs: number };
+      openBlockSizes(): { commits: number; reveals: number; transactions: number; held: number };
+    };
   store: { assertWritable(): void };
   /** the LMDB directory */
   dataDir: string;
