@@ -25,12 +25,14 @@ export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">):
 
 /**
  * The network's genesis federated server and key, which also verifies addServer records (the skeleton
- * key): LOCAL's well-known bootstrap key, or a CUSTOM network's [App] CustomBootstrapIdentity/Key.
+ * key): LOCAL's well-known bootstrap key, or a CUSTOM network's bootstrap identity and key
+ * (config/customNetwork.ts: [App] CustomBootstrapIdentity, CustomBootstrapKey).
  */
 export function networkBootstrap(config: Pick<NodeConfig, "network" | "file">): {
   identity: Uint8Array;
   publicKey: Uint8Array;
 } {
+  // (config.custom.publicKeyHex is this node's own key; the network's bootstrap key is CustomBootstrapKey)
   if (config.network === "CUSTOM")
     return {
       identity: fromHex(

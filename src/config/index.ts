@@ -318,7 +318,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     flags.debugApi ?? (fileDebugApi !== "" ? (fileDebugApi as DebugApiMode) : network === "MAIN" ? "off" : "readonly");
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
-  const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)));
+  const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)), network);
 
   const anchorRpc = (flags.anchorRpc ?? fileString(raw, "Anchor", "RpcUrl")).trim();
   if (anchorRpc !== "" && !/^https?:\/\/\S+$/i.test(anchorRpc))
@@ -430,6 +430,7 @@ function clusterConfig(
   raw: RawFile,
   fieldError: (key: string, message: string) => ConfigError,
   path: (value: string) => string | undefined,
+  network: NetworkName,
 ): ClusterConfig {
   const natsUrls =
     flags.natsUrls ??
@@ -461,6 +462,11 @@ function clusterConfig(
       ...(ca === undefined ? {} : { caFile: ca }),
       ...(cert === undefined ? {} : { certFile: cert, keyFile: key! }),
     };
+  if (natsUrls.length > 0 && network !== "LOCAL" && network !== "CUSTOM")
+    throw new ConfigError(
+      `-nats: a cluster runs a LOCAL or CUSTOM network; ${network} is run by its own federated servers`,
+      { field: "-nats" },
+    );
   if (natsUrls.length > 0 && role !== "follower") {
     if (!HEX64.test(out.identityChainId))
       throw fieldError(

@@ -1,0 +1,128 @@
+/**
+ * `make bench` (= `node dist/bench/run.js`): the micro suite, then the end-to-end load benchmark when
+ * it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the cluster scenario
+ * (dist/tools/loadgen/cluster.js), printed as ONE table and written to
+ * bench/results/latest.json with a description of the machine. Interface: bench/README.md.
+ */
+import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describeMachine } from "./machine.js";
+import { runMicro } from "./micro.js";
+import { formatTable } from "./row.js";
+const LOAD_MODULE = new URL("../tools/loadgen/index.js", import.meta.url);
+const CLUSTER_MODULE = new URL("../tools/loadgen/cluster.js", import.meta.url);
+const RESULTS = fileURLToPath(new URL("../../bench/results/latest.json", import.meta.url));
+/** Ratios between rows of one run (absent when a row is missing or skipped). */
+export function deriveFigures(rows) {
+    const rate = (id) => {
+        const row = rows.find((r) => r.id === id);
+        if (row === undefined || row.samples === 0)
+            return undefined;
+        return row.itemsPerSec ?? row.opsPerSec;
+    };
+    const ratio = (a, b) => {
+        const x = rate(a);
+        const y = rate(b);
+        return x === undefined || y === undefined ? undefined : Math.round((x / y) * 100) / 100;
+    };
+    const derived = {};
+    const set = (key, value) => {
+        if (value !== undefined)
+            derived[key] = value;
+    };
+    set("poolVerifyOverCeiling", ratio("workers.verify.pool.batched", "crypto.ed25519.node"));
+    set("batchedOverSingleTask", ratio("workers.verify.pool.batched", "workers.verify.pool.single"));
+    set("nodeOverNobleVerify", ratio("crypto.ed25519.node", "crypto.ed25519.noble"));
+    set("nodeOverNobleSha256", ratio("crypto.sha256.node", "crypto.sha256.noble"));
+    set("merkleMainOverPool", ratio("workers.merkle.pool", "workers.merkle.main"));
+    return derived;
+}
+async function loadRows() {
+    if (process.argv.includes("--micro-only"))
+        return { rows: [], ran: false, reason: "--micro-only" };
+    if (!existsSync(LOAD_MODULE))
+        return { rows: [], ran: false, reason: "dist/tools/loadgen/index.js is not built" };
+    try {
+        const mod = (await import(LOAD_MODULE.href));
+        if (typeof mod.runLoad !== "function")
+            return { rows: [], ran: false, reason: "dist/tools/loadgen/index.js does not export runLoad()" };
+        return { rows: await mod.runLoad(), ran: true };
+    }
+    catch (error) {
+        return {
+            rows: [],
+            ran: false,
+            reason: `runLoad() failed: ${error instanceof Error ? error.message : String(error)}`,
+        };
+    }
+}
+/**
+ * The cluster scenario (tools/loadgen/cluster.ts: 3 nats-servers + 3 federated servers, one killed
+ * mid-run, the single node beside it); skipped rows, never a throw, when it cannot run.
+ */
+async function clusterRows() {
+    if (process.argv.includes("--micro-only") || process.argv.includes("--no-cluster"))
+        return [];
+    try {
+        const mod = (await import(CLUSTER_MODULE.href));
+        if (typeof mod.clusterBenchRows !== "function")
+            return [];
+        return await mod.clusterBenchRows();
+    }
+    catch (error) {
+        return [
+            {
+                id: "load.cluster.writes",
+                section: "load",
+                name: "cluster",
+                opsPerSec: 0,
+                meanUs: 0,
+                p99Us: 0,
+                samples: 0,
+                note: `skipped: ${error instanceof Error ? error.message : String(error)}`,
+            },
+        ];
+    }
+}
+/** Write bench/results/latest.json atomically (a crash mid-write leaves the previous file). */
+function writeReport(report) {
+    mkdirSync(dirname(RESULTS), { recursive: true });
+    writeFileSync(`${RESULTS}.tmp`, `${JSON.stringify(report, null, 2)}\n`);
+    renameSync(`${RESULTS}.tmp`, RESULTS);
+}
+async function main() {
+    const machine = describeMachine();
+    const started = performance.now();
+    console.log(`ledgerd benchmarks — ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB, node ${machine.node}, load ${machine.loadAverage1m}`);
+    const rows = await runMicro();
+    console.log(`micro suite: ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const report = {
+        schema: 1,
+        date: new Date().toISOString(),
+        command: ["node dist/bench/run.js", ...process.argv.slice(2)].join(" "),
+        machine,
+        rows,
+        derived: deriveFigures(rows),
+        load: { ran: false, reason: "running" },
+    };
+    // The micro figures are kept even if the load benchmark later takes the process down.
+    writeReport(report);
+    const load = await loadRows();
+    rows.push(...load.rows);
+    writeReport(report);
+    rows.push(...(await clusterRows()));
+    report.derived = deriveFigures(rows);
+    report.load = load.ran ? { ran: true } : { ran: false, reason: load.reason };
+    console.log("");
+    console.log(formatTable(rows));
+    console.log("");
+    for (const [key, value] of Object.entries(report.derived))
+        console.log(`${key}: ${value}`);
+    if (!load.ran)
+        console.log(`load benchmark: not run (${load.reason})`);
+    writeReport(report);
+    console.log("written: bench/results/latest.json");
+}
+await main();
+//# sourceMappingURL=run.js.map

@@ -1,0 +1,107 @@
+/**
+ * Client of the node's live event feed (`/live`, docs/api.md "Live event feed"): `subscribe(...)` opens a
+ * WebSocket, sends the subscription, hands every event to `onEvent`, and reconnects after a drop with
+ * growing pauses. On reconnect it resumes from the block after the last `block` event it saw, so confirmed
+ * entries and transactions of the gap are replayed (acknowledgements of the gap are not: they are
+ * transient, and a hash subscription receives its current status again instead).
+ */
+import { readFileSync } from "node:fs";
+import WebSocket from "ws";
+import { ClientConfigError } from "./errors.js";
+const DEFAULT_RECONNECT_MS = 500;
+const DEFAULT_MAX_RECONNECT_MS = 10_000;
+/** Subscribe to the node's live feed; see LiveSubscription for what arrives. */
+export function subscribe(options, subscription, handlers) {
+    const url = liveUrl(options.url);
+    const headers = {};
+    if ((options.user ?? "") !== "" || (options.password ?? "") !== "")
+        headers.Authorization = `Basic ${Buffer.from(`${options.user ?? ""}:${options.password ?? ""}`, "utf8").toString("base64")}`;
+    const ca = options.caFile ? readFileSync(options.caFile) : undefined;
+    const firstPause = options.reconnectMs ?? DEFAULT_RECONNECT_MS;
+    const maxPause = options.maxReconnectMs ?? DEFAULT_MAX_RECONNECT_MS;
+    let lastHeight = -1;
+    let stopped = false;
+    let socket;
+    let timer;
+    let pause = firstPause;
+    let connections = 0;
+    const connect = () => {
+        const reconnect = connections++ > 0;
+        const from = lastHeight >= 0 ? lastHeight + 1 : reconnect ? undefined : subscription.fromHeight;
+        const ws = new WebSocket(url, { headers, ...(ca ? { ca } : {}) });
+        socket = ws;
+        let fatal = false;
+        ws.on("open", () => {
+            pause = firstPause;
+            const req = { op: "subscribe" };
+            if (subscription.chains?.length)
+                req.chains = subscription.chains;
+            if (subscription.addresses?.length)
+                req.addresses = subscription.addresses;
+            if (subscription.hashes?.length)
+                req.hashes = subscription.hashes;
+            for (const f of ["minutes", "health", "content"])
+                if (subscription[f] !== undefined)
+                    req[f] = subscription[f];
+            if (from !== undefined)
+                req.fromheight = from;
+            ws.send(JSON.stringify(req));
+            handlers.onOpen?.({ reconnect, ...(from !== undefined ? { resumedFrom: from } : {}) });
+        });
+        ws.on("message", (data) => {
+            let event;
+            try {
+                event = JSON.parse(data.toString());
+            }
+            catch {
+                return;
+            }
+            if (event.event === "block" && typeof event.height === "number")
+                lastHeight = Math.max(lastHeight, event.height);
+            handlers.onEvent(event);
+        });
+        ws.on("unexpected-response", (_req, res) => {
+            fatal = res.statusCode === 401 || res.statusCode === 404;
+            handlers.onError?.(new Error(`live feed at ${url}: HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
+            ws.terminate();
+        });
+        ws.on("error", (e) => handlers.onError?.(e));
+        ws.on("close", (code, reason) => {
+            if (socket === ws)
+                socket = undefined;
+            const retry = !stopped && !fatal && options.reconnect !== false;
+            handlers.onClose?.({ code, reason: reason.toString(), ...(retry ? { retryInMs: pause } : {}) });
+            if (!retry)
+                return;
+            timer = setTimeout(connect, pause);
+            pause = Math.min(pause * 2, maxPause);
+        });
+    };
+    connect();
+    return {
+        close: () => {
+            stopped = true;
+            if (timer !== undefined)
+                clearTimeout(timer);
+            socket?.close(1000, "client closing");
+        },
+        get lastHeight() {
+            return lastHeight;
+        },
+    };
+}
+/** http(s)://host:port[/v2] → ws(s)://host:port/live */
+export function liveUrl(base) {
+    let u;
+    try {
+        u = new URL(base);
+    }
+    catch {
+        throw new ClientConfigError(`node URL ${JSON.stringify(base)} is not a valid URL (example: http://127.0.0.1:8088)`);
+    }
+    if (u.protocol !== "http:" && u.protocol !== "https:" && u.protocol !== "ws:" && u.protocol !== "wss:")
+        throw new ClientConfigError(`node URL ${base}: scheme must be http or https, got ${u.protocol}`);
+    const scheme = u.protocol === "https:" || u.protocol === "wss:" ? "wss:" : "ws:";
+    return `${scheme}//${u.host}/live`;
+}
+//# sourceMappingURL=liveClient.js.map

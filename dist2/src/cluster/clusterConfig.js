@@ -1,0 +1,60 @@
+/**
+ * What a cluster node derives from its configuration: the stream and subjects of its network's log, and
+ * the federation's options (role, identity and key, the network's bootstrap server and skeleton key).
+ */
+import { fileString } from "../config/ini.js";
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import { fromHex } from "../protocol/bytes.js";
+import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../protocol/genesis.js";
+import { networkId } from "../protocol/network.js";
+/** The log of a network: stream `LEDGER_<NET>` on subjects `ledger.<net>.>` (CUSTOM: the network id in hex). */
+export function clusterNames(config) {
+    if (config.network === "CUSTOM") {
+        const id = networkId("CUSTOM", config.customNet).toString(16).padStart(8, "0");
+        return { stream: `LEDGER_CUSTOM_${id}`, subjectPrefix: `ledger.custom_${id}` };
+    }
+    return { stream: `LEDGER_${config.network}`, subjectPrefix: `ledger.${config.network.toLowerCase()}` };
+}
+/**
+ * The network's genesis federated server and key, which also verifies addServer records (the skeleton
+ * key): LOCAL's well-known bootstrap key, or a CUSTOM network's bootstrap identity and key
+ * (config/customNetwork.ts: [App] CustomBootstrapIdentity, CustomBootstrapKey).
+ */
+export function networkBootstrap(config) {
+    // (config.custom.publicKeyHex is this node's own key; the network's bootstrap key is CustomBootstrapKey)
+    if (config.network === "CUSTOM")
+        return {
+            identity: fromHex(fileString(config.file, "App", "CustomBootstrapIdentity").trim(), "CustomBootstrapIdentity", 32),
+            publicKey: fromHex(fileString(config.file, "App", "CustomBootstrapKey").trim(), "CustomBootstrapKey", 32),
+        };
+    return {
+        identity: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX, "identity", 32),
+        publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX, "key", 32),
+    };
+}
+/** The federation's options from a validated configuration (config/index.ts checked identity and keys). */
+export function federationOptions(config) {
+    const c = config.cluster;
+    const bootstrap = networkBootstrap(config);
+    const server = c.role === "follower"
+        ? {}
+        : {
+            identity: fromHex(c.identityChainId, "IdentityChainID", 32),
+            seed: fromHex(c.serverPrivKey, "LocalServerPrivKey", 32),
+        };
+    if (server.seed !== undefined)
+        publicKeyFromSeed(server.seed); // throws on a bad seed before anything starts
+    return {
+        role: c.role,
+        ...server,
+        networkId: networkId(config.network, config.customNet),
+        blockTimeSeconds: config.blockTimeSeconds,
+        bootstrap,
+        skeletonKey: bootstrap.publicKey,
+        nodeName: c.role === "follower" ? `follower-${config.port}` : c.identityChainId.slice(0, 16),
+        stream: clusterNames(config).stream,
+        faultTimeoutSeconds: c.faultTimeoutSeconds,
+        roundTimeoutSeconds: c.roundTimeoutSeconds,
+    };
+}
+//# sourceMappingURL=clusterConfig.js.map

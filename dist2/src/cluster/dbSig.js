@@ -1,0 +1,73 @@
+/**
+ * Directory-block signatures (FEDERATION.md §1.2, wire-format §5.2–5.3): admin block h carries type-01
+ * entries, each a federated server's ed25519 signature over the 113-byte header of directory block h−1,
+ * in the reference's order (by the signer's minute-0 VM index at h), and at least a majority of the
+ * federated servers of h must have signed.
+ */
+import { signEd25519, verifyEd25519 } from "../crypto/ed25519.js";
+import { bytesEqual, compareBytes } from "../protocol/bytes.js";
+import { encodeDirectoryBlockHeader } from "../protocol/dblock.js";
+/** Signatures needed out of `federated` servers: ⌊N/2⌋+1 (factomd FixupLinks). */
+export function majority(federated) {
+    return Math.floor(federated / 2) + 1;
+}
+/** Sign directory block `previous` (the block before the one whose admin block carries it). */
+export function signDirectoryBlock(seed, previous) {
+    return signEd25519(seed, encodeDirectoryBlockHeader(previous));
+}
+/** True when `signature` by `publicKey` verifies over `previous`'s 113-byte header. */
+export function verifyDirectoryBlockSignature(publicKey, previous, signature) {
+    const header = previous instanceof Uint8Array ? previous : encodeDirectoryBlockHeader(previous);
+    return verifyEd25519(publicKey, header, signature);
+}
+/**
+ * The VM that federated server `fedIndex` (its index in the chain-ID-sorted federated list) leads in
+ * minute 0 of `height`, with `n` federated servers. factomd `ProcessList.MakeMap`: minute 0's VM j is led by
+ * fed (base + 1 + j) mod n, base = uint32(height·131) mod n; so fed f leads VM (f − base − 1) mod n.
+ */
+export function minuteZeroVmIndex(fedIndex, n, height) {
+    if (!(n > 0 && fedIndex >= 0 && fedIndex < n))
+        throw new RangeError(`fed index ${fedIndex} out of 0..${n - 1}`);
+    const base = (Math.imul(height >>> 0, 131) >>> 0) % n;
+    return (((fedIndex - base - 1) % n) + n) % n;
+}
+/**
+ * The admin-block type-01 entries of `signatures` in the reference's order (factomd `SortDBSigs`: by the
+ * signer's minute-0 VM index). `federated` is the federated set of `height`, sorted by identity chain ID;
+ * a signature whose identity is not in it is a caller bug and throws.
+ */
+export function orderedSignatureEntries(signatures, federated, height) {
+    const withVm = signatures.map((s) => {
+        const f = federated.findIndex((id) => bytesEqual(id, s.identity));
+        if (f < 0)
+            throw new RangeError("a signature of a server that is not federated at this height");
+        return { s, vm: minuteZeroVmIndex(f, federated.length, height) };
+    });
+    withVm.sort((a, b) => a.vm - b.vm || compareBytes(a.s.identity, b.s.identity));
+    return withVm.map(({ s }) => ({
+        type: 0x01,
+        identityAdminChainId: s.identity,
+        publicKey: s.publicKey,
+        signature: s.signature,
+    }));
+}
+/**
+ * Check admin block h's signatures against directory block h−1 and the federated servers of h (with their
+ * keys): how many distinct federated servers signed validly, and whether that is a majority.
+ */
+export function checkBlockSignatures(entries, previous, federated) {
+    const header = encodeDirectoryBlockHeader(previous);
+    const signed = new Set();
+    for (const e of entries) {
+        if ("forwardCompatible" in e || e.type !== 0x01)
+            continue;
+        const f = federated.findIndex((s) => bytesEqual(s.identity, e.identityAdminChainId));
+        if (f < 0 || !bytesEqual(federated[f].publicKey, e.publicKey))
+            continue;
+        if (verifyEd25519(e.publicKey, header, e.signature))
+            signed.add(f);
+    }
+    const needed = majority(federated.length);
+    return { valid: signed.size, needed, ok: signed.size >= needed };
+}
+//# sourceMappingURL=dbSig.js.map

@@ -1,0 +1,319 @@
+import { DeliverPolicy, DiscardPolicy, jetstream, jetstreamManager, RetentionPolicy, StorageType, } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+/**
+ * Dedup window of the stream, ms. JetStream's default (2 min, `StreamDefaultDuplicatesWindow`). A retry
+ * never outlives it: `append` gives up after DEFAULT_APPEND_DEADLINE_MS, far inside the window.
+ */
+export const DUPLICATE_WINDOW_MS = 120_000;
+/**
+ * How long `append` keeps retrying a publish, ms. A stream-leader crash stops writes 4.1–6.9 s (measured,
+ * FEDERATION.md §2.2; the Raft election timeout is a random 4–9 s), so 30 s covers several elections.
+ */
+export const DEFAULT_APPEND_DEADLINE_MS = 30_000;
+/** Wait for one PubAck, ms. A R3 publish is 0.4 ms p50 / 3 ms p99 here; a longer wait means no leader. */
+const PUBLISH_TIMEOUT_MS = 2_000;
+/** Pause between publish attempts while there is no stream leader, ms. */
+const RETRY_PAUSE_MS = 250;
+/**
+ * A follow that has delivered nothing for this long while the stream holds more is restarted, ms. Records
+ * arrive every minute at least (end-of-minute markers), and a live delivery takes well under 1 ms each.
+ */
+const FOLLOW_WATCHDOG_MS = 3_000;
+/** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
+export const MAX_RECORD_BYTES = 512 * 1024;
+/** An append that could not be stored before its deadline. */
+export class LogUnavailableError extends Error {
+    info;
+    constructor(info) {
+        super(`the replicated log is unavailable: ${info}`);
+        this.info = info;
+        this.name = "LogUnavailableError";
+    }
+}
+/** True for the errors a publish gets while the stream has no leader (retryable). */
+function isRetryable(e) {
+    const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
+    return /no responders|503|timeout|TIMEOUT|jetstream is not enabled|not enabled|closed|disconnect|leader/i.test(text);
+}
+export class JetStreamLog {
+    options;
+    deps;
+    nc;
+    js;
+    jsm;
+    closed = false;
+    constructor(options, deps, nc, js, jsm) {
+        this.options = options;
+        this.deps = deps;
+        this.nc = nc;
+        this.js = js;
+        this.jsm = jsm;
+    }
+    /**
+     * Connect (retrying for ever while no server answers: a node may start before NATS) and make sure the
+     * stream exists, creating it with this node's replica count when it does not.
+     */
+    static async open(options, deps) {
+        const nc = await connectToNats(options, deps);
+        try {
+            const jsm = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
+            const log = new JetStreamLog(options, deps, nc, jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS }), jsm);
+            await log.ensureStream();
+            return log;
+        }
+        catch (e) {
+            await nc.close().catch(() => { });
+            throw e;
+        }
+    }
+    async ensureStream() {
+        const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+        for (;;) {
+            try {
+                await this.jsm.streams.info(this.options.stream);
+                return;
+            }
+            catch (e) {
+                const text = e instanceof Error ? e.message : String(e);
+                if (/stream not found/i.test(text)) {
+                    try {
+                        await this.jsm.streams.add(this.streamConfig());
+                        this.deps.log.info("created the log stream", {
+                            stream: this.options.stream,
+                            replicas: this.options.replicas,
+                        });
+                        return;
+                    }
+                    catch (e2) {
+                        // another node created it meanwhile: go round and read it
+                        if (!/already in use|exists/i.test(e2 instanceof Error ? e2.message : String(e2)) && !isRetryable(e2))
+                            throw e2;
+                    }
+                }
+                else if (!isRetryable(e))
+                    throw e;
+            }
+            if (Date.now() > deadline)
+                throw new LogUnavailableError(`stream ${this.options.stream} not reachable`);
+            await sleep(RETRY_PAUSE_MS);
+        }
+    }
+    streamConfig() {
+        return {
+            name: this.options.stream,
+            subjects: [`${this.options.subjectPrefix}.>`],
+            storage: StorageType.File,
+            num_replicas: this.options.replicas,
+            retention: RetentionPolicy.Limits,
+            discard: DiscardPolicy.Old,
+            allow_direct: true,
+            duplicate_window: DUPLICATE_WINDOW_MS * 1_000_000,
+            max_msg_size: MAX_RECORD_BYTES + 4096,
+        };
+    }
+    /**
+     * Store one record under `${subjectPrefix}.${kind}`. `msgId` (optional) is the `Nats-Msg-Id`: a second
+     * append of the same id inside the dedup window stores nothing and answers the first one's sequence.
+     * Retries while there is no stream leader; rejects with LogUnavailableError after the deadline.
+     */
+    async append(kind, data, msgId) {
+        if (data.length > MAX_RECORD_BYTES)
+            throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
+        const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+        const subject = `${this.options.subjectPrefix}.${kind}`;
+        let last;
+        for (;;) {
+            if (this.closed)
+                throw new LogUnavailableError("closed");
+            try {
+                const ack = await this.js.publish(subject, data, {
+                    timeout: PUBLISH_TIMEOUT_MS,
+                    ...(msgId === undefined ? {} : { msgID: msgId }),
+                });
+                return { seq: ack.seq, duplicate: ack.duplicate };
+            }
+            catch (e) {
+                if (!isRetryable(e))
+                    throw e;
+                last = e;
+            }
+            if (Date.now() > deadline)
+                throw new LogUnavailableError(last instanceof Error ? last.message : String(last));
+            await sleep(RETRY_PAUSE_MS);
+        }
+    }
+    /** The stream's last sequence (0 when empty). Needs a stream leader. */
+    async lastSequence() {
+        const info = await this.jsm.streams.info(this.options.stream);
+        return info.state.last_seq;
+    }
+    /**
+     * Deliver every record from `fromSeq` (≥ 1) on, in order, one at a time: the next record is delivered
+     * only after `onRecord` has settled. A handler that throws ends the delivery (`done` rejects with it).
+     */
+    follow(fromSeq, onRecord) {
+        if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1))
+            throw new RangeError(`fromSeq must be ≥ 1, got ${fromSeq}`);
+        let stopped = false;
+        let stopMessages;
+        const run = async () => {
+            let next = fromSeq;
+            while (!stopped && !this.closed) {
+                let watchdog;
+                try {
+                    const consumer = await this.js.consumers.get(this.options.stream, {
+                        deliver_policy: DeliverPolicy.StartSequence,
+                        opt_start_seq: next,
+                    });
+                    const messages = await consumer.consume({ max_messages: 512 });
+                    stopMessages = () => void messages.stop();
+                    if (stopped)
+                        messages.stop();
+                    // The client recreates an ordered consumer after a gap, but not always after the nats-server its
+                    // connection was on died (measured: delivery stalled > 20 s while appends went on). So: when nothing
+                    // arrives for FOLLOW_WATCHDOG_MS while the stream holds more, this consumer is dropped and made again.
+                    let delivered = 0;
+                    let seen = 0;
+                    let busy = false;
+                    let checking = false;
+                    watchdog = setInterval(() => {
+                        if (checking || busy || delivered !== seen) {
+                            seen = delivered;
+                            return;
+                        }
+                        checking = true;
+                        this.lastSequence().then((last) => {
+                            checking = false;
+                            if (delivered === seen && !busy && last >= next) {
+                                this.deps.log.warn("log delivery stalled; following again", { from: next, last });
+                                messages.stop();
+                            }
+                        }, () => {
+                            checking = false;
+                        });
+                    }, FOLLOW_WATCHDOG_MS);
+                    for await (const m of messages) {
+                        const seq = m.seq;
+                        if (seq < next)
+                            continue; // a re-delivery after the client recreated the consumer
+                        busy = true;
+                        try {
+                            await onRecord({ seq, subject: m.subject, data: m.data, storedMs: m.time.getTime() });
+                        }
+                        catch (e) {
+                            throw new HandlerError(e);
+                        }
+                        finally {
+                            busy = false;
+                        }
+                        delivered++;
+                        next = seq + 1;
+                        if (stopped)
+                            break;
+                    }
+                }
+                catch (e) {
+                    if (stopped || this.closed)
+                        return;
+                    if (e instanceof HandlerError)
+                        throw e.cause;
+                    if (!isRetryable(e) && !/consumer|stream/i.test(e instanceof Error ? e.message : String(e)))
+                        throw e;
+                    this.deps.log.warn("log delivery interrupted; resuming", {
+                        from: next,
+                        error: e instanceof Error ? e.message : String(e),
+                    });
+                    await sleep(RETRY_PAUSE_MS);
+                }
+                finally {
+                    if (watchdog !== undefined)
+                        clearInterval(watchdog);
+                }
+            }
+        };
+        const done = run();
+        return {
+            done,
+            stop: async () => {
+                stopped = true;
+                stopMessages?.();
+                await done.catch(() => { });
+            },
+        };
+    }
+    /**
+     * The newest record of a kind (`${subjectPrefix}.${kind}`), read with a direct get: any replica answers,
+     * even without a quorum (FEDERATION.md §2.1). Undefined when there is none.
+     */
+    async lastOfKind(kind) {
+        const m = await this.jsm.direct.getMessage(this.options.stream, {
+            last_by_subj: `${this.options.subjectPrefix}.${kind}`,
+        });
+        return m === null ? undefined : m.data;
+    }
+    /** Name of the nats-server leading the stream ("" when there is none now). */
+    async streamLeader() {
+        const info = await this.jsm.streams.info(this.options.stream);
+        return info.cluster?.leader ?? "";
+    }
+    /** Servers the connection knows of and whether it is connected now. */
+    status() {
+        return { connected: !this.nc.isClosed() && this.nc.info !== undefined, server: this.nc.getServer() };
+    }
+    async close() {
+        if (this.closed)
+            return;
+        this.closed = true;
+        await this.nc.drain().catch(() => this.nc.close());
+    }
+}
+/** Pause between connection attempts while no NATS server answers, ms. */
+const CONNECT_RETRY_MS = 500;
+/** How often a node still waiting for NATS says so, ms. */
+const CONNECT_LOG_EVERY_MS = 5_000;
+/**
+ * Connect to one of the servers. While none answers (a node started before NATS) it keeps trying and says
+ * so every few seconds; a refusal that waiting cannot fix — wrong credentials, TLS required or not trusted —
+ * throws at once, naming it. Once connected, the client reconnects by itself for ever.
+ */
+async function connectToNats(options, deps) {
+    const deadline = Date.now() + (options.connectDeadlineMs ?? Number.POSITIVE_INFINITY);
+    let lastLog = 0;
+    for (;;) {
+        try {
+            return await connect({
+                servers: [...options.servers],
+                name: options.name ?? "ledgerd",
+                maxReconnectAttempts: -1,
+                reconnectTimeWait: 250,
+                timeout: PUBLISH_TIMEOUT_MS,
+                ...(options.user === undefined || options.user === "" ? {} : { user: options.user, pass: options.pass ?? "" }),
+                ...(options.tls === undefined ? {} : { tls: options.tls }),
+            });
+        }
+        catch (e) {
+            const text = e instanceof Error ? e.message : String(e);
+            if (/authori[sz]ation|authentication|tls|certificate|secure|ssl/i.test(text))
+                throw new Error(`NATS ${options.servers.join(",")}: ${text}`);
+            if (Date.now() > deadline)
+                throw new LogUnavailableError(`no NATS server answers at ${options.servers.join(",")}: ${text}`);
+            if (Date.now() - lastLog >= CONNECT_LOG_EVERY_MS) {
+                lastLog = Date.now();
+                deps.log.warn("waiting for NATS", { servers: options.servers.join(","), error: text });
+            }
+            await sleep(CONNECT_RETRY_MS);
+        }
+    }
+}
+/** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */
+class HandlerError extends Error {
+    cause;
+    constructor(cause) {
+        super(cause instanceof Error ? cause.message : String(cause));
+        this.cause = cause;
+    }
+}
+function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+//# sourceMappingURL=jetStreamLog.js.map

@@ -1,0 +1,430 @@
+/**
+ * Command-line flags, parsed the way Go's `flag` package parses the reference node's flags:
+ * `-name=value`, `--name=value`, `-name value`, `--name value`, and for booleans a bare `-name`
+ * (true) or `-name=false`. Parsing stops at `--`. Unknown flags, bad values and stray arguments are
+ * ConfigErrors that name the flag.
+ */
+import { isIP } from "node:net";
+import { availableParallelism } from "node:os";
+import { NETWORK_NAMES } from "../protocol/network.js";
+import { ConfigError } from "./errors.js";
+import { DEBUG_API_MODES, DEFAULT_MAX_BODY_BYTES, DEFAULT_MIN_FREE_DISK_MB, LOG_LEVEL_WORDS, MAX_BODY_BYTES_LIMIT, MAX_MIN_FREE_DISK_MB, MAX_VERIFY_THREADS, MIN_BODY_BYTES, } from "./fields.js";
+/** Default signature-verification threads: one worker when there is a core to spare, else verify inline. */
+export function defaultVerifyThreads() {
+    return availableParallelism() >= 2 ? 1 : 0;
+}
+function bad(flag, message) {
+    throw new ConfigError(`invalid value for flag ${flag}: ${message}`, { field: flag });
+}
+function int(flag, value, min, max) {
+    if (!/^[+-]?[0-9]+$/.test(value.trim()))
+        bad(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    const n = Number.parseInt(value, 10);
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+        bad(flag, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+    }
+    return n;
+}
+/** Go's strconv.ParseBool set. */
+function bool(flag, value) {
+    if (["1", "t", "T", "true", "TRUE", "True"].includes(value))
+        return true;
+    if (["0", "f", "F", "false", "FALSE", "False"].includes(value))
+        return false;
+    return bad(flag, `expected true or false, got ${JSON.stringify(value)}`);
+}
+/** A level word of the flag or the file (ours, or the reference's syslog/logrus names) → LogLevel. */
+export function parseLogLevel(word) {
+    return LOG_LEVEL_WORDS[word.trim().toLowerCase()];
+}
+/** -selfaddr entries: IP addresses and DNS names (a leading "*." wildcard allowed). */
+const DNS_NAME = /^(\*\.)?([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.?$/;
+export function isDnsName(name) {
+    return name.length <= 253 && DNS_NAME.test(name);
+}
+const SPECS = [
+    {
+        names: ["network"],
+        kind: "string",
+        arg: "NAME",
+        shown: "LOCAL, or [App] Network of the file",
+        help: "network to serve: MAIN, TEST, LOCAL or CUSTOM",
+        apply(into, v, flag) {
+            const name = v.trim().toUpperCase();
+            if (!NETWORK_NAMES.includes(name)) {
+                bad(flag, `expected one of ${NETWORK_NAMES.join(", ")}, got ${JSON.stringify(v)}`);
+            }
+            into.network = name;
+        },
+    },
+    {
+        names: ["customnet"],
+        kind: "string",
+        arg: "NAME",
+        shown: '""',
+        help: "name of a CUSTOM network (its id is the first 4 bytes of sha256(NAME)); required with -network=CUSTOM",
+        apply(into, v) {
+            into.customNet = v;
+        },
+    },
+    {
+        names: ["port"],
+        kind: "int",
+        arg: "PORT",
+        shown: "8088, or [App] PortNumber",
+        help: "JSON-RPC port (/v2 and /debug); 0 = any free port",
+        apply(into, v, flag) {
+            into.port = int(flag, v, 0, 65535);
+        },
+    },
+    {
+        names: ["homedir"],
+        kind: "string",
+        arg: "DIR",
+        shown: "~/.ledgerd",
+        help: "home directory: database, TLS files, default configuration file",
+        apply(into, v, flag) {
+            if (v.trim() === "")
+                bad(flag, "expected a directory, got an empty value");
+            into.homeDir = v;
+        },
+    },
+    {
+        names: ["blktime"],
+        kind: "int",
+        arg: "SECONDS",
+        shown: "6, or [App] DirectoryBlockInSeconds; MAIN always 600",
+        help: "seconds per directory block (a minute is a tenth of it)",
+        apply(into, v, flag) {
+            into.blockTimeSeconds = int(flag, v, 1, 86400);
+        },
+    },
+    {
+        names: ["config"],
+        kind: "string",
+        arg: "FILE",
+        shown: "<homedir>/ledgerd.conf",
+        help: "INI configuration file; a missing default file means the defaults, a missing -config file is an error",
+        apply(into, v, flag) {
+            if (v.trim() === "")
+                bad(flag, "expected a file name, got an empty value");
+            into.configFile = v;
+        },
+    },
+    {
+        names: ["journaling"],
+        kind: "bool",
+        shown: "false",
+        help: "keep a human-readable journal of messages for the debug method `messages`",
+        apply(into, v, flag) {
+            into.journaling = bool(flag, v);
+        },
+    },
+    {
+        names: ["rpcuser"],
+        kind: "string",
+        arg: "USER",
+        shown: '"", or [App] NodeRpcUser',
+        help: "HTTP Basic user of the API; an empty value keeps the file's",
+        apply(into, v) {
+            if (v !== "")
+                into.rpcUser = v;
+        },
+    },
+    {
+        names: ["rpcpass"],
+        kind: "string",
+        arg: "PASS",
+        shown: '"", or [App] NodeRpcPass',
+        help: "HTTP Basic password of the API; an empty value keeps the file's",
+        apply(into, v) {
+            if (v !== "")
+                into.rpcPass = v;
+        },
+    },
+    {
+        names: ["listenhost"],
+        kind: "string",
+        arg: "ADDRESS",
+        shown: "127.0.0.1, or [App] ListenHost",
+        help: "interface of the JSON-RPC server; an address other than loopback needs -rpcuser/-rpcpass " +
+            "(or [App] NodeRpcUser/NodeRpcPass), or -insecure-noauth",
+        apply(into, v, flag) {
+            const host = v.trim();
+            const bare = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
+            if (isIP(bare) === 0 && !isDnsName(bare))
+                bad(flag, `expected an interface address, got ${JSON.stringify(v)}`);
+            into.listenHost = bare;
+        },
+    },
+    {
+        names: ["insecure-noauth"],
+        kind: "bool",
+        shown: "false",
+        help: "INSECURE: serve a non-loopback -listenhost without credentials; anyone who reaches the port drives " +
+            "the node (logged at warning level at every start)",
+        apply(into, v, flag) {
+            into.insecureNoAuth = bool(flag, v);
+        },
+    },
+    {
+        names: ["debugapi"],
+        kind: "string",
+        arg: "MODE",
+        shown: "off on MAIN, readonly elsewhere; or [App] DebugApi",
+        help: "the /debug endpoint: off, readonly, or readwrite (allows set-drop-rate, set-delay, reload-configuration)",
+        apply(into, v, flag) {
+            const mode = v.trim().toLowerCase();
+            if (!DEBUG_API_MODES.includes(mode))
+                bad(flag, `expected one of ${DEBUG_API_MODES.join(", ")}, got ${JSON.stringify(v)}`);
+            into.debugApi = mode;
+        },
+    },
+    {
+        names: ["tls"],
+        kind: "bool",
+        shown: "false, or [App] NodeTlsEnabled",
+        help: "serve HTTPS only; a self-signed certificate is created when the files are missing",
+        apply(into, v, flag) {
+            into.tls = bool(flag, v);
+        },
+    },
+    {
+        names: ["selfaddr"],
+        kind: "string",
+        arg: "A,B,...",
+        shown: '""',
+        help: "comma-separated IP addresses and DNS names of this node to put in a generated TLS certificate",
+        apply(into, v, flag) {
+            const entries = v
+                .split(",")
+                .map((s) => s.trim())
+                .filter((s) => s !== "");
+            for (const e of entries) {
+                const bare = e.startsWith("[") && e.endsWith("]") ? e.slice(1, -1) : e;
+                if (isIP(bare) === 0 && !isDnsName(bare)) {
+                    bad(flag, `${JSON.stringify(e)} is neither an IP address nor a DNS name`);
+                }
+            }
+            into.selfAddrs = entries.map((e) => (e.startsWith("[") && e.endsWith("]") ? e.slice(1, -1) : e));
+        },
+    },
+    {
+        names: ["maxbody"],
+        kind: "int",
+        arg: "BYTES",
+        shown: `${DEFAULT_MAX_BODY_BYTES} (1 MiB), or [App] MaxBodyBytes`,
+        help: "largest accepted HTTP request body, bytes",
+        apply(into, v, flag) {
+            into.maxBodyBytes = int(flag, v, MIN_BODY_BYTES, MAX_BODY_BYTES_LIMIT);
+        },
+    },
+    {
+        names: ["minfreemb"],
+        kind: "int",
+        arg: "MB",
+        shown: `${DEFAULT_MIN_FREE_DISK_MB}, or [App] MinFreeDiskMB`,
+        help: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it",
+        apply(into, v, flag) {
+            into.minFreeDiskMB = int(flag, v, 1, MAX_MIN_FREE_DISK_MB);
+        },
+    },
+    {
+        names: ["verifythreads"],
+        kind: "int",
+        arg: "N",
+        shown: "1 with 2 or more CPUs, else 0; or [App] VerifyThreads",
+        help: "signature-verification worker threads; 0 = verify in the main thread",
+        apply(into, v, flag) {
+            into.verifyThreads = int(flag, v, 0, MAX_VERIFY_THREADS);
+        },
+    },
+    {
+        names: ["loglevel"],
+        kind: "string",
+        arg: "LEVEL",
+        shown: "[Log] LogLevel (error) for the file, [Log] ConsoleLogLevel (standard = info) for stderr",
+        help: "level of both the log file and stderr: debug, info, warning, error or none",
+        apply(into, v, flag) {
+            const level = parseLogLevel(v);
+            if (!level)
+                bad(flag, `expected one of debug, info, warning, error, none, got ${JSON.stringify(v)}`);
+            into.logLevel = level;
+        },
+    },
+    {
+        names: ["drop"],
+        kind: "int",
+        arg: "N",
+        shown: "0, or [App] DropRate",
+        help: "network testing: refuse (with an error) N of every 1000 submitted messages (the reference's -drop)",
+        apply(into, v, flag) {
+            into.dropRatePerMille = int(flag, v, 0, 1000);
+        },
+    },
+    {
+        names: ["nats"],
+        kind: "string",
+        arg: "URL[,URL…]",
+        shown: '"", or [Cluster] NatsURLs (empty: the single node, no NATS)',
+        help: "run as a cluster node on these NATS JetStream servers (docs/cluster.md)",
+        apply(into, v, flag) {
+            const urls = v
+                .split(",")
+                .map((u) => u.trim())
+                .filter((u) => u !== "");
+            for (const u of urls)
+                if (!/^(nats|tls):\/\/[^\s/]+$/.test(u))
+                    bad(flag, `expected nats://host:port URLs, got ${JSON.stringify(u)}`);
+            into.natsUrls = urls;
+        },
+    },
+    {
+        names: ["role"],
+        kind: "string",
+        arg: "ROLE",
+        shown: "follower, or [Cluster] Role",
+        help: "cluster role: federated, audit or follower",
+        apply(into, v, flag) {
+            const r = v.trim().toLowerCase();
+            if (r !== "federated" && r !== "audit" && r !== "follower")
+                bad(flag, `expected federated, audit or follower, got ${JSON.stringify(v)}`);
+            into.role = r;
+        },
+    },
+    {
+        names: ["clusterreplicas"],
+        kind: "int",
+        arg: "N",
+        shown: "3, or [Cluster] Replicas",
+        help: "replicas of the log stream when this node creates it (1..5)",
+        apply(into, v, flag) {
+            into.clusterReplicas = int(flag, v, 1, 5);
+        },
+    },
+    {
+        names: ["faulttimeout"],
+        kind: "int",
+        arg: "SECONDS",
+        shown: "120, or [Cluster] FaultTimeout",
+        help: "seconds without a federated server's signature or end of minute before it is faulted",
+        apply(into, v, flag) {
+            into.faultTimeoutSeconds = int(flag, v, 1, 86400);
+        },
+    },
+    {
+        names: ["roundtimeout"],
+        kind: "int",
+        arg: "SECONDS",
+        shown: "30, or [Cluster] RoundTimeout",
+        help: "seconds per election round",
+        apply(into, v, flag) {
+            into.roundTimeoutSeconds = int(flag, v, 1, 86400);
+        },
+    },
+    {
+        names: ["anchorrpc"],
+        kind: "string",
+        arg: "URL",
+        shown: '"", or [Anchor] RpcUrl',
+        help: "anchor directory blocks into the Ethereum-compatible chain at this JSON-RPC URL (docs/anchoring.md)",
+        apply(into, v, flag) {
+            const t = v.trim();
+            if (t !== "" && !/^https?:\/\/[^\s]+$/i.test(t))
+                bad(flag, "expected an http:// or https:// URL");
+            into.anchorRpc = t;
+        },
+    },
+    {
+        names: ["anchorkey"],
+        kind: "string",
+        arg: "FILE",
+        shown: '"", or [Anchor] KeyFile',
+        help: "file holding the hex private key of the Ethereum account that pays for anchors (never logged)",
+        apply(into, v, flag) {
+            if (v.trim() === "")
+                bad(flag, "expected a file name, got an empty value");
+            into.anchorKey = v;
+        },
+    },
+    {
+        names: ["h", "help"],
+        kind: "bool",
+        shown: "",
+        help: "print this help and exit",
+        apply(into, v, flag) {
+            into.help = bool(flag, v);
+        },
+    },
+    {
+        names: ["v", "version"],
+        kind: "bool",
+        shown: "",
+        help: "print the version and exit",
+        apply(into, v, flag) {
+            into.version = bool(flag, v);
+        },
+    },
+];
+function findSpec(name) {
+    return SPECS.find((s) => s.names.includes(name));
+}
+/** Parses argv (without the node and script paths). Later occurrences of a flag win, as in Go. */
+export function parseFlags(argv) {
+    const out = {};
+    let i = 0;
+    while (i < argv.length) {
+        const arg = argv[i++];
+        if (arg === "--") {
+            if (i < argv.length)
+                throw new ConfigError(`unexpected argument ${JSON.stringify(argv[i])}: ledgerd takes only flags`);
+            break;
+        }
+        if (!arg.startsWith("-") || arg === "-") {
+            throw new ConfigError(`unexpected argument ${JSON.stringify(arg)}: ledgerd takes only flags (see -h)`);
+        }
+        const body = arg.startsWith("--") ? arg.slice(2) : arg.slice(1);
+        if (body === "" || body.startsWith("-") || body.startsWith("=")) {
+            throw new ConfigError(`bad flag syntax: ${arg}`, { field: arg });
+        }
+        const eq = body.indexOf("=");
+        const name = eq < 0 ? body : body.slice(0, eq);
+        const spec = findSpec(name);
+        const flag = `-${name}`;
+        if (!spec)
+            throw new ConfigError(`flag provided but not defined: ${flag} (see -h for the list of flags)`, { field: flag });
+        let value;
+        if (eq >= 0) {
+            value = body.slice(eq + 1);
+        }
+        else if (spec.kind === "bool") {
+            value = "true";
+        }
+        else {
+            if (i >= argv.length)
+                throw new ConfigError(`flag needs an argument: ${flag}`, { field: flag });
+            value = argv[i++];
+        }
+        spec.apply(out, value, flag);
+    }
+    return out;
+}
+/** The help text: every flag with its argument, meaning and default. */
+export function usage() {
+    const lines = [
+        "Usage: ledgerd [flags]",
+        "",
+        "Flags (one or two dashes; -flag=value or -flag value; booleans: -flag or -flag=false):",
+    ];
+    for (const s of SPECS) {
+        const names = s.names.map((n) => `-${n}`).join(", ");
+        const head = s.kind === "bool" ? names : `${names}=${s.arg}`;
+        lines.push(`  ${head}`);
+        lines.push(`        ${s.help}`);
+        if (s.shown)
+            lines.push(`        default: ${s.shown}`);
+    }
+    lines.push("", "Flags override the configuration file, which overrides the defaults (docs/configuration.md).");
+    return lines.join("\n") + "\n";
+}
+//# sourceMappingURL=flags.js.map

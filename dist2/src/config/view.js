@@ -1,0 +1,89 @@
+/**
+ * The result of the debug method `configuration` (and `reload-configuration`): groups App, Peer, Log,
+ * Wallet, Walletd with exactly the fields of spec §4.2.1, typed as listed there, holding the values in
+ * effect. Unlike the reference node, secrets never leave in clear (../shared/README.md, Precedence 3).
+ */
+import { GROUPS, LOG_LEVEL_WORDS } from "./fields.js";
+import { fileValue } from "./ini.js";
+/** What a secret reads as in the result; an empty secret stays "" so that "not set" remains visible. */
+export const REDACTED = "<redacted>";
+/** Fields of spec §4.2.1 whose value is secret. */
+export const SECRET_FIELDS = new Set([
+    "App.LocalServerPrivKey",
+    "App.NodeRpcPass",
+    "Walletd.WalletRpcPass",
+]);
+/** Exchange-rate authority of each network whose key the reference picks by network (CUSTOM: the file's value). */
+const AUTHORITY_FIELD = {
+    MAIN: "ExchangeRateAuthorityPublicKeyMainNet",
+    TEST: "ExchangeRateAuthorityPublicKeyTestNet",
+    LOCAL: "ExchangeRateAuthorityPublicKeyLocalNet",
+};
+function redact(value) {
+    return value === "" ? "" : REDACTED;
+}
+/** The file's level word when it means the effective level ("standard" stays "standard"), else the level. */
+function levelWord(config, field, effective) {
+    const word = fileValue(config.file, "Log", field).trim();
+    return LOG_LEVEL_WORDS[word.toLowerCase()] === effective ? word : effective;
+}
+/** Values that come from the effective settings rather than from the file (flags may have changed them). */
+function effective(config, group, field) {
+    switch (`${group}.${field}`) {
+        case "App.PortNumber":
+            return config.port;
+        case "App.HomeDir":
+            return config.homeDir;
+        case "App.DirectoryBlockInSeconds":
+            return config.blockTimeSeconds;
+        case "App.Network":
+            return config.network;
+        case "App.ExchangeRateAuthorityPublicKey": {
+            const source = AUTHORITY_FIELD[config.network];
+            return source === undefined ? undefined : fileValue(config.file, "App", source);
+        }
+        case "App.NodeTlsEnabled":
+            return config.tls.enabled;
+        case "App.NodeTlsPrivateKey":
+            return config.tls.keyFile;
+        case "App.NodeTlsPublicCert":
+            return config.tls.certFile;
+        case "App.NodeRpcUser":
+            return config.rpcUser;
+        case "App.NodeRpcPass":
+            return config.rpcPass;
+        case "Log.LogLevel":
+            return levelWord(config, "LogLevel", config.logLevel);
+        case "Log.ConsoleLogLevel":
+            return levelWord(config, "ConsoleLogLevel", config.consoleLogLevel);
+        default:
+            return undefined;
+    }
+}
+/**
+ * The `configuration` result for `config`: `{App: {...}, Peer: {...}, Log: {...}, Wallet: {...},
+ * Walletd: {...}}`, fields in spec order; integers as numbers, booleans as booleans, lists as arrays or
+ * null when unset; LocalServerPrivKey, NodeRpcPass and WalletRpcPass as "<redacted>" (or "" when empty).
+ */
+export function configurationView(config) {
+    const out = {};
+    for (const group of GROUPS) {
+        // a group of ledgerd's own fields only ([Cluster], [Anchor]) is not part of the reference's result
+        if (group.fields.every((f) => f.extension))
+            continue;
+        const fields = {};
+        for (const spec of group.fields) {
+            if (spec.extension)
+                continue;
+            let value = effective(config, group.name, spec.name);
+            if (value === undefined)
+                value = fileValue(config.file, group.name, spec.name);
+            if (SECRET_FIELDS.has(`${group.name}.${spec.name}`))
+                value = redact(String(value));
+            fields[spec.name] = value;
+        }
+        out[group.name] = fields;
+    }
+    return out;
+}
+//# sourceMappingURL=view.js.map

@@ -1,0 +1,83 @@
+import { createPrivateKey, createPublicKey, sign as nodeSign, verify as nodeVerify } from "node:crypto";
+import * as noble from "@noble/ed25519";
+import { sha512 } from "../protocol/hash.js";
+/**
+ * Ed25519 for the protocol (wire-format §0.5). Verification is node:crypto (OpenSSL), ~12× faster than
+ * @noble/ed25519 here (bench/crypto), with the reference node's canonical rule applied first.
+ * @noble/ed25519 is kept for key derivation in tools and as an independent cross-check in tests.
+ */
+// noble v3 needs a synchronous sha512 to offer its sync API.
+noble.hashes.sha512 = (m) => Uint8Array.from(sha512(m));
+/** DER prefixes that wrap a raw 32-byte key for node:crypto (RFC 8410). */
+const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");
+const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
+/** Group order L of ed25519, little-endian scalar bound for S (canonical rule). */
+const L = (1n << 252n) + 27742317777372353535851937790883648493n;
+/**
+ * Public keys seen recently → KeyObject. Creating a KeyObject costs about as much as hashing a
+ * few hundred bytes; EC keys repeat across commits, so the cache saves it on the hot path.
+ * Bounded so hostile input cannot grow it without limit.
+ */
+const KEY_CACHE_LIMIT = 10_000;
+const keyCache = new Map();
+function publicKeyObject(pub) {
+    const id = Buffer.from(pub.buffer, pub.byteOffset, pub.byteLength).toString("latin1");
+    let key = keyCache.get(id);
+    if (key === undefined) {
+        key = createPublicKey({ key: Buffer.concat([SPKI_PREFIX, pub]), format: "der", type: "spki" });
+        if (keyCache.size >= KEY_CACHE_LIMIT)
+            keyCache.delete(keyCache.keys().next().value);
+        keyCache.set(id, key);
+    }
+    return key;
+}
+/** S (bytes 32..63, little-endian) must be < L and the top three bits of byte 63 clear (reference rule). */
+export function isCanonicalSignature(sig) {
+    if (sig.length !== 64)
+        return false;
+    if ((sig[63] & 0xe0) !== 0)
+        return false;
+    let s = 0n;
+    for (let i = 63; i >= 32; i--)
+        s = (s << 8n) | BigInt(sig[i]);
+    return s < L;
+}
+/**
+ * Verify an ed25519 signature as the reference node does (VerifyCanonical). Never throws:
+ * malformed keys or signatures verify false.
+ */
+export function verifyEd25519(publicKey, message, signature) {
+    if (publicKey.length !== 32 || !isCanonicalSignature(signature))
+        return false;
+    try {
+        return nodeVerify(null, message, publicKeyObject(publicKey), signature);
+    }
+    catch {
+        return false;
+    }
+}
+/** Same rule through @noble/ed25519 (zip215: false = strict RFC 8032): the independent cross-check. */
+export function verifyEd25519Noble(publicKey, message, signature) {
+    if (publicKey.length !== 32 || !isCanonicalSignature(signature))
+        return false;
+    try {
+        return noble.verify(signature, message, publicKey, { zip215: false });
+    }
+    catch {
+        return false;
+    }
+}
+/** Ed25519 public key (32 bytes) of a 32-byte seed (the payload of Fs/Es strings). */
+export function publicKeyFromSeed(seed) {
+    if (seed.length !== 32)
+        throw new RangeError(`ed25519 seed must be 32 bytes, got ${seed.length}`);
+    return noble.getPublicKey(seed);
+}
+/** Deterministic RFC 8032 signature (64 bytes) of `message` with the key of `seed` (node:crypto). */
+export function signEd25519(seed, message) {
+    if (seed.length !== 32)
+        throw new RangeError(`ed25519 seed must be 32 bytes, got ${seed.length}`);
+    const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+    return new Uint8Array(nodeSign(null, message, key));
+}
+//# sourceMappingURL=ed25519.js.map

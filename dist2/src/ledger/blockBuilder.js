@@ -1,0 +1,319 @@
+/**
+ * Block close (DESIGN §3): turns the process list of the open block into the five block kinds, computes
+ * every hash, and describes everything to save as one BlockSetWrite. Deterministic: chains are sorted by
+ * chain ID, entries/commits/transactions keep log order, and every time comes from the log.
+ */
+import { signEd25519 } from "../crypto/ed25519.js";
+import { adminBlockHashes, decodeAdminBlock, encodeAdminBlock, } from "../protocol/ablock.js";
+import { toHex, ZERO_HASH } from "../protocol/bytes.js";
+import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, DIRECTORY_CHAIN_ID, EC_CHAIN_ID } from "../protocol/chains.js";
+import { commitFullHash, commitTxId } from "../protocol/commit.js";
+import { buildDirectoryBlock, decodeDirectoryBlock, directoryBlockHashes, encodeDirectoryBlock, encodeDirectoryBlockHeader, } from "../protocol/dblock.js";
+import { ENTRY_BLOCK_HEADER_SIZE, encodeEntryBlock } from "../protocol/eblock.js";
+import { decodeECBlock, ecBlockHashes, encodeECBlock, encodeECBlockWithBody, } from "../protocol/ecblock.js";
+import { assetBlockHashes, assetBlockTransactions, buildAssetBlock, decodeAssetBlock, emptyCoinbase, encodeAssetBlock, } from "../protocol/fblock.js";
+import { sha256 } from "../protocol/hash.js";
+import { merkleParent } from "../protocol/merkle.js";
+import { transactionFullHash, transactionId } from "../protocol/transaction.js";
+import { BlockKind } from "../store/keys.js";
+import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
+/** The tip described by the four system blocks of one height. */
+export function tipFromBlocks(directory, admin, ec, asset) {
+    const d = directoryBlockHashes(directory);
+    const a = adminBlockHashes(admin);
+    const e = ecBlockHashes(ec);
+    const f = assetBlockHashes(asset);
+    return {
+        height: directory.dbHeight,
+        directory,
+        directoryKeyMR: d.keyMR,
+        directoryFullHash: d.fullHash,
+        adminLookupHash: a.lookupHash,
+        adminBackRefHash: a.backReferenceHash,
+        ecHeaderHash: e.headerHash,
+        ecFullHash: e.fullHash,
+        assetKeyMR: f.keyMR,
+        assetLedgerKeyMR: f.ledgerKeyMR,
+        exchangeRate: asset.exchangeRate,
+    };
+}
+/** Decode the four raw system blocks of one height into a tip. */
+export function tipFromRaw(raw) {
+    return tipFromBlocks(decodeDirectoryBlock(raw.directory), decodeAdminBlock(raw.admin), decodeECBlock(raw.ec), decodeAssetBlock(raw.asset));
+}
+/** The four system blocks plus the chain-head records of the system chains. */
+function systemWrites(height, blocks, tip) {
+    return {
+        blocks: [
+            {
+                kind: BlockKind.directory,
+                primary: tip.directoryKeyMR,
+                secondary: tip.directoryFullHash,
+                raw: encodeDirectoryBlock(blocks.directory),
+                height,
+            },
+            {
+                kind: BlockKind.admin,
+                primary: tip.adminLookupHash,
+                secondary: tip.adminBackRefHash,
+                raw: encodeAdminBlock(blocks.admin),
+                height,
+            },
+            {
+                kind: BlockKind.ec,
+                primary: tip.ecHeaderHash,
+                secondary: tip.ecFullHash,
+                raw: blocks.ec instanceof Uint8Array ? blocks.ec : encodeECBlock(blocks.ec),
+                height,
+            },
+            {
+                kind: BlockKind.asset,
+                primary: tip.assetKeyMR,
+                secondary: tip.assetLedgerKeyMR,
+                raw: encodeAssetBlock(blocks.asset),
+                height,
+            },
+        ],
+        chainHeads: [
+            {
+                chainId: DIRECTORY_CHAIN_ID,
+                head: { keyMR: tip.directoryKeyMR, fullHash: tip.directoryFullHash, sequence: height, height },
+            },
+            {
+                chainId: ADMIN_CHAIN_ID,
+                head: { keyMR: tip.adminLookupHash, fullHash: tip.adminBackRefHash, sequence: height, height },
+            },
+            { chainId: EC_CHAIN_ID, head: { keyMR: tip.ecHeaderHash, fullHash: tip.ecFullHash, sequence: height, height } },
+            {
+                chainId: ASSET_CHAIN_ID,
+                head: { keyMR: tip.assetKeyMR, fullHash: tip.assetLedgerKeyMR, sequence: height, height },
+            },
+        ],
+    };
+}
+/** Transaction and commit location records of the system blocks. */
+function locationWrites(height, tip, txs, ec) {
+    const transactions = txs.map((tx, index) => ({
+        keys: dedupe([transactionId(tx), transactionFullHash(tx)]),
+        location: { assetBlockKeyMR: tip.assetKeyMR, height, index },
+    }));
+    const commits = [];
+    ec.items.forEach((item, index) => {
+        if (item.type === "chainCommit" || item.type === "entryCommit")
+            commits.push({
+                keys: [commitTxId(item.commit), commitFullHash(item.commit)],
+                location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index },
+            });
+    });
+    return { transactions, commits };
+}
+function dedupe(keys) {
+    const seen = new Set();
+    return keys.filter((k) => {
+        const h = toHex(k);
+        if (seen.has(h))
+            return false;
+        seen.add(h);
+        return true;
+    });
+}
+/**
+ * Apply an asset block's transactions to balances without fee or signature checks (genesis only):
+ * inputs debit, outputs credit, EC outputs credit floor(amount / rate) entry credits.
+ */
+function genesisBalances(txs, rate) {
+    const asset = new Map();
+    const ec = new Map();
+    const add = (address, delta) => {
+        const k = toHex(address);
+        const cur = asset.get(k) ?? { address, balance: 0n };
+        cur.balance += delta;
+        asset.set(k, cur);
+    };
+    for (const tx of txs) {
+        for (const i of tx.inputs)
+            add(i.address, -i.amount);
+        for (const o of tx.outputs)
+            add(o.address, o.amount);
+        for (const o of tx.ecOutputs) {
+            const k = toHex(o.address);
+            const cur = ec.get(k) ?? { publicKey: o.address, balance: 0n };
+            cur.balance += rate > 0n ? o.amount / rate : 0n;
+            ec.set(k, cur);
+        }
+    }
+    return { assetBalances: [...asset.values()], ecBalances: [...ec.values()] };
+}
+/** The block set of a network's genesis (height 0). `openBlockStartMs` starts block 1. */
+export function genesisBlockSet(genesis, openBlockStartMs) {
+    const tip = tipFromBlocks(genesis.directory, genesis.admin, genesis.ec, genesis.asset);
+    const txs = assetBlockTransactions(genesis.asset);
+    const write = {
+        height: 0,
+        openBlockStartMs,
+        ...systemWrites(0, genesis, tip),
+        ...locationWrites(0, tip, txs, genesis.ec),
+        ...genesisBalances(txs, genesis.asset.exchangeRate),
+        entries: [],
+        paidCommits: [],
+        journalCarry: [],
+    };
+    return { write, tip };
+}
+/**
+ * Build every block of the process list's height and describe the one transaction that saves them.
+ * Each block is encoded and hashed once; entry block BodyMRs come from the process list's incremental
+ * Merkle trees, so the close hashes O(chains × log entries) nodes rather than every entry again.
+ */
+export function closeBlock(pl, inp) {
+    const height = pl.height;
+    const { tip } = inp;
+    // Entry blocks, by chain ID; each links to its chain's previous entry block.
+    const chains = [...pl.entryBlocks.values()].sort((a, b) => Buffer.compare(a.chainId, b.chainId));
+    const blocks = [];
+    const chainHeads = [];
+    const dirEntries = [];
+    for (const eb of chains) {
+        const prev = inp.chainHead(eb.chainId);
+        const block = {
+            chainId: eb.chainId,
+            bodyMR: eb.merkle.root(),
+            prevKeyMR: prev?.keyMR ?? ZERO_HASH,
+            prevFullHash: prev?.fullHash ?? ZERO_HASH,
+            sequence: prev === undefined ? 0 : prev.sequence + 1,
+            dbHeight: height,
+            items: eb.items,
+        };
+        const raw = encodeEntryBlock(block);
+        const keyMR = merkleParent(sha256(raw.subarray(0, ENTRY_BLOCK_HEADER_SIZE)), block.bodyMR);
+        const fullHash = sha256(raw);
+        blocks.push({ kind: BlockKind.entry, primary: keyMR, secondary: fullHash, raw });
+        chainHeads.push({ chainId: eb.chainId, head: { keyMR, fullHash, sequence: block.sequence, height } });
+        dirEntries.push({ chainId: eb.chainId, keyMR });
+        eb.keyMR = keyMR;
+    }
+    const ecBody = pl.ecBody.finish();
+    const ec = {
+        bodyHash: sha256(ecBody),
+        prevHeaderHash: tip.ecHeaderHash,
+        prevFullHash: tip.ecFullHash,
+        dbHeight: height,
+        headerExpansion: new Uint8Array(0),
+        items: pl.ecItems,
+    };
+    const ecRaw = encodeECBlockWithBody(ec, ecBody);
+    const ecHeaderHash = sha256(ecRaw.subarray(0, ecRaw.length - ecBody.length));
+    const ecFullHash = sha256(ecRaw);
+    const periods = pl.periods.map((p) => p.map((t) => t.tx));
+    const coinbase = emptyCoinbase(pl.startMs);
+    periods[0].unshift(coinbase);
+    const asset = buildAssetBlock({
+        prevKeyMR: tip.assetKeyMR,
+        prevLedgerKeyMR: tip.assetLedgerKeyMR,
+        exchangeRate: tip.exchangeRate,
+        dbHeight: height,
+        headerExpansion: new Uint8Array(0),
+        periods,
+    });
+    const assetHashes = assetBlockHashes(asset);
+    const admin = {
+        prevBackRefHash: tip.adminBackRefHash,
+        dbHeight: height,
+        headerExpansion: new Uint8Array(0),
+        entries: inp.adminEntries ?? [singleNodeSignature(inp.signer, tip.directory)],
+    };
+    const adminHashes = adminBlockHashes(admin);
+    const directory = buildDirectoryBlock({
+        version: 0,
+        networkId: inp.networkId,
+        prevKeyMR: tip.directoryKeyMR,
+        prevFullHash: tip.directoryFullHash,
+        timestamp: Math.floor(pl.startMs / MS_PER_TIMESTAMP_MINUTE),
+        dbHeight: height,
+        entries: [
+            { chainId: ADMIN_CHAIN_ID, keyMR: adminHashes.lookupHash },
+            { chainId: EC_CHAIN_ID, keyMR: ecHeaderHash },
+            { chainId: ASSET_CHAIN_ID, keyMR: assetHashes.keyMR },
+            ...dirEntries,
+        ],
+    });
+    const directoryHashes = directoryBlockHashes(directory);
+    const newTip = {
+        height,
+        directory,
+        directoryKeyMR: directoryHashes.keyMR,
+        directoryFullHash: directoryHashes.fullHash,
+        adminLookupHash: adminHashes.lookupHash,
+        adminBackRefHash: adminHashes.backReferenceHash,
+        ecHeaderHash,
+        ecFullHash,
+        assetKeyMR: assetHashes.keyMR,
+        assetLedgerKeyMR: assetHashes.ledgerKeyMR,
+        exchangeRate: asset.exchangeRate,
+    };
+    const system = systemWrites(height, { directory, admin, ec: ecRaw, asset }, newTip);
+    // built while the save is packed (in chunks), not here in the close's turn
+    const entries = lazy(function* () {
+        for (const r of pl.reveals)
+            yield {
+                entryHash: r.entryHash,
+                raw: r.raw,
+                location: { entryBlockKeyMR: r.block.keyMR, height, commitTxId: r.commitTxId },
+            };
+    });
+    const balance = (saved, delta) => (saved ?? 0n) + delta;
+    const write = {
+        height,
+        openBlockStartMs: inp.nextStartMs,
+        blocks: [...system.blocks, ...blocks],
+        chainHeads: [...system.chainHeads, ...chainHeads],
+        ...closeLocations(pl, newTip, coinbase),
+        entries,
+        paidCommits: lazy(() => pl.paidCommits.values()),
+        assetBalances: [...pl.assetDelta.values()].map((d) => ({
+            address: d.address,
+            balance: balance(inp.assetBalance(d.address), d.delta),
+        })),
+        ecBalances: [...pl.ecDelta.values()].map((d) => ({
+            publicKey: d.publicKey,
+            balance: balance(inp.ecBalance(d.publicKey), d.delta),
+        })),
+        journalCarry: inp.journalCarry,
+        ...(inp.logSequence === undefined ? {} : { logSequence: inp.logSequence }),
+    };
+    return { write, tip: newTip, directory };
+}
+/** The single node's admin entry: its signature over the 113-byte header of the previous directory block (wire-format §5.2). */
+function singleNodeSignature(signer, previous) {
+    const signature = signEd25519(signer.seed, encodeDirectoryBlockHeader(previous));
+    return { type: 0x01, identityAdminChainId: signer.identityChainId, publicKey: signer.publicKey, signature };
+}
+/**
+ * Location records of a closed block, from the hashes the process list already computed; also sets each
+ * pending transaction's `blockIndex` (coinbase = 0).
+ */
+function closeLocations(pl, tip, coinbase) {
+    const height = pl.height;
+    const transactions = [
+        { keys: [transactionId(coinbase)], location: { assetBlockKeyMR: tip.assetKeyMR, height, index: 0 } },
+    ];
+    let index = 1;
+    for (const period of pl.periods)
+        for (const t of period) {
+            t.blockIndex = index;
+            transactions.push({
+                keys: [t.txId, t.fullHash],
+                location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ },
+            });
+        }
+    const commits = lazy(function* () {
+        for (const c of pl.commits)
+            yield { keys: [c.txId, c.fullHash], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex } };
+    });
+    return { transactions, commits };
+}
+/** A re-iterable view: each iteration calls `iterate` afresh. */
+function lazy(iterate) {
+    return { [Symbol.iterator]: iterate };
+}
+//# sourceMappingURL=blockBuilder.js.map

@@ -1,0 +1,45 @@
+/**
+ * Bounded LRU of decoded saved blocks, keyed by the block's primary hash (hex).
+ *
+ * Decoding a directory block re-checks its body Merkle root, and decoding an entry-credit block parses
+ * every commit; profiling the `entry`, `dblock-by-height` and `ack` reads showed that work was ~95 % of
+ * those handlers (tools/loadgen, docs/performance.md). The key is the block's own hash, so a cached value
+ * can never be stale: the same key always denotes the same bytes. Callers still check that the block is
+ * saved before they use the cache, so a block dropped by a failed save is not served from here.
+ * Cached blocks are shared between readers and must be treated as read-only.
+ */
+export class DecodedBlockCache {
+    options;
+    map = new Map();
+    rawBytes = 0;
+    /**
+     * @param options.maxBlocks   most blocks kept
+     * @param options.maxRawBytes most raw (encoded) bytes kept in total; the decoded form is a few times larger
+     */
+    constructor(options) {
+        this.options = options;
+    }
+    /** The decoded block for `key`, decoding `raw` and remembering it on a miss. */
+    get(key, raw, decode) {
+        const hit = this.map.get(key);
+        if (hit !== undefined) {
+            // Map keeps insertion order: re-insert to mark most recently used.
+            this.map.delete(key);
+            this.map.set(key, hit);
+            return hit.block;
+        }
+        const block = decode(raw);
+        if (raw.length > this.options.maxRawBytes)
+            return block;
+        this.map.set(key, { block, rawBytes: raw.length });
+        this.rawBytes += raw.length;
+        for (const [k, v] of this.map) {
+            if (this.map.size <= this.options.maxBlocks && this.rawBytes <= this.options.maxRawBytes)
+                break;
+            this.map.delete(k);
+            this.rawBytes -= v.rawBytes;
+        }
+        return block;
+    }
+}
+//# sourceMappingURL=decodedBlockCache.js.map

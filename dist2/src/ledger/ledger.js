@@ -1,0 +1,578 @@
+/**
+ * The ledger: a deterministic state machine over an ordered log of messages (ledger/messages.ts) —
+ * commits, reveals, asset transactions, end-of-minute markers and block starts (DESIGN §7).
+ *
+ * This file is the hub and the writer. Write path (DESIGN §3): stateless decode (caller) → signatures
+ * through the Verifier (the pool batches the checks of one tick) → `apply`, which runs the rules
+ * (rules.ts: every stateful rule; a rejection throws a LedgerError and changes nothing) → journal append,
+ * durable before the promise resolves. The end of minute 10 closes the block (blockBuilder.ts) and saves
+ * it in one LMDB transaction; until it commits, reads see it through the saved state (savedState.ts).
+ * Replaying the journal from the last saved block (replay.ts) rebuilds the same process list. Reads are
+ * delegated to the read side (queries.ts, debugViews.ts), which a follower node can run over its own
+ * state (state.ts `LedgerView`).
+ *
+ * Times: every time a rule needs comes from a message (`timeMs`, ms since epoch). The injected clock
+ * `now()` only stamps arrivals and answers `current-minute`.
+ */
+import { commitSignedPart, commitTxId } from "../protocol/commit.js";
+import { entryHash } from "../protocol/entry.js";
+import { genesisBlocks } from "../protocol/genesis.js";
+import { networkId } from "../protocol/network.js";
+import { transactionId, transactionSignatureChecks } from "../protocol/transaction.js";
+import { BlockKind } from "../store/keys.js";
+import { AckStatus, } from "./api.js";
+import { genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
+import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
+import { BlockCloser } from "./close.js";
+import { FAULT_TIMEOUT_SECONDS, HOLDING_QUEUE_LIMIT, MINUTES_PER_BLOCK, RECOVERY_PROBE_MS, ROUND_TIMEOUT_SECONDS, STALL_FACTOR, } from "./constants.js";
+import { federatedServers, heldMessages, journalLines, processListView, stats } from "./debugViews.js";
+import { LedgerError } from "./errors.js";
+import { HoldingQueue } from "./holdingQueue.js";
+import { encodeMessage } from "./messages.js";
+import { ProcessList } from "./processList.js";
+import { LedgerQueries } from "./queries.js";
+import { ReplaySaveError, replayJournal } from "./replay.js";
+import { applyMessage, asLedgerError, checkChainReveal, checkTimestamp, checkTransactionShape, decodeEntry, } from "./rules.js";
+import { SavedState } from "./savedState.js";
+import { newCounters } from "./state.js";
+/** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
+const PRODUCING_NETWORKS = ["LOCAL", "CUSTOM"];
+export class Ledger {
+    options;
+    deps;
+    now;
+    networkIdValue;
+    producing;
+    /** signs the blocks this node produces */
+    signer;
+    /** tip, open process list, holding queue, saved state, counters: what the rules change */
+    state;
+    /** the read side, over `state` */
+    queries;
+    booted = false;
+    /** true while the journal is replayed (start, recovery): a replayed close saves synchronously */
+    replaying = false;
+    /** set when a write to LMDB failed: writes are refused until recovery rebuilds the state; reads still served */
+    failure;
+    /** the block close (close.ts) */
+    closer;
+    /** what the log decided about the close being applied (cluster nodes, `applyFromLog`) */
+    clusterClose;
+    /** accept() calls whose writes have not settled (recovery waits for them) */
+    inflight = new Set();
+    /** pending recovery probe after a storage failure */
+    recoveryTimer;
+    closed = false;
+    /** the live feed, told of accepted messages and saved blocks (observer.ts) */
+    observer;
+    constructor(options, deps) {
+        this.options = options;
+        this.deps = deps;
+        this.now = deps.now ?? Date.now;
+        this.networkIdValue = networkId(options.network, options.customNet);
+        this.producing = PRODUCING_NETWORKS.includes(options.network);
+        const store = deps.store;
+        const genesisBlockSetOf = genesisBlocks(options.network, options.customNet, options.customGenesis);
+        if (store.isFresh()) {
+            const genesis = genesisBlockSet(genesisBlockSetOf, this.now());
+            store.initialize({ path: store.path, network: options.network, networkId: this.networkIdValue }, genesis.write);
+            this.log("info", "created the genesis block", { network: options.network, path: store.path });
+        }
+        else
+            assertSameGenesis(store, genesisBlockSetOf, options.network);
+        this.signer = bootstrapSigner(options.bootstrap);
+        const height = store.savedHeight();
+        this.state = {
+            tip: this.loadTip(height),
+            pl: new ProcessList(height + 1, store.openBlockStartMs()),
+            holding: new HoldingQueue({ limit: options.holdingLimit ?? HOLDING_QUEUE_LIMIT }),
+            saved: new SavedState(store),
+            counters: newCounters(),
+        };
+        this.queries = new LedgerQueries(this.state);
+        this.closer = new BlockCloser({
+            store,
+            state: this.state,
+            networkId: this.networkIdValue,
+            signer: this.signer,
+            log: (level, msg, fields) => this.log(level, msg, fields),
+            fail: (reason) => this.fail(reason),
+            saved: (height) => this.notify((o) => o.blockSaved(height)),
+        });
+    }
+    /**
+     * Open the ledger over `deps.store`: write the genesis block when the store is fresh, load the last
+     * saved block, then replay the journal of the open block (crash recovery is replay).
+     */
+    static open(options, deps) {
+        const ledger = new Ledger(options, deps);
+        try {
+            ledger.replay();
+        }
+        catch (e) {
+            if (!(e instanceof ReplaySaveError))
+                throw e;
+            // Start anyway, serving reads; writes stay refused and recovery replays again once the disk takes writes.
+            ledger.booted = true;
+            ledger.fail(e.message);
+        }
+        return ledger;
+    }
+    loadTip(height) {
+        const raw = (kind) => {
+            const hash = this.deps.store.blockHashAt(kind, height);
+            const block = hash && this.deps.store.block(hash);
+            if (!block)
+                throw new Error(`store has no block of kind ${kind} at saved height ${height}`);
+            return block.raw;
+        };
+        return tipFromRaw({
+            directory: raw(BlockKind.directory),
+            admin: raw(BlockKind.admin),
+            ec: raw(BlockKind.ec),
+            asset: raw(BlockKind.asset),
+        });
+    }
+    /** Replay the journal from the open height on (replay.ts); a replayed close saves at once. */
+    replay() {
+        this.replaying = true;
+        try {
+            replayJournal({
+                store: this.deps.store,
+                state: this.state,
+                apply: (msg) => this.apply(msg),
+                log: (level, msg, fields) => this.log(level, msg, fields),
+            });
+        }
+        finally {
+            this.replaying = false;
+        }
+        this.booted = true;
+    }
+    // ───────────────────────────── writes ─────────────────────────────
+    async submitCommit(commit) {
+        return this.counted(async () => {
+            this.assertWritable();
+            const timeMs = this.now();
+            checkTimestamp("commit", commit.milliTime, timeMs);
+            const [ok] = await this.deps.verifier.verify([
+                { publicKey: commit.ecPublicKey, message: commitSignedPart(commit), signature: commit.signature },
+            ]);
+            if (ok !== true)
+                throw new LedgerError({ code: "BAD_SIGNATURE", what: "commit" });
+            await this.accept({ kind: "commit", timeMs, commit });
+            return { txId: commitTxId(commit), entryHash: commit.entryHash };
+        });
+    }
+    async submitReveal(entryRaw, options = {}) {
+        return this.counted(async () => {
+            this.assertWritable();
+            const entry = decodeEntry(entryRaw);
+            const timeMs = this.now();
+            if (options.kind === "chain")
+                checkChainReveal(this.state, entry, entryHash(entryRaw), timeMs);
+            await this.accept({ kind: "reveal", timeMs, entryRaw });
+            return { entryHash: entryHash(entryRaw), chainId: entry.chainId };
+        });
+    }
+    async submitTransaction(tx) {
+        return this.counted(async () => {
+            this.assertWritable();
+            const timeMs = this.now();
+            checkTimestamp("transaction", tx.milliTimestamp, timeMs);
+            checkTransactionShape(tx, this.state.tip.exchangeRate);
+            let checks;
+            try {
+                checks = transactionSignatureChecks(tx);
+            }
+            catch (e) {
+                throw asLedgerError(e);
+            }
+            const results = await this.deps.verifier.verify(checks);
+            const bad = results.findIndex((r) => r !== true);
+            if (bad >= 0)
+                throw new LedgerError({ code: "BAD_SIGNATURE", what: `transaction input ${bad}` });
+            await this.accept({ kind: "transaction", timeMs, tx });
+            return { txId: transactionId(tx) };
+        });
+    }
+    /**
+     * End the open block's current minute at `timeMs` (the clock's job; tests call it directly). The end of
+     * minute 10 closes and saves the block. Resolves once the marker is durable.
+     */
+    async endMinute(timeMs = this.now()) {
+        this.assertWritable();
+        // One block save in flight at a time: a close builds on the previous block's saved state.
+        const previous = this.state.saved.closing;
+        if (this.state.pl.minute === MINUTES_PER_BLOCK - 1 && previous !== undefined) {
+            try {
+                await previous.saved;
+            }
+            catch {
+                throw new LedgerError({ code: "STORAGE_FULL", info: this.failure ?? "the previous block save failed" });
+            }
+        }
+        await this.accept({ kind: "endOfMinute", timeMs, minute: this.state.pl.minute });
+    }
+    /**
+     * Set the open block's start time to `timeMs` when it is still in its first minute (the clock calls
+     * this at boot so a block opened before downtime starts now). Returns false when past minute 1.
+     */
+    async startBlock(timeMs = this.now()) {
+        this.assertWritable();
+        if (this.state.pl.minute !== 0)
+            return false;
+        await this.accept({ kind: "blockStart", timeMs });
+        return true;
+    }
+    /** Resolves when every write so far (journal, block saves, journal cleanup) is on disk. */
+    async flush() {
+        await Promise.allSettled([...this.inflight, this.state.saved.closing?.saved]);
+        await this.closer.cleanup;
+        await this.deps.store.flushed();
+    }
+    async counted(work) {
+        try {
+            return await work();
+        }
+        catch (e) {
+            this.state.counters.rejected++;
+            throw e;
+        }
+    }
+    assertWritable() {
+        if (!this.producing)
+            throw new LedgerError({
+                code: "NOT_PRODUCING",
+                info: `a standalone node cannot produce blocks on ${this.options.network}: that needs the network's ` +
+                    "federated servers; run with -network=LOCAL (or CUSTOM) to write",
+            });
+        if (this.failure !== undefined)
+            throw new LedgerError({ code: "STORAGE_FULL", info: this.failure });
+    }
+    /**
+     * Apply then journal; resolves once the journal record is durable. The end of minute 10 is journaled
+     * under the height it closes, and resolves once that block is saved too. Nothing else waits for a block
+     * save: the closed block is fully described by its height's journal (its messages and this marker), so
+     * if the save never commits, a restart or a recovery closes it again from the journal, byte for byte,
+     * before it replays the next height (docs/ledger.md §5).
+     */
+    accept(msg) {
+        // After a storage failure nothing new is applied until recovery has rebuilt the state from disk.
+        if (this.failure !== undefined)
+            return Promise.reject(new LedgerError({ code: "STORAGE_FULL", info: this.failure }));
+        // Refused before it is applied: a message the disk has no room for changes nothing.
+        try {
+            this.deps.store.assertWritable();
+        }
+        catch (e) {
+            return Promise.reject(new LedgerError({ code: "STORAGE_FULL", info: e instanceof Error ? e.message : String(e) }));
+        }
+        if (this.deps.replicated !== undefined)
+            return this.deps.replicated.submit(msg);
+        // the block the message goes into (the end of minute 10 replaces this.state.pl by the next block's list)
+        const pl = this.state.pl;
+        const journal = this.apply(msg);
+        const waits = [];
+        if (journal) {
+            const seq = pl.nextSeq++;
+            pl.journalSeqs.push(seq);
+            waits.push(this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg)));
+        }
+        else {
+            // Same answer as an earlier identical message: not before that one is durable too.
+            waits.push(this.deps.store.flushed());
+        }
+        if (this.state.pl !== pl && this.state.saved.closing !== undefined)
+            waits.push(this.state.saved.closing.saved);
+        const done = Promise.all(waits).then(() => { }, (e) => {
+            this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
+            throw new LedgerError({ code: "STORAGE_FULL", info: this.failure });
+        });
+        this.inflight.add(done);
+        const forget = () => {
+            this.inflight.delete(done);
+        };
+        done.then(() => {
+            forget();
+            if (journal)
+                this.notify((o) => o.accepted(msg, pl.height));
+        }, forget);
+        return done;
+    }
+    /** Tell `observer` of every accepted message and saved block from now on (one observer: the live feed). */
+    setObserver(observer) {
+        this.observer = observer;
+    }
+    notify(call) {
+        if (this.observer === undefined)
+            return;
+        try {
+            call(this.observer);
+        }
+        catch (e) {
+            this.log("error", "ledger observer failed", { error: e instanceof Error ? e.message : String(e) });
+        }
+    }
+    /**
+     * Refuse every write from now on (STORAGE_FULL) and say why; reads are still served. A probe retries
+     * every RECOVERY_PROBE_MS; once the disk takes writes again the state is rebuilt from disk (last saved
+     * block + journal replay: exactly what was acknowledged) and writes resume, without a restart.
+     */
+    fail(reason) {
+        if (this.failure !== undefined)
+            return;
+        this.log("error", "refusing writes until the database takes writes again", { reason });
+        this.failure = reason;
+        this.scheduleRecovery();
+    }
+    scheduleRecovery() {
+        if (this.closed || this.recoveryTimer !== undefined)
+            return;
+        this.recoveryTimer = setTimeout(() => {
+            this.recoveryTimer = undefined;
+            void this.tryRecover();
+        }, RECOVERY_PROBE_MS);
+        this.recoveryTimer.unref();
+    }
+    async tryRecover() {
+        // Let every write already queued settle, so the disk holds all that will ever be acknowledged.
+        await Promise.allSettled([...this.inflight, this.state.saved.closing?.saved, this.closer.cleanup]);
+        try {
+            await this.deps.store.probeWrite();
+            this.reload();
+        }
+        catch (e) {
+            this.log("debug", "database still refuses writes", { error: e instanceof Error ? e.message : String(e) });
+            this.scheduleRecovery();
+            return;
+        }
+        this.log("info", "writes resumed", {
+            height: this.state.tip.height,
+            minute: this.state.pl.minute,
+            after: this.failure,
+        });
+        this.failure = undefined;
+    }
+    /** Rebuild the in-memory state from the store: last saved block, then the open height's journal. */
+    reload() {
+        const store = this.deps.store;
+        this.state.saved.closing = undefined;
+        this.state.holding.clear();
+        const height = store.savedHeight();
+        this.state.tip = this.loadTip(height);
+        this.state.pl = new ProcessList(height + 1, store.openBlockStartMs());
+        this.replay();
+    }
+    /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */
+    log(level, msg, fields) {
+        try {
+            this.deps.log[level](msg, fields);
+        }
+        catch {
+            // the log is best effort; the ledger's answer is what matters
+        }
+    }
+    /** Stop the recovery probe and flush; call before closing the store. */
+    async close() {
+        this.closed = true;
+        if (this.recoveryTimer !== undefined)
+            clearTimeout(this.recoveryTimer);
+        this.recoveryTimer = undefined;
+        await this.flush().catch(() => { });
+    }
+    // ───────────────────────────── apply ─────────────────────────────
+    /**
+     * Apply one message through the rules (rules.ts `applyMessage`); the end of minute 10 closes the block
+     * (close.ts). A failing close is a bug, not a user error: writes stop rather than continue on a
+     * half-closed block.
+     */
+    apply(msg) {
+        return applyMessage(this.state, msg, (timeMs) => {
+            try {
+                this.closer.close(timeMs, this.replaying, this.clusterClose);
+            }
+            catch (e) {
+                this.fail(`closing block ${this.state.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
+                throw e;
+            }
+        });
+    }
+    // ───────────────────────────── cluster (cluster/federation.ts) ─────────────────────────────
+    /**
+     * A cluster node: apply one message the replicated log delivered, in log order. No journal record (the
+     * log is the journal; a restart replays it from the saved block's `logSequence`). Throws LedgerError with
+     * the state unchanged when a rule rejects the message; throws a StoreError (not a LedgerError) when this
+     * node's disk refuses writes, so the caller stops applying rather than skip a record the others apply.
+     * The end of minute 10 closes the block with the admin entries the log decided (`close`).
+     */
+    applyFromLog(msg, close) {
+        if (this.failure !== undefined)
+            throw new Error(`writes refused until recovery: ${this.failure}`);
+        this.deps.store.assertWritable();
+        this.clusterClose = close;
+        try {
+            this.apply(msg);
+        }
+        finally {
+            this.clusterClose = undefined;
+        }
+    }
+    /** Resolves when the last closed block is saved (rejects when its save failed). */
+    async closeSaved() {
+        await this.state.saved.closing?.saved;
+    }
+    /** Directory block h−1: what the federated servers sign for the open height h. */
+    lastDirectoryBlock() {
+        return this.state.tip.directory;
+    }
+    /** Admin entries of the saved admin block of `height` ([] when there is none). */
+    adminEntries(height) {
+        return this.queries.adminBlockByHeight(height)?.block.entries ?? [];
+    }
+    /** Stream sequence recorded with the last saved block (0 when none). */
+    savedLogSequence() {
+        return this.deps.store.logSequence();
+    }
+    // ───────────────────────────── node state ─────────────────────────────
+    currentMinute() {
+        const nowMs = this.now();
+        const minuteMs = (this.options.blockTimeSeconds * 1000) / MINUTES_PER_BLOCK;
+        return {
+            leaderHeight: this.state.pl.height,
+            directoryBlockHeight: this.state.tip.height,
+            minute: this.state.pl.minute,
+            currentBlockStartTimeNs: BigInt(this.state.pl.startMs) * 1000000n,
+            currentMinuteStartTimeNs: BigInt(this.state.pl.minuteStartMs) * 1000000n,
+            currentTimeNs: BigInt(nowMs) * 1000000n,
+            directoryBlockInSeconds: this.options.blockTimeSeconds,
+            stallDetected: this.producing && nowMs - this.state.pl.minuteStartMs > STALL_FACTOR * minuteMs,
+            faultTimeoutSeconds: this.options.faultTimeoutSeconds ?? FAULT_TIMEOUT_SECONDS,
+            roundTimeoutSeconds: this.options.roundTimeoutSeconds ?? ROUND_TIMEOUT_SECONDS,
+        };
+    }
+    isBooted() {
+        return this.booted;
+    }
+    /** Why writes are refused (a storage failure being recovered from), or undefined while they are taken. */
+    writeRefusal() {
+        return this.failure;
+    }
+    /** True on networks this node produces blocks for (LOCAL, CUSTOM). */
+    isProducing() {
+        return this.producing;
+    }
+    /** Height and minute of the open block (for the clock and logs). */
+    openBlock() {
+        return {
+            height: this.state.pl.height,
+            minute: this.state.pl.minute,
+            startMs: this.state.pl.startMs,
+            minuteStartMs: this.state.pl.minuteStartMs,
+        };
+    }
+    // ───────────────────────────── reads (queries.ts) ─────────────────────────────
+    heights() {
+        return this.queries.heights();
+    }
+    entryCreditRate() {
+        return this.queries.entryCreditRate();
+    }
+    directoryBlockHead() {
+        return this.queries.directoryBlockHead();
+    }
+    directoryBlockByHeight(height) {
+        return this.queries.directoryBlockByHeight(height);
+    }
+    directoryBlockByHash(hash) {
+        return this.queries.directoryBlockByHash(hash);
+    }
+    adminBlockByHeight(height) {
+        return this.queries.adminBlockByHeight(height);
+    }
+    adminBlockByHash(hash) {
+        return this.queries.adminBlockByHash(hash);
+    }
+    ecBlockByHeight(height) {
+        return this.queries.ecBlockByHeight(height);
+    }
+    ecBlockByHash(hash) {
+        return this.queries.ecBlockByHash(hash);
+    }
+    assetBlockByHeight(height) {
+        return this.queries.assetBlockByHeight(height);
+    }
+    assetBlockByHash(hash) {
+        return this.queries.assetBlockByHash(hash);
+    }
+    entryBlockByHash(hash) {
+        return this.queries.entryBlockByHash(hash);
+    }
+    entry(hash) {
+        return this.queries.entry(hash);
+    }
+    chainHead(chainId) {
+        return this.queries.chainHead(chainId);
+    }
+    transaction(hash) {
+        return this.queries.transaction(hash);
+    }
+    commit(hash) {
+        return this.queries.commit(hash);
+    }
+    receipt(hash) {
+        return this.queries.receipt(hash);
+    }
+    ecBalance(publicKey) {
+        return this.queries.ecBalance(publicKey);
+    }
+    assetBalance(rcdHash) {
+        return this.queries.assetBalance(rcdHash);
+    }
+    // A cluster node answers NotConfirmed (spec §3) for what it accepted and the replicated log has not yet
+    // delivered back (e.g. while the cluster has no quorum); the single node never has such messages.
+    commitAck(hash) {
+        const a = this.queries.commitAck(hash);
+        return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
+    }
+    entryAck(hash) {
+        const a = this.queries.entryAck(hash);
+        return this.pendingInLog(a.entry.status, hash)
+            ? { ...a, entry: { ...a.entry, status: AckStatus.NotConfirmed } }
+            : a;
+    }
+    transactionAck(hash) {
+        const a = this.queries.transactionAck(hash);
+        return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
+    }
+    pendingInLog(status, hash) {
+        return status === AckStatus.Unknown && this.deps.replicated?.isPending(hash) === true;
+    }
+    pendingEntries() {
+        return this.queries.pendingEntries();
+    }
+    pendingTransactions(rcdHash) {
+        return this.queries.pendingTransactions(rcdHash);
+    }
+    // ───────────────────────────── debug (debugViews.ts) ─────────────────────────────
+    holdingQueue() {
+        return heldMessages(this.state);
+    }
+    /** Shape documented in docs/ledger.md §Process list. */
+    processList() {
+        return processListView(this.state);
+    }
+    federatedServers() {
+        return federatedServers(this.producing, this.signer);
+    }
+    journalMessages() {
+        if (this.options.journaling !== true)
+            return [];
+        const height = this.state.pl.height;
+        return journalLines(this.deps.store.journalRecords(height), height);
+    }
+    stats() {
+        return stats(this.state);
+    }
+}
+//# sourceMappingURL=ledger.js.map

@@ -1,0 +1,89 @@
+/**
+ * The messages of the ledger's log (DESIGN §7): the ledger is a deterministic function of this ordered
+ * list. Every time the rules need arrives inside a message (`timeMs`), never from the wall clock.
+ *
+ * Journal encoding: kind (u8) ‖ timeMs (u48, ms since epoch) ‖ payload, where the payload is the raw
+ * commit (136/200 bytes), the marshalled entry, the marshalled transaction, the minute (u8, 0..9) of
+ * an end-of-minute, or nothing for a block start.
+ */
+import { ByteReader, ByteWriter, toHex } from "../protocol/bytes.js";
+import { CHAIN_COMMIT_SIZE, commitTxId, decodeChainCommit, decodeEntryCommit, ENTRY_COMMIT_SIZE, } from "../protocol/commit.js";
+import { entryHash } from "../protocol/entry.js";
+import { ProtocolError } from "../protocol/errors.js";
+import { decodeTransaction, transactionId } from "../protocol/transaction.js";
+/** Kind byte of a journaled message. */
+export const MessageKind = {
+    commit: 1,
+    reveal: 2,
+    transaction: 3,
+    endOfMinute: 4,
+    blockStart: 5,
+};
+/** Journal bytes of a message. */
+export function encodeMessage(m) {
+    const w = new ByteWriter(16);
+    switch (m.kind) {
+        case "commit":
+            return w.u8(MessageKind.commit).u48(m.timeMs).bytes(m.commit.raw).finish();
+        case "reveal":
+            return w.u8(MessageKind.reveal).u48(m.timeMs).bytes(m.entryRaw).finish();
+        case "transaction":
+            return w.u8(MessageKind.transaction).u48(m.timeMs).bytes(m.tx.raw).finish();
+        case "endOfMinute":
+            return w.u8(MessageKind.endOfMinute).u48(m.timeMs).u8(m.minute).finish();
+        case "blockStart":
+            return w.u8(MessageKind.blockStart).u48(m.timeMs).finish();
+    }
+}
+/** Decode journal bytes; throws ProtocolError when they are not a message this version wrote. */
+export function decodeMessage(bytes) {
+    const r = new ByteReader(bytes, "journal message");
+    const kind = r.u8("kind");
+    const timeMs = r.u48("time");
+    const payload = bytes.slice(r.offset);
+    switch (kind) {
+        case MessageKind.commit:
+            if (payload.length === ENTRY_COMMIT_SIZE)
+                return { kind: "commit", timeMs, commit: decodeEntryCommit(payload) };
+            if (payload.length === CHAIN_COMMIT_SIZE)
+                return { kind: "commit", timeMs, commit: decodeChainCommit(payload) };
+            throw new ProtocolError("BAD_LENGTH", "journal message.commit", `${payload.length} bytes`);
+        case MessageKind.reveal:
+            return { kind: "reveal", timeMs, entryRaw: payload };
+        case MessageKind.transaction:
+            return { kind: "transaction", timeMs, tx: decodeTransaction(payload) };
+        case MessageKind.endOfMinute:
+            if (payload.length !== 1)
+                throw new ProtocolError("BAD_LENGTH", "journal message.minute", `${payload.length} bytes`);
+            return { kind: "endOfMinute", timeMs, minute: payload[0] };
+        case MessageKind.blockStart:
+            if (payload.length !== 0)
+                throw new ProtocolError("TRAILING_BYTES", "journal message", `${payload.length} bytes`);
+            return { kind: "blockStart", timeMs };
+        default:
+            throw new ProtocolError("BAD_VALUE", "journal message.kind", `unknown kind ${kind}`);
+    }
+}
+/** One human-readable line of a message (debug `messages`). */
+export function describeMessage(m, height, seq) {
+    const base = { height, seq, timems: m.timeMs };
+    switch (m.kind) {
+        case "commit":
+            return JSON.stringify({
+                ...base,
+                type: m.commit.kind === "chain" ? "commitChain" : "commitEntry",
+                txid: toHex(commitTxId(m.commit)),
+                entryhash: toHex(m.commit.entryHash),
+                credits: m.commit.credits,
+            });
+        case "reveal":
+            return JSON.stringify({ ...base, type: "revealEntry", entryhash: toHex(entryHash(m.entryRaw)) });
+        case "transaction":
+            return JSON.stringify({ ...base, type: "assetTransaction", txid: toHex(transactionId(m.tx)) });
+        case "endOfMinute":
+            return JSON.stringify({ ...base, type: "endOfMinute", minute: m.minute + 1 });
+        case "blockStart":
+            return JSON.stringify({ ...base, type: "blockStart" });
+    }
+}
+//# sourceMappingURL=messages.js.map

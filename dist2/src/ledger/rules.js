@@ -1,0 +1,294 @@
+/**
+ * The ledger's rules: each log message kind applied to the state (state.ts), as functions. Every
+ * stateful rejection is thrown here as a LedgerError, and a rejected message changes nothing. The writer
+ * (ledger.ts) keeps only what is not a rule of the log: signatures (BAD_SIGNATURE), the network
+ * (NOT_PRODUCING) and the disk (STORAGE_FULL).
+ *
+ * Deterministic (DESIGN §7): every time a rule reads comes from the message (`timeMs`, ms since epoch).
+ */
+import { encodeAddress } from "../protocol/address.js";
+import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { CHAIN_COMMIT_CREDITS, commitFullHash, commitTxId, ENTRY_COMMIT_CREDITS, } from "../protocol/commit.js";
+import { chainIdFromExtIds, entryCreditCost, entryHash, unmarshalEntry } from "../protocol/entry.js";
+import { ProtocolError } from "../protocol/errors.js";
+import { sha256d } from "../protocol/hash.js";
+import { transactionFeeEC, transactionFullHash, transactionId, validateTransaction, } from "../protocol/transaction.js";
+import { COMMIT_LIFETIME_MS, MINUTES_PER_BLOCK, TIMESTAMP_WINDOW_MS } from "./constants.js";
+import { LedgerError, REPEATED_COMMIT_INFO } from "./errors.js";
+import { HoldingQueue } from "./holdingQueue.js";
+// ───────────────────────────── messages ─────────────────────────────
+/**
+ * Apply one log message to the state. Throws LedgerError (state unchanged) when a rule rejects it.
+ * Returns false when the message needs no journal record (a resubmitted held reveal). The end of the
+ * last minute calls `closeBlock(timeMs)`: the writer's close (close.ts), or a follower's.
+ */
+export function applyMessage(s, msg, closeBlock) {
+    switch (msg.kind) {
+        case "commit":
+            applyCommit(s, msg.commit, msg.timeMs);
+            return true;
+        case "reveal":
+            return applyReveal(s, msg.entryRaw, msg.timeMs);
+        case "transaction":
+            applyTransaction(s, msg.tx, msg.timeMs);
+            return true;
+        case "endOfMinute":
+            if (applyEndOfMinute(s, msg.minute, msg.timeMs))
+                closeBlock(msg.timeMs);
+            return true;
+        case "blockStart":
+            applyBlockStart(s, msg.timeMs);
+            return true;
+    }
+}
+/** A commit: credits in range, not repeated, pairs with a held reveal, paid from the EC balance. */
+export function applyCommit(s, commit, timeMs) {
+    checkTimestamp("commit", commit.milliTime, timeMs);
+    const range = commit.kind === "chain" ? CHAIN_COMMIT_CREDITS : ENTRY_COMMIT_CREDITS;
+    if (commit.credits < range.min || commit.credits > range.max)
+        throw new LedgerError({
+            code: "INVALID",
+            info: `${commit.kind} commit credits must be ${range.min}..${range.max}, got ${commit.credits}`,
+        });
+    const hash = commit.entryHash;
+    const existing = livePaidCommit(s, hash, timeMs);
+    if (existing !== undefined && existing.credits >= commit.credits)
+        throw new LedgerError({ code: "REPEATED_COMMIT", entryHash: toHex(hash), info: REPEATED_COMMIT_INFO });
+    const txId = commitTxId(commit);
+    const record = {
+        kind: commit.kind,
+        credits: commit.credits,
+        revealed: false,
+        height: s.pl.height,
+        milliTime: commit.milliTime,
+        txId,
+        chainIdHash: commit.kind === "chain" ? commit.chainIdHash : new Uint8Array(32),
+    };
+    let held = s.holding.get(hash);
+    if (held !== undefined && HoldingQueue.expired(held, timeMs))
+        held = undefined;
+    if (held !== undefined)
+        checkPairing(s, held.entry, held.raw, hash, record);
+    const have = ecAck(s, commit.ecPublicKey);
+    if (have < BigInt(commit.credits))
+        throw new LedgerError({
+            code: "EC_BALANCE_LOW",
+            ecPublicKey: encodeAddress("EC", commit.ecPublicKey),
+            need: commit.credits,
+            have: Number(have),
+        });
+    // accepted: charge, record, and release a reveal that was waiting for it
+    s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits));
+    s.pl.addCommit(commit, txId, commitFullHash(commit), timeMs);
+    s.pl.paidCommits.set(toHex(hash), { entryHash: hash, record });
+    s.counters.commitsAccepted++;
+    if (held !== undefined) {
+        s.holding.remove(hash);
+        acceptReveal(s, held.entry, held.raw, hash, record, held.arrivalMs);
+    }
+}
+/**
+ * A reveal: paired with its live commit, or held until one arrives. Returns false when the message needs
+ * no journal record (a resubmitted held reveal).
+ */
+export function applyReveal(s, raw, timeMs) {
+    const entry = decodeEntry(raw);
+    const hash = entryHash(raw);
+    const held = s.holding.get(hash);
+    if (held !== undefined) {
+        if (!HoldingQueue.expired(held, timeMs))
+            return false; // already waiting: same bytes, same answer
+        s.holding.remove(hash);
+    }
+    const paid = livePaidCommit(s, hash, timeMs);
+    if (paid?.revealed === true)
+        throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: toHex(hash) });
+    if (paid !== undefined) {
+        checkPairing(s, entry, raw, hash, paid);
+        acceptReveal(s, entry, raw, hash, paid, timeMs);
+        return true;
+    }
+    // No commit yet: hold it, unless no commit could ever make it valid.
+    if (!chainExists(s, entry.chainId) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
+        throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: toHex(entry.chainId) });
+    if (s.holding.size >= s.holding.limit)
+        throw new LedgerError({ code: "HOLDING_QUEUE_FULL", limit: s.holding.limit });
+    s.holding.add({ entryHash: hash, raw, entry, arrivalMs: timeMs });
+    s.counters.revealsHeld++;
+    return true;
+}
+/**
+ * reveal-chain before its commit: refuse what no chain commit could make valid. (With a live unrevealed
+ * commit the pairing rules decide in apply.) Not part of the log: accepted messages are unchanged.
+ */
+export function checkChainReveal(s, entry, hash, timeMs) {
+    const paid = livePaidCommit(s, hash, timeMs);
+    if (paid !== undefined && !paid.revealed)
+        return;
+    const derived = chainIdFromExtIds(entry.extIds);
+    if (!bytesEqual(derived, entry.chainId))
+        throw new LedgerError({
+            code: "CHAIN_ID_MISMATCH",
+            chainId: toHex(entry.chainId),
+            info: `a chain's first entry must carry the chain ID of its external IDs, ${toHex(derived)}`,
+        });
+    if (chainExists(s, entry.chainId))
+        throw new LedgerError({ code: "CHAIN_EXISTS", chainId: toHex(entry.chainId) });
+}
+/** Does commit `paid` pay for revealing `entry`? Throws the rule that fails. */
+function checkPairing(s, entry, raw, hash, paid) {
+    const exists = chainExists(s, entry.chainId);
+    const chainHex = toHex(entry.chainId);
+    let need;
+    try {
+        need = entryCreditCost(raw.length, paid.kind === "chain");
+    }
+    catch (e) {
+        throw asLedgerError(e);
+    }
+    if (paid.kind === "chain") {
+        const derived = chainIdFromExtIds(entry.extIds);
+        if (!bytesEqual(derived, entry.chainId))
+            throw new LedgerError({
+                code: "CHAIN_ID_MISMATCH",
+                chainId: chainHex,
+                info: `a chain's first entry must carry the chain ID of its external IDs, ${toHex(derived)}`,
+            });
+        if (!bytesEqual(sha256d(entry.chainId), paid.chainIdHash))
+            throw new LedgerError({
+                code: "CHAIN_ID_MISMATCH",
+                chainId: chainHex,
+                info: "the chain commit pays for a different chain ID",
+            });
+        if (exists)
+            throw new LedgerError({ code: "CHAIN_EXISTS", chainId: chainHex });
+    }
+    else if (!exists) {
+        throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: chainHex });
+    }
+    if (paid.credits < need)
+        throw new LedgerError({ code: "CREDITS_TOO_LOW", entryHash: toHex(hash), need, paid: paid.credits });
+}
+function acceptReveal(s, entry, raw, hash, paid, timeMs) {
+    s.pl.paidCommits.set(toHex(hash), { entryHash: hash, record: { ...paid, revealed: true } });
+    const r = { entryHash: hash, raw, entry, commitTxId: paid.txId, timeMs };
+    s.pl.addReveal(r, paid.kind === "chain");
+    s.counters.revealsAccepted++;
+}
+/** An asset transaction: shape and fee, not repeated, every input covered by its address's balance. */
+export function applyTransaction(s, tx, timeMs) {
+    checkTimestamp("transaction", tx.milliTimestamp, timeMs);
+    const rate = s.tip.exchangeRate;
+    checkTransactionShape(tx, rate);
+    const txId = transactionId(tx);
+    if (s.pl.transactionsByHash.has(toHex(txId)) || s.saved.transactionLocation(txId) !== undefined)
+        throw new LedgerError({ code: "DUPLICATE_TRANSACTION", txId: toHex(txId) });
+    // An address may appear in several inputs: their sum must be covered (wire-format §4.3 rule 5).
+    const spend = new Map();
+    for (const i of tx.inputs) {
+        const k = toHex(i.address);
+        const sp = spend.get(k);
+        if (sp === undefined)
+            spend.set(k, { address: i.address, amount: i.amount });
+        else
+            sp.amount += i.amount;
+    }
+    for (const sp of spend.values()) {
+        const have = assetAck(s, sp.address);
+        if (have < sp.amount)
+            throw new LedgerError({
+                code: "ASSET_BALANCE_LOW",
+                address: encodeAddress("FA", sp.address),
+                need: sp.amount,
+                have,
+            });
+    }
+    for (const i of tx.inputs)
+        s.pl.changeAsset(i.address, -i.amount);
+    for (const o of tx.outputs)
+        s.pl.changeAsset(o.address, o.amount);
+    // EC purchases: floor(amount / rate) entry credits; the remainder is burned (wire-format §4.3 rule 6).
+    for (const o of tx.ecOutputs)
+        s.pl.changeEC(o.address, rate > 0n ? o.amount / rate : 0n);
+    s.pl.addTransaction({ tx, txId, fullHash: transactionFullHash(tx), timeMs });
+    s.counters.transactionsAccepted++;
+}
+/**
+ * The end of the open block's `minute` (0-based) at `timeMs`: in order, sweeps expired held reveals.
+ * Returns true when it ended the last minute: the writer then closes the block.
+ */
+export function applyEndOfMinute(s, minute, timeMs) {
+    if (minute !== s.pl.minute)
+        throw new LedgerError({
+            code: "INVALID",
+            info: `end of minute ${minute + 1} out of order: the open block is in minute ${s.pl.minute + 1}`,
+        });
+    s.counters.revealsExpired += s.holding.sweep(timeMs);
+    s.pl.endMinute(timeMs);
+    return minute === MINUTES_PER_BLOCK - 1;
+}
+/** The open block starts at `timeMs`: only in its first minute. */
+export function applyBlockStart(s, timeMs) {
+    if (s.pl.minute !== 0)
+        throw new LedgerError({ code: "INVALID", info: "block start after the first minute" });
+    s.pl.startMs = timeMs;
+    s.pl.minuteStartMs = timeMs;
+}
+// ───────────────────────────── state the rules read ─────────────────────────────
+/** The latest commit paid for `hash` if it is still live at `nowMs` (COMMIT_LIFETIME_MS after its timestamp). */
+function livePaidCommit(s, hash, nowMs) {
+    const rec = s.pl.paidCommits.get(toHex(hash))?.record ?? s.saved.paidCommit(hash);
+    if (rec === undefined || nowMs - rec.milliTime > COMMIT_LIFETIME_MS)
+        return undefined;
+    return rec;
+}
+function chainExists(s, chainId) {
+    return s.pl.newChains.has(toHex(chainId)) || s.saved.chainHead(chainId) !== undefined;
+}
+/** Entry credits of `publicKey` after the open block's messages. */
+function ecAck(s, publicKey) {
+    return (s.saved.ecBalance(publicKey) ?? 0n) + (s.pl.ecDelta.get(toHex(publicKey))?.delta ?? 0n);
+}
+/** Base units of `address` after the open block's messages. */
+function assetAck(s, address) {
+    return (s.saved.assetBalance(address) ?? 0n) + (s.pl.assetDelta.get(toHex(address))?.delta ?? 0n);
+}
+// ───────────────────────────── stateless checks ─────────────────────────────
+/** |timestampMs − nowMs| must be within TIMESTAMP_WINDOW_MS (both ms since epoch). */
+export function checkTimestamp(what, timestampMs, nowMs) {
+    if (Math.abs(timestampMs - nowMs) > TIMESTAMP_WINDOW_MS)
+        throw new LedgerError({ code: "TIMESTAMP_OUT_OF_WINDOW", what, timestampMs, nowMs, windowMs: TIMESTAMP_WINDOW_MS });
+}
+/**
+ * Stateless transaction rules at `rate` base units per EC: structure (validateTransaction without the
+ * fee) → INVALID naming the rule; then inputs ≥ outputs + EC outputs + fee → INSUFFICIENT_FEE.
+ */
+export function checkTransactionShape(tx, rate) {
+    try {
+        validateTransaction(tx, 0n);
+    }
+    catch (e) {
+        throw asLedgerError(e);
+    }
+    const sum = (l) => l.reduce((a, io) => a + io.amount, 0n);
+    const surplus = sum(tx.inputs) - sum(tx.outputs) - sum(tx.ecOutputs);
+    const fee = BigInt(transactionFeeEC(tx)) * rate;
+    if (surplus < fee)
+        throw new LedgerError({ code: "INSUFFICIENT_FEE", need: fee, have: surplus });
+}
+/** An entry's bytes decoded; a malformed entry is INVALID. */
+export function decodeEntry(raw) {
+    try {
+        return unmarshalEntry(raw);
+    }
+    catch (e) {
+        throw asLedgerError(e);
+    }
+}
+/** A ProtocolError met inside a ledger rule becomes LedgerError INVALID with its message. */
+export function asLedgerError(e) {
+    if (e instanceof ProtocolError)
+        return new LedgerError({ code: "INVALID", info: e.message });
+    return e;
+}
+//# sourceMappingURL=rules.js.map

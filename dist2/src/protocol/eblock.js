@@ -1,0 +1,132 @@
+// Entry blocks: wire-format §5.1 (factomd common/entryBlock/eblockHeader.go, eblockBody.go, eblock.go).
+import { ByteReader, ByteWriter, bytesEqual, toHex } from "./bytes.js";
+import { ProtocolError } from "./errors.js";
+import { sha256 } from "./hash.js";
+import { merkleParent, merkleRoot } from "./merkle.js";
+/** Header bytes: chain ID, BodyMR, PrevKeyMR, PrevFullHash (32 each), EBSequence, DBHeight, EntryCount (u32 each). */
+export const ENTRY_BLOCK_HEADER_SIZE = 140;
+/** Minutes per directory block: markers are numbered 1..10. */
+export const MINUTES_PER_BLOCK = 10;
+/** 32-byte minute marker for minute n (1..10). */
+export function minuteMarker(minute) {
+    if (!Number.isInteger(minute) || minute < 1 || minute > MINUTES_PER_BLOCK)
+        throw new ProtocolError("BAD_VALUE", "minute", `must be 1..${MINUTES_PER_BLOCK}, got ${minute}`);
+    const marker = new Uint8Array(32);
+    marker[31] = minute;
+    return marker;
+}
+/** Minute number (1..10) when the item is a minute marker, otherwise 0. */
+export function markerMinute(item) {
+    if (item.length !== 32)
+        return 0;
+    for (let i = 0; i < 31; i++)
+        if (item[i] !== 0)
+            return 0;
+    const minute = item[31];
+    return minute >= 1 && minute <= MINUTES_PER_BLOCK ? minute : 0;
+}
+/** The entries of a block (markers skipped) with the minute each one belongs to. */
+export function entriesWithMinutes(block) {
+    const out = [];
+    let pending = 0; // entries of `out` still waiting for their marker
+    block.items.forEach((item, index) => {
+        const minute = markerMinute(item);
+        if (minute === 0) {
+            out.push({ entryHash: item, index, minute: MINUTES_PER_BLOCK });
+            pending++;
+        }
+        else {
+            for (let i = out.length - pending; i < out.length; i++)
+                out[i].minute = minute;
+            pending = 0;
+        }
+    });
+    return out;
+}
+/**
+ * Timestamp of an entry of a block, seconds since epoch: directory block timestamp (MINUTES, as stored in the
+ * directory block header) × 60 + 60 × the entry's minute (factomd wsapi HandleV2EntryBlock, receipts).
+ */
+export function entryTimestampSeconds(dblockTimestampMinutes, minute) {
+    return dblockTimestampMinutes * 60 + 60 * minute;
+}
+function checkItems(items) {
+    items.forEach((item, i) => {
+        if (item.length !== 32)
+            throw new ProtocolError("BAD_LENGTH", `entry block.items[${i}]`, `expected 32 bytes, got ${item.length}`);
+    });
+}
+/** Build an entry block from its items, computing bodyMR. */
+export function buildEntryBlock(fields) {
+    checkItems(fields.items);
+    return { ...fields, bodyMR: merkleRoot(fields.items) };
+}
+function checkU32(value, field) {
+    if (!Number.isInteger(value) || value < 0 || value > 0xffffffff)
+        throw new ProtocolError("BAD_VALUE", `entry block.${field}`, `must be a u32, got ${value}`);
+}
+function checkHash(value, field) {
+    if (value.length !== 32)
+        throw new ProtocolError("BAD_LENGTH", `entry block.${field}`, `expected 32 bytes, got ${value.length}`);
+}
+/** The 140-byte header of `block` (with its stored bodyMR). */
+export function encodeEntryBlockHeader(block) {
+    checkHash(block.chainId, "chainid");
+    checkHash(block.bodyMR, "bodymr");
+    checkHash(block.prevKeyMR, "prevkeymr");
+    checkHash(block.prevFullHash, "prevfullhash");
+    checkU32(block.sequence, "sequence");
+    checkU32(block.dbHeight, "dbheight");
+    return new ByteWriter(ENTRY_BLOCK_HEADER_SIZE)
+        .bytes(block.chainId)
+        .bytes(block.bodyMR)
+        .bytes(block.prevKeyMR)
+        .bytes(block.prevFullHash)
+        .u32(block.sequence)
+        .u32(block.dbHeight)
+        .u32(block.items.length)
+        .finish();
+}
+/** Header ‖ body (EntryCount × 32 bytes). */
+export function encodeEntryBlock(block) {
+    checkItems(block.items);
+    const w = new ByteWriter(ENTRY_BLOCK_HEADER_SIZE + 32 * block.items.length);
+    w.bytes(encodeEntryBlockHeader(block));
+    for (const item of block.items)
+        w.bytes(item);
+    return w.finish();
+}
+/**
+ * Decode; rejects truncation and trailing bytes, and (unless `verifyBodyMR` is false) a stored BodyMR that is
+ * not the Merkle root of the body. The result owns a copy of the bytes.
+ */
+export function decodeEntryBlock(bytes, options = {}) {
+    const r = new ByteReader(bytes.slice(), "entry block");
+    const chainId = r.bytesN(32, "chainid");
+    const bodyMR = r.bytesN(32, "bodymr");
+    const prevKeyMR = r.bytesN(32, "prevkeymr");
+    const prevFullHash = r.bytesN(32, "prevfullhash");
+    const sequence = r.u32("sequence");
+    const dbHeight = r.u32("dbheight");
+    const count = r.u32("entrycount");
+    if (count * 32 > r.remaining)
+        throw new ProtocolError("TRUNCATED", "entry block.body", `entry count ${count} needs ${count * 32} bytes, only ${r.remaining} left`);
+    const items = new Array(count);
+    for (let i = 0; i < count; i++)
+        items[i] = r.bytesN(32, `items[${i}]`);
+    r.end();
+    const block = { chainId, bodyMR, prevKeyMR, prevFullHash, sequence, dbHeight, items };
+    if (options.verifyBodyMR !== false) {
+        const computed = merkleRoot(items);
+        if (!bytesEqual(computed, bodyMR))
+            throw new ProtocolError("BAD_VALUE", "entry block.bodymr", `stored ${toHex(bodyMR)} is not the body's Merkle root ${toHex(computed)}`);
+    }
+    return block;
+}
+/** KeyMR = sha256(sha256(header) ‖ bodyMR) and full hash = sha256(header ‖ body); headerHash = sha256(header). */
+export function entryBlockHashes(block) {
+    const raw = encodeEntryBlock(block);
+    const headerHash = sha256(raw.subarray(0, ENTRY_BLOCK_HEADER_SIZE));
+    return { keyMR: merkleParent(headerHash, block.bodyMR), fullHash: sha256(raw), headerHash };
+}
+//# sourceMappingURL=eblock.js.map

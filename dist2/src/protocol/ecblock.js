@@ -1,0 +1,185 @@
+// Entry-credit blocks: wire-format §5.4 (factomd common/entryCreditBlock/ecblockHeader.go, ecblockBody.go, …).
+import { ByteReader, ByteWriter, bytesEqual, toHex, U64_MAX } from "./bytes.js";
+import { EC_CHAIN_ID } from "./chains.js";
+import { CHAIN_COMMIT_SIZE, ENTRY_COMMIT_SIZE, parseChainCommit, parseEntryCommit, } from "./commit.js";
+import { ProtocolError } from "./errors.js";
+import { sha256 } from "./hash.js";
+/** Item type bytes (ECIDs, factomd common/constants/constants.go). */
+export const ECID = {
+    serverIndex: 0x00,
+    minute: 0x01,
+    chainCommit: 0x02,
+    entryCommit: 0x03,
+    balanceIncrease: 0x04,
+};
+/** Minute items carry 1..10. */
+const MAX_MINUTE = 10;
+function checkHash(value, field) {
+    if (value.length !== 32)
+        throw new ProtocolError("BAD_LENGTH", `ec block.${field}`, `expected 32 bytes, got ${value.length}`);
+}
+function checkU8(value, field, min = 0, max = 0xff) {
+    if (!Number.isInteger(value) || value < min || value > max)
+        throw new ProtocolError("BAD_VALUE", `ec block.${field}`, `must be ${min}..${max}, got ${value}`);
+}
+/** Append item `i` of a block's body (ECID ‖ payload) to `w`; throws ProtocolError on a malformed item. */
+export function writeECBlockItem(w, item, i) {
+    switch (item.type) {
+        case "serverIndex":
+            checkU8(item.number, `items[${i}].serverindexnumber`);
+            w.u8(ECID.serverIndex).u8(item.number);
+            return;
+        case "minute":
+            checkU8(item.number, `items[${i}].number`, 1, MAX_MINUTE);
+            w.u8(ECID.minute).u8(item.number);
+            return;
+        case "chainCommit":
+            if (item.commit.raw.length !== CHAIN_COMMIT_SIZE)
+                throw new ProtocolError("BAD_LENGTH", `ec block.items[${i}]`, `chain commit must be ${CHAIN_COMMIT_SIZE} bytes`);
+            w.u8(ECID.chainCommit).bytes(item.commit.raw);
+            return;
+        case "entryCommit":
+            if (item.commit.raw.length !== ENTRY_COMMIT_SIZE)
+                throw new ProtocolError("BAD_LENGTH", `ec block.items[${i}]`, `entry commit must be ${ENTRY_COMMIT_SIZE} bytes`);
+            w.u8(ECID.entryCommit).bytes(item.commit.raw);
+            return;
+        case "balanceIncrease":
+            checkHash(item.ecPublicKey, `items[${i}].ecpubkey`);
+            checkHash(item.txId, `items[${i}].txid`);
+            if (item.index < 0n || item.index > U64_MAX || item.numEC < 0n || item.numEC > U64_MAX)
+                throw new ProtocolError("BAD_VALUE", `ec block.items[${i}]`, "index and numec must be u64");
+            w.u8(ECID.balanceIncrease).bytes(item.ecPublicKey).bytes(item.txId).varint(item.index).varint(item.numEC);
+            return;
+    }
+}
+/** Body bytes: each item as ECID ‖ payload. */
+export function encodeECBlockBody(items) {
+    const w = new ByteWriter(64 + 16 * items.length);
+    for (let i = 0; i < items.length; i++)
+        writeECBlockItem(w, items[i], i);
+    return w.finish();
+}
+function encodeHeader(block, bodySize) {
+    checkHash(block.bodyHash, "bodyhash");
+    checkHash(block.prevHeaderHash, "prevheaderhash");
+    checkHash(block.prevFullHash, "prevfullhash");
+    if (!Number.isInteger(block.dbHeight) || block.dbHeight < 0 || block.dbHeight > 0xffffffff)
+        throw new ProtocolError("BAD_VALUE", "ec block.dbheight", `must be a u32, got ${block.dbHeight}`);
+    return new ByteWriter(160 + block.headerExpansion.length)
+        .bytes(EC_CHAIN_ID)
+        .bytes(block.bodyHash)
+        .bytes(block.prevHeaderHash)
+        .bytes(block.prevFullHash)
+        .u32(block.dbHeight)
+        .varint(block.headerExpansion.length)
+        .bytes(block.headerExpansion)
+        .u64(block.items.length)
+        .u64(bodySize)
+        .finish();
+}
+/** The header bytes of `block` (its stored bodyHash; ObjectCount and BodySize derived from the items). */
+export function encodeECBlockHeader(block) {
+    return encodeHeader(block, encodeECBlockBody(block.items).length);
+}
+/** Build an EC block from its items, computing bodyHash = sha256(body bytes). */
+export function buildECBlock(fields) {
+    return { ...fields, bodyHash: sha256(encodeECBlockBody(fields.items)) };
+}
+/** Header ‖ body. */
+export function encodeECBlock(block) {
+    return encodeECBlockWithBody(block, encodeECBlockBody(block.items));
+}
+/**
+ * Header ‖ body, with the body bytes already encoded (`encodeECBlockBody(block.items)`, or built item by item
+ * with writeECBlockItem as a block fills): a big block's body is not encoded twice.
+ */
+export function encodeECBlockWithBody(block, body) {
+    const header = encodeHeader(block, body.length);
+    return new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
+}
+function readItem(r, i) {
+    const ecid = r.u8(`items[${i}].ecid`);
+    switch (ecid) {
+        case ECID.serverIndex:
+            return { type: "serverIndex", number: r.u8(`items[${i}].serverindexnumber`) };
+        case ECID.minute: {
+            const number = r.u8(`items[${i}].number`);
+            if (number < 1 || number > MAX_MINUTE)
+                throw new ProtocolError("BAD_VALUE", `ec block.items[${i}].number`, `minute must be 1..${MAX_MINUTE}, got ${number}`);
+            return { type: "minute", number };
+        }
+        case ECID.chainCommit:
+            return { type: "chainCommit", commit: parseChainCommit(r.bytesN(CHAIN_COMMIT_SIZE, `items[${i}]`)) };
+        case ECID.entryCommit:
+            return { type: "entryCommit", commit: parseEntryCommit(r.bytesN(ENTRY_COMMIT_SIZE, `items[${i}]`)) };
+        case ECID.balanceIncrease:
+            return {
+                type: "balanceIncrease",
+                ecPublicKey: r.bytesN(32, `items[${i}].ecpubkey`),
+                txId: r.bytesN(32, `items[${i}].txid`),
+                index: r.varint(`items[${i}].index`),
+                numEC: r.varint(`items[${i}].numec`),
+            };
+        default:
+            throw new ProtocolError("BAD_VALUE", `ec block.items[${i}].ecid`, `unknown item type 0x${ecid.toString(16).padStart(2, "0")}`);
+    }
+}
+/**
+ * Decode; rejects truncation, unknown ECIDs, trailing bytes, an ObjectCount or BodySize that does not match
+ * the body, and (unless `verifyBodyHash` is false) a stored BodyHash that is not sha256(body). Commits inside
+ * are parsed structurally (no credit-range check: the block records what was accepted). The result owns a
+ * copy of the bytes.
+ */
+export function decodeECBlock(bytes, options = {}) {
+    const r = new ByteReader(bytes.slice(), "ec block");
+    const chainId = r.bytesN(32, "chainid");
+    if (!bytesEqual(chainId, EC_CHAIN_ID))
+        throw new ProtocolError("BAD_VALUE", "ec block.chainid", `expected ${toHex(EC_CHAIN_ID)}, got ${toHex(chainId)}`);
+    const bodyHash = r.bytesN(32, "bodyhash");
+    const prevHeaderHash = r.bytesN(32, "prevheaderhash");
+    const prevFullHash = r.bytesN(32, "prevfullhash");
+    const dbHeight = r.u32("dbheight");
+    const expansionSize = r.varint("headerexpansionsize");
+    if (expansionSize > BigInt(r.remaining))
+        throw new ProtocolError("TRUNCATED", "ec block.headerexpansionarea", `size ${expansionSize} exceeds the ${r.remaining} bytes left`);
+    const headerExpansion = r.bytesN(Number(expansionSize), "headerexpansionarea");
+    const objectCount = r.u64("objectcount");
+    const bodySize = r.u64("bodysize");
+    if (bodySize !== BigInt(r.remaining)) {
+        if (bodySize > BigInt(r.remaining))
+            throw new ProtocolError("TRUNCATED", "ec block.body", `body size ${bodySize} exceeds the ${r.remaining} bytes left`);
+        throw new ProtocolError("TRAILING_BYTES", "ec block", `${BigInt(r.remaining) - bodySize} byte(s) after the body of ${bodySize}`);
+    }
+    // Every item takes at least 2 bytes, so a larger count cannot be honest (and must not drive a long loop).
+    if (objectCount * 2n > bodySize)
+        throw new ProtocolError("BAD_VALUE", "ec block.objectcount", `${objectCount} items cannot fit in ${bodySize} body bytes`);
+    const body = r.bytesN(r.remaining, "body");
+    const br = new ByteReader(body, "ec block");
+    const items = [];
+    for (let i = 0; i < Number(objectCount); i++)
+        items.push(readItem(br, i));
+    if (br.remaining !== 0)
+        throw new ProtocolError("BAD_VALUE", "ec block.bodysize", `${br.remaining} body byte(s) left after ${objectCount} items`);
+    if (options.verifyBodyHash !== false) {
+        const computed = sha256(body);
+        if (!bytesEqual(computed, bodyHash))
+            throw new ProtocolError("BAD_VALUE", "ec block.bodyhash", `stored ${toHex(bodyHash)} is not sha256(body) ${toHex(computed)}`);
+    }
+    return { bodyHash, prevHeaderHash, prevFullHash, dbHeight, headerExpansion, items };
+}
+/** headerHash = sha256(header) (the "keymr"); fullHash = sha256(header ‖ body). */
+export function ecBlockHashes(block) {
+    const body = encodeECBlockBody(block.items);
+    const header = encodeHeader(block, body.length);
+    const whole = new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
+    return { headerHash: sha256(header), fullHash: sha256(whole) };
+}
+/** Every commit of the block in body order (the items the ledger indexes by txid and full hash). */
+export function ecBlockCommits(block) {
+    const out = [];
+    for (const item of block.items)
+        if (item.type === "chainCommit" || item.type === "entryCommit")
+            out.push(item.commit);
+    return out;
+}
+//# sourceMappingURL=ecblock.js.map

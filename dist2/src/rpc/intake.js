@@ -1,0 +1,116 @@
+/**
+ * Message intake of the API: every write method (commit-*, reveal-*, asset-submit, send-raw-message)
+ * hands its decoded message to the ledger through here. It holds the network-testing knobs of the debug
+ * API (spec §4.2 drop-rate / delay) as mutable state, and counts what went through for `summary` and
+ * `tps-rate`.
+ *
+ * - delay: each message reaches the ledger `delayMs` milliseconds after its HTTP request arrived (the
+ *   caller's answer waits too). Counted from the request's arrival, so a batch of N writes waits the delay
+ *   once, not N times.
+ * - drop: each message is dropped with probability `dropRatePerMille`/1000. A dropped message is REFUSED
+ *   with a -32000 error saying so: the node never answers success for a message it then discards (the
+ *   reference node does, after its API has answered; docs/compat.md). The ledger never sees it, and the
+ *   client knows to send it again.
+ */
+import { randomInt } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { serverError } from "./errors.js";
+/** Largest drop rate, per mille (every message dropped). */
+export const MAX_DROP_RATE = 1000;
+/**
+ * Largest delay, ms. A delayed call holds its HTTP request open for the whole delay; one minute is far
+ * beyond any useful network simulation and still below common client timeouts.
+ */
+export const MAX_DELAY_MS = 60_000;
+/** Seconds of history behind `instantRate`. */
+const INSTANT_WINDOW_SECONDS = 10;
+export class MessageIntake {
+    dropRate;
+    delay;
+    counters = { received: 0, accepted: 0, rejected: 0, dropped: 0 };
+    byKind = { commit: 0, reveal: 0, transaction: 0 };
+    startedMs;
+    /** accepted messages per second for the last INSTANT_WINDOW_SECONDS seconds, keyed by whole second */
+    perSecond = new Map();
+    /**
+     * @param options.dropRatePerMille initial drop rate (0..1000)
+     * @param options.delayMs initial delay (0..MAX_DELAY_MS), milliseconds
+     */
+    constructor(options) {
+        this.dropRate = clamp(options.dropRatePerMille, 0, MAX_DROP_RATE);
+        this.delay = clamp(options.delayMs, 0, MAX_DELAY_MS);
+        this.startedMs = Date.now();
+    }
+    /** Current drop rate, messages per 1000. */
+    get dropRatePerMille() {
+        return this.dropRate;
+    }
+    /** Current delay before a message reaches the ledger, ms. */
+    get delayMs() {
+        return this.delay;
+    }
+    setDropRate(perMille) {
+        this.dropRate = clamp(perMille, 0, MAX_DROP_RATE);
+        return this.dropRate;
+    }
+    setDelay(ms) {
+        this.delay = clamp(ms, 0, MAX_DELAY_MS);
+        return this.delay;
+    }
+    /** Copy of the counters (messages since start). */
+    stats() {
+        return { ...this.counters, ...this.byKind };
+    }
+    /**
+     * Hand one message to the ledger, applying delay and drop. A dropped message throws a -32000 error.
+     * @param send       the ledger call; its rejection propagates to the caller
+     * @param receivedMs performance.now() when the message's HTTP request arrived, ms (default: now)
+     */
+    async submit(kind, send, receivedMs = performance.now()) {
+        this.counters.received++;
+        this.byKind[kind]++;
+        if (this.delay > 0) {
+            const waitMs = receivedMs + this.delay - performance.now();
+            if (waitMs > 0)
+                await sleep(waitMs);
+        }
+        if (this.dropRate > 0 && randomInt(MAX_DROP_RATE) < this.dropRate) {
+            this.counters.dropped++;
+            throw serverError("Message dropped", `the debug drop rate (${this.dropRate} per 1000) dropped this ${kind}: it was not processed; send it again`);
+        }
+        try {
+            const result = await send();
+            this.counters.accepted++;
+            this.countAccepted();
+            return result;
+        }
+        catch (e) {
+            this.counters.rejected++;
+            throw e;
+        }
+    }
+    countAccepted() {
+        const second = Math.floor(Date.now() / 1000);
+        this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
+        for (const s of this.perSecond.keys())
+            if (s <= second - INSTANT_WINDOW_SECONDS)
+                this.perSecond.delete(s);
+    }
+    /**
+     * Accepted messages per second: `total` = since the node started, `instant` = over the last 10 s.
+     */
+    rates() {
+        const nowMs = Date.now();
+        const second = Math.floor(nowMs / 1000);
+        let recent = 0;
+        for (const [s, n] of this.perSecond)
+            if (s > second - INSTANT_WINDOW_SECONDS)
+                recent += n;
+        const uptimeSeconds = Math.max(1, (nowMs - this.startedMs) / 1000);
+        return { total: this.counters.accepted / uptimeSeconds, instant: recent / INSTANT_WINDOW_SECONDS };
+    }
+}
+function clamp(n, min, max) {
+    return Math.min(max, Math.max(min, Math.trunc(n)));
+}
+//# sourceMappingURL=intake.js.map

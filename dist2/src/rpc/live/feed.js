@@ -1,0 +1,577 @@
+/**
+ * The live event feed (docs/api.md, "Live event feed"): turns what the ledger reports (accepted messages,
+ * saved blocks; ledger/observer.ts) into JSON events for the WebSocket connections that asked for them.
+ *
+ * Every connection gets `block` events; the rest by subscription: `minutes`, `chains` (entries),
+ * `addresses` (asset transactions), `hashes` (status changes), `health`. A subscription may resume from a
+ * height: the saved blocks from there are replayed (their `block` events and the confirmed entries and
+ * transactions the subscription matches) before live events continue.
+ *
+ * Memory: the node never holds more than `maxBufferedBytes` of unsent events for a connection. A live event
+ * that would go over it closes the connection with SLOW_CONSUMER; a replay waits for the socket to drain
+ * below a quarter of it (at most `drainWaitMs`), and live events meanwhile queue up to `maxQueuedEvents`.
+ */
+import { AckStatus } from "../../ledger/api.js";
+import { decodeAddress } from "../../protocol/address.js";
+import { toHex } from "../../protocol/bytes.js";
+import { entryHash, unmarshalEntry } from "../../protocol/entry.js";
+import { transactionId } from "../../protocol/transaction.js";
+import { encodeJson } from "../jsonrpc.js";
+import { entryEvent, savedBlockItems, transactionAddressKeys, transactionEvent, } from "./events.js";
+/** Close codes the feed uses (4000–4999: private use, RFC 6455 §7.4.2). */
+export const LiveCloseCode = {
+    /** the connection did not read its events fast enough (more than maxBufferedBytes unsent) */
+    slowConsumer: 4008,
+    /** the node is stopping */
+    goingAway: 1001,
+};
+export const DEFAULT_LIVE_FEED_OPTIONS = {
+    maxBufferedBytes: 1024 * 1024,
+    maxConnections: 1000,
+    maxSubscriptions: 10_000,
+    maxQueuedEvents: 4096,
+    drainWaitMs: 5000,
+    healthPeriodMs: 1000,
+};
+/** One subscriber. */
+export class FeedConnection {
+    socket;
+    chains = new Set();
+    /** RCD hashes and EC public keys, hex */
+    addresses = new Set();
+    hashes = new Set();
+    minutes = false;
+    health = false;
+    content = false;
+    closed = false;
+    /** live events held back while a replay runs; undefined when none runs */
+    queue;
+    /** called when the socket drained (a replay waits on it) */
+    onDrain;
+    constructor(socket) {
+        this.socket = socket;
+    }
+    subscriptionCount() {
+        return this.chains.size + this.addresses.size + this.hashes.size;
+    }
+}
+/** A request the feed refuses; its message goes back as an `error` event. */
+class FeedRequestError extends Error {
+}
+const HEX64 = /^[0-9a-fA-F]{64}$/;
+export class LiveFeed {
+    options;
+    deps;
+    connections = new Set();
+    /** reverse indexes: key → subscribers */
+    byChain = new Map();
+    byAddress = new Map();
+    byHash = new Map();
+    /**
+     * Entry hashes whose reveal is held for its commit (status NotConfirmed), so the commit's arrival can be
+     * reported as the entry's acknowledgement. Bounded like the holding queue it mirrors (oldest forgotten).
+     */
+    held = new Map();
+    lastHealth = "";
+    /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
+    savedHeight;
+    healthTimer;
+    constructor(options, deps) {
+        this.options = options;
+        this.deps = deps;
+        this.savedHeight = deps.ledger.heights().directoryBlockHeight;
+        deps.ledger.setObserver(this);
+        this.lastHealth = encodeJson(this.healthEvent());
+        this.healthTimer = setInterval(() => this.checkHealth(), options.healthPeriodMs);
+        this.healthTimer.unref();
+    }
+    /** Open connections. */
+    get size() {
+        return this.connections.size;
+    }
+    /** True when another connection may open. */
+    hasRoom() {
+        return this.connections.size < this.options.maxConnections;
+    }
+    /** Register a new connection and greet it with the node's heights. */
+    open(socket) {
+        const c = new FeedConnection(socket);
+        this.connections.add(c);
+        const m = this.deps.ledger.currentMinute();
+        this.send(c, { event: "hello", height: m.directoryBlockHeight, leaderheight: m.leaderHeight, minute: m.minute });
+        return c;
+    }
+    /** Forget a closed connection. */
+    closed(c) {
+        if (c.closed)
+            return;
+        c.closed = true;
+        this.connections.delete(c);
+        for (const k of c.chains)
+            unindex(this.byChain, k, c);
+        for (const k of c.addresses)
+            unindex(this.byAddress, k, c);
+        for (const k of c.hashes)
+            unindex(this.byHash, k, c);
+        c.queue = undefined;
+        c.onDrain?.();
+    }
+    drained(c) {
+        c.onDrain?.();
+    }
+    /** Close every connection (the node is stopping). */
+    close() {
+        if (this.healthTimer !== undefined)
+            clearInterval(this.healthTimer);
+        this.healthTimer = undefined;
+        this.deps.ledger.setObserver(undefined);
+        for (const c of [...this.connections]) {
+            this.closed(c);
+            c.socket.end(LiveCloseCode.goingAway, "node stopping");
+        }
+    }
+    /** A text frame from the client: a subscribe or unsubscribe request. */
+    message(c, text) {
+        let req;
+        try {
+            req = parseRequest(text);
+            if (req.op === "subscribe")
+                this.subscribe(c, req);
+            else
+                this.unsubscribe(c, req);
+        }
+        catch (e) {
+            if (!(e instanceof FeedRequestError))
+                throw e;
+            this.send(c, { event: "error", data: e.message });
+        }
+    }
+    subscribe(c, req) {
+        const addressKeys = req.addresses.map((a, i) => addressKey(a, `addresses[${i}]`));
+        const added = req.chains.length + addressKeys.length + req.hashes.length;
+        if (c.subscriptionCount() + added > this.options.maxSubscriptions)
+            throw new FeedRequestError(`at most ${this.options.maxSubscriptions} chains, addresses and hashes per connection (has ${c.subscriptionCount()}, asked for ${added} more)`);
+        const height = this.savedHeight;
+        if (req.fromheight !== undefined && req.fromheight > height + 1)
+            throw new FeedRequestError(`fromheight: ${req.fromheight} is beyond the next block (${height + 1})`);
+        if (req.fromheight !== undefined && c.queue !== undefined)
+            throw new FeedRequestError("fromheight: a replay is already running on this connection");
+        for (const k of req.chains.map((h) => h.toLowerCase()))
+            index(this.byChain, c.chains, k, c);
+        for (const k of addressKeys)
+            index(this.byAddress, c.addresses, k, c);
+        const hashes = req.hashes.map((h) => h.toLowerCase());
+        for (const k of hashes)
+            index(this.byHash, c.hashes, k, c);
+        if (req.minutes !== undefined)
+            c.minutes = req.minutes;
+        if (req.health !== undefined)
+            c.health = req.health;
+        if (req.content !== undefined)
+            c.content = req.content;
+        this.send(c, {
+            event: "subscribed",
+            chains: c.chains.size,
+            addresses: c.addresses.size,
+            hashes: c.hashes.size,
+            minutes: c.minutes,
+            health: c.health,
+            content: c.content,
+        });
+        // the current status of each new hash, then the health, so a subscriber starts from the truth
+        for (const h of hashes)
+            this.send(c, this.currentStatus(h));
+        if (req.health === true)
+            this.send(c, this.healthEvent());
+        if (req.fromheight !== undefined)
+            void this.replay(c, req.fromheight);
+    }
+    unsubscribe(c, req) {
+        for (const k of req.chains.map((h) => h.toLowerCase()))
+            unindex(this.byChain, k, c, c.chains);
+        for (const [i, a] of req.addresses.entries())
+            unindex(this.byAddress, addressKey(a, `addresses[${i}]`), c, c.addresses);
+        for (const k of req.hashes.map((h) => h.toLowerCase()))
+            unindex(this.byHash, k, c, c.hashes);
+        if (req.minutes === true)
+            c.minutes = false;
+        if (req.health === true)
+            c.health = false;
+        if (req.content === true)
+            c.content = false;
+        this.send(c, {
+            event: "subscribed",
+            chains: c.chains.size,
+            addresses: c.addresses.size,
+            hashes: c.hashes.size,
+            minutes: c.minutes,
+            health: c.health,
+            content: c.content,
+        });
+    }
+    /**
+     * Replay saved blocks from `from` to the saved height (which may rise meanwhile), paced by the socket:
+     * one height per turn, waiting for the socket to drain below a quarter of the limit between heights.
+     */
+    async replay(c, from) {
+        c.queue = [];
+        let h = from;
+        try {
+            while (!c.closed && h <= this.savedHeight) {
+                const items = savedBlockItems(this.deps.ledger, h);
+                if (items === undefined)
+                    break;
+                this.sendDirect(c, items.summary);
+                for (const e of this.confirmedFor(c, items))
+                    this.sendDirect(c, e);
+                h++;
+                if (c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4 && !(await this.waitDrain(c))) {
+                    this.drop(c, "did not drain during a replay");
+                    return;
+                }
+                await new Promise((resolve) => setImmediate(resolve));
+            }
+        }
+        catch (e) {
+            this.deps.log.error("live feed replay failed", { error: e instanceof Error ? e.message : String(e) });
+        }
+        if (c.closed)
+            return;
+        const queued = c.queue ?? [];
+        c.queue = undefined;
+        this.send(c, { event: "resumed", fromheight: from, toheight: h - 1 });
+        // Events of blocks the replay already covered were sent by it; everything else goes out in order.
+        for (const e of queued)
+            if (!(isBlockDerived(e) && e.height < h))
+                this.send(c, e);
+    }
+    waitDrain(c) {
+        return new Promise((resolve) => {
+            const timer = setTimeout(() => {
+                c.onDrain = undefined;
+                resolve(false);
+            }, this.options.drainWaitMs);
+            c.onDrain = () => {
+                if (!c.closed && c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4)
+                    return;
+                clearTimeout(timer);
+                c.onDrain = undefined;
+                resolve(!c.closed);
+            };
+        });
+    }
+    /** Confirmed entry and transaction events of a saved block that `c` subscribed to (for a replay). */
+    *confirmedFor(c, items) {
+        const height = items.summary.height;
+        for (const { entryHash: eh, chainId } of items.entries) {
+            if (c.chains.has(chainId))
+                yield this.confirmedEntry(c, eh, chainId, height);
+            if (c.hashes.has(eh))
+                yield { event: "status", hash: eh, status: AckStatus.DBlockConfirmed, height };
+        }
+        for (const tx of items.transactions) {
+            const txid = toHex(transactionId(tx));
+            if ([...transactionAddressKeys(tx)].some((k) => c.addresses.has(k)))
+                yield transactionEvent(AckStatus.DBlockConfirmed, tx, height);
+            if (c.hashes.has(txid))
+                yield { event: "status", hash: txid, status: AckStatus.DBlockConfirmed, height };
+        }
+    }
+    confirmedEntry(c, eh, chainId, height) {
+        const entry = c.content ? this.deps.ledger.entry(Buffer.from(eh, "hex"))?.entry : undefined;
+        return entryEvent(AckStatus.DBlockConfirmed, eh, chainId, height, entry);
+    }
+    // ───────────────────────────── ledger observer ─────────────────────────────
+    accepted(msg, height) {
+        if (this.connections.size === 0) {
+            if (msg.kind === "commit")
+                this.held.delete(toHex(msg.commit.entryHash));
+            return;
+        }
+        switch (msg.kind) {
+            case "reveal":
+                this.revealAccepted(msg.entryRaw, height);
+                return;
+            case "commit":
+                this.commitAccepted(toHex(msg.commit.entryHash), height);
+                return;
+            case "transaction": {
+                const txid = toHex(transactionId(msg.tx));
+                const subscribers = new Set();
+                for (const k of transactionAddressKeys(msg.tx))
+                    for (const c of this.byAddress.get(k) ?? [])
+                        subscribers.add(c);
+                if (subscribers.size > 0) {
+                    const event = transactionEvent(AckStatus.TransactionACK, msg.tx, height);
+                    for (const c of subscribers)
+                        this.send(c, event);
+                }
+                this.status(txid, AckStatus.TransactionACK, height);
+                return;
+            }
+            case "endOfMinute": {
+                const event = { event: "minute", height, minute: msg.minute + 1 };
+                for (const c of this.connections)
+                    if (c.minutes)
+                        this.send(c, event);
+                return;
+            }
+            case "blockStart":
+                return;
+        }
+    }
+    revealAccepted(raw, height) {
+        const hash = entryHash(raw);
+        const eh = toHex(hash);
+        const chainSubs = this.byChain.get(toHex(raw.subarray(1, 33)));
+        if (chainSubs === undefined && !this.byHash.has(eh))
+            return;
+        const status = this.deps.ledger.entryAck(hash).entry.status;
+        if (status === AckStatus.NotConfirmed) {
+            this.remember(eh, toHex(raw.subarray(1, 33)));
+            this.status(eh, status, height);
+        }
+        else if (status === AckStatus.TransactionACK) {
+            this.entryAcknowledged(eh, raw, height);
+        }
+    }
+    commitAccepted(eh, height) {
+        if (!this.held.has(eh))
+            return;
+        this.held.delete(eh);
+        const found = this.deps.ledger.entry(Buffer.from(eh, "hex"));
+        if (found === undefined ||
+            this.deps.ledger.entryAck(Buffer.from(eh, "hex")).entry.status !== AckStatus.TransactionACK)
+            return;
+        this.entryAcknowledged(eh, found.raw, height);
+    }
+    entryAcknowledged(eh, raw, height) {
+        const chainId = toHex(raw.subarray(1, 33));
+        const subs = this.byChain.get(chainId);
+        if (subs !== undefined) {
+            const plain = entryEvent(AckStatus.TransactionACK, eh, chainId, height);
+            let full;
+            for (const c of subs) {
+                if (c.content) {
+                    full ??= entryEvent(AckStatus.TransactionACK, eh, chainId, height, unmarshalEntry(raw));
+                    this.send(c, full);
+                }
+                else
+                    this.send(c, plain);
+            }
+        }
+        this.status(eh, AckStatus.TransactionACK, height);
+    }
+    remember(eh, chainId) {
+        this.held.delete(eh);
+        this.held.set(eh, chainId);
+        if (this.held.size > this.options.maxSubscriptions)
+            this.held.delete(this.held.keys().next().value);
+    }
+    status(hash, status, height) {
+        const subs = this.byHash.get(hash);
+        if (subs === undefined)
+            return;
+        const event = { event: "status", hash, status, height };
+        for (const c of subs)
+            this.send(c, event);
+    }
+    blockSaved(height) {
+        this.savedHeight = Math.max(this.savedHeight, height);
+        if (this.connections.size === 0)
+            return;
+        const items = savedBlockItems(this.deps.ledger, height);
+        if (items === undefined)
+            return;
+        const summary = encodeJson(items.summary);
+        for (const c of this.connections)
+            this.sendText(c, summary, items.summary);
+        if (this.byChain.size === 0 && this.byHash.size === 0 && this.byAddress.size === 0)
+            return;
+        for (const { entryHash: eh, chainId } of items.entries) {
+            for (const c of this.byChain.get(chainId) ?? [])
+                this.send(c, this.confirmedEntry(c, eh, chainId, height));
+            this.status(eh, AckStatus.DBlockConfirmed, height);
+        }
+        for (const tx of items.transactions) {
+            const subscribers = new Set();
+            for (const k of transactionAddressKeys(tx))
+                for (const c of this.byAddress.get(k) ?? [])
+                    subscribers.add(c);
+            if (subscribers.size > 0) {
+                const event = transactionEvent(AckStatus.DBlockConfirmed, tx, height);
+                for (const c of subscribers)
+                    this.send(c, event);
+            }
+            this.status(toHex(transactionId(tx)), AckStatus.DBlockConfirmed, height);
+        }
+    }
+    // ───────────────────────────── health and status ─────────────────────────────
+    healthEvent() {
+        const ledger = this.deps.ledger;
+        const refusal = ledger.writeRefusal();
+        const booted = ledger.isBooted();
+        const stalled = ledger.currentMinute().stallDetected;
+        return {
+            event: "health",
+            healthy: booted && refusal === undefined && !stalled,
+            booted,
+            ...(refusal === undefined ? {} : { writesrefused: refusal }),
+            stalled,
+        };
+    }
+    checkHealth() {
+        const event = this.healthEvent();
+        const text = encodeJson(event);
+        if (text === this.lastHealth)
+            return;
+        this.lastHealth = text;
+        for (const c of this.connections)
+            if (c.health)
+                this.sendText(c, text, event);
+    }
+    currentStatus(hash) {
+        const bytes = Buffer.from(hash, "hex");
+        const { commit, entry } = this.deps.ledger.entryAck(bytes);
+        if (entry.status !== AckStatus.Unknown)
+            return { event: "status", hash, status: entry.status };
+        if (commit.status !== AckStatus.Unknown)
+            return { event: "status", hash, status: AckStatus.NotConfirmed };
+        return { event: "status", hash, status: this.deps.ledger.transactionAck(bytes).status };
+    }
+    // ───────────────────────────── sending ─────────────────────────────
+    send(c, event) {
+        this.sendText(c, encodeJson(event), event);
+    }
+    /** Send now, or queue behind a running replay; drop the connection when it is too far behind. */
+    sendText(c, text, event) {
+        if (c.closed)
+            return;
+        if (c.queue !== undefined && isFeedEvent(event)) {
+            if (c.queue.length >= this.options.maxQueuedEvents)
+                this.drop(c, "too many events queued during a replay");
+            else
+                c.queue.push(event);
+            return;
+        }
+        this.write(c, text);
+    }
+    sendDirect(c, event) {
+        if (!c.closed)
+            this.write(c, encodeJson(event));
+    }
+    write(c, text) {
+        if (c.socket.bufferedBytes() + text.length > this.options.maxBufferedBytes)
+            this.drop(c, `more than ${this.options.maxBufferedBytes} bytes of events unsent`);
+        else
+            c.socket.send(text);
+    }
+    drop(c, why) {
+        if (c.closed)
+            return;
+        this.deps.log.info("live feed: dropped a slow consumer", { why });
+        this.closed(c);
+        c.socket.end(LiveCloseCode.slowConsumer, "slow consumer");
+    }
+}
+const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
+function isFeedEvent(e) {
+    return FEED_EVENTS.has(e.event);
+}
+function isBlockDerived(e) {
+    return (e.event === "block" ||
+        ((e.event === "entry" || e.event === "transaction" || e.event === "status") &&
+            "status" in e &&
+            e.status === AckStatus.DBlockConfirmed));
+}
+function index(map, own, key, c) {
+    own.add(key);
+    const set = map.get(key);
+    if (set === undefined)
+        map.set(key, new Set([c]));
+    else
+        set.add(c);
+}
+function unindex(map, key, c, own) {
+    own?.delete(key);
+    const set = map.get(key);
+    if (set === undefined)
+        return;
+    set.delete(c);
+    if (set.size === 0)
+        map.delete(key);
+}
+/** An FA or EC address → its key hex (RCD hash or EC public key). */
+function addressKey(text, field) {
+    try {
+        const { kind, key } = decodeAddress(text, undefined, field);
+        if (kind !== "FA" && kind !== "EC")
+            throw new FeedRequestError(`${field}: expected an FA or EC address, got ${kind}`);
+        return toHex(key);
+    }
+    catch (e) {
+        if (e instanceof FeedRequestError)
+            throw e;
+        throw new FeedRequestError(e instanceof Error ? e.message : String(e));
+    }
+}
+/** Parse and check a client frame; throws FeedRequestError naming the bad field. */
+function parseRequest(text) {
+    let v;
+    try {
+        v = JSON.parse(text);
+    }
+    catch {
+        throw new FeedRequestError("expected a JSON object");
+    }
+    if (typeof v !== "object" || v === null || Array.isArray(v))
+        throw new FeedRequestError("expected a JSON object");
+    const o = v;
+    if (o.op !== "subscribe" && o.op !== "unsubscribe")
+        throw new FeedRequestError(`op: expected "subscribe" or "unsubscribe", got ${JSON.stringify(o.op)}`);
+    const list = (name, check, what) => {
+        const l = o[name];
+        if (l === undefined)
+            return [];
+        if (!Array.isArray(l) || l.some((x) => typeof x !== "string"))
+            throw new FeedRequestError(`${name}: expected an array of strings`);
+        if (check !== undefined) {
+            const bad = l.findIndex((x) => !check.test(x));
+            if (bad >= 0)
+                throw new FeedRequestError(`${name}[${bad}]: expected ${what}, got ${JSON.stringify(l[bad])}`);
+        }
+        return l;
+    };
+    const flag = (name) => {
+        const f = o[name];
+        if (f === undefined)
+            return undefined;
+        if (typeof f !== "boolean")
+            throw new FeedRequestError(`${name}: expected true or false`);
+        return f;
+    };
+    const req = {
+        op: o.op,
+        chains: list("chains", HEX64, "a 64-character hex chain ID"),
+        addresses: list("addresses"),
+        hashes: list("hashes", HEX64, "a 64-character hex entry hash or transaction ID"),
+    };
+    for (const name of ["minutes", "health", "content"]) {
+        const f = flag(name);
+        if (f !== undefined)
+            req[name] = f;
+    }
+    if (o.fromheight !== undefined) {
+        if (o.op !== "subscribe")
+            throw new FeedRequestError("fromheight: only with subscribe");
+        if (typeof o.fromheight !== "number" || !Number.isSafeInteger(o.fromheight) || o.fromheight < 0)
+            throw new FeedRequestError(`fromheight: expected a height (integer ≥ 0), got ${JSON.stringify(o.fromheight)}`);
+        req.fromheight = o.fromheight;
+    }
+    const known = new Set(["op", "chains", "addresses", "hashes", "minutes", "health", "content", "fromheight"]);
+    const unknown = Object.keys(o).find((k) => !known.has(k));
+    if (unknown !== undefined)
+        throw new FeedRequestError(`${unknown}: unknown field`);
+    return req;
+}
+//# sourceMappingURL=feed.js.map

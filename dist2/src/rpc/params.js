@@ -1,0 +1,179 @@
+/**
+ * Validation of JSON-RPC `params` at the edge (STYLE §5). Every failure is an RpcError -32602 whose
+ * `data` names the member and the problem: "chainid: expected 64 hex characters, got 63".
+ *
+ * Decoding rules kept from the reference node (api-behavior §2.4): params must be an object (or absent /
+ * null, which reads as an empty object); member names match case-insensitively (an exact match wins);
+ * a member that is absent or `null` takes its default; unknown members are ignored.
+ */
+import { decodeAddress } from "../protocol/address.js";
+import { ProtocolError } from "../protocol/errors.js";
+import { invalidParams } from "./errors.js";
+/** Largest height a block can have: heights are u32 on the wire. */
+export const MAX_HEIGHT = 0xffffffff;
+/** Short description of a JSON value's type for error messages. */
+export function jsonType(v) {
+    if (v === null)
+        return "null";
+    if (Array.isArray(v))
+        return "array";
+    return typeof v;
+}
+/** The members of a request's `params`, read case-insensitively. */
+export class Params {
+    members;
+    lowerKeys = new Map();
+    /** @throws RpcError -32602 when `params` is an array, string, number or boolean */
+    constructor(params) {
+        if (params === undefined || params === null) {
+            this.members = {};
+        }
+        else if (typeof params === "object" && !Array.isArray(params)) {
+            this.members = params;
+        }
+        else {
+            throw invalidParams(`params: expected an object with named members, got ${jsonType(params)}`);
+        }
+        // Last key wins among case variants, as Go's decoder fills the field with the last matching member.
+        for (const key of Object.keys(this.members))
+            this.lowerKeys.set(key.toLowerCase(), key);
+    }
+    /** The member's value, `undefined` when absent or null. */
+    get(name) {
+        const key = Object.hasOwn(this.members, name) ? name : this.lowerKeys.get(name.toLowerCase());
+        if (key === undefined)
+            return undefined;
+        const v = this.members[key];
+        return v === null ? undefined : v;
+    }
+    /** The member's value exactly as spelled (case-sensitive), `undefined` when absent. */
+    getExact(name) {
+        return Object.hasOwn(this.members, name) ? this.members[name] : undefined;
+    }
+}
+/** Accept `Params` or raw params. */
+function asParams(p) {
+    return p instanceof Params ? p : new Params(p);
+}
+const HEX_RE = /^[0-9a-fA-F]*$/;
+/** Decode hex text for member `name`; both letter cases are accepted. */
+function decodeHexText(text, name) {
+    if (!HEX_RE.test(text)) {
+        const i = text.search(/[^0-9a-fA-F]/);
+        throw invalidParams(`${name}: not hex (character ${JSON.stringify(text[i])} at position ${i})`);
+    }
+    if (text.length % 2 !== 0)
+        throw invalidParams(`${name}: odd number of hex characters (${text.length})`);
+    const b = Buffer.from(text, "hex");
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+/** A string member; `undefined` when absent and not required. */
+export function expectString(p, name, options = {}) {
+    const v = asParams(p).get(name);
+    if (v === undefined) {
+        if (options.required)
+            throw invalidParams(`${name}: required`);
+        return undefined;
+    }
+    if (typeof v !== "string")
+        throw invalidParams(`${name}: expected a string, got ${jsonType(v)}`);
+    return v;
+}
+/** A 32-byte hash given as exactly 64 hex characters (either case). Required. */
+export function expectHash(p, name) {
+    const v = asParams(p).get(name);
+    if (v === undefined)
+        throw invalidParams(`${name}: required, expected 64 hex characters`);
+    if (typeof v !== "string")
+        throw invalidParams(`${name}: expected a string of 64 hex characters, got ${jsonType(v)}`);
+    return hashFromText(v, name);
+}
+/** Parse a 64-hex-character hash string for member `name`. */
+export function hashFromText(text, name) {
+    if (text.length !== 64) {
+        if (HEX_RE.test(text))
+            throw invalidParams(`${name}: expected 64 hex characters, got ${text.length}`);
+        decodeHexText(text, name); // names the offending character
+    }
+    return decodeHexText(text, name);
+}
+/**
+ * A hex member holding binary data (a commit, an entry, a transaction). Required and non-empty.
+ * @param maxBytes largest decoded size accepted
+ */
+export function expectHex(p, name, options = {}) {
+    const v = asParams(p).get(name);
+    if (v === undefined)
+        throw invalidParams(`${name}: required, expected a hex string`);
+    if (typeof v !== "string")
+        throw invalidParams(`${name}: expected a hex string, got ${jsonType(v)}`);
+    if (v.length === 0)
+        throw invalidParams(`${name}: empty`);
+    if (options.maxBytes !== undefined && v.length > options.maxBytes * 2)
+        throw invalidParams(`${name}: ${Math.ceil(v.length / 2)} bytes, more than the largest accepted (${options.maxBytes})`);
+    return decodeHexText(v, name);
+}
+/**
+ * An integer member within [min, max]. JSON numbers without a fractional part are accepted however they
+ * are written (`5`, `5.0`, `5e0`), as the reference. Absent → `defaultValue` (required when undefined).
+ */
+export function expectInteger(p, name, options) {
+    const v = asParams(p).get(name);
+    if (v === undefined) {
+        if (options.defaultValue === undefined)
+            throw invalidParams(`${name}: required, expected an integer`);
+        return options.defaultValue;
+    }
+    if (typeof v !== "number")
+        throw invalidParams(`${name}: expected an integer, got ${jsonType(v)}`);
+    if (!Number.isInteger(v) || v < options.min || v > options.max)
+        throw invalidParams(`${name}: expected an integer from ${options.min} to ${options.max}, got ${v}`);
+    return v;
+}
+/** A block height (u32). Absent → 0, the genesis block, as the reference node. */
+export function expectHeight(p, name = "height") {
+    return expectInteger(p, name, { min: 0, max: MAX_HEIGHT, defaultValue: 0 });
+}
+/** A boolean member; absent → `defaultValue`. */
+export function expectBool(p, name, defaultValue = false) {
+    const v = asParams(p).get(name);
+    if (v === undefined)
+        return defaultValue;
+    if (typeof v !== "boolean")
+        throw invalidParams(`${name}: expected true or false, got ${jsonType(v)}`);
+    return v;
+}
+const KIND_WORDS = {
+    FA: "an asset address (FA…) or a 64-hex RCD hash",
+    EC: "an entry credit address (EC…) or a 64-hex public key",
+};
+/**
+ * A public address: the human-readable form of `kind` (52 characters, checksum verified) or, as the
+ * reference accepts for single-balance queries, the raw 32 bytes as 64 hex characters. Returns the
+ * 32-byte payload (RCD hash for FA, public key for EC).
+ */
+export function expectAddress(p, name, kind) {
+    const v = asParams(p).get(name);
+    if (v === undefined)
+        throw invalidParams(`${name}: required, expected ${KIND_WORDS[kind]}`);
+    if (typeof v !== "string")
+        throw invalidParams(`${name}: expected ${KIND_WORDS[kind]}, got ${jsonType(v)}`);
+    return addressFromText(v, name, kind, true);
+}
+/**
+ * Decode an address string of `kind`; `allowRawHex` also accepts 64 hex characters.
+ * @throws RpcError -32602 naming `name` and the problem
+ */
+export function addressFromText(text, name, kind, allowRawHex) {
+    if (allowRawHex && text.length === 64 && HEX_RE.test(text))
+        return decodeHexText(text, name);
+    try {
+        return decodeAddress(text, kind, name).key;
+    }
+    catch (e) {
+        if (e instanceof ProtocolError)
+            throw invalidParams(e.message);
+        throw e;
+    }
+}
+//# sourceMappingURL=params.js.map

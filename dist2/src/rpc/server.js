@@ -1,0 +1,204 @@
+/**
+ * The HTTP side of the API (spec §1, §5; reference api-behavior §1): hyper-express (uWebSockets.js),
+ * optional TLS, routes `/v2` and `/debug`, Basic auth, CORS, body limits, request logs.
+ *
+ * Order of checks per request: route (/debug only when DebugApi is not off) → CORS pre-flight → Basic auth
+ * (on /debug the debug credential counts too) → body size → JSON-RPC envelope.
+ * The configuration is read through `getConfig()` on every request, so `reload-configuration` changes
+ * credentials, CORS domains and the batch limit without a restart (the body limit is fixed at start).
+ *
+ * Status codes: 200 success; 400 any JSON-RPC error (clients rely on it); 401 auth failure (plain text);
+ * 404 unknown path (plain text), or `/debug` with a verb other than GET/POST (empty); 413 (empty) body
+ * over config.maxBodyBytes.
+ */
+import HyperExpress from "hyper-express";
+import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
+import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
+import { actualRequestHeaders, isPreflight, preflightHeaders } from "./cors.js";
+import { debugMethods } from "./debug/index.js";
+import { MessageIntake } from "./intake.js";
+import { encodeJson, handleBody } from "./jsonrpc.js";
+import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
+import { assertPortFree } from "./portCheck.js";
+import { v2Methods } from "./v2/index.js";
+import { ViewCache } from "./viewCache.js";
+/** Content type of every JSON-RPC answer (the reference lets Go sniff `text/plain; charset=utf-8`). */
+const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
+const TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
+const NOT_FOUND_BODY = "404 page not found\n";
+export class RpcServer {
+    options;
+    app;
+    ctx;
+    v2;
+    debug;
+    boundPort = 0;
+    listening = false;
+    constructor(options, deps) {
+        this.options = options;
+        const config = deps.getConfig();
+        this.ctx = {
+            ...deps,
+            intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
+            views: new ViewCache(),
+        };
+        const v2 = v2Methods();
+        const debug = debugMethods();
+        this.v2 = { path: "/v2", methods: v2, elsewhere: (m) => (debug.has(m) ? "/debug" : undefined) };
+        this.debug = { path: "/debug", methods: debug, elsewhere: (m) => (v2.has(m) ? "/v2" : undefined) };
+        installJsonBodyLimitAnswer();
+        this.app = new HyperExpress.Server({
+            ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
+            // The node owns process signals and shuts the server down itself.
+            auto_close: false,
+            // Body limit, enforced by hyper-express while the body arrives: a declared Content-Length over it is
+            // answered 413 (a JSON-RPC -32600 naming the limit, see bodyLimit.ts) without reading; a chunked body is counted and cut at the limit; the rest
+            // is discarded as it arrives, never buffered. Fixed at start (a changed MaxBodyBytes needs a restart).
+            max_body_length: config.maxBodyBytes,
+        });
+        this.app.any("/v2", (req, res) => this.serve(req, res, this.v2));
+        this.app.any("/debug", (req, res) => this.serve(req, res, this.debug));
+        if (options.live !== undefined)
+            mountLiveRoute(this.app, options.live, basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass })));
+        this.app.set_not_found_handler((_req, res) => {
+            res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
+        });
+        this.app.set_error_handler((_req, res, error) => {
+            this.ctx.log.error("rpc http failure", { error: error.stack ?? error.message });
+            if (!res.completed && !res.initiated) {
+                res
+                    .status(500)
+                    .header("Content-Type", JSON_CONTENT_TYPE)
+                    .send(encodeJson({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+            }
+        });
+    }
+    /** The bound TCP port (the real one when the options asked for 0). */
+    get port() {
+        return this.boundPort;
+    }
+    /** The API's message intake (drop/delay knobs and counters). */
+    get intake() {
+        return this.ctx.intake;
+    }
+    /** Start listening; resolves once the socket is bound. */
+    async listen() {
+        try {
+            if (this.options.port !== 0)
+                await assertPortFree(this.options.port, this.options.host);
+            await this.app.listen(this.options.port, this.options.host);
+        }
+        catch (e) {
+            throw new Error(`cannot listen on ${this.options.host}:${this.options.port}: ${e instanceof Error ? e.message : String(e)}`);
+        }
+        this.boundPort = this.app.port;
+        this.listening = true;
+        this.ctx.log.info("rpc listening", {
+            host: this.options.host,
+            port: this.boundPort,
+            scheme: this.options.tls ? "https" : "http",
+        });
+    }
+    /** Stop listening and close every open connection. */
+    async close() {
+        if (!this.listening)
+            return;
+        this.listening = false;
+        this.app.close();
+        // uWS keeps keep-alive connections open after the listen socket closes; close them all. Requests still
+        // in flight are aborted; hyper-express may throw from its abort handler then, which must not escape.
+        try {
+            this.app.uws_instance.close?.();
+        }
+        catch (e) {
+            this.ctx.log.debug("rpc close: aborting in-flight requests", {
+                error: e instanceof Error ? e.message : String(e),
+            });
+        }
+    }
+    async serve(req, res, endpoint) {
+        const config = this.ctx.getConfig();
+        const method = req.method;
+        // The per-request line is debug level: with debug off, skip its fields too (the remote address alone
+        // cost ~1 % of a loaded node's main thread). The address must be read before the answer is sent.
+        const debug = this.ctx.log.isEnabled("debug");
+        const started = debug ? process.hrtime.bigint() : 0n;
+        const remote = debug ? safeRemote(req) : "";
+        const log = (status, extra = () => ({})) => {
+            if (!debug)
+                return;
+            this.ctx.log.debug("rpc request", {
+                path: endpoint.path,
+                http: method,
+                status,
+                remote,
+                ms: Number(process.hrtime.bigint() - started) / 1e6,
+                ...extra(),
+            });
+        };
+        // The debug API exists only when switched on (DebugApi: off by default on MAIN, as on the reference node).
+        const isDebug = endpoint === this.debug;
+        if (isDebug && config.debugApi === "off") {
+            res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
+            return log(404);
+        }
+        const cors = config.corsDomains.length > 0;
+        if (cors && isPreflight(method, req.headers)) {
+            send(res, 200, "", undefined, preflightHeaders(req.headers, config.corsDomains));
+            return log(200, () => ({ preflight: true }));
+        }
+        // /debug answers only GET and POST; other verbs get an empty 404 (the reference's "not allowed").
+        if (endpoint === this.debug && method !== "GET" && method !== "POST") {
+            send(res, 404, "", undefined, []);
+            return log(404);
+        }
+        const corsHeaders = cors ? actualRequestHeaders(method, req.headers, config.corsDomains) : [];
+        // On /debug the debug credential also lets a caller in (it is what the state-changing methods need off
+        // loopback, debug/access.ts); the caller's address is read there only.
+        const header = req.headers.authorization;
+        const rpcAuth = authEnabled(config.rpcUser, config.rpcPass);
+        const credential = isDebug &&
+            authEnabled(config.debugRpcUser, config.debugRpcPass) &&
+            authorized(header, config.debugRpcUser, config.debugRpcPass)
+            ? "debug"
+            : rpcAuth && authorized(header, config.rpcUser, config.rpcPass)
+                ? "rpc"
+                : "none";
+        if (rpcAuth && credential === "none") {
+            send(res, 401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
+                ...corsHeaders,
+                ["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`],
+            ]);
+            return log(401, () => ({ auth: req.headers.authorization === undefined ? "missing" : "wrong" }));
+        }
+        // Bodies over the limit never get here: hyper-express answers 413 (see constructor).
+        // Invalid UTF-8 sequences become U+FFFD, as with the reference node.
+        const caller = isDebug ? (remote !== "" ? remote : safeRemote(req)) : "";
+        const text = new TextDecoder().decode(await req.buffer());
+        const ctx = { ...this.ctx, request: { receivedMs: performance.now(), remote: caller, credential } };
+        const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
+        send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
+        log(answer.status, () => ({
+            calls: answer.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),
+        }));
+    }
+}
+function send(res, status, body, contentType, headers) {
+    if (res.completed)
+        return; // the client went away
+    res.status(status);
+    if (contentType !== undefined)
+        res.header("Content-Type", contentType);
+    for (const [name, value] of headers)
+        res.header(name, value);
+    res.send(body);
+}
+function safeRemote(req) {
+    try {
+        return req.ip;
+    }
+    catch {
+        return "";
+    }
+}
+//# sourceMappingURL=server.js.map

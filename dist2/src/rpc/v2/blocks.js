@@ -1,0 +1,104 @@
+import { toHex } from "../../protocol/bytes.js";
+import { directoryBlockHashes } from "../../protocol/dblock.js";
+import { adminBlockJson } from "../../protocol/json/adminBlockJson.js";
+import { assetBlockJson } from "../../protocol/json/assetBlockJson.js";
+import { directoryBlockJson, directoryBlockSimpleJson } from "../../protocol/json/directoryBlockJson.js";
+import { ecBlockToJson } from "../../protocol/json/ecBlockJson.js";
+import { entryBlockToJson } from "../../protocol/json/entryBlockJson.js";
+import { internalError, notFound } from "../errors.js";
+import { expectBool, expectHash, expectHeight, Params } from "../params.js";
+function found(stored) {
+    if (stored === undefined)
+        throw notFound("Block");
+    return stored;
+}
+/** `{<key>: json, rawdata}`; rawdata omitted with noraw. */
+function wrap(key, json, raw, noraw) {
+    const wrapped = { [key]: json };
+    if (!noraw)
+        wrapped.rawdata = toHex(raw);
+    return wrapped;
+}
+/** `directory-block-head`: keymr of the highest saved directory block. */
+export function directoryBlockHead(_params, ctx) {
+    return { keymr: toHex(directoryBlockHashes(ctx.ledger.directoryBlockHead().block).keyMR) };
+}
+/** `directory-block` {keymr}: simplified shape, header.timestamp in seconds. `noraw` is accepted and ignored. */
+export function directoryBlock(params, ctx) {
+    const p = new Params(params);
+    const keymr = expectHash(p, "keymr");
+    expectBool(p, "noraw");
+    const { block } = found(ctx.ledger.directoryBlockByHash(keymr));
+    return ctx.views.get(block, "directory-block", () => directoryBlockSimpleJson(block));
+}
+/** `dblock-by-height` {height, noraw}: full shape, header.timestamp in minutes. */
+export function dblockByHeight(params, ctx) {
+    const p = new Params(params);
+    const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
+    const s = found(ctx.ledger.directoryBlockByHeight(height));
+    return ctx.views.get(s.block, noraw ? "dblock-by-height noraw" : "dblock-by-height", () => wrap("dblock", directoryBlockJson(s.block), s.raw, noraw));
+}
+/** `ablock-by-height` {height, noraw}. */
+export function ablockByHeight(params, ctx) {
+    const p = new Params(params);
+    const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
+    const s = found(ctx.ledger.adminBlockByHeight(height));
+    return wrap("ablock", adminBlockJson(s.block), s.raw, noraw);
+}
+/** `admin-block` {keymr, noraw}: lookup hash or back-reference hash. */
+export function adminBlock(params, ctx) {
+    const p = new Params(params);
+    const [keymr, noraw] = [expectHash(p, "keymr"), expectBool(p, "noraw")];
+    const s = found(ctx.ledger.adminBlockByHash(keymr));
+    return wrap("ablock", adminBlockJson(s.block), s.raw, noraw);
+}
+/**
+ * Largest EC block whose answer is remembered, raw bytes (~1,900 commits). A view is several times its raw
+ * size in memory; the blocks of a busy node (20,000 commits, ~3 MB) are built per call instead.
+ */
+const EC_VIEW_MAX_RAW_BYTES = 256 * 1024;
+/** The EC block answer, remembered per decoded block when small (the ledger caches decoded EC blocks). */
+function ecWrap(ctx, s, noraw) {
+    const build = () => ({ ecblock: ecBlockToJson(s.block), rawdata: noraw ? "" : toHex(s.raw) });
+    if (s.raw.length > EC_VIEW_MAX_RAW_BYTES)
+        return build();
+    return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", build);
+}
+/** `ecblock-by-height` {height, noraw}. */
+export function ecblockByHeight(params, ctx) {
+    const p = new Params(params);
+    const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
+    return ecWrap(ctx, found(ctx.ledger.ecBlockByHeight(height)), noraw);
+}
+/** `entrycredit-block` {keymr, noraw}: header hash or full hash. */
+export function entrycreditBlock(params, ctx) {
+    const p = new Params(params);
+    const [keymr, noraw] = [expectHash(p, "keymr"), expectBool(p, "noraw")];
+    return ecWrap(ctx, found(ctx.ledger.ecBlockByHash(keymr)), noraw);
+}
+/** `fblock-by-height` {height, noraw}. */
+export function fblockByHeight(params, ctx) {
+    const p = new Params(params);
+    const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
+    const s = found(ctx.ledger.assetBlockByHeight(height));
+    return wrap("fblock", assetBlockJson(s.block), s.raw, noraw);
+}
+/** `asset-block` {keymr, noraw}: keyMR or ledger keyMR. */
+export function assetBlock(params, ctx) {
+    const p = new Params(params);
+    const [keymr, noraw] = [expectHash(p, "keymr"), expectBool(p, "noraw")];
+    const s = found(ctx.ledger.assetBlockByHash(keymr));
+    return wrap("fblock", assetBlockJson(s.block), s.raw, noraw);
+}
+/** `entry-block` {keymr}: keyMR or full hash; timestamps in seconds. `noraw` is accepted and ignored. */
+export function entryBlock(params, ctx) {
+    const p = new Params(params);
+    const keymr = expectHash(p, "keymr");
+    expectBool(p, "noraw");
+    const { block } = found(ctx.ledger.entryBlockByHash(keymr));
+    const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
+    if (dblock === undefined)
+        throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
+    return entryBlockToJson(block, dblock.block.timestamp);
+}
+//# sourceMappingURL=blocks.js.map

@@ -1,0 +1,171 @@
+/**
+ * Write methods (spec §4.1; reference api-behavior §7; wire-format §7.2): commit-chain, commit-entry,
+ * reveal-chain, reveal-entry, asset-submit, send-raw-message. Each decodes its hex (format errors → -32602
+ * naming the member), then hands the message to the ledger through the API intake (debug drop/delay).
+ * Unlike the reference node, a success means the ledger accepted the message (signature, balance, fee and
+ * repeat rules passed) and journaled it durably; a rejection is an error saying why.
+ */
+import { decodeRecord, RecordKind } from "../../cluster/records.js";
+import { toHex } from "../../protocol/bytes.js";
+import { CHAIN_COMMIT_SIZE, decodeChainCommit, decodeEntryCommit, ENTRY_COMMIT_SIZE, } from "../../protocol/commit.js";
+import { MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import { decodeTransaction, decodeTransactionAt, MAX_TRANSACTION_SIZE, } from "../../protocol/transaction.js";
+import { invalidParams, toRpcError } from "../errors.js";
+import { expectHex } from "../params.js";
+function decoded(param, f) {
+    try {
+        return f();
+    }
+    catch (e) {
+        throw toRpcError(e, param);
+    }
+}
+async function submitCommit(ctx, commit) {
+    const r = await ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
+    return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
+}
+async function submitReveal(ctx, raw, kind) {
+    unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
+    const r = await ctx.intake.submit("reveal", () => ctx.ledger.submitReveal(raw, kind === undefined ? {} : { kind }), ctx.request?.receivedMs);
+    return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
+}
+async function submitTransaction(ctx, tx) {
+    const r = await ctx.intake.submit("transaction", () => ctx.ledger.submitTransaction(tx), ctx.request?.receivedMs);
+    return { txid: toHex(r.txId) };
+}
+async function commitChainMessage(ctx, commit) {
+    const r = await submitCommit(ctx, commit);
+    // The commit carries only sha256d(chain id), so that is what is returned (spec §4.1 says "chainid").
+    return {
+        message: "Chain Commit Success",
+        txid: r.txid,
+        entryhash: r.entryhash,
+        chainidhash: toHex(commit.chainIdHash),
+    };
+}
+async function commitEntryMessage(ctx, commit) {
+    const r = await submitCommit(ctx, commit);
+    return { message: "Entry Commit Success", txid: r.txid, entryhash: r.entryhash };
+}
+/** `commit-chain` {message}: a signed 200-byte chain commit. */
+export function commitChain(params, ctx) {
+    const bytes = expectHex(params, "message", { maxBytes: CHAIN_COMMIT_SIZE });
+    return commitChainMessage(ctx, decoded("message", () => decodeChainCommit(bytes)));
+}
+/** `commit-entry` {message}: a signed 136-byte entry commit. */
+export function commitEntry(params, ctx) {
+    const bytes = expectHex(params, "message", { maxBytes: ENTRY_COMMIT_SIZE });
+    return commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(bytes)));
+}
+/**
+ * `reveal-entry` {entry}: a marshalled entry. The ledger tells from its commit whether it starts a chain
+ * (the reference accepts a chain's first entry here too).
+ */
+export function revealEntry(params, ctx) {
+    return reveal(params, ctx, undefined);
+}
+/**
+ * `reveal-chain` {entry}: a chain's first entry. Declared as such, a wrong chain ID or an existing chain is
+ * refused at once, even before its commit arrives.
+ */
+export function revealChain(params, ctx) {
+    return reveal(params, ctx, "chain");
+}
+async function reveal(params, ctx, kind) {
+    const raw = expectHex(params, "entry", { maxBytes: MAX_ENTRY_SIZE });
+    const r = await decodedAsync("entry", () => submitReveal(ctx, raw, kind));
+    return { message: "Entry Reveal Success", entryhash: r.entryhash, chainid: r.chainid };
+}
+async function decodedAsync(param, f) {
+    try {
+        return await f();
+    }
+    catch (e) {
+        throw toRpcError(e, param);
+    }
+}
+/** `asset-submit` {transaction}: a signed asset transaction. */
+export async function assetSubmit(params, ctx) {
+    const bytes = expectHex(params, "transaction", { maxBytes: MAX_TRANSACTION_SIZE });
+    const tx = decoded("transaction", () => decodeTransaction(bytes));
+    const r = await submitTransaction(ctx, tx);
+    return { message: "Successfully submitted the transaction", txid: r.txid };
+}
+/** Wire message types send-raw-message routes (wire-format §7.2). */
+export const RawMessageType = {
+    chainCommit: 0x05,
+    entryCommit: 0x06,
+    transaction: 0x09,
+    reveal: 0x0d,
+    /** a cluster's skeleton-signed add-server message (cluster/records.ts addServer; docs/cluster.md) */
+    addServer: 0x16,
+};
+/** Bytes of a message's signature (32-byte public key ‖ 64-byte signature) that may follow its payload. */
+const MESSAGE_SIGNATURE_SIZE = 96;
+/** Bytes of the millisecond timestamp before the entry of a reveal message. */
+const REVEAL_TIMESTAMP_SIZE = 6;
+function payloadEnd(bytes, end, what) {
+    const rest = bytes.length - end;
+    if (rest < 0)
+        throw invalidParams(`message: ${what} needs ${end} bytes with its type byte, got ${bytes.length}`);
+    if (rest !== 0 && rest !== MESSAGE_SIGNATURE_SIZE)
+        throw invalidParams(`message: ${rest} byte(s) after the ${what}; only a ${MESSAGE_SIGNATURE_SIZE}-byte message signature may follow`);
+    return bytes.subarray(1, end);
+}
+/**
+ * `send-raw-message` {message}: a network message (type byte ‖ payload ‖ optional 96-byte signature, which
+ * is not checked). Routed exactly as the matching API call: 05 chain commit → commit-chain, 06 entry commit
+ * → commit-entry, 09 transaction → asset-submit, 0d 6-byte timestamp ‖ entry → reveal-entry. Other
+ * message types are refused (they belong to server-to-server traffic).
+ */
+export async function sendRawMessage(params, ctx) {
+    const bytes = expectHex(params, "message", { maxBytes: 1 + REVEAL_TIMESTAMP_SIZE + MAX_ENTRY_SIZE });
+    const type = bytes[0];
+    switch (type) {
+        case RawMessageType.chainCommit: {
+            const payload = payloadEnd(bytes, 1 + CHAIN_COMMIT_SIZE, "chain commit");
+            await commitChainMessage(ctx, decoded("message", () => decodeChainCommit(payload)));
+            break;
+        }
+        case RawMessageType.entryCommit: {
+            const payload = payloadEnd(bytes, 1 + ENTRY_COMMIT_SIZE, "entry commit");
+            await commitEntryMessage(ctx, decoded("message", () => decodeEntryCommit(payload)));
+            break;
+        }
+        case RawMessageType.transaction: {
+            const { size } = decoded("message", () => decodeTransactionAt(bytes, 1));
+            const payload = payloadEnd(bytes, 1 + size, "transaction");
+            await submitTransaction(ctx, decoded("message", () => decodeTransaction(payload)));
+            break;
+        }
+        case RawMessageType.reveal: {
+            if (bytes.length <= 1 + REVEAL_TIMESTAMP_SIZE)
+                throw invalidParams(`message: a reveal message needs a ${REVEAL_TIMESTAMP_SIZE}-byte timestamp and an entry`);
+            const raw = bytes.subarray(1 + REVEAL_TIMESTAMP_SIZE);
+            await decodedAsync("message", () => submitReveal(ctx, raw));
+            break;
+        }
+        case RawMessageType.addServer: {
+            if (ctx.cluster === undefined)
+                throw invalidParams("message: an add-server message (0x16) needs a cluster node; this is a single node");
+            const body = Uint8Array.of(RecordKind.addServer, ...bytes.subarray(1));
+            const rec = decoded("message", () => decodeRecord(body));
+            if (rec.kind !== "addServer")
+                throw invalidParams("message: not an add-server message");
+            try {
+                await ctx.cluster.submitAddServer(rec);
+            }
+            catch (e) {
+                throw toRpcError(e);
+            }
+            break;
+        }
+        default:
+            throw invalidParams(`message: type 0x${type.toString(16).padStart(2, "0")} is not accepted here; send 0x05 (chain commit), ` +
+                (ctx.cluster === undefined
+                    ? "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)"
+                    : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal) or 0x16 (add server)"));
+    }
+    return { message: "Successfully sent the message" };
+}
+//# sourceMappingURL=submit.js.map

@@ -1,0 +1,133 @@
+/**
+ * How the node opens an LMDB environment, and the checks every environment of ours passes first. Two
+ * environments (docs/ledger.md §4): the main one (blocks, indexes, balances: LedgerStore) and the journal's
+ * (journal.ts); and two threads open the main one: the main thread and the block-set writer thread
+ * (blockSetWriterTask.ts). lmdb-js shares one native environment per path within a process, so every
+ * opener must ask with the same options: hence one function.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { open } from "lmdb";
+import { StoreError } from "./errors.js";
+import { checkDataFile } from "./fileCheck.js";
+import { DB_NAMES } from "./keys.js";
+/**
+ * Most named databases an environment may hold: the 13 of DB_NAMES plus room to add a few without
+ * reopening (LMDB sizes a table for this at open).
+ */
+const MAX_DBS = 20;
+/** Open (or create) the environment in directory `path`. Throws lmdb-js's error as is. */
+export function openEnvironment(path) {
+    return open({
+        path,
+        // the path is always a directory, whatever its name looks like
+        noSubdir: false,
+        maxDbs: MAX_DBS,
+        keyEncoding: "binary",
+        encoding: "binary",
+        // Event-turn batching makes lmdb-js hold an internal promise per batch that nobody can handle: a
+        // failed commit (disk full) would end the process as an unhandled rejection. Writes still share
+        // commits (queued while the write thread is busy).
+        eventTurnBatching: false,
+        overlappingSync: false,
+    });
+}
+/** A named database with raw-byte keys and values. */
+export function openBinaryDb(env, name) {
+    return env.openDB(name, { keyEncoding: "binary", encoding: "binary" });
+}
+/** Every named database of DB_NAMES (the main environment). */
+export function openDatabases(env) {
+    const dbs = {};
+    for (const [name, dbName] of Object.entries(DB_NAMES))
+        dbs[name] = openBinaryDb(env, dbName);
+    return dbs;
+}
+/**
+ * Check the files of the environment in `path` and open it, holding only databases named in `allowed`.
+ * Throws StoreError: CORRUPT (damaged files; with `verify` every page is read first, in a child process),
+ * UNKNOWN_FORMAT (another program's environment), OPEN_FAILED.
+ */
+export function openCheckedEnvironment(path, allowed, verify) {
+    checkDataFile(path);
+    if (verify)
+        verifyReadable(path);
+    let env;
+    try {
+        mkdirSync(path, { recursive: true });
+        env = openEnvironment(path);
+    }
+    catch (e) {
+        throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
+    }
+    try {
+        checkRootNames(env, path, allowed);
+    }
+    catch (e) {
+        void env.close();
+        throw e;
+    }
+    return env;
+}
+/**
+ * Run an lmdb-js write and return its promise with every rejection handled: a failed commit rejects its
+ * writes with an error whose `commitError` is a second rejected promise, which would otherwise end the
+ * process as an unhandled rejection. A synchronous throw becomes a rejection too.
+ */
+export function guarded(write) {
+    let p;
+    try {
+        p = Promise.resolve(write());
+    }
+    catch (e) {
+        return Promise.reject(e);
+    }
+    return p.catch((e) => {
+        const inner = e?.commitError;
+        if (inner instanceof Promise)
+            inner.catch(() => { });
+        throw e;
+    });
+}
+/**
+ * The unnamed root database of our environments holds only the names of our databases. Anything else is
+ * another program's LMDB environment: refuse it before opening (creating) our databases writes to it.
+ */
+function checkRootNames(env, path, allowed) {
+    const ours = new Set(allowed);
+    const foreign = [];
+    for (const key of env.getKeys({ limit: 1000 })) {
+        // LMDB stores database names NUL-terminated
+        const name = Buffer.from(key)
+            .toString("latin1")
+            .replace(/\0$/, "");
+        if (!ours.has(name))
+            foreign.push(JSON.stringify(name.slice(0, 40)));
+        if (foreign.length >= 3)
+            break;
+    }
+    if (foreign.length > 0)
+        throw new StoreError({
+            code: "UNKNOWN_FORMAT",
+            path,
+            info: `it is an LMDB environment of another program (it holds ${foreign.join(", ")}), not a ledger database`,
+        });
+}
+/** Most time the read-through of verifyReadable may take, ms (a large environment is read once, sequentially). */
+const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
+/** Walk every database of an existing environment in a child process; a crash or error there → CORRUPT. */
+function verifyReadable(path) {
+    if (!existsSync(join(path, "data.mdb")))
+        return;
+    const task = fileURLToPath(new URL("./scanTask.js", import.meta.url));
+    const r = spawnSync(process.execPath, [task, path], { encoding: "utf8", timeout: VERIFY_TIMEOUT_MS });
+    if (r.status === 0)
+        return;
+    const how = r.signal !== null
+        ? `reading it crashed LMDB (${r.signal})`
+        : `reading it failed: ${(r.stderr || r.error?.message || "").trim()}`;
+    throw new StoreError({ code: "CORRUPT", path, info: `the LMDB database is damaged or invalid: ${how}` });
+}
+//# sourceMappingURL=environment.js.map

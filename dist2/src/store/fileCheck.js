@@ -1,0 +1,84 @@
+/**
+ * A look at `data.mdb` before LMDB maps it: LMDB trusts its file, and a file that is not an LMDB
+ * environment (garbage, zeroed meta pages, a truncated copy, a text file) crashes the process inside the
+ * native open (SIGSEGV/SIGBUS) instead of returning an error. This reads the two meta pages and refuses
+ * such a file with a StoreError the node can report.
+ *
+ * Meta page layout of the lmdb-js build in use (64-bit, little-endian; seen in files it writes):
+ * page header 24 bytes, then magic u32 0xBEEFC0DE, version u32, address u64, map size u64, two database
+ * records of 48 bytes (the first's u32 `md_pad` holds the page size), last page number u64, txn id u64.
+ */
+import { closeSync, existsSync, fstatSync, openSync, readSync } from "node:fs";
+import { join } from "node:path";
+import { StoreError } from "./errors.js";
+/** LMDB's magic number (MDB_MAGIC). */
+const MAGIC = 0xbeefc0de;
+/** Offset of the magic within a meta page; 16 is the classic 64-bit header, 24 this lmdb-js build's. */
+const MAGIC_OFFSETS = [24, 16];
+/** Data file versions LMDB writes (1 classic, 2 lmdb-js's LMDB 1.0 layout). */
+const VERSIONS = new Set([1, 2]);
+/** From the magic: the first database record (page size in its first u32), last page, txn id. */
+const PAGE_SIZE_AT = 24;
+const LAST_PAGE_AT = 24 + 96;
+const TXN_ID_AT = LAST_PAGE_AT + 8;
+/** Page sizes LMDB supports. */
+const MIN_PAGE = 512;
+const MAX_PAGE = 65536;
+function readMeta(page) {
+    for (const at of MAGIC_OFFSETS) {
+        if (page.length < at + TXN_ID_AT + 8)
+            continue;
+        if (page.readUInt32LE(at) !== MAGIC || !VERSIONS.has(page.readUInt32LE(at + 4)))
+            continue;
+        return {
+            pageSize: page.readUInt32LE(at + PAGE_SIZE_AT),
+            lastPage: page.readBigUInt64LE(at + LAST_PAGE_AT),
+            txnId: page.readBigUInt64LE(at + TXN_ID_AT),
+        };
+    }
+    return undefined;
+}
+/**
+ * Refuse a `data.mdb` in `dir` that is not a whole LMDB environment (StoreError CORRUPT). A missing file
+ * is fine (a new environment).
+ */
+export function checkDataFile(dir) {
+    const file = join(dir, "data.mdb");
+    if (!existsSync(file))
+        return;
+    const corrupt = (info) => new StoreError({ code: "CORRUPT", path: dir, info });
+    let fd;
+    try {
+        fd = openSync(file, "r");
+    }
+    catch (e) {
+        throw new StoreError({ code: "OPEN_FAILED", path: dir, info: e instanceof Error ? e.message : String(e) });
+    }
+    try {
+        const size = fstatSync(fd).size;
+        const head = Buffer.alloc(Math.min(size, 2 * MAX_PAGE));
+        readSync(fd, head, 0, head.length, 0);
+        const first = readMeta(head);
+        if (first === undefined)
+            throw corrupt("data.mdb is not an LMDB database file (no valid meta page at its start)");
+        const { pageSize } = first;
+        if (pageSize < MIN_PAGE || pageSize > MAX_PAGE || (pageSize & (pageSize - 1)) !== 0)
+            throw corrupt(`data.mdb is not a valid LMDB file (page size ${pageSize})`);
+        if (size < 2 * pageSize)
+            throw corrupt(`data.mdb is truncated: ${size} bytes, less than its two meta pages`);
+        const second = readMeta(head.subarray(pageSize, 2 * pageSize));
+        if (second === undefined)
+            throw corrupt("data.mdb is not a valid LMDB file (its second meta page is damaged)");
+        // The older meta page describes a transaction that is surely complete on disk: the file must hold its
+        // pages. (The newer one's last page may lie past the end after a crash while the file grows, which
+        // LMDB itself tolerates.)
+        const older = second.txnId > first.txnId ? first : second;
+        const needed = (older.lastPage + 1n) * BigInt(pageSize);
+        if (BigInt(size) < needed)
+            throw corrupt(`data.mdb is truncated: ${size} bytes, its pages end at byte ${needed} (file size too small)`);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+//# sourceMappingURL=fileCheck.js.map

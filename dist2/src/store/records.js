@@ -1,0 +1,99 @@
+/**
+ * Fixed-width binary records stored as values (docs/ledger.md §Key layout). Encoders and decoders live
+ * together so the layout is written down once.
+ */
+import { ByteReader, U64_MAX } from "../protocol/bytes.js";
+/** A pooled buffer of `size` bytes (records are small and written in bulk at a block close). */
+function record(size) {
+    return Buffer.allocUnsafe(size);
+}
+export function encodeEntryLocation(v) {
+    const b = record(68);
+    b.set(v.entryBlockKeyMR, 0);
+    b.writeUInt32BE(v.height, 32);
+    b.set(v.commitTxId, 36);
+    return b;
+}
+export function decodeEntryLocation(b) {
+    const r = new ByteReader(b, "entry location");
+    return {
+        entryBlockKeyMR: r.bytesN(32, "keymr").slice(),
+        height: r.u32("height"),
+        commitTxId: r.bytesN(32, "txid").slice(),
+    };
+}
+export function encodeTransactionLocation(v) {
+    const b = record(40);
+    b.set(v.assetBlockKeyMR, 0);
+    b.writeUInt32BE(v.height, 32);
+    b.writeUInt32BE(v.index, 36);
+    return b;
+}
+export function decodeTransactionLocation(b) {
+    const r = new ByteReader(b, "transaction location");
+    return { assetBlockKeyMR: r.bytesN(32, "keymr").slice(), height: r.u32("height"), index: r.u32("index") };
+}
+export function encodeCommitLocation(v) {
+    const b = record(40);
+    b.set(v.ecBlockHeaderHash, 0);
+    b.writeUInt32BE(v.height, 32);
+    b.writeUInt32BE(v.index, 36);
+    return b;
+}
+export function decodeCommitLocation(b) {
+    const r = new ByteReader(b, "commit location");
+    return { ecBlockHeaderHash: r.bytesN(32, "headerhash").slice(), height: r.u32("height"), index: r.u32("index") };
+}
+/** kind (u8: 0 entry, 1 chain) ‖ credits (u8) ‖ revealed (u8) ‖ height (u32) ‖ milliTime (u48) ‖ txid ‖ chainIdHash: 77 bytes. */
+export function encodePaidCommit(v) {
+    const b = record(77);
+    b[0] = v.kind === "chain" ? 1 : 0;
+    b[1] = v.credits;
+    b[2] = v.revealed ? 1 : 0;
+    b.writeUInt32BE(v.height, 3);
+    b.writeUIntBE(v.milliTime, 7, 6);
+    b.set(v.txId, 13);
+    b.set(v.chainIdHash, 45);
+    return b;
+}
+export function decodePaidCommit(b) {
+    const r = new ByteReader(b, "paid commit");
+    return {
+        kind: r.u8("kind") === 1 ? "chain" : "entry",
+        credits: r.u8("credits"),
+        revealed: r.u8("revealed") === 1,
+        height: r.u32("height"),
+        milliTime: r.u48("millitime"),
+        txId: r.bytesN(32, "txid").slice(),
+        chainIdHash: r.bytesN(32, "chainidhash").slice(),
+    };
+}
+export function encodeChainHead(v) {
+    const b = record(72);
+    b.set(v.keyMR, 0);
+    b.set(v.fullHash, 32);
+    b.writeUInt32BE(v.sequence, 64);
+    b.writeUInt32BE(v.height, 68);
+    return b;
+}
+export function decodeChainHead(b) {
+    const r = new ByteReader(b, "chain head");
+    return {
+        keyMR: r.bytesN(32, "keymr").slice(),
+        fullHash: r.bytesN(32, "fullhash").slice(),
+        sequence: r.u32("sequence"),
+        height: r.u32("height"),
+    };
+}
+/** Balances are u64 (base units or entry credits); a ledger rule keeps them ≥ 0. */
+export function encodeBalance(v) {
+    if (v < 0n || v > U64_MAX)
+        throw new RangeError(`balance ${v} outside 0..2^64-1`);
+    const b = record(8);
+    b.writeBigUInt64BE(v, 0);
+    return b;
+}
+export function decodeBalance(b) {
+    return new ByteReader(b, "balance").u64("balance");
+}
+//# sourceMappingURL=records.js.map

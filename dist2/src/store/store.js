@@ -1,0 +1,490 @@
+/**
+ * The LMDB environment of a node: one env, named databases with raw-byte keys (keys.ts), typed accessors,
+ * and the two write paths the ledger needs (docs/ledger.md):
+ *
+ * - `appendJournal`: one accepted message, async put (lmdb-js batches every put of one event-loop turn
+ *   into one commit), resolved only once the commit is flushed to disk;
+ * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
+ *   returns), so a block is saved atomically or not at all.
+ */
+import { randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { concat } from "../protocol/bytes.js";
+import { BlockSetWriter } from "./blockSetWriter.js";
+import { DiskSpaceGuard } from "./diskSpace.js";
+import { guarded, openCheckedEnvironment, openDatabases, } from "./environment.js";
+import { StoreError } from "./errors.js";
+import { JOURNAL_DIR, Journal } from "./journal.js";
+import { DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
+import { RecordStreamWriter } from "./recordStream.js";
+import { decodeBalance, decodeChainHead, decodeCommitLocation, decodeEntryLocation, decodePaidCommit, decodeTransactionLocation, encodeBalance, encodeChainHead, encodeCommitLocation, encodeEntryLocation, encodePaidCommit, encodeTransactionLocation, } from "./records.js";
+/**
+ * Layout version written into `meta`. Bump it when a key or value layout changes; a node refuses to
+ * open a directory written with another version instead of misreading it.
+ */
+export const STORE_FORMAT_VERSION = 1;
+/** Bytes of a store id (META_KEYS.storeId). */
+const STORE_ID_BYTES = 16;
+/**
+ * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
+ * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
+ */
+const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
+/** Expected size of a block set's record stream, bytes (an underestimate only costs a regrowth). */
+function estimateBytes(set) {
+    let bytes = 64 * 1024;
+    for (const b of set.blocks)
+        bytes += b.raw.length * ESTIMATED_STREAM_PER_BLOCK_BYTE;
+    return bytes;
+}
+/**
+ * Records packed per event-loop turn by `packBlockSet`: ~4 ms of main thread at ~1 µs per record, so a
+ * request arriving meanwhile waits at most that long for the packing.
+ */
+const PACK_CHUNK = 4096;
+/** Every record a block set writes, as (database, key, value), in one fixed order. */
+function* blockSetRecords(set) {
+    for (const b of set.blocks) {
+        yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
+        if (b.secondary !== undefined)
+            yield ["blockAlias", b.secondary, b.primary];
+        if (b.height !== undefined)
+            yield ["heights", heightKey(b.kind, b.height), b.primary];
+    }
+    for (const e of set.entries) {
+        yield ["entries", e.entryHash, e.raw];
+        yield ["entryLocations", e.entryHash, encodeEntryLocation(e.location)];
+    }
+    for (const t of set.transactions) {
+        const value = encodeTransactionLocation(t.location);
+        for (const k of t.keys)
+            yield ["transactionLocations", k, value];
+    }
+    for (const c of set.commits) {
+        const value = encodeCommitLocation(c.location);
+        for (const k of c.keys)
+            yield ["commitLocations", k, value];
+    }
+    for (const p of set.paidCommits)
+        yield ["paidCommits", p.entryHash, encodePaidCommit(p.record)];
+    for (const h of set.chainHeads)
+        yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
+    for (const a of set.assetBalances)
+        yield ["assetBalances", a.address, encodeBalance(a.balance)];
+    for (const a of set.ecBalances)
+        yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
+    yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
+    const start = Buffer.allocUnsafe(8);
+    start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
+    yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
+    if (set.logSequence !== undefined) {
+        const seq = Buffer.allocUnsafe(8);
+        seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
+        yield ["meta", metaKey(META_KEYS.logSequence), seq];
+    }
+}
+/** A plain Uint8Array view of a Buffer lmdb-js returned (getBinary copies, so the view is ours). */
+function plain(b) {
+    return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+/** Key of a `meta` record. */
+function metaKey(name) {
+    return Buffer.from(name, "ascii");
+}
+/** The node's database. Construct with `LedgerStore.open`. */
+export class LedgerStore {
+    path;
+    env;
+    journal;
+    dbs;
+    /** applies block sets on its own thread (savePacked) */
+    writer;
+    /** block-set saves under way: close() lets them finish */
+    saving = new Set();
+    closing = false;
+    /** refuses writes before the disk is full (diskSpace.ts) */
+    space;
+    constructor(path, env, 
+    /** the journal, in an environment of its own (journal.ts) */
+    journal, reserveBytes) {
+        this.path = path;
+        this.env = env;
+        this.journal = journal;
+        this.dbs = openDatabases(env);
+        this.writer = new BlockSetWriter({ path });
+        this.space = new DiskSpaceGuard({
+            path,
+            reserveBytes,
+            files: ["data.mdb", join(JOURNAL_DIR, "data.mdb")],
+        });
+    }
+    /**
+     * Open (or create) the environment at `options.path` and check that it belongs to `options.network`
+     * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
+     */
+    static open(options) {
+        const verify = options.verify === true;
+        const env = openCheckedEnvironment(options.path, Object.values(DB_NAMES), verify);
+        let journal;
+        try {
+            journal = Journal.open(options.path, { verify });
+            const store = new LedgerStore(options.path, env, journal, options.reserveBytes ?? 0);
+            store.checkIdentity(options);
+            store.checkJournalBelongs();
+            store.moveLegacyJournal();
+            return store;
+        }
+        catch (e) {
+            void env.close();
+            void journal?.close();
+            if (e instanceof StoreError)
+                throw e;
+            throw new StoreError({
+                code: "OPEN_FAILED",
+                path: options.path,
+                info: e instanceof Error ? e.message : String(e),
+            });
+        }
+    }
+    /**
+     * The journal must be this database's: a journal left from another (a data.mdb restored or copied over an
+     * existing directory) would replay that database's messages onto this one's blocks. Directories written
+     * before the id existed get one now.
+     */
+    checkJournalBelongs() {
+        if (this.isFresh())
+            return; // initialize() names both
+        let id = this.metaGet(META_KEYS.storeId);
+        if (id === undefined) {
+            id = Buffer.from(randomBytes(STORE_ID_BYTES));
+            const newId = id;
+            this.env.transactionSync(() => this.metaPut(META_KEYS.storeId, newId));
+        }
+        const journalId = this.journal.storeId();
+        if (journalId === undefined) {
+            this.journal.setStoreId(id);
+            return;
+        }
+        if (!Buffer.from(journalId).equals(id))
+            throw new StoreError({
+                code: "UNKNOWN_FORMAT",
+                path: this.path,
+                info: `the journal in ${this.journal.path} belongs to another database (store id ${Buffer.from(journalId).toString("hex")}, ` +
+                    `this one ${id.toString("hex")}): restore data.mdb and journal/ from the same copy, or remove journal/ to drop its messages`,
+            });
+    }
+    /**
+     * Directories written before the journal had its own environment keep it in the main one's `journal`
+     * database: move those records over (copy, then delete, so a crash in between only repeats the move).
+     */
+    moveLegacyJournal() {
+        const legacy = this.dbs.journal;
+        const byHeight = new Map();
+        for (const { key, value } of legacy.getRange()) {
+            const k = parseJournalKey(key);
+            const list = byHeight.get(k.height) ?? [];
+            list.push({ seq: k.seq, bytes: new Uint8Array(value) });
+            byHeight.set(k.height, list);
+        }
+        if (byHeight.size === 0)
+            return;
+        for (const [height, records] of byHeight)
+            this.journal.appendAllSync(height, records);
+        this.env.transactionSync(() => {
+            for (const [height, records] of byHeight)
+                for (const r of records)
+                    legacy.removeSync(journalKey(height, r.seq));
+        });
+    }
+    checkIdentity(options) {
+        const format = this.metaGet(META_KEYS.format);
+        if (format === undefined) {
+            // No meta: must be a brand-new environment, not somebody else's LMDB data, and no journal left over
+            // from a database that is gone (replaying it onto a new genesis would invent history).
+            if (this.journal.count() > 0)
+                throw new StoreError({
+                    code: "UNKNOWN_FORMAT",
+                    path: this.path,
+                    info: `it holds a journal (${this.journal.path}) but no database: restore the data directory whole, or remove the journal`,
+                });
+            for (const [name, db] of Object.entries(this.dbs)) {
+                if (db.getKeysCount({ limit: 1 }) > 0)
+                    throw new StoreError({
+                        code: "UNKNOWN_FORMAT",
+                        path: this.path,
+                        info: `database '${name}' has data but no format record`,
+                    });
+            }
+            return;
+        }
+        if (format.length !== 4 || format.readUInt32BE(0) !== STORE_FORMAT_VERSION)
+            throw new StoreError({
+                code: "UNKNOWN_FORMAT",
+                path: this.path,
+                info: `format ${format.length === 4 ? format.readUInt32BE(0) : "?"}, this version reads format ${STORE_FORMAT_VERSION}`,
+            });
+        const network = this.metaGet(META_KEYS.network)?.toString("utf8") ?? "?";
+        const id = this.metaGet(META_KEYS.networkId);
+        const storedId = id?.length === 4 ? id.readUInt32BE(0) : -1;
+        if (network !== options.network || storedId !== options.networkId)
+            throw new StoreError({
+                code: "NETWORK_MISMATCH",
+                path: this.path,
+                stored: `${network} (id 0x${storedId.toString(16)})`,
+                expected: `${options.network} (id 0x${options.networkId.toString(16)})`,
+            });
+        if (this.metaGet(META_KEYS.savedHeight)?.length !== 4)
+            throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
+    }
+    /** True when nothing has been saved yet (no genesis). */
+    isFresh() {
+        return this.metaGet(META_KEYS.format) === undefined;
+    }
+    /**
+     * Write the genesis block set and the identity records (format, network) in one transaction.
+     * Only valid on a fresh store.
+     */
+    initialize(options, genesis) {
+        if (!this.isFresh())
+            throw new StoreError({ code: "CORRUPT", path: this.path, info: "initialize on a non-empty store" });
+        // the journal is empty here (checkIdentity): name it first, so it never lacks the id of its database
+        const id = Buffer.from(randomBytes(STORE_ID_BYTES));
+        this.journal.setStoreId(id);
+        this.env.transactionSync(() => {
+            this.metaPut(META_KEYS.format, u32Bytes(STORE_FORMAT_VERSION));
+            this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
+            this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
+            this.metaPut(META_KEYS.storeId, id);
+            for (const [db, k, v] of blockSetRecords(genesis))
+                this.dbs[db].putSync(k, v);
+            if (genesis.journalCarry.length > 0)
+                throw new RangeError("a genesis block set carries no journal records");
+        });
+    }
+    /** Height of the last saved directory block. */
+    savedHeight() {
+        const b = this.metaGet(META_KEYS.savedHeight);
+        if (b === undefined || b.length !== 4)
+            throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
+        return b.readUInt32BE(0);
+    }
+    /** Start of the open block, ms since epoch. */
+    openBlockStartMs() {
+        const b = this.metaGet(META_KEYS.openBlockStartMs);
+        if (b === undefined || b.length !== 8)
+            throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
+        return Number(b.readBigUInt64BE(0));
+    }
+    /**
+     * Stream sequence of the replicated-log record that closed the last saved block (0: none saved by a
+     * cluster node yet). Saved in the same transaction as the block, so a restart resumes exactly after it.
+     */
+    logSequence() {
+        const b = this.metaGet(META_KEYS.logSequence);
+        return b === undefined || b.length !== 8 ? 0 : Number(b.readBigUInt64BE(0));
+    }
+    /** Save a block set atomically in one synchronous, flushed LMDB transaction (genesis, tests). */
+    saveBlockSet(set) {
+        this.space.check();
+        // carried records first: once the block is saved its own journal may go, and they must be there
+        this.journal.appendAllSync(set.height + 1, set.journalCarry);
+        this.env.transactionSync(() => {
+            for (const [db, k, v] of blockSetRecords(set))
+                this.dbs[db].putSync(k, v);
+        });
+    }
+    /**
+     * Pack everything a block set writes into one record stream on the main thread, `PACK_CHUNK` records
+     * per event-loop turn so requests are answered in between (~1 µs per record: a 10,000-entry block is
+     * ~40,000 records). The input of `savePacked`; the puts themselves happen on the writer thread.
+     */
+    async packBlockSet(set) {
+        let turnStarted = performance.now();
+        let busyMs = 0;
+        let longestTurnMs = 0;
+        const endTurn = () => {
+            const ms = performance.now() - turnStarted;
+            busyMs += ms;
+            longestTurnMs = Math.max(longestTurnMs, ms);
+        };
+        const stream = new RecordStreamWriter(estimateBytes(set));
+        let inTurn = 0;
+        for (const [db, k, v] of blockSetRecords(set)) {
+            stream.put(db, k, v);
+            if (++inTurn === PACK_CHUNK) {
+                inTurn = 0;
+                endTurn();
+                await new Promise((resolve) => setImmediate(resolve));
+                turnStarted = performance.now();
+            }
+        }
+        const packed = stream.finish();
+        endTurn();
+        const carry = { height: set.height + 1, records: set.journalCarry };
+        return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
+    }
+    /**
+     * Save a packed block set atomically in ONE LMDB transaction on the writer thread (blockSetWriter.ts).
+     * Resolves once it is committed and flushed, and this thread's reads see it; until then readers must not
+     * expect to see it (the ledger serves the closed block from memory meanwhile). Journal appends of the next height may commit before it: if
+     * this save never commits, a restart closes the block again from its journal, then replays them.
+     * Returns the writer thread's time from receipt to the flushed commit, ms.
+     */
+    savePacked(packed) {
+        if (this.closing)
+            return Promise.reject(new Error("the store is closed"));
+        try {
+            // LMDB rewrites whole pages: room for twice the records' bytes is a safe bound
+            this.space.check(2 * packed.stream.byteLength);
+        }
+        catch (e) {
+            return Promise.reject(e);
+        }
+        const saving = (async () => {
+            // Carried records first: once the block commits, its own journal may be removed and they must be
+            // there (a replayed close recreates the same records when the block does not commit).
+            await this.journal.appendAll(packed.carry.height, packed.carry.records);
+            const written = await this.writer.write(packed.stream);
+            // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit happened on another
+            // thread, so start a fresh snapshot now or a read later in this turn could miss the block.
+            this.env.resetReadTxn();
+            return written.ms;
+        })();
+        this.saving.add(saving);
+        const done = () => {
+            this.saving.delete(saving);
+        };
+        saving.then(done, done);
+        return saving;
+    }
+    /**
+     * Throw StoreError STORAGE_FULL when the data directory's disk is below the free-space reserve
+     * (diskSpace.ts): callers check before they change anything.
+     */
+    assertWritable() {
+        this.space.check();
+    }
+    /** Change the free-space reserve, bytes (takes effect at the next write). */
+    setReserveBytes(bytes) {
+        this.space.setReserveBytes(bytes);
+    }
+    // ── journal (journal.ts) ──
+    /** Append one message; resolves once it is on disk (Journal.append). */
+    appendJournal(height, seq, bytes) {
+        try {
+            this.space.check();
+        }
+        catch (e) {
+            return Promise.reject(e);
+        }
+        return this.journal.append(height, seq, bytes);
+    }
+    /** Remove journal records of a saved height, in chunks (Journal.remove). */
+    removeJournalRecords(height, seqs, chunk) {
+        return this.journal.remove(height, seqs, chunk);
+    }
+    /** Journal records of `height`, in log order. */
+    journalRecords(height) {
+        return this.journal.records(height);
+    }
+    /** Remove journal records of heights below `height`: saved blocks whose cleanup was cut short. Returns how many. */
+    removeJournalBelow(height) {
+        return this.journal.removeBelow(height);
+    }
+    /** Remove journal records of heights above `height`. Returns how many. */
+    removeJournalAbove(height) {
+        return this.journal.removeAbove(height);
+    }
+    /**
+     * Write and flush a small record in each environment: resolves when the disk takes writes again (the
+     * ledger probes with it after a failure), rejects while it does not.
+     */
+    async probeWrite() {
+        this.space.check();
+        await guarded(() => this.dbs.meta.put(metaKey("probe"), Uint8Array.of(1)));
+        await guarded(() => this.env.flushed);
+        await this.journal.probe();
+    }
+    // ── reads ──
+    /** A block by its primary or secondary hash. */
+    block(hash) {
+        let primary = hash;
+        let v = this.dbs.blocks.getBinary(primary);
+        if (v === undefined) {
+            const alias = this.dbs.blockAlias.getBinary(primary);
+            if (alias === undefined)
+                return undefined;
+            primary = alias;
+            v = this.dbs.blocks.getBinary(primary);
+            if (v === undefined)
+                return undefined;
+        }
+        return {
+            kind: v[0],
+            raw: new Uint8Array(v.buffer, v.byteOffset + 1, v.byteLength - 1),
+            primary: new Uint8Array(primary),
+        };
+    }
+    /** Primary hash of the block of `kind` at `height`. */
+    blockHashAt(kind, height) {
+        if (!Number.isInteger(height) || height < 0 || height > 0xffffffff)
+            return undefined;
+        const v = this.dbs.heights.getBinary(heightKey(kind, height));
+        return v === undefined ? undefined : new Uint8Array(v);
+    }
+    entryRaw(entryHash) {
+        const v = this.dbs.entries.getBinary(entryHash);
+        return v === undefined ? undefined : new Uint8Array(v);
+    }
+    entryLocation(entryHash) {
+        const v = this.dbs.entryLocations.getBinary(entryHash);
+        return v === undefined ? undefined : decodeEntryLocation(plain(v));
+    }
+    transactionLocation(hash) {
+        const v = this.dbs.transactionLocations.getBinary(hash);
+        return v === undefined ? undefined : decodeTransactionLocation(plain(v));
+    }
+    commitLocation(hash) {
+        const v = this.dbs.commitLocations.getBinary(hash);
+        return v === undefined ? undefined : decodeCommitLocation(plain(v));
+    }
+    paidCommit(entryHash) {
+        const v = this.dbs.paidCommits.getBinary(entryHash);
+        return v === undefined ? undefined : decodePaidCommit(plain(v));
+    }
+    chainHead(chainId) {
+        const v = this.dbs.chainHeads.getBinary(chainId);
+        return v === undefined ? undefined : decodeChainHead(plain(v));
+    }
+    /** Saved balance in base units; undefined when the address never had one. */
+    assetBalance(address) {
+        const v = this.dbs.assetBalances.getBinary(address);
+        return v === undefined ? undefined : decodeBalance(plain(v));
+    }
+    /** Saved balance in entry credits; undefined when the key never had one. */
+    ecBalance(publicKey) {
+        const v = this.dbs.ecBalances.getBinary(publicKey);
+        return v === undefined ? undefined : decodeBalance(plain(v));
+    }
+    /** Resolves when every write so far is flushed to disk. */
+    async flushed() {
+        await guarded(() => this.env.flushed);
+        await this.journal.flushed();
+    }
+    /** Flush and close the environment. */
+    async close() {
+        this.closing = true;
+        await Promise.allSettled([...this.saving]);
+        await this.writer.close();
+        await this.journal.close();
+        await this.env.flushed;
+        await this.env.close();
+    }
+    metaGet(name) {
+        return this.dbs.meta.getBinary(metaKey(name));
+    }
+    metaPut(name, value) {
+        this.dbs.meta.putSync(metaKey(name), value);
+    }
+}
+//# sourceMappingURL=store.js.map

@@ -1,0 +1,175 @@
+/**
+ * The piscina worker pool (DESIGN §1) and the signature verifier that runs on it.
+ *
+ * Checks submitted during one turn of the event loop are gathered (flushed by setImmediate) and cut
+ * into batches, each sent to a worker as one packed buffer (signatureBatch.ts). Every caller gets its
+ * own results, in its own order, as soon as the batches holding its checks are back.
+ */
+import { Piscina } from "piscina";
+import { WorkerPoolError } from "./errors.js";
+import { isPackable, packChecks } from "./signatureBatch.js";
+/**
+ * Most signatures per worker task (default of `maxBatch`). One trip to a worker costs the main thread
+ * ~24 µs and the worker about one verify, so one signature per task wastes most of the pool.
+ * Measured by `node dist/bench/calibrate.js` (2 threads on 2 shared cores, 512 checks per call, calls
+ * pipelined, one run; sig/s and main-thread µs per signature): 1 → 8.7 k / 24.4 µs, 4 → 22.5 k / 6.7,
+ * 16 → 26.8 k / 1.65, 64 → 26.9 k / 1.1, 256 → 30.0 k / 0.45 (1-core ceiling ~15 k/s).
+ * Over four runs 64 was 3–10 % below the best size (128 or 256). It is kept because a tick larger than
+ * threads × VERIFY_BATCH is answered task by task: at 64 its first callers have their results after
+ * ~4 ms (64 × ~65 µs) instead of ~17 ms at 256, and a Merkle task queued in a shared pool waits as little.
+ */
+export const VERIFY_BATCH = 64;
+/**
+ * Fewest signatures per task when a tick's work is split to occupy every thread: below this the
+ * round trip (~45–113 µs) outweighs the parallelism, so a small tick goes to one worker whole.
+ */
+export const MIN_TASK_BATCH = 16;
+/** Start a pool of `threads` long-lived worker threads. Destroy it with `pool.destroy()`. */
+export function createWorkerPool(options) {
+    const { threads } = options;
+    if (!Number.isInteger(threads) || threads < 1)
+        throw new RangeError(`threads: expected an integer ≥ 1, got ${threads}`);
+    const pool = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+    // A worker that dies with no task in flight is replaced by piscina; without this listener the
+    // 'error' event would crash the process. A failure during a task is reported to that task's caller.
+    pool.on("error", () => { });
+    return pool;
+}
+const VERIFY_TASK = new URL("./verifyTask.js", import.meta.url).href;
+/** Verifies signatures in the worker pool, batching all checks of one event-loop turn. */
+export class PoolVerifier {
+    pool;
+    ownsPool;
+    maxBatch;
+    waiting = [];
+    flushScheduled = false;
+    closed = false;
+    constructor(options, dependencies = {}) {
+        const maxBatch = options.maxBatch ?? VERIFY_BATCH;
+        if (!Number.isInteger(maxBatch) || maxBatch < 1)
+            throw new RangeError(`maxBatch: expected an integer ≥ 1, got ${maxBatch}`);
+        this.maxBatch = maxBatch;
+        this.ownsPool = dependencies.pool === undefined;
+        this.pool = dependencies.pool ?? createWorkerPool({ threads: options.threads });
+    }
+    /** Results in the order of `checks`; never rejects for a bad signature. Rejects with WorkerPoolError when the pool fails or is closed. */
+    verify(checks) {
+        if (this.closed)
+            return Promise.reject(new WorkerPoolError({ code: "POOL_CLOSED", what: "signature verification" }));
+        if (checks.length === 0)
+            return Promise.resolve([]);
+        return new Promise((resolve, reject) => {
+            this.waiting.push({
+                checks,
+                results: new Array(checks.length).fill(false),
+                left: 0,
+                settled: false,
+                resolve,
+                reject,
+            });
+            if (!this.flushScheduled) {
+                this.flushScheduled = true;
+                setImmediate(() => this.flush());
+            }
+        });
+    }
+    /** Stop the pool (when owned); calls still waiting reject with POOL_CLOSED. */
+    async close() {
+        if (this.closed)
+            return;
+        this.closed = true;
+        const error = new WorkerPoolError({ code: "POOL_CLOSED", what: "signature verification" });
+        for (const w of this.waiting)
+            settleReject(w, error);
+        this.waiting = [];
+        if (this.ownsPool)
+            await this.pool.destroy();
+    }
+    /** Send everything gathered since the last flush, cut into batches. */
+    flush() {
+        this.flushScheduled = false;
+        const waiters = this.waiting;
+        this.waiting = [];
+        if (this.closed)
+            return;
+        // Flat list of the checks that need a worker; wrong sizes stay false without a trip.
+        const checks = [];
+        const owner = [];
+        const index = [];
+        for (const w of waiters) {
+            for (let i = 0; i < w.checks.length; i++) {
+                const c = w.checks[i];
+                if (!isPackable(c))
+                    continue;
+                checks.push(c);
+                owner.push(w);
+                index.push(i);
+                w.left++;
+            }
+            if (w.left === 0)
+                settleResolve(w);
+        }
+        const total = checks.length;
+        if (total === 0)
+            return;
+        const tasks = taskCount(total, this.maxBatch, this.pool.maxThreads);
+        const base = Math.floor(total / tasks);
+        const extra = total % tasks;
+        let from = 0;
+        for (let t = 0; t < tasks; t++) {
+            const to = from + base + (t < extra ? 1 : 0);
+            this.runBatch(checks, owner, index, from, to);
+            from = to;
+        }
+    }
+    runBatch(checks, owner, index, from, to) {
+        const batch = packChecks(checks, from, to);
+        this.pool
+            .run(batch, { filename: VERIFY_TASK, transferList: [batch.packed.buffer] })
+            .then((results) => {
+            if (!(results instanceof Uint8Array) || results.length !== to - from)
+                throw new Error(`expected ${to - from} results, got ${sizeOf(results)}`);
+            for (let k = from; k < to; k++) {
+                const w = owner[k];
+                w.results[index[k]] = results[k - from] === 1;
+                if (--w.left === 0)
+                    settleResolve(w);
+            }
+        })
+            .catch((cause) => {
+            const error = this.closed
+                ? new WorkerPoolError({ code: "POOL_CLOSED", what: "signature verification" }, { cause })
+                : new WorkerPoolError({ code: "TASK_FAILED", what: "signature verification", reason: reasonOf(cause) }, { cause });
+            for (let k = from; k < to; k++)
+                settleReject(owner[k], error);
+        });
+    }
+}
+/**
+ * Number of tasks for `total` checks: enough that none exceeds `maxBatch`, and, when there are at least
+ * MIN_TASK_BATCH checks per thread, one per thread so every thread works on the turn's checks.
+ */
+export function taskCount(total, maxBatch, threads) {
+    const minBatch = Math.min(MIN_TASK_BATCH, maxBatch);
+    return Math.max(1, Math.ceil(total / maxBatch), Math.min(threads, Math.floor(total / minBatch)));
+}
+function settleResolve(w) {
+    if (w.settled)
+        return;
+    w.settled = true;
+    w.resolve(w.results);
+}
+function settleReject(w, error) {
+    if (w.settled)
+        return;
+    w.settled = true;
+    w.reject(error);
+}
+/** Human reason of a worker failure. */
+export function reasonOf(cause) {
+    return cause instanceof Error ? cause.message : String(cause);
+}
+function sizeOf(value) {
+    return value instanceof Uint8Array ? `${value.length}` : typeof value;
+}
+//# sourceMappingURL=pool.js.map

@@ -1,0 +1,89 @@
+/**
+ * One node per data directory (src/store/directoryLock.ts), with real processes: a second `bin/ledgerd` on
+ * the same -homedir (another port) exits at once naming the directory and the first node's PID, and the
+ * first node's chain stays linked; after a SIGKILL of the holder the lock is gone with it (no stale lock);
+ * a node whose port is taken exits before it opens its store.
+ */
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { freeLoopbackPort, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+after(() => killAllNodes());
+/** Wait until the node's saved directory-block height reaches `height` (blocks of 1 s). */
+async function waitForHeight(node, height) {
+    for (let i = 0; i < 200; i++) {
+        const h = await node.rpc("heights");
+        if (h.directoryblockheight >= height)
+            return;
+        await sleep(100);
+    }
+    throw new Error(`height ${height} not reached:\n${node.tail()}`);
+}
+describe("data directory lock", () => {
+    test("a second node on the same data directory exits at once, naming the directory and the holder", async () => {
+        const first = await LedgerdProcess.start({ blockTimeSeconds: 1 });
+        try {
+            await waitForHeight(first, 1);
+            const second = await LedgerdProcess.startExpectingExit({
+                homeDir: first.homeDir,
+                port: await freeLoopbackPort(),
+                blockTimeSeconds: 1,
+                waitMs: 20_000,
+            });
+            assert.equal(second.code, 1, `the second node did not exit with 1:\n${second.output}`);
+            assert.match(second.output, new RegExp(`data directory ${first.dataDir} is in use by another ledgerd`));
+            assert.match(second.output, new RegExp(`\\(pid ${first.pid}\\)`));
+            // It stopped before the store: no replay, no "rpc listening", no block of its own.
+            assert.doesNotMatch(second.output, /rpc listening|replay/i);
+            // The first node goes on, and its chain stays one chain: each block links to the one before.
+            const top = (await first.rpc("heights")).directoryblockheight;
+            await waitForHeight(first, top + 2);
+            let prev = (await first.rpc("dblock-by-height", { height: 0 })).dblock;
+            for (let h = 1; h <= top + 2; h++) {
+                const b = (await first.rpc("dblock-by-height", { height: h })).dblock;
+                assert.equal(b.header.prevkeymr, prev.keymr, `block ${h} does not link to block ${h - 1}`);
+                prev = b;
+            }
+        }
+        finally {
+            await first.kill9();
+            first.cleanup();
+        }
+    });
+    test("a holder killed with SIGKILL leaves no lock behind: the next start takes the directory", async () => {
+        const node = await LedgerdProcess.start({ blockTimeSeconds: 1 });
+        try {
+            await waitForHeight(node, 1);
+            await node.kill9();
+            await node.restart(); // the same directory and port; throws if a stale lock refused it
+            const h = await node.rpc("heights");
+            assert.equal(typeof h.directoryblockheight, "number");
+            assert.match(node.log, /--- start 2/);
+            assert.doesNotMatch(node.log, /in use by another ledgerd/);
+        }
+        finally {
+            await node.kill9();
+            node.cleanup();
+        }
+    });
+    test("a node whose port is taken exits before it opens (or replays) its store", async () => {
+        const first = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+        try {
+            const second = await LedgerdProcess.startExpectingExit({ port: first.port, waitMs: 20_000 });
+            try {
+                assert.equal(second.code, 1, `the second node did not exit with 1:\n${second.output}`);
+                assert.match(second.output, new RegExp(`port ${first.port} is already in use`));
+                assert.equal(existsSync(join(second.process.dataDir, "data.mdb")), false, "the store was opened");
+            }
+            finally {
+                second.process.cleanup();
+            }
+        }
+        finally {
+            await first.kill9();
+            first.cleanup();
+        }
+    });
+});
+//# sourceMappingURL=data-directory-lock.test.js.map

@@ -1,0 +1,213 @@
+/**
+ * The real `bin/ledgerd` process on loopback with a temp data directory: start-up line, JSON-RPC
+ * submissions, SIGKILL right after the acknowledgements, restart, and nothing acknowledged is lost.
+ * Also: -h, -v, a bad flag (exit 2), a data directory of another network (exit 1), SIGTERM (exit 0).
+ */
+import assert from "node:assert/strict";
+import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:net";
+import { dirname, join } from "node:path";
+import { after, describe, test } from "node:test";
+import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
+import { toHex } from "../../src/protocol/bytes.js";
+import { entryHash } from "../../src/protocol/entry.js";
+import { transactionId } from "../../src/protocol/transaction.js";
+import { NODE_VERSION } from "../../src/version.js";
+import { writeCustomConfig } from "../support/customNetwork.js";
+import { assetKey, chainCommit, cleanup, ecKey, entryCommit, entryRaw, firstEntry, LOCAL_RATE, payment, tempDir, UNIT, } from "../unit/ledger/harness.js";
+const here = dirname(fileURLToPath(import.meta.url));
+/** bin/ledgerd, resolved from dist/test/integration. */
+const LEDGERD = join(here, "..", "..", "..", "bin", "ledgerd");
+async function freePort() {
+    return new Promise((resolve, reject) => {
+        const s = createServer();
+        s.once("error", reject);
+        s.listen(0, "127.0.0.1", () => {
+            const { port } = s.address();
+            s.close(() => resolve(port));
+        });
+    });
+}
+const running = new Set();
+after(() => {
+    for (const c of running)
+        c.kill("SIGKILL");
+});
+/** Start ledgerd and wait for its one start-up line. */
+async function startLedgerd(args) {
+    const child = spawn(LEDGERD, args, { stdio: ["ignore", "pipe", "pipe"] });
+    running.add(child);
+    let out = "";
+    let err = "";
+    child.stderr.on("data", (d) => (err += d.toString()));
+    const exited = new Promise((resolve) => child.once("exit", (code, signal) => {
+        running.delete(child);
+        resolve({ code, signal });
+    }));
+    const line = await new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no start-up line within 15 s; stderr: ${err}`)), 15_000);
+        child.stdout.on("data", (d) => {
+            out += d.toString();
+            const nl = out.indexOf("\n");
+            if (nl >= 0) {
+                clearTimeout(timer);
+                resolve(out.slice(0, nl));
+            }
+        });
+        void exited.then(({ code }) => {
+            clearTimeout(timer);
+            reject(new Error(`ledgerd exited with ${code} before starting; stderr: ${err}`));
+        });
+    });
+    return { child, line, stderr: () => err, exited };
+}
+let rpcId = 0;
+async function rpc(port, method, params) {
+    const res = await fetch(`http://127.0.0.1:${port}/v2`, {
+        method: "POST",
+        body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, ...(params === undefined ? {} : { params }) }),
+    });
+    return (await res.json());
+}
+async function ok(port, method, params) {
+    const r = await rpc(port, method, params);
+    assert.equal(r.error, undefined, `${method}: ${JSON.stringify(r.error)}`);
+    return r.result;
+}
+describe("ledgerd process", () => {
+    test("-h, -v and a bad flag", () => {
+        const help = spawnSync(LEDGERD, ["-h"], { encoding: "utf8" });
+        assert.equal(help.status, 0);
+        assert.match(help.stdout, /-network/);
+        const version = spawnSync(LEDGERD, ["-v"], { encoding: "utf8" });
+        assert.equal(version.status, 0);
+        assert.equal(version.stdout.trim(), `ledgerd ${NODE_VERSION}`);
+        const bad = spawnSync(LEDGERD, ["-nosuchflag=1"], { encoding: "utf8" });
+        assert.equal(bad.status, 2);
+        assert.match(bad.stderr, /nosuchflag/);
+    });
+    test("SIGKILL right after acknowledgements loses nothing; SIGTERM stops cleanly", async () => {
+        const home = tempDir("ledgerd-proc-");
+        const port = await freePort();
+        const args = ["-network=LOCAL", `-homedir=${home}`, "-blktime=2", `-port=${port}`, "-loglevel=warning"];
+        try {
+            let p = await startLedgerd(args);
+            assert.match(p.line, new RegExp(`network LOCAL, height 0, port ${port}, data .*${home.split("/").pop()}`));
+            assert.equal((await ok(port, "heights")).directoryblockheight, 0);
+            // Fund EC, create a chain, then fire a burst and kill the process the moment the burst is acknowledged.
+            const now = Date.now();
+            const buy = payment({ milliTime: now, ec: [{ to: ecKey, amount: 200n * LOCAL_RATE }] });
+            await ok(port, "asset-submit", { transaction: toHex(buy.raw) });
+            const chain = firstEntry(["process", String(now)], "first");
+            await ok(port, "commit-chain", { message: toHex(chainCommit(chain.raw, now).raw) });
+            await ok(port, "reveal-chain", { entry: toHex(chain.raw) });
+            const entries = Array.from({ length: 20 }, (_, i) => entryRaw(chain.chainId, [`e${i}`], `entry ${i}`));
+            const payees = Array.from({ length: 20 }, (_, i) => assetKey(0x40 + i));
+            const txs = payees.map((to, i) => payment({ milliTime: now + 1 + i, outputs: [{ to, amount: BigInt(i + 1) * UNIT }] }));
+            const burst = [
+                ...entries.map((e) => ok(port, "commit-entry", { message: toHex(entryCommit(e, now).raw) })),
+                ...entries.map((e) => ok(port, "reveal-entry", { entry: toHex(e) })),
+                ...txs.map((tx) => ok(port, "asset-submit", { transaction: toHex(tx.raw) })),
+            ];
+            await Promise.all(burst);
+            p.child.kill("SIGKILL");
+            assert.equal((await p.exited).signal, "SIGKILL");
+            p = await startLedgerd(args);
+            // Every acknowledged message is in a saved block or back in the process list.
+            const known = (s) => s === "TransactionACK" || s === "DBlockConfirmed";
+            for (const tx of [buy, ...txs]) {
+                const a = await ok(port, "ack", { hash: toHex(transactionId(tx)), chainid: "f" });
+                assert.ok(known(a.status), `tx ${a.txid}: ${a.status}`);
+            }
+            for (const e of [chain.raw, ...entries]) {
+                const a = await ok(port, "ack", { hash: toHex(entryHash(e)), chainid: toHex(chain.chainId) });
+                assert.ok(known(a.entrydata.status), `entry: ${JSON.stringify(a)}`);
+                assert.ok(known(a.commitdata.status), `commit: ${JSON.stringify(a)}`);
+            }
+            for (let i = 0; i < payees.length; i++) {
+                const b = await ok(port, "asset-balance", { address: payees[i].publicAddress });
+                assert.equal(BigInt(b.balance), BigInt(i + 1) * UNIT);
+            }
+            const ec = await ok(port, "entry-credit-balance", { address: ecKey.publicAddress });
+            assert.equal(ec.balance, 200 - 11 - entries.length);
+            // …and they reach a block.
+            const deadline = Date.now() + 15_000;
+            for (;;) {
+                const last = await ok(port, "ack", {
+                    hash: toHex(entryHash(entries[entries.length - 1])),
+                    chainid: toHex(chain.chainId),
+                });
+                if (last.entrydata.status === "DBlockConfirmed")
+                    break;
+                assert.ok(Date.now() < deadline, "entries confirmed within 15 s");
+                await sleep(200);
+            }
+            const heightBefore = (await ok(port, "heights")).directoryblockheight;
+            assert.ok(heightBefore >= 1);
+            p.child.kill("SIGTERM");
+            assert.equal((await p.exited).code, 0, p.stderr());
+            // Restart after a clean stop: the same chain, heights continue.
+            p = await startLedgerd(args);
+            assert.match(p.line, /height \d+/);
+            assert.ok((await ok(port, "heights")).directoryblockheight >= heightBefore);
+            const head = await ok(port, "chain-head", { chainid: toHex(chain.chainId) });
+            assert.match(head.chainhead, /^[0-9a-f]{64}$/);
+            p.child.kill("SIGTERM");
+            assert.equal((await p.exited).code, 0);
+        }
+        finally {
+            cleanup(home);
+        }
+    });
+    test("a data directory of another network stops the start with exit code 1", async () => {
+        const home = tempDir("ledgerd-proc-");
+        try {
+            const port = await freePort();
+            const config = `-config=${writeCustomConfig(home, "process-test")}`;
+            const p = await startLedgerd([
+                "-network=CUSTOM",
+                "-customnet=one",
+                config,
+                `-homedir=${home}`,
+                `-port=${port}`,
+                "-blktime=2",
+                "-loglevel=warning",
+            ]);
+            p.child.kill("SIGTERM");
+            const stopped = await p.exited;
+            assert.deepEqual(stopped, { code: 0, signal: null });
+            const other = spawnSync(LEDGERD, ["-network=CUSTOM", "-customnet=two", config, `-homedir=${home}`, `-port=${port}`], {
+                encoding: "utf8",
+            });
+            assert.equal(other.status, 1);
+            assert.match(other.stderr, /holds the CUSTOM .* network, not CUSTOM/);
+        }
+        finally {
+            cleanup(home);
+        }
+    });
+    test("a second node on a busy port refuses to start and the first keeps serving", async () => {
+        const homeA = tempDir("ledgerd-proc-");
+        const homeB = tempDir("ledgerd-proc-");
+        try {
+            const port = await freePort();
+            const first = await startLedgerd([`-homedir=${homeA}`, `-port=${port}`, "-blktime=2", "-loglevel=warning"]);
+            const second = spawnSync(LEDGERD, [`-homedir=${homeB}`, `-port=${port}`, "-loglevel=warning"], {
+                encoding: "utf8",
+                timeout: 20_000,
+            });
+            assert.notEqual(second.status, 0);
+            assert.match(second.stderr, new RegExp(`port ${port} is already in use`));
+            const heights = await ok(port, "heights");
+            assert.equal(typeof heights.directoryblockheight, "number");
+            first.child.kill("SIGTERM");
+            await first.exited;
+        }
+        finally {
+            cleanup(homeA);
+            cleanup(homeB);
+        }
+    });
+});
+//# sourceMappingURL=node-process.test.js.map

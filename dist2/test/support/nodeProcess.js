@@ -1,0 +1,395 @@
+/**
+ * A real `bin/ledgerd` child process for tests: a free loopback port, a temp home directory whose
+ * configuration file binds the server to 127.0.0.1 only, its stdout/stderr captured (the tail goes into
+ * every failure message), ready once it answers `heights`. `kill9()` crashes it (SIGKILL: no cleanup, as a
+ * power cut for the process), `restart()` starts it again on the same directory and port.
+ *
+ * Every process started here is registered; `killAllNodes()` (call it from `after`) SIGKILLs the ones still
+ * running, and a process `exit` hook does the same if a test runner dies first — no orphan nodes.
+ *
+ * Usage:
+ *   const node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+ *   after(() => killAllNodes());
+ *   const h = await node.rpc("heights");
+ */
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import * as http from "node:http";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+/** The project root, from dist/test/support at run time. */
+export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+/** The node's launcher. It execs node itself (shebang), so the child's pid is the node's pid. */
+export const LEDGERD_BIN = join(PROJECT_ROOT, "bin", "ledgerd");
+/** Characters of stdout+stderr kept per process (the tail is what failure messages show). */
+const OUTPUT_KEEP_CHARS = 64 * 1024;
+/** Characters of output quoted in an error message. */
+const OUTPUT_QUOTE_CHARS = 3000;
+/** Milliseconds between readiness polls. */
+const READY_POLL_MS = 50;
+/** Attempts at a fresh port when the one picked was taken by someone else between picking and binding. */
+const PORT_ATTEMPTS = 3;
+/** A JSON-RPC error answer, thrown by `rpc()`. */
+export class RpcCallError extends Error {
+    method;
+    code;
+    rpcMessage;
+    data;
+    httpStatus;
+    constructor(method, code, rpcMessage, data, httpStatus) {
+        super(`${method}: ${code} ${rpcMessage}${data === undefined ? "" : ` (${typeof data === "string" ? data : JSON.stringify(data)})`}`);
+        this.method = method;
+        this.code = code;
+        this.rpcMessage = rpcMessage;
+        this.data = data;
+        this.httpStatus = httpStatus;
+        this.name = "RpcCallError";
+    }
+}
+const running = new Set();
+let exitHookInstalled = false;
+function installExitHook() {
+    if (exitHookInstalled)
+        return;
+    exitHookInstalled = true;
+    process.once("exit", () => {
+        for (const p of running)
+            p.killNow();
+    });
+}
+/** SIGKILL every node started by this process that still runs, and wait for them to exit. */
+export async function killAllNodes() {
+    await Promise.all([...running].map((p) => p.kill9()));
+}
+/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
+export function freeLoopbackPort() {
+    return new Promise((resolve, reject) => {
+        const srv = net.createServer();
+        srv.once("error", reject);
+        srv.listen(0, "127.0.0.1", () => {
+            const addr = srv.address();
+            const port = typeof addr === "object" && addr !== null ? addr.port : 0;
+            srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
+        });
+    });
+}
+/**
+ * One HTTP request to 127.0.0.1 (no keep-alive: each call its own connection).
+ * @param timeoutMs abort after this many ms (rejects)
+ */
+export function httpRequest(port, options) {
+    return new Promise((resolve, reject) => {
+        const body = options.body ?? "";
+        const req = http.request({
+            host: "127.0.0.1",
+            port,
+            method: options.method ?? "POST",
+            path: options.path ?? "/v2",
+            agent: false,
+            headers: { "Content-Type": "text/plain;", "Content-Length": Buffer.byteLength(body), ...options.headers },
+            timeout: options.timeoutMs ?? 10_000,
+        }, (res) => {
+            const chunks = [];
+            res.on("data", (c) => chunks.push(c));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") }));
+            res.on("error", reject);
+        });
+        req.on("timeout", () => req.destroy(new Error(`no answer from 127.0.0.1:${port} within ${options.timeoutMs ?? 10_000} ms`)));
+        req.on("error", reject);
+        req.end(body);
+    });
+}
+/** A running (or stopped, restartable) ledgerd. */
+export class LedgerdProcess {
+    options;
+    port;
+    homeDir;
+    ownsHome;
+    child;
+    output = "";
+    exitInfo;
+    exited = Promise.resolve();
+    rpcId = 0;
+    /** times the process was started */
+    starts = 0;
+    constructor(options, port) {
+        this.options = options;
+        this.port = port;
+        this.ownsHome = options.homeDir === undefined;
+        this.homeDir = options.homeDir ?? mkdtempSync(join(tmpdir(), "ledgerd-test-"));
+        writeConfigFile(this.homeDir, options.appConfig ?? []);
+    }
+    /** Start a node and wait until it answers `heights`. */
+    static async start(options = {}) {
+        if (!existsSync(join(PROJECT_ROOT, "dist", "src", "cli.js")))
+            throw new Error(`dist/src/cli.js is missing: build first (npx tsc -p .) — ${PROJECT_ROOT}`);
+        installExitHook();
+        let lastError;
+        for (let attempt = 0; attempt < (options.port === undefined ? PORT_ATTEMPTS : 1); attempt++) {
+            const p = new LedgerdProcess(options, options.port ?? (await freeLoopbackPort()));
+            try {
+                await p.launch();
+                return p;
+            }
+            catch (e) {
+                lastError = e;
+                await p.kill9();
+                if (p.ownsHome)
+                    p.cleanup();
+                if (!/EADDRINUSE|cannot listen/i.test(String(e)))
+                    break;
+            }
+        }
+        throw lastError;
+    }
+    /**
+     * Spawn the node without waiting for it to serve (for tests of start-up failures). Resolves with the exit
+     * code and output once it exits, or with `code: undefined` once it is serving (its output shows
+     * `servingPattern`, default the "rpc listening" log line) or still running after `waitMs`.
+     */
+    static async startExpectingExit(options) {
+        installExitHook();
+        const p = new LedgerdProcess(options, options.port ?? (await freeLoopbackPort()));
+        p.spawnChild();
+        const serving = options.servingPattern ?? /"rpc listening"/;
+        const deadline = Date.now() + (options.waitMs ?? 30_000);
+        while (p.exitInfo === undefined && Date.now() < deadline && !serving.test(p.output))
+            await sleep(READY_POLL_MS);
+        if (p.exitInfo === undefined) {
+            // serving, or undecided: give a process that is on its way out a moment to finish exiting
+            await Promise.race([p.exited, sleep(200)]);
+            if (p.exitInfo === undefined)
+                return { process: p, code: undefined, output: p.output };
+        }
+        return { process: p, code: p.exitInfo.code, signal: p.exitInfo.signal, output: p.output };
+    }
+    /** Base URL, http://127.0.0.1:<port>. */
+    get url() {
+        return `http://127.0.0.1:${this.port}`;
+    }
+    /** The node's pid (undefined when not running). */
+    get pid() {
+        return this.isRunning ? this.child?.pid : undefined;
+    }
+    get isRunning() {
+        return this.child !== undefined && this.exitInfo === undefined;
+    }
+    /** How the last run ended ("" while running). */
+    get exitDescription() {
+        return this.exitInfo === undefined ? "" : `exit code ${this.exitInfo.code}, signal ${this.exitInfo.signal}`;
+    }
+    /** The captured stdout+stderr of every run (last 64 KiB). */
+    get log() {
+        return this.output;
+    }
+    /** The last lines of output, for assertion messages. */
+    tail(chars = OUTPUT_QUOTE_CHARS) {
+        return this.output.slice(-chars);
+    }
+    /** The LMDB directory: <home>/<network>/db. */
+    get dataDir() {
+        return join(this.homeDir, (this.options.network ?? "LOCAL").toLowerCase(), "db");
+    }
+    args() {
+        return [
+            `-network=${this.options.network ?? "LOCAL"}`,
+            `-homedir=${this.homeDir}`,
+            `-blktime=${this.options.blockTimeSeconds ?? 2}`,
+            `-port=${this.port}`,
+            ...(this.options.extraArgs ?? []),
+        ];
+    }
+    spawnChild() {
+        if (this.isRunning)
+            throw new Error("already running");
+        const prefix = this.options.commandPrefix ?? [];
+        const [file, ...args] = [...prefix, LEDGERD_BIN, ...this.args()];
+        this.exitInfo = undefined;
+        this.output += `\n--- start ${++this.starts}: ${[file, ...args].join(" ")}\n`;
+        const child = spawn(file, args, {
+            cwd: PROJECT_ROOT,
+            env: { ...process.env, ...this.options.env },
+            stdio: ["ignore", "pipe", "pipe"],
+        });
+        this.child = child;
+        const keep = (d) => {
+            this.output += d.toString("utf8");
+            if (this.output.length > OUTPUT_KEEP_CHARS)
+                this.output = this.output.slice(-OUTPUT_KEEP_CHARS);
+        };
+        child.stdout.on("data", keep);
+        child.stderr.on("data", keep);
+        running.add(this);
+        this.exited = new Promise((resolve) => {
+            child.once("exit", (code, signal) => {
+                this.exitInfo = { code, signal };
+                running.delete(this);
+                resolve();
+            });
+            child.once("error", (e) => {
+                this.output += `\n--- spawn error: ${e.message}\n`;
+                this.exitInfo ??= { code: -1, signal: null };
+                running.delete(this);
+                resolve();
+            });
+        });
+    }
+    async launch() {
+        this.spawnChild();
+        const timeoutMs = this.options.startTimeoutMs ?? 30_000;
+        const started = Date.now();
+        for (;;) {
+            if (this.exitInfo !== undefined)
+                throw new Error(`ledgerd exited while starting (${this.exitDescription}):\n${this.tail()}`);
+            try {
+                const a = await httpRequest(this.port, {
+                    body: '{"jsonrpc":"2.0","id":0,"method":"heights"}',
+                    timeoutMs: 2000,
+                });
+                if (a.status === 200 && a.text.includes('"directoryblockheight"'))
+                    return;
+            }
+            catch {
+                // not listening yet
+            }
+            if (Date.now() - started > timeoutMs)
+                throw new Error(`ledgerd did not answer heights on ${this.url} within ${timeoutMs} ms:\n${this.tail()}`);
+            await sleep(READY_POLL_MS);
+        }
+    }
+    /** Start again on the same home directory and port; waits until it answers `heights`. */
+    async restart() {
+        if (this.isRunning)
+            throw new Error("restart: the node is still running; kill9() or stop() it first");
+        await this.launch();
+    }
+    /** SIGKILL and wait for the exit. No-op when not running. */
+    async kill9() {
+        if (!this.isRunning)
+            return;
+        this.child.kill("SIGKILL");
+        await this.exited;
+    }
+    /** Synchronous SIGKILL without waiting (exit hooks). */
+    killNow() {
+        if (this.isRunning)
+            this.child.kill("SIGKILL");
+    }
+    /** SIGTERM (clean shutdown) and wait; SIGKILL after `graceMs`. Returns the exit code. */
+    async stop(graceMs = 15_000) {
+        if (!this.isRunning)
+            return this.exitInfo?.code ?? null;
+        this.child.kill("SIGTERM");
+        const timer = setTimeout(() => this.killNow(), graceMs);
+        await this.exited;
+        clearTimeout(timer);
+        return this.exitInfo.code;
+    }
+    /** Resolves when the process exits (at once when it is not running). */
+    waitForExit() {
+        return this.exited;
+    }
+    /** Kill (if needed) and remove the temp home directory this helper created. */
+    cleanup() {
+        this.killNow();
+        if (this.ownsHome)
+            rmSync(this.homeDir, { recursive: true, force: true });
+    }
+    /** Resident set size (VmRSS) of the node, bytes, from /proc (undefined when not running or not Linux). */
+    rssBytes() {
+        const pid = this.pid;
+        if (pid === undefined)
+            return undefined;
+        try {
+            const status = readFileSync(`/proc/${pid}/status`, "utf8");
+            const kb = /^VmRSS:\s+(\d+) kB/m.exec(status)?.[1];
+            return kb === undefined ? undefined : Number(kb) * 1024;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    /** Open file descriptors of the node (sockets included), from /proc; undefined when unavailable. */
+    openFds() {
+        const pid = this.pid;
+        if (pid === undefined)
+            return undefined;
+        try {
+            return readdirSync(`/proc/${pid}/fd`).length;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    /** Send a raw body to `path` (default /v2) with `method` (default POST). */
+    post(body, options = {}) {
+        return httpRequest(this.port, { ...options, body });
+    }
+    /**
+     * Several calls in JSON-RPC batches of at most `batchSize` (the node's default limit is 100). Returns one
+     * item per call, in order: {result} or {error}. Throws when an answer is not a JSON-RPC batch answer.
+     */
+    async rpcBatch(calls, endpoint = "v2", batchSize = 100) {
+        const out = [];
+        for (let i = 0; i < calls.length; i += batchSize) {
+            const chunk = calls.slice(i, i + batchSize);
+            const body = JSON.stringify(chunk.map((c, k) => ({
+                jsonrpc: "2.0",
+                id: i + k,
+                method: c.method,
+                ...(c.params === undefined ? {} : { params: c.params }),
+            })));
+            const a = await httpRequest(this.port, { path: `/${endpoint}`, body, timeoutMs: 30_000 });
+            let json;
+            try {
+                json = JSON.parse(a.text);
+            }
+            catch {
+                throw new Error(`batch: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`);
+            }
+            if (!Array.isArray(json) || json.length !== chunk.length)
+                throw new Error(`batch of ${chunk.length}: unexpected answer (HTTP ${a.status}): ${a.text.slice(0, 300)}`);
+            for (const item of json)
+                out.push(item.error !== undefined ? { error: item.error } : { result: item.result });
+        }
+        return out;
+    }
+    /**
+     * Call one JSON-RPC method; returns `result`, throws RpcCallError on an error answer and Error on anything
+     * that is not a JSON-RPC answer (the message quotes the node's output).
+     */
+    async rpc(method, params, endpoint = "v2", timeoutMs = 30_000) {
+        const id = ++this.rpcId;
+        const body = JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+        let a;
+        try {
+            a = await httpRequest(this.port, { path: `/${endpoint}`, body, timeoutMs });
+        }
+        catch (e) {
+            throw new Error(`${method}: ${e instanceof Error ? e.message : String(e)} (node ${this.exitDescription || "running"})\n${this.tail()}`);
+        }
+        let json;
+        try {
+            json = JSON.parse(a.text);
+        }
+        catch {
+            throw new Error(`${method}: HTTP ${a.status} with a body that is not JSON: ${JSON.stringify(a.text.slice(0, 300))}`);
+        }
+        if (json.error !== undefined)
+            throw new RpcCallError(method, json.error.code, json.error.message, json.error.data, a.status);
+        if (!("result" in json))
+            throw new Error(`${method}: answer without result or error: ${a.text.slice(0, 300)}`);
+        return json.result;
+    }
+}
+/** The configuration file every test node reads: loopback only, plus the test's extra [App] lines. */
+function writeConfigFile(homeDir, appLines) {
+    const lines = ["; written by test/support/nodeProcess.ts", "[App]", "ListenHost = 127.0.0.1", ...appLines, ""];
+    writeFileSync(join(homeDir, "ledgerd.conf"), lines.join("\n"));
+}
+export function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+//# sourceMappingURL=nodeProcess.js.map

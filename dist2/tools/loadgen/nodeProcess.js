@@ -1,0 +1,225 @@
+/**
+ * The node under load: a `ledgerd` child process on a free loopback port with its own data directory
+ * (or a node already running, for `--url`), and its CPU time and memory read from /proc.
+ */
+import { execFileSync, spawn } from "node:child_process";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { RpcClient } from "./rpcClient.js";
+/** The project root: dist/tools/loadgen/ → three levels up. */
+export function projectRoot() {
+    return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+}
+/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
+export function freeLoopbackPort() {
+    return new Promise((resolve, reject) => {
+        const srv = net.createServer();
+        srv.once("error", reject);
+        srv.listen(0, "127.0.0.1", () => {
+            const addr = srv.address();
+            const port = typeof addr === "object" && addr !== null ? addr.port : 0;
+            srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
+        });
+    });
+}
+/** CPU and memory of one process, from /proc (Linux only; undefined elsewhere or once it exited). */
+export class ProcessMonitor {
+    pid;
+    /** clock ticks per second of /proc/<pid>/stat times (usually 100) */
+    ticksPerSecond;
+    constructor(pid) {
+        this.pid = pid;
+        let ticks = 100;
+        try {
+            ticks = Number(execFileSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).trim()) || 100;
+        }
+        catch {
+            // getconf missing: Linux's USER_HZ is 100 on every common architecture
+        }
+        this.ticksPerSecond = ticks;
+    }
+    /** user + system CPU time since the process started, seconds (all threads). */
+    cpuSeconds() {
+        return this.statCpuSeconds(`/proc/${this.pid}/stat`);
+    }
+    /** CPU time of the main thread alone (its thread id is the pid), seconds: JS, event loop, sync work. */
+    mainThreadCpuSeconds() {
+        return this.statCpuSeconds(`/proc/${this.pid}/task/${this.pid}/stat`);
+    }
+    statCpuSeconds(file) {
+        try {
+            const stat = readFileSync(file, "utf8");
+            // fields after the parenthesised command name: state is field 3, utime 14, stime 15
+            const rest = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+            return (Number(rest[11]) + Number(rest[12])) / this.ticksPerSecond;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    /**
+     * Resident set size now and its peak (VmRSS, VmHWM), and the part of RSS that is anonymous memory
+     * (heap, RssAnon) vs mapped files (LMDB's memory map, RssFile), bytes.
+     */
+    memory() {
+        try {
+            const status = readFileSync(`/proc/${this.pid}/status`, "utf8");
+            const kb = (name) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN) * 1024;
+            return { rssBytes: kb("VmRSS"), peakRssBytes: kb("VmHWM"), anonBytes: kb("RssAnon"), fileBytes: kb("RssFile") };
+        }
+        catch {
+            return undefined;
+        }
+    }
+}
+/**
+ * Busy and total CPU time of the whole machine (first line of /proc/stat, clock ticks): with the node's
+ * and the generator's own CPU it shows how much other work took on a shared machine. Undefined off Linux.
+ */
+export function machineCpuTicks() {
+    try {
+        const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0];
+        // cpu user nice system idle iowait irq softirq steal ...
+        const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
+        const idle = f[3] + f[4];
+        const total = f.reduce((a, b) => a + b, 0);
+        return { busy: total - idle, total };
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Whole disks only (vda, sda, nvme0n1 …), not partitions or loop devices. */
+const WHOLE_DISK = /^(?:[vsh]d[a-z]+|xvd[a-z]+|nvme\d+n\d+)$/;
+/**
+ * Disk counters of the machine: they show whether the disk, rather than a CPU, bounds the write rate
+ * (the node makes every journal batch durable before it answers). Undefined off Linux.
+ */
+export function diskCounters() {
+    try {
+        const out = { busyMs: 0, writes: 0, writeMs: 0 };
+        for (const line of readFileSync("/proc/diskstats", "utf8").split("\n")) {
+            const f = line.trim().split(/\s+/);
+            if (f.length < 14 || !WHOLE_DISK.test(f[2]))
+                continue;
+            // after major, minor, name: reads, merged, sectors, ms, writes(7), merged, sectors, ms(10), in flight,
+            // io_ticks(12), … (the flush counters that follow are not reliable on virtio disks: not used)
+            out.writes += Number(f[7]);
+            out.writeMs += Number(f[10]);
+            out.busyMs = Math.max(out.busyMs, Number(f[12]));
+        }
+        return out;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Milliseconds between readiness polls while the node starts. */
+const READY_POLL_MS = 20;
+/** A ledgerd child process. */
+export class NodeProcess {
+    options;
+    child;
+    readyMs;
+    monitor;
+    url;
+    exited = false;
+    exitInfo = "";
+    constructor(options, child, 
+    /** ms from spawn to the first successful `heights` */
+    readyMs) {
+        this.options = options;
+        this.child = child;
+        this.readyMs = readyMs;
+        this.monitor = new ProcessMonitor(child.pid);
+        this.url = `http://127.0.0.1:${options.port}`;
+        child.once("exit", (code, signal) => {
+            this.exited = true;
+            this.exitInfo = `code ${code} signal ${signal}`;
+        });
+    }
+    /** The command that runs the node: `node [nodeArgs] <entry>` so that the pid is the node itself. */
+    static command(nodeArgs) {
+        const root = projectRoot();
+        const entry = path.join(root, "dist", "src", "cli.js");
+        if (existsSync(entry))
+            return { file: process.execPath, args: [...nodeArgs, entry] };
+        return { file: path.join(root, "bin", "ledgerd"), args: [] };
+    }
+    /** Spawn the node and wait until it answers `heights` on its port. */
+    static async start(options) {
+        const cmd = NodeProcess.command(options.nodeArgs);
+        const args = [
+            ...cmd.args,
+            "-network=LOCAL",
+            `-homedir=${options.homeDir}`,
+            `-blktime=${options.blockTimeSeconds}`,
+            `-port=${options.port}`,
+            ...options.extraArgs,
+        ];
+        const log = openSync(options.logPath, "a");
+        const started = performance.now();
+        const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot() });
+        closeSync(log);
+        let exit;
+        child.once("exit", (code, signal) => {
+            exit = `exited (code ${code}, signal ${signal})`;
+        });
+        // A failed spawn emits 'error'; unhandled it would take the generator (and make bench) down.
+        child.on("error", (e) => {
+            exit = `could not run ${cmd.file}: ${e.message}`;
+        });
+        const client = new RpcClient({ url: `http://127.0.0.1:${options.port}`, maxSockets: 1, timeoutMs: 2000 });
+        try {
+            while (performance.now() - started < options.startTimeoutMs) {
+                if (exit !== undefined)
+                    break;
+                const reply = await client.post('{"jsonrpc":"2.0","id":1,"method":"heights"}');
+                if (reply.error === undefined)
+                    return new NodeProcess(options, child, performance.now() - started);
+                await sleep(READY_POLL_MS);
+            }
+        }
+        finally {
+            client.close();
+        }
+        if (exit === undefined)
+            child.kill("SIGKILL");
+        throw new Error(`ledgerd did not start: ${exit ?? `no answer in ${options.startTimeoutMs} ms`}; log: ${tail(options.logPath)}`);
+    }
+    /** True while the process runs. */
+    get running() {
+        return !this.exited;
+    }
+    /** Why it exited ("" while running). */
+    get exitDescription() {
+        return this.exitInfo;
+    }
+    /** Stop with `signal` (SIGTERM: graceful) and wait; SIGKILL after `graceMs`. Resolves once it exited. */
+    async stop(signal = "SIGTERM", graceMs = 20_000) {
+        if (this.exited)
+            return;
+        const gone = new Promise((resolve) => this.child.once("exit", () => resolve()));
+        this.child.kill(signal);
+        const timer = setTimeout(() => this.child.kill("SIGKILL"), graceMs);
+        await gone;
+        clearTimeout(timer);
+    }
+}
+/** The last ~600 characters of a log file, for error messages. */
+export function tail(file) {
+    try {
+        const text = readFileSync(file, "utf8");
+        return text.slice(-600).trim();
+    }
+    catch {
+        return "(no log)";
+    }
+}
+/** Resolve after `ms` milliseconds. */
+export function sleep(ms) {
+    return new Promise((resolve) => setTimeout(resolve, ms));
+}
+//# sourceMappingURL=nodeProcess.js.map

@@ -1,0 +1,136 @@
+/** The issue's targets (2-core machine, LOCAL, 6 s blocks, every signature verified). */
+export const TARGETS = {
+    writeEntriesPerSecond: 2000,
+    writeRequestsPerSecond: 4000,
+    writeP99Ms: 50,
+    /** seconds the write rate must hold */
+    writeSeconds: 60,
+    entryReadsPerSecond: 20_000,
+    entryReadP99Ms: 10,
+    blockEntries: 10_000,
+    blockCloseMaxWaitMs: 100,
+};
+/** Round to `digits` decimals. */
+export function round(x, digits = 1) {
+    const f = 10 ** digits;
+    return Math.round(x * f) / f;
+}
+/** Targets of the write scenario. */
+export function writeTargets(r) {
+    const eps = r.entriesPerSecond ?? 0;
+    const out = [
+        {
+            name: "write entries/s",
+            want: `≥ ${TARGETS.writeEntriesPerSecond}`,
+            measured: String(round(eps)),
+            pass: eps >= TARGETS.writeEntriesPerSecond,
+        },
+        {
+            name: "write requests/s",
+            want: `≥ ${TARGETS.writeRequestsPerSecond}`,
+            measured: String(round(r.requestsPerSecond)),
+            pass: r.requestsPerSecond >= TARGETS.writeRequestsPerSecond,
+        },
+        {
+            name: "write p99 ms",
+            want: `< ${TARGETS.writeP99Ms}`,
+            measured: String(r.latency.p99Ms),
+            pass: r.latency.p99Ms < TARGETS.writeP99Ms,
+        },
+        { name: "write errors", want: "0", measured: String(r.errors), pass: r.errors === 0 },
+    ];
+    if (r.confirmation !== undefined)
+        out.push({
+            name: "lost entries",
+            want: "0",
+            measured: String(r.confirmation.lost),
+            pass: r.confirmation.lost === 0,
+        });
+    if (r.seconds < TARGETS.writeSeconds - 1)
+        out.push({
+            name: "write duration s",
+            want: `≥ ${TARGETS.writeSeconds}`,
+            measured: String(round(r.seconds)),
+            pass: false,
+        });
+    return out;
+}
+/** Targets of the `entry` read phase. */
+export function entryReadTargets(r) {
+    return [
+        {
+            name: "entry reads/s",
+            want: `≥ ${TARGETS.entryReadsPerSecond}`,
+            measured: String(round(r.requestsPerSecond)),
+            pass: r.requestsPerSecond >= TARGETS.entryReadsPerSecond,
+        },
+        {
+            name: "entry read p99 ms",
+            want: `< ${TARGETS.entryReadP99Ms}`,
+            measured: String(r.latency.p99Ms),
+            pass: r.latency.p99Ms < TARGETS.entryReadP99Ms,
+        },
+        { name: "entry read errors", want: "0", measured: String(r.errors), pass: r.errors === 0 },
+    ];
+}
+function fmt(x, digits = 1) {
+    return x === undefined || Number.isNaN(x) ? "-" : String(round(x, digits));
+}
+/** A plain-text report of the results. */
+export function formatResults(results) {
+    const lines = [];
+    const header = [
+        "scenario",
+        "conc",
+        "secs",
+        "req/s",
+        "entries/s",
+        "p50 ms",
+        "p99 ms",
+        "max ms",
+        "errors",
+        "lost",
+        "node cpu",
+        "main thr",
+        "lg cpu",
+        "machine cpu",
+        "disk busy",
+        "node rss MiB",
+    ];
+    const rows = results.map((r) => [
+        r.name,
+        String(r.concurrency),
+        fmt(r.seconds),
+        fmt(r.requestsPerSecond, 0),
+        fmt(r.entriesPerSecond, 0),
+        fmt(r.latency.p50Ms, 2),
+        fmt(r.latency.p99Ms, 2),
+        fmt(r.latency.maxMs, 1),
+        String(r.errors),
+        r.confirmation === undefined ? "-" : `${r.confirmation.lost}/${r.confirmation.checked}`,
+        fmt(r.resources.nodeCpuCores, 2),
+        fmt(r.resources.nodeMainThreadCores, 2),
+        fmt(r.resources.loadgenCpuCores, 2),
+        fmt(r.resources.machineBusyCores, 2),
+        fmt(r.resources.disk?.busy, 2),
+        fmt(r.resources.nodeRssMiB, 0),
+    ]);
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+    const line = (cells) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ");
+    lines.push(line(header));
+    for (const row of rows)
+        lines.push(line(row));
+    for (const r of results) {
+        for (const [m, s] of Object.entries(r.byMethod))
+            if (Object.keys(r.byMethod).length > 1)
+                lines.push(`  ${r.name} ${m}: n=${s.count} p50=${fmt(s.p50Ms, 2)} p99=${fmt(s.p99Ms, 2)} max=${fmt(s.maxMs, 1)} ms`);
+        for (const t of r.targets)
+            lines.push(`  ${t.pass ? "PASS" : "MISS"} ${r.name}: ${t.name} ${t.want} (measured ${t.measured})`);
+        for (const e of r.errorSamples)
+            lines.push(`  error ${r.name}: ${e}`);
+        for (const n of r.notes)
+            lines.push(`  note ${r.name}: ${n}`);
+    }
+    return lines.join("\n");
+}
+//# sourceMappingURL=result.js.map

@@ -1,0 +1,95 @@
+/**
+ * Command-line parsing in the node's style: options may be written `-name=value`, `--name=value`,
+ * `-name value` or `--name value`, anywhere on the line; `--` ends the options. Repeatable options
+ * keep their order relative to each other (ext IDs given as text and as hex interleave).
+ */
+import { UsageError } from "./errors.js";
+/** Every option the wallet knows, by name (without dashes). */
+export const OPTIONS = {
+    // global
+    node: "value",
+    rpcuser: "value",
+    rpcpass: "value",
+    cafile: "value",
+    wallet: "value",
+    timeout: "value",
+    help: "flag",
+    h: "flag",
+    q: "flag",
+    quiet: "flag",
+    json: "flag",
+    // entries
+    ext: "repeat",
+    "ext-hex": "repeat",
+    content: "value",
+    "content-hex": "value",
+    "content-file": "value",
+    chain: "value",
+    "wait-confirmed": "flag",
+    "no-wait": "flag",
+    // receipt
+    verify: "flag",
+    "anchor-rpc": "value",
+    // watch
+    address: "repeat",
+    hash: "repeat",
+    minutes: "flag",
+    health: "flag",
+    "with-content": "flag",
+    from: "value",
+    count: "value",
+    // compose-transaction without a node
+    rate: "value",
+};
+/** Parse argv (without node and script). Throws UsageError for unknown options or a missing value. */
+export function parseArgs(argv) {
+    const out = { command: undefined, positionals: [], values: new Map(), flags: new Set(), repeated: [] };
+    const positionals = [];
+    let i = 0;
+    while (i < argv.length) {
+        const arg = argv[i++];
+        if (arg === "--") {
+            positionals.push(...argv.slice(i));
+            break;
+        }
+        // "-" (stdin) and negative numbers are values, not options; they are refused later with a clear reason.
+        if (!arg.startsWith("-") || arg === "-" || /^-[\d.]/.test(arg)) {
+            positionals.push(arg);
+            continue;
+        }
+        const body = arg.replace(/^--?/, "");
+        const eq = body.indexOf("=");
+        const name = eq === -1 ? body : body.slice(0, eq);
+        const kind = OPTIONS[name];
+        if (kind === undefined)
+            throw new UsageError(`unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}`);
+        if (kind === "flag") {
+            if (eq !== -1) {
+                const v = body.slice(eq + 1);
+                if (v === "true")
+                    out.flags.add(name);
+                else if (v !== "false")
+                    throw new UsageError(`option -${name} is a switch: write -${name} (or -${name}=true / -${name}=false)`);
+                continue;
+            }
+            out.flags.add(name);
+            continue;
+        }
+        let value;
+        if (eq !== -1)
+            value = body.slice(eq + 1);
+        else {
+            if (i >= argv.length)
+                throw new UsageError(`option -${name} needs a value`);
+            value = argv[i++];
+        }
+        if (kind === "value")
+            out.values.set(name, value);
+        else
+            out.repeated.push({ name, value });
+    }
+    out.command = positionals.shift();
+    out.positionals = positionals;
+    return out;
+}
+//# sourceMappingURL=args.js.map

@@ -1,0 +1,224 @@
+import { randomBytes } from "node:crypto";
+import { closeSync, fchmodSync, constants as fsConstants, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync, } from "node:fs";
+import { homedir } from "node:os";
+import { basename, dirname, join } from "node:path";
+import { keyPairFromPrivate } from "../../src/protocol/address.js";
+import { WalletError } from "./errors.js";
+/** Format version written into the file; bumped only on incompatible changes. */
+export const WALLET_FORMAT_VERSION = 1;
+/** Owner read/write only: the file holds private keys. */
+export const WALLET_FILE_MODE = 0o600;
+/** Owner-only directory created for a new wallet. */
+const WALLET_DIR_MODE = 0o700;
+/**
+ * How long another wallet process may hold the lock, ms. Writes take a few ms; a lock older than
+ * this belongs to a process that died between creating and removing it.
+ */
+const STALE_LOCK_MS = 30_000;
+/** How long to wait for the lock before giving up, ms. */
+const LOCK_WAIT_MS = 10_000;
+/** Default wallet path: ~/.ledgerd/wallet.json (HOME decides). */
+export function defaultWalletPath() {
+    return join(homedir(), ".ledgerd", "wallet.json");
+}
+/**
+ * A wallet file: JSON with the private keys, mode 0600, replaced atomically (write a temporary file
+ * in the same directory, fsync, rename, fsync the directory), so a crash leaves either the old or the
+ * new file, never a torn one. Changes go through `update`, which holds a lock file so two wallet
+ * processes cannot lose each other's keys.
+ */
+export class WalletFile {
+    path;
+    keys;
+    exists;
+    constructor(path, keys, 
+    /** false when the file does not exist yet */
+    exists) {
+        this.path = path;
+        this.keys = keys;
+        this.exists = exists;
+    }
+    /** Load the wallet at `path`; a missing file is an empty wallet. Throws WalletError for an unreadable or corrupt file. */
+    static load(path) {
+        let text;
+        try {
+            text = readFileSync(path, "utf8");
+        }
+        catch (e) {
+            if (e.code === "ENOENT")
+                return new WalletFile(path, [], false);
+            throw new WalletError(`wallet file ${path}: cannot read it (${e.code ?? String(e)})`);
+        }
+        return new WalletFile(path, parseWallet(path, text), true);
+    }
+    /** Permission bits of the file (e.g. 0o600), or undefined when it does not exist. */
+    static mode(path) {
+        try {
+            return statSync(path).mode & 0o777;
+        }
+        catch {
+            return undefined;
+        }
+    }
+    /** All keys, in the order they were added. */
+    list() {
+        return this.keys;
+    }
+    /** The stored key of a public address (FA… or EC…), or undefined. */
+    find(publicAddress) {
+        return this.keys.find((k) => k.public === publicAddress);
+    }
+    /** Key pair (seed and public key) of a public address stored in this wallet, or undefined. */
+    keyPair(publicAddress) {
+        const k = this.find(publicAddress);
+        return k === undefined ? undefined : keyPairFromPrivate(k.secret);
+    }
+    /**
+     * Re-read the file under the lock, apply `change` to the fresh key list, write it atomically.
+     * Returns whatever `change` returns. The in-memory wallet reflects the written state afterwards.
+     */
+    update(change) {
+        const dir = dirname(this.path);
+        try {
+            mkdirSync(dir, { recursive: true, mode: WALLET_DIR_MODE });
+        }
+        catch (e) {
+            throw new WalletError(`wallet directory ${dir}: cannot create it (${e.code ?? String(e)})`);
+        }
+        const unlock = acquireLock(`${this.path}.lock`);
+        try {
+            const fresh = WalletFile.load(this.path);
+            const keys = [...fresh.keys];
+            const result = change(keys);
+            writeAtomically(this.path, `${JSON.stringify({ version: WALLET_FORMAT_VERSION, keys }, null, 2)}\n`);
+            this.keys = keys;
+            return result;
+        }
+        finally {
+            unlock();
+        }
+    }
+}
+/** Add a key pair unless its public address is already stored; returns true when added. */
+export function addKey(keys, pair) {
+    if (keys.some((k) => k.public === pair.publicAddress))
+        return false;
+    keys.push({
+        kind: pair.publicAddress.startsWith("FA") ? "FA" : "EC",
+        public: pair.publicAddress,
+        secret: pair.privateAddress,
+        added: new Date().toISOString(),
+    });
+    return true;
+}
+function parseWallet(path, text) {
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch (e) {
+        throw new WalletError(`wallet file ${path} is not valid JSON (${e.message}); restore it from a backup`);
+    }
+    const w = json;
+    if (typeof w !== "object" || w === null || !Array.isArray(w.keys))
+        throw new WalletError(`wallet file ${path}: expected an object with a "keys" array`);
+    if (w.version !== WALLET_FORMAT_VERSION)
+        throw new WalletError(`wallet file ${path}: format version ${String(w.version)} is not supported (this wallet reads version ${WALLET_FORMAT_VERSION})`);
+    return w.keys.map((k, i) => {
+        const where = `wallet file ${path}: keys[${i}]`;
+        if (typeof k !== "object" || k === null || typeof k.secret !== "string" || typeof k.public !== "string")
+            throw new WalletError(`${where}: expected {kind, public, secret, added}`);
+        let pair;
+        try {
+            pair = keyPairFromPrivate(k.secret);
+        }
+        catch (e) {
+            throw new WalletError(`${where}: the private key is invalid (${e.message})`);
+        }
+        if (pair.publicAddress !== k.public)
+            throw new WalletError(`${where}: public address ${k.public} does not belong to its private key (file damaged?)`);
+        return {
+            kind: pair.publicAddress.startsWith("FA") ? "FA" : "EC",
+            public: k.public,
+            secret: k.secret,
+            added: String(k.added ?? ""),
+        };
+    });
+}
+/** Write `text` to `path` via a temporary file + rename; the file ends with mode 0600. */
+export function writeAtomically(path, text) {
+    const dir = dirname(path);
+    const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
+    let fd;
+    try {
+        fd = openSync(tmp, fsConstants.O_WRONLY | fsConstants.O_CREAT | fsConstants.O_EXCL, WALLET_FILE_MODE);
+        fchmodSync(fd, WALLET_FILE_MODE); // the umask may have removed bits; make the mode exact
+        const data = Buffer.from(text, "utf8");
+        let off = 0;
+        while (off < data.length)
+            off += writeSync(fd, data, off, data.length - off);
+        fsyncSync(fd);
+        closeSync(fd);
+        fd = undefined;
+        renameSync(tmp, path);
+    }
+    catch (e) {
+        if (fd !== undefined)
+            closeSync(fd);
+        try {
+            unlinkSync(tmp);
+        }
+        catch {
+            // the temporary file may not exist; nothing else to clean
+        }
+        throw new WalletError(`wallet file ${path}: cannot write it (${e.code ?? String(e)})`);
+    }
+    // Persist the rename itself: fsync the directory (not supported on every platform; best effort).
+    try {
+        const dfd = openSync(dir, "r");
+        try {
+            fsyncSync(dfd);
+        }
+        finally {
+            closeSync(dfd);
+        }
+    }
+    catch {
+        // directories cannot be opened for fsync on some systems; the rename is still atomic
+    }
+}
+function acquireLock(lockPath) {
+    const deadline = Date.now() + LOCK_WAIT_MS;
+    for (;;) {
+        try {
+            const fd = openSync(lockPath, "wx", WALLET_FILE_MODE);
+            writeSync(fd, `${process.pid}\n`);
+            closeSync(fd);
+            return () => {
+                try {
+                    unlinkSync(lockPath);
+                }
+                catch {
+                    // already removed (e.g. judged stale by another process); nothing to undo
+                }
+            };
+        }
+        catch (e) {
+            if (e.code !== "EEXIST")
+                throw new WalletError(`wallet lock ${lockPath}: cannot create it (${e.code ?? String(e)})`);
+        }
+        try {
+            if (Date.now() - statSync(lockPath).mtimeMs > STALE_LOCK_MS) {
+                unlinkSync(lockPath);
+                continue;
+            }
+        }
+        catch {
+            continue; // removed meanwhile: try again
+        }
+        if (Date.now() > deadline)
+            throw new WalletError(`wallet is locked by another process (${lockPath}); if none is running, delete that file`);
+        Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+    }
+}
+//# sourceMappingURL=walletFile.js.map
