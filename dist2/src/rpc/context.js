@@ -1,2 +1,0 @@
-export {};
-//# sourceMappingURL=context.js.map
