@@ -1,0 +1,135 @@
+/**
+ * The federation's apply rules against a real ledger (LMDB in a temp directory) and a real JetStream log
+ * (one nats-server): records are appended by hand, as a federated server would, and the node's state is read
+ * back. Checked: the first block's start comes from the log; minute 0 waits for the majority of signatures;
+ * a stale end of minute and one signed by a server that is not federated are skipped; a majority of
+ * signatures over another block makes the node declare itself forked and refuse writes.
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
+import { Federation } from "../../../src/cluster/federation.js";
+import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
+import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../../src/cluster/records.js";
+import { LedgerError } from "../../../src/ledger/errors.js";
+import { fromHex } from "../../../src/protocol/bytes.js";
+import {
+  LOCAL_BOOTSTRAP_IDENTITY_HEX,
+  LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
+  LOCAL_BOOTSTRAP_SEED_HEX,
+} from "../../../src/protocol/genesis.js";
+import { networkId } from "../../../src/protocol/network.js";
+import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
+import { cleanup, closeNode, openNode, tempDir } from "../ledger/harness.js";
+
+const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
+const NET = networkId("LOCAL");
+const BOOT = fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX);
+const SEED = fromHex(LOCAL_BOOTSTRAP_SEED_HEX);
+const NO_SIG = new Uint8Array(64);
+
+async function setup(stream: string) {
+  const nats = await startNatsCluster(1);
+  const log = await JetStreamLog.open(
+    { servers: nats.urls, stream, subjectPrefix: `ledger.${stream.toLowerCase()}`, replicas: 1 },
+    { log: quiet },
+  );
+  const dir = tempDir();
+  const node = openNode(dir);
+  const fed = new Federation(
+    {
+      role: "follower",
+      networkId: NET,
+      blockTimeSeconds: 6,
+      bootstrap: { identity: BOOT, publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX) },
+      skeletonKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+      nodeName: "test",
+    },
+    { ledger: node.ledger, log, logger: quiet },
+  );
+  await fed.start();
+  const append = async (rec: ClusterRecord): Promise<void> => {
+    const { seq } = await log.append(recordSubject(rec.kind), encodeRecord(rec));
+    const deadline = Date.now() + 10_000;
+    while (fed.status().appliedSequence < seq) {
+      if (Date.now() > deadline) throw new Error(`record ${seq} not applied`);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  };
+  const stop = async (): Promise<void> => {
+    await fed.stop();
+    await log.close();
+    await closeNode(node);
+    cleanup(dir);
+    await nats.stop();
+  };
+  return { node, fed, append, stop };
+}
+
+const eom = (height: number, minute: number, timeMs: number, seed = SEED, proposer = BOOT) =>
+  signRecord({ kind: "endOfMinute", height, minute, timeMs, proposer, signature: NO_SIG }, NET, seed);
+
+describe("federation apply rules (real ledger, real JetStream)", () => {
+  after(() => stopAllNats());
+
+  it("block start from the log; minute 0 waits for the majority of signatures; stale or foreign markers are skipped", async () => {
+    const t = await setup("LEDGER_F1");
+    try {
+      const start = 1_760_000_000_000;
+      await t.append(
+        signRecord({ kind: "blockStart", height: 1, timeMs: start, proposer: BOOT, signature: NO_SIG }, NET, SEED),
+      );
+      assert.equal(t.node.ledger.openBlock().startMs, start, "the first block starts at the log's time");
+      await t.append(eom(1, 0, start + 600));
+      assert.equal(t.node.ledger.openBlock().minute, 0, "minute 0 does not end before a signature is in");
+      await t.append({
+        kind: "dbSig",
+        height: 1,
+        identity: BOOT,
+        publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+        signature: signDirectoryBlock(SEED, t.node.ledger.lastDirectoryBlock()),
+      });
+      assert.equal(t.node.ledger.openBlock().minute, 1, "the pending end of minute 0 applies with the majority");
+      assert.deepEqual(t.fed.status().signatures, [LOCAL_BOOTSTRAP_IDENTITY_HEX]);
+      await t.append(eom(1, 5, start + 1200));
+      assert.equal(t.node.ledger.openBlock().minute, 1, "an end of minute for another minute is skipped");
+      const stranger = new Uint8Array(32).fill(7);
+      await t.append(eom(1, 1, start + 1200, stranger, stranger));
+      assert.equal(
+        t.node.ledger.openBlock().minute,
+        1,
+        "an end of minute by a server that is not federated is skipped",
+      );
+      await t.append({ ...eom(1, 1, start + 1200), signature: new Uint8Array(64).fill(1) });
+      assert.equal(t.node.ledger.openBlock().minute, 1, "a badly signed end of minute is skipped");
+      await t.append(eom(1, 1, start + 1200));
+      assert.equal(t.node.ledger.openBlock().minute, 2);
+      assert.equal(t.fed.status().forked, false);
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it("a majority of signatures over another block: the node says it forked and refuses writes", async () => {
+    const t = await setup("LEDGER_F2");
+    try {
+      const other = { ...t.node.ledger.lastDirectoryBlock(), timestamp: 1 };
+      await t.append({
+        kind: "dbSig",
+        height: 1,
+        identity: BOOT,
+        publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+        signature: signDirectoryBlock(SEED, other),
+      });
+      assert.equal(t.fed.status().forked, true);
+      assert.deepEqual(t.fed.status().signatures, []);
+      await assert.rejects(
+        t.fed.submit({ kind: "reveal", timeMs: Date.now(), entryRaw: new Uint8Array(40) }),
+        (e: unknown) =>
+          e instanceof LedgerError && e.type.code === "INVALID" && /differ from the signed majority/.test(e.type.info),
+      );
+    } finally {
+      await t.stop();
+    }
+  });
+});
