@@ -11,8 +11,9 @@ import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
 import { Federation } from "../../../src/cluster/federation.js";
 import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../../src/cluster/records.js";
+import { publicKeyFromSeed } from "../../../src/crypto/ed25519.js";
 import { LedgerError } from "../../../src/ledger/errors.js";
-import { fromHex } from "../../../src/protocol/bytes.js";
+import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import {
   LOCAL_BOOTSTRAP_IDENTITY_HEX,
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
@@ -105,6 +106,54 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
       await t.append(eom(1, 1, start + 1200));
       assert.equal(t.node.ledger.openBlock().minute, 2);
       assert.equal(t.fed.status().forked, false);
+
+      // a skeleton-signed add-server: admin block 1 gets 05 first, the signatures, then the key (08)
+      const newId = new Uint8Array(32).fill(0x55);
+      const newKey = publicKeyFromSeed(new Uint8Array(32).fill(0x56));
+      await t.append(
+        signRecord(
+          {
+            kind: "addServer",
+            role: "federated",
+            identity: newId,
+            publicKey: newKey,
+            timeMs: start,
+            signature: NO_SIG,
+          },
+          NET,
+          SEED,
+        ),
+      );
+      for (let m = 2; m < 10; m++) await t.append(eom(1, m, start + 600 * (m + 1)));
+      await t.node.ledger.closeSaved();
+      const admin = t.node.ledger.adminBlockByHeight(1)!.block.entries;
+      assert.deepEqual(
+        admin.map((e) => e.type),
+        [0x05, 0x01, 0x08],
+      );
+      assert.deepEqual((admin[0] as { identityChainId: Uint8Array; dbHeight: number }).dbHeight, 2);
+      assert.deepEqual(
+        t.fed.authorityView().federated.map((a) => toHex(a.identity)),
+        [toHex(BOOT), toHex(newId)],
+      );
+      // two federated servers now: one signature is not a majority, minute 0 of block 2 waits
+      await t.append(eom(2, 0, start + 7000));
+      await t.append({
+        kind: "dbSig",
+        height: 2,
+        identity: BOOT,
+        publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+        signature: signDirectoryBlock(SEED, t.node.ledger.lastDirectoryBlock()),
+      });
+      assert.deepEqual(t.node.ledger.openBlock(), { ...t.node.ledger.openBlock(), height: 2, minute: 0 });
+      await t.append({
+        kind: "dbSig",
+        height: 2,
+        identity: newId,
+        publicKey: newKey,
+        signature: signDirectoryBlock(new Uint8Array(32).fill(0x56), t.node.ledger.lastDirectoryBlock()),
+      });
+      assert.equal(t.node.ledger.openBlock().minute, 1, "both signatures in: the pending minute 0 ends");
     } finally {
       await t.stop();
     }
