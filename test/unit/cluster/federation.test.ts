@@ -13,6 +13,7 @@ import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../../src/cluster/records.js";
 import { publicKeyFromSeed } from "../../../src/crypto/ed25519.js";
 import { LedgerError } from "../../../src/ledger/errors.js";
+import { consensusCheck } from "../../../src/monitor/health.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import {
   LOCAL_BOOTSTRAP_IDENTITY_HEX,
@@ -106,6 +107,7 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
       await t.append(eom(1, 1, start + 1200));
       assert.equal(t.node.ledger.openBlock().minute, 2);
       assert.equal(t.fed.status().forked, false);
+      assert.equal(consensusCheck(t.fed).check(Date.now()).ok, true);
 
       // a skeleton-signed add-server: admin block 1 gets 05 first, the signatures, then the key (08)
       const newId = new Uint8Array(32).fill(0x55);
@@ -171,6 +173,10 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
         signature: signDirectoryBlock(SEED, other),
       });
       assert.equal(t.fed.status().forked, true);
+      // the node's /health consensus check (monitor/health.ts) on this real forked state
+      const health = consensusCheck(t.fed).check(Date.now());
+      assert.equal(health.ok, false);
+      assert.match(health.detail, /^forked at height 1/);
       assert.deepEqual(t.fed.status().signatures, []);
       await assert.rejects(
         t.fed.submit({ kind: "reveal", timeMs: Date.now(), entryRaw: new Uint8Array(40) }),
