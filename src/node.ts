@@ -4,7 +4,7 @@
  * block is closing while the server and the store go away).
  */
 import { join } from "node:path";
-import { type Anchoring, openAnchoring } from "./anchor/anchoring.js";
+import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { JetStreamLog } from "./cluster/jetStreamLog.js";
@@ -207,6 +207,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       );
 
     const anchoring = openAnchoring(config.anchor, { ledger, log, dataDir, now: () => Date.now() });
+    registerAnchorMetrics(monitor.metrics.registry, anchoring);
 
     let tls: { keyFile: string; certFile: string } | undefined;
     if (config.tls.enabled) {

@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { AnchorConfig } from "../config/types.js";
 import type { LedgerApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
@@ -123,4 +124,58 @@ export function openAnchoring(
       await service?.stop();
     },
   };
+}
+
+/**
+ * The anchoring metrics on the node's registry (docs/operations.md §8), read when scraped. Every node has
+ * `ledgerd_anchor_records`; the anchoring node also the service's counters and gauges.
+ */
+export function registerAnchorMetrics(registry: Registry, anchoring: Anchoring): void {
+  const registers = [registry];
+  new Gauge({
+    name: "ledgerd_anchor_records",
+    help: "signed anchor records this node has read from the anchor chain",
+    registers,
+    collect() {
+      this.set(anchoring.index.count());
+    },
+  });
+  const service = anchoring.service;
+  if (service === undefined) return;
+  new Gauge({
+    name: "ledgerd_anchor_anchored_height",
+    help: "highest directory block height the anchor chain covers (-1: none yet)",
+    registers,
+    collect() {
+      this.set(service.stats().anchor_anchored_height);
+    },
+  });
+  new Gauge({
+    name: "ledgerd_anchor_rpc_unreachable",
+    help: "1 while the Ethereum RPC of the anchoring node does not answer",
+    registers,
+    collect() {
+      this.set(service.stats().anchor_rpc_unreachable);
+    },
+  });
+  const counters = [
+    ["ledgerd_anchor_transactions_sent_total", "anchor transactions sent", "anchor_transactions_sent_total"],
+    [
+      "ledgerd_anchor_records_submitted_total",
+      "anchor records submitted to the ledger",
+      "anchor_records_submitted_total",
+    ],
+    ["ledgerd_anchor_rpc_failures_total", "anchoring rounds that failed", "anchor_rpc_failures_total"],
+  ] as const;
+  for (const [name, help, key] of counters)
+    new Counter({
+      name,
+      help,
+      registers,
+      collect() {
+        // the service counts; the scrape copies its total (monotonic, so still a counter)
+        this.reset();
+        this.inc(service.stats()[key]);
+      },
+    });
 }

@@ -17,7 +17,7 @@ import { ETHEREUM_ANCHOR_CHAIN_ID } from "../../src/anchor/record.js";
 import { keyPairFromSeed } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { EthereumChain } from "../support/ethereumChain.js";
-import { freeLoopbackPort, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { freeLoopbackPort, httpRequest, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -222,6 +222,12 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     assert.ok(all.length >= 2, "several windows anchored");
     const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
     assert.match(summary.Summary, /anchor anchor_records=\d+ anchor_transactions_sent_total=\d+/);
+    const metrics = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.equal(metrics.status, 200);
+    const anchoredHeight = Number(/^ledgerd_anchor_anchored_height (\d+)$/m.exec(metrics.text)?.[1]);
+    assert.ok(anchoredHeight >= r2.directoryblockheight, metrics.text.slice(0, 300));
+    assert.match(metrics.text, /^ledgerd_anchor_transactions_sent_total [1-9]\d*$/m);
+    assert.match(metrics.text, /^ledgerd_anchor_rpc_unreachable 0$/m);
     assert.doesNotMatch(node.log, new RegExp(ethKey, "i"), "the key never reaches the log");
     assert.doesNotMatch(node.log, new RegExp(ec.privateAddress), "nor the entry credit key");
     assert.match(node.log, /the entry credit key file can be read by other users; chmod 600 it/);
