@@ -26,9 +26,11 @@ os-packages-test:
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
 
+# The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules.
 build: install
 	rm -rf dist
 	node_modules/.bin/tsc -p .
+	node_modules/.bin/tsc -p src/panel/web
 
 run: build
 	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT)
@@ -65,6 +67,7 @@ deploy-example: build
 lint: install
 	node_modules/.bin/biome check src test bench tools
 	node_modules/.bin/tsc -p . --noEmit
+	node_modules/.bin/tsc -p src/panel/web --noEmit
 
 clean:
 	rm -rf dist node_modules bench/results/latest.json reports .stryker-tmp

@@ -19,6 +19,7 @@ import { createLogger, type Logger } from "./log/logger.js";
 import { consensusCheck } from "./monitor/health.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
 import { countWrites } from "./monitor/writeOutcomes.js";
+import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
@@ -48,6 +49,8 @@ export interface RunningNode {
   readonly server: RpcServer;
   /** the live event feed (served at /live) */
   readonly live: LiveFeed;
+  /** the control panel, unless disabled or its port was taken */
+  readonly panel: ControlPanel | undefined;
   readonly log: Logger;
   /** the anchor index (every node) and the anchoring service (the node elected by [Anchor]) */
   readonly anchoring: Anchoring;
@@ -262,6 +265,9 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     monitor.startWatch();
     cleanups.push(() => monitor.stopWatch());
 
+    const panel = await startPanel(config, { server, live, dataDir, log, ...(tls ? { tls } : {}) });
+    if (panel !== undefined) cleanups.push(() => panel.close());
+
     // The single node's clock ends its minutes; a cluster's federated servers propose them to the log.
     if (federation !== undefined) {
       await federation.start();
@@ -281,6 +287,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       store,
       server,
       live,
+      panel,
       log,
       anchoring,
       federation,
@@ -307,4 +314,43 @@ function cannotListen(config: NodeConfig): (e: unknown) => never {
       `cannot listen on ${config.listenHost}:${config.port}: ${e instanceof Error ? e.message : String(e)}`,
     );
   };
+}
+
+/**
+ * Start the control panel (src/panel/) unless ControlPanelSetting is disabled. A taken port is a warning, not
+ * a failed start: the panel is a view of the node, which runs as well without it.
+ */
+async function startPanel(
+  config: NodeConfig,
+  deps: {
+    server: RpcServer;
+    live: LiveFeed;
+    dataDir: string;
+    log: Logger;
+    tls?: { keyFile: string; certFile: string };
+  },
+): Promise<ControlPanel | undefined> {
+  const { port, host, setting } = config.controlPanel;
+  if (setting === "disabled") return undefined;
+  try {
+    if (port !== 0) await assertPortFree(port, host);
+  } catch (e) {
+    deps.log.warn("control panel not started", {
+      reason: e instanceof Error ? e.message : String(e),
+      hint: "set [App] ControlPanelPort or -controlpanelport, or ControlPanelSetting = disabled",
+    });
+    return undefined;
+  }
+  const panel = new ControlPanel(
+    { port, host, setting, ...tls(deps.tls) },
+    { rpc: deps.server.context, live: deps.live, dataDir: deps.dataDir, apiPort: () => deps.server.port },
+  );
+  await panel.listen();
+  return panel;
+}
+
+function tls(files: { keyFile: string; certFile: string } | undefined): {
+  tls?: { keyFile: string; certFile: string };
+} {
+  return files === undefined ? {} : { tls: files };
 }

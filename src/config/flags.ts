@@ -26,6 +26,7 @@ export interface FlagValues {
   network?: NetworkName;
   customNet?: string;
   port?: number;
+  controlPanelPort?: number;
   homeDir?: string;
   /** seconds per directory block */
   blockTimeSeconds?: number;
@@ -153,6 +154,16 @@ const SPECS: readonly FlagSpec[] = [
     help: "JSON-RPC port (/v2 and /debug); 0 = any free port",
     apply(into, v, flag) {
       into.port = int(flag, v, 0, 65535);
+    },
+  },
+  {
+    names: ["controlpanelport"],
+    kind: "int",
+    arg: "PORT",
+    shown: "8090, or [App] ControlPanelPort",
+    help: "control panel port (the panel is on unless [App] ControlPanelSetting = disabled); 0 = any free port",
+    apply(into, v, flag) {
+      into.controlPanelPort = int(flag, v, 0, 65535);
     },
   },
   {

@@ -66,6 +66,9 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.DebugApi": ["debugApi"],
   "App.DebugRpcUser": ["debugRpcUser"],
   "App.DebugRpcPass": ["debugRpcPass"],
+  "App.ControlPanelPort": ["controlPanel"],
+  "App.ControlPanelSetting": ["controlPanel"],
+  "App.ControlPanelListenHost": ["controlPanel"],
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
   "App.MinFreeDiskMB": ["minFreeDiskMB"],
@@ -317,6 +320,19 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   const debugApi: DebugApiMode =
     flags.debugApi ?? (fileDebugApi !== "" ? (fileDebugApi as DebugApiMode) : network === "MAIN" ? "off" : "readonly");
 
+  const panelHost = fileString(raw, "App", "ControlPanelListenHost").trim();
+  if (panelHost === "")
+    throw fieldError(
+      "App.ControlPanelListenHost",
+      "[App] ControlPanelListenHost: expected an interface address, got an empty value",
+    );
+  const settingWord = fileString(raw, "App", "ControlPanelSetting").trim().toLowerCase().replace("-", "");
+  if (settingWord !== "disabled" && settingWord !== "readonly" && settingWord !== "readwrite")
+    throw fieldError(
+      "App.ControlPanelSetting",
+      `[App] ControlPanelSetting: expected disabled, readonly or readwrite, got ${JSON.stringify(fileString(raw, "App", "ControlPanelSetting"))}`,
+    );
+
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
   const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)), network);
 
@@ -370,6 +386,11 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     debugApi,
     debugRpcUser,
     debugRpcPass,
+    controlPanel: {
+      port: flags.controlPanelPort ?? fileInt(raw, "App", "ControlPanelPort")!,
+      host: panelHost,
+      setting: settingWord,
+    },
     homeDir,
     configFile,
     blockTimeSeconds:

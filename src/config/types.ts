@@ -4,6 +4,9 @@
  */
 import type { NetworkName } from "../protocol/network.js";
 
+/** ControlPanelSetting: no panel, a panel that only reads, or one that also sets the network-testing knobs. */
+export type ControlPanelSetting = "disabled" | "readonly" | "readwrite";
+
 export type LogLevel = "debug" | "info" | "warning" | "error" | "none";
 
 /** The /debug endpoint: absent (404), read-only methods, or also the state-changing ones. */
@@ -38,6 +41,8 @@ export interface NodeConfig {
   /** Basic credentials that callers off loopback need for the state-changing /debug methods (both empty = none) */
   debugRpcUser: string;
   debugRpcPass: string;
+  /** the control panel (src/panel/): port (default 8090), interface (default loopback), what it may change */
+  controlPanel: { port: number; host: string; setting: ControlPanelSetting };
   /** data directory (default ~/.ledgerd); LMDB lives in `${homeDir}/${network lowercase}/db` */
   homeDir: string;
   /** path of the INI file actually read ("" when none) */

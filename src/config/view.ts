@@ -40,6 +40,10 @@ function effective(config: NodeConfig, group: GroupName, field: string): FieldVa
   switch (`${group}.${field}`) {
     case "App.PortNumber":
       return config.port;
+    case "App.ControlPanelPort":
+      return config.controlPanel.port;
+    case "App.ControlPanelSetting":
+      return config.controlPanel.setting;
     case "App.HomeDir":
       return config.homeDir;
     case "App.DirectoryBlockInSeconds":

@@ -129,6 +129,11 @@ export class RpcServer {
     return this.ctx.intake;
   }
 
+  /** What the handlers use (the control panel answers the same methods in process). */
+  get context(): RpcContext {
+    return this.ctx;
+  }
+
   /** Start listening; resolves once the socket is bound. */
   async listen(): Promise<void> {
     try {

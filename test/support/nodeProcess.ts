@@ -257,6 +257,8 @@ export class LedgerdProcess {
       `-homedir=${this.homeDir}`,
       `-blktime=${this.options.blockTimeSeconds ?? 2}`,
       `-port=${this.port}`,
+      // the control panel on a free port too (never the fixed 8090)
+      "-controlpanelport=0",
       ...(this.options.extraArgs ?? []),
     ];
   }

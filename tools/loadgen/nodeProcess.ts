@@ -185,6 +185,7 @@ export class NodeProcess {
       `-homedir=${options.homeDir}`,
       `-blktime=${options.blockTimeSeconds}`,
       `-port=${options.port}`,
+      "-controlpanelport=0",
       ...options.extraArgs,
     ];
     const log = openSync(options.logPath, "a");

@@ -63,6 +63,7 @@ export async function startTestNode(
     `-homedir=${home}`,
     `-blktime=${options.blockTimeSeconds ?? 2}`,
     "-port=0",
+    "-controlpanelport=0",
     ...(options.flags ?? []),
   ];
   const consoleLevel = process.env.RPC_TEST_LOG === "1" ? "debug" : "error";

@@ -26,7 +26,7 @@ export interface TestServer {
 /** Start a LOCAL node on 127.0.0.1 with a free port; `overrides` change the loaded configuration. */
 export async function startTestServer(overrides: Partial<NodeConfig> = {}): Promise<TestServer> {
   const home = mkdtempSync(join(tmpdir(), "ledgerd-rpc-"));
-  const argv = ["-network=LOCAL", `-homedir=${home}`, "-port=0"];
+  const argv = ["-network=LOCAL", `-homedir=${home}`, "-port=0", "-controlpanelport=0"];
   const config: NodeConfig = {
     ...loadConfig(argv, { HOME: home }),
     listenHost: "127.0.0.1",

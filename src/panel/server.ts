@@ -1,0 +1,248 @@
+/**
+ * The control panel (docs/panel.md): a second hyper-express server on ControlPanelPort (default 8090,
+ * loopback unless ControlPanelListenHost says otherwise) with the node's Basic auth and TLS. It serves
+ *
+ *   /                      the single-page app (src/panel/web/, built by `make build`), its CSS, and the
+ *   /assets/…              browser libraries it uses, all from the project (no CDN, no network access);
+ *   /rpc/v2, /rpc/debug    the node's JSON-RPC methods, in process, limited to reads (readonly) or reads plus
+ *                          the network-testing knobs set-drop-rate, set-delay, reload-configuration (readwrite);
+ *                          writes (commits, reveals, transactions) never;
+ *   /panel/…               views the API has no method for (panelApi.ts): node status, block pages, search,
+ *                          chain pages, address pages;
+ *   /live                  the same live event feed as the API port.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import HyperExpress from "hyper-express";
+import type { ControlPanelSetting } from "../config/types.js";
+import { authEnabled, authorized } from "../rpc/auth.js";
+import type { RpcContext } from "../rpc/context.js";
+import { debugMethods } from "../rpc/debug/index.js";
+import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
+import type { LiveFeed } from "../rpc/live/feed.js";
+import { basicAuthCheck, mountLiveRoute } from "../rpc/live/route.js";
+import { v2Methods } from "../rpc/v2/index.js";
+import { PanelApi, PanelRequestError } from "./panelApi.js";
+
+type Request = HyperExpress.Request;
+type Response = HyperExpress.Response;
+
+/** /v2 methods that change the ledger: never through the panel. */
+const WRITE_METHODS = new Set([
+  "commit-chain",
+  "commit-entry",
+  "reveal-chain",
+  "reveal-entry",
+  "asset-submit",
+  "send-raw-message",
+]);
+/** /debug methods that change the node: only with ControlPanelSetting = readwrite. */
+const KNOB_METHODS = new Set(["set-drop-rate", "set-delay", "reload-configuration"]);
+/** /debug methods the panel never offers (the journal can be large; configuration shows secrets redacted anyway). */
+const HIDDEN_DEBUG = new Set(["messages"]);
+
+/** Where the built front end and the static files are, from dist/src/panel at run time. */
+const HERE = dirname(fileURLToPath(import.meta.url));
+const PROJECT_ROOT = join(HERE, "..", "..", "..");
+
+/** Every file the panel serves: URL path → [file, content type]. Nothing else is read from disk. */
+const ASSETS: Record<string, [string, string]> = {
+  "/": [join(PROJECT_ROOT, "src", "panel", "static", "index.html"), "text/html; charset=utf-8"],
+  "/assets/panel.css": [join(PROJECT_ROOT, "src", "panel", "static", "panel.css"), "text/css; charset=utf-8"],
+  "/assets/app.js": [join(HERE, "web", "app.js"), "text/javascript; charset=utf-8"],
+  "/assets/view.js": [join(HERE, "web", "view.js"), "text/javascript; charset=utf-8"],
+  "/assets/receipt.js": [join(HERE, "web", "receipt.js"), "text/javascript; charset=utf-8"],
+  "/assets/chart.js": [join(HERE, "web", "chart.js"), "text/javascript; charset=utf-8"],
+  "/assets/favicon.svg": [join(PROJECT_ROOT, "src", "panel", "static", "favicon.svg"), "image/svg+xml"],
+  // uPlot (charts), from the project's node_modules
+  "/assets/uplot.js": [
+    join(PROJECT_ROOT, "node_modules", "uplot", "dist", "uPlot.iife.min.js"),
+    "text/javascript; charset=utf-8",
+  ],
+  "/assets/uplot.css": [
+    join(PROJECT_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"),
+    "text/css; charset=utf-8",
+  ],
+};
+/** @noble/hashes files the browser imports (receipt verification), served from node_modules. */
+const NOBLE_FILES = ["sha2.js", "_md.js", "_u64.js", "utils.js"];
+const NOBLE_DIR = join(PROJECT_ROOT, "node_modules", "@noble", "hashes");
+
+/** Largest JSON-RPC body the panel takes, bytes: its requests are a method and a hash or two. */
+const MAX_PANEL_BODY = 64 * 1024;
+
+export interface ControlPanelOptions {
+  port: number;
+  host: string;
+  setting: Exclude<ControlPanelSetting, "disabled">;
+  tls?: { keyFile: string; certFile: string };
+}
+
+export interface ControlPanelDependencies {
+  /** the API server's context: the same ledger, configuration, intake (knobs) and views */
+  rpc: RpcContext;
+  live: LiveFeed;
+  /** the data directory (free space, database size) */
+  dataDir: string;
+  /** the API's port, shown on the overview */
+  apiPort: () => number;
+}
+
+export class ControlPanel {
+  private readonly app: HyperExpress.Server;
+  private readonly v2: Endpoint;
+  private readonly debug: Endpoint;
+  private readonly api: PanelApi;
+  private readonly files = new Map<string, { body: Buffer; type: string }>();
+  private boundPort = 0;
+  private listening = false;
+
+  constructor(
+    private readonly options: ControlPanelOptions,
+    private readonly deps: ControlPanelDependencies,
+  ) {
+    const allowV2 = filter(v2Methods(), (m) => !WRITE_METHODS.has(m));
+    const allowDebug = filter(
+      debugMethods(),
+      (m) => !HIDDEN_DEBUG.has(m) && (options.setting === "readwrite" || !KNOB_METHODS.has(m)),
+    );
+    this.v2 = { path: "/rpc/v2", methods: allowV2, elsewhere: () => undefined };
+    this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined };
+    this.api = new PanelApi(
+      { setting: options.setting },
+      { ledger: deps.rpc.ledger, getConfig: deps.rpc.getConfig, dataDir: deps.dataDir, apiPort: deps.apiPort },
+    );
+    this.loadFiles();
+
+    this.app = new HyperExpress.Server({
+      ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
+      auto_close: false,
+      max_body_length: MAX_PANEL_BODY,
+    });
+    this.app.get("/*", (req, res) => this.guarded(req, res, () => this.serveGet(req, res)));
+    this.app.post("/rpc/v2", (req, res) => this.guarded(req, res, () => this.serveRpc(req, res, this.v2)));
+    this.app.post("/rpc/debug", (req, res) => this.guarded(req, res, () => this.serveRpc(req, res, this.debug)));
+    mountLiveRoute(
+      this.app,
+      deps.live,
+      basicAuthCheck(() => ({ user: deps.rpc.getConfig().rpcUser, pass: deps.rpc.getConfig().rpcPass })),
+    );
+    this.app.set_not_found_handler((_req, res) => {
+      res.status(404).header("Content-Type", "text/plain; charset=utf-8").send("404 page not found\n");
+    });
+    this.app.set_error_handler((_req, res, error) => {
+      deps.rpc.log.error("control panel failure", { error: error.stack ?? error.message });
+      if (!res.completed && !res.initiated) res.status(500).send("internal error\n");
+    });
+  }
+
+  get port(): number {
+    return this.boundPort;
+  }
+
+  async listen(): Promise<void> {
+    try {
+      await this.app.listen(this.options.port, this.options.host);
+    } catch (e) {
+      throw new Error(
+        `control panel: cannot listen on ${this.options.host}:${this.options.port}: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    }
+    this.boundPort = this.app.port;
+    this.listening = true;
+    this.deps.rpc.log.info("control panel listening", {
+      url: `${this.options.tls ? "https" : "http"}://${this.options.host}:${this.boundPort}/`,
+      setting: this.options.setting,
+    });
+  }
+
+  async close(): Promise<void> {
+    if (!this.listening) return;
+    this.listening = false;
+    this.app.close();
+    try {
+      (this.app.uws_instance as unknown as { close?: () => void }).close?.();
+    } catch {
+      // in-flight requests aborted
+    }
+  }
+
+  /** Read every asset once at start: a missing file (front end not built) fails the start, not a page. */
+  private loadFiles(): void {
+    for (const [path, [file, type]] of Object.entries(ASSETS)) {
+      try {
+        this.files.set(path, { body: readFileSync(file), type });
+      } catch (e) {
+        throw new Error(
+          `control panel: cannot read ${file} (${e instanceof Error ? e.message : String(e)}); run make build`,
+        );
+      }
+    }
+    for (const name of NOBLE_FILES)
+      this.files.set(`/assets/noble-hashes/${name}`, {
+        body: readFileSync(join(NOBLE_DIR, name)),
+        type: "text/javascript; charset=utf-8",
+      });
+  }
+
+  /** Basic auth (the node's credentials, read per request) before anything else. */
+  private async guarded(req: Request, res: Response, serve: () => Promise<void> | void): Promise<void> {
+    const config = this.deps.rpc.getConfig();
+    if (
+      authEnabled(config.rpcUser, config.rpcPass) &&
+      !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
+    ) {
+      res
+        .status(401)
+        .header("WWW-Authenticate", 'Basic realm="ledgerd control panel"')
+        .header("Content-Type", "text/plain; charset=utf-8")
+        .send("401 Unauthorized.\n");
+      return;
+    }
+    await serve();
+  }
+
+  private serveGet(req: Request, res: Response): void {
+    const path = req.path;
+    const file = this.files.get(path);
+    if (file !== undefined) {
+      res
+        .status(200)
+        .header("Content-Type", file.type)
+        .header("Cache-Control", "no-cache")
+        .header("X-Content-Type-Options", "nosniff")
+        .header(
+          "Content-Security-Policy",
+          "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; script-src 'self'",
+        )
+        .send(file.body);
+      return;
+    }
+    if (path.startsWith("/panel/")) {
+      let status = 200;
+      let body: unknown;
+      try {
+        body = this.api.get(path.slice("/panel/".length), req.query_parameters as Record<string, string>);
+      } catch (e) {
+        if (!(e instanceof PanelRequestError)) throw e;
+        status = e.status;
+        body = { error: e.message };
+      }
+      res.status(status).header("Content-Type", "application/json; charset=utf-8").send(encodeJson(body));
+      return;
+    }
+    res.status(404).header("Content-Type", "text/plain; charset=utf-8").send("404 page not found\n");
+  }
+
+  private async serveRpc(req: Request, res: Response, endpoint: Endpoint): Promise<void> {
+    const text = new TextDecoder().decode(await req.buffer());
+    const answer = await handleBody(text, endpoint, this.deps.rpc, this.deps.rpc.getConfig().maxBatch);
+    if (res.completed) return;
+    res.status(answer.status).header("Content-Type", "application/json; charset=utf-8").send(answer.body);
+  }
+}
+
+function filter(table: MethodTable, keep: (method: string) => boolean): MethodTable {
+  return new Map([...table].filter(([m]) => keep(m)));
+}

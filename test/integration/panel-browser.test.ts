@@ -1,0 +1,247 @@
+// The control panel in a real headless Chromium (the OS package /usr/bin/chromium, driven by playwright-core;
+// `make os-packages-test` installs it): the overview's height advances with the live feed; height →
+// directory block → entry block → entry; the entry's receipt verified in the page; an unknown hash searched
+// ("Not found"); the readwrite knobs; no console errors. Screenshots go to test-output/panel/ (gitignored).
+// Without the browser, HTTP-level checks of the panel: readonly refuses the knobs and every write, auth.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
+import { PROJECT_ROOT } from "../support/nodeProcess.js";
+import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
+
+/** The Debian package's browser (tools/os/install-packages.sh chromium); never a downloaded build. */
+const CHROMIUM = "/usr/bin/chromium";
+const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "panel");
+
+function rpcOf(t: TestNode): RpcCall {
+  return async (method, params) => {
+    const r = await t.call(method, params);
+    if (r.error !== undefined) throw new Error(`${method}: ${r.text}`);
+    return r.result;
+  };
+}
+
+async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(url, { method: "POST", body: JSON.stringify(body), headers });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+}
+
+describe("control panel in headless Chromium", {
+  skip: !existsSync(CHROMIUM) && `${CHROMIUM} missing: run make os-packages-test as root`,
+}, () => {
+  let t: TestNode;
+  let panel: string;
+  let context: BrowserContext;
+  let page: Page;
+  let profile: string;
+  const problems: string[] = [];
+  const written = { chainId: "", entryHash: "", height: 0, eblock: "" };
+
+  before(async () => {
+    t = await startTestNode({
+      blockTimeSeconds: 2,
+      config: { controlPanel: { port: 0, host: "127.0.0.1", setting: "readwrite" } },
+    });
+    panel = `http://127.0.0.1:${t.node.panel!.port}`;
+    const call = rpcOf(t);
+    const ec = ecKeyOf("ledgerd panel browser test EC key");
+    await buyCredits(call, ec, 50);
+    await waitFor("credits", async () =>
+      ((await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number }).balance >= 50
+        ? true
+        : undefined,
+    );
+    const chain = await createChain(call, ec, `panel test ${Date.now()}`);
+    const entry = await addEntry(call, ec, chain.chainId, "hello from the panel test", { extIds: ["greeting"] });
+    const confirmed = await waitFor("the entry confirmed", async () => {
+      const r = (await call("ack", { hash: entry.entryHash, chainid: chain.chainId })) as {
+        entrydata: { status: string };
+      };
+      return r.entrydata.status === "DBlockConfirmed" ? true : undefined;
+    });
+    assert.ok(confirmed);
+    const receipt = (await call("receipt", { hash: entry.entryHash })) as {
+      receipt: { directoryblockheight: number; entryblockkeymr: string };
+    };
+    Object.assign(written, {
+      chainId: chain.chainId,
+      entryHash: entry.entryHash,
+      height: receipt.receipt.directoryblockheight,
+      eblock: receipt.receipt.entryblockkeymr,
+    });
+
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    profile = mkdtempSync(join(tmpdir(), "ledgerd-chromium-"));
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: CHROMIUM,
+      headless: true,
+      // Without the background-networking switches this closed network refuses the browser's own connections.
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+      viewport: { width: 1280, height: 900 },
+    });
+    page = context.pages()[0] ?? (await context.newPage());
+    page.on("console", (m) => {
+      if (m.type() === "error") problems.push(`console: ${m.text()}`);
+    });
+    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
+    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
+    page.on("request", (r) => {
+      if (!r.url().startsWith(panel) && !r.url().startsWith(panel.replace("http", "ws")))
+        problems.push(`request outside the panel: ${r.url()}`);
+    });
+  });
+
+  after(async () => {
+    await context?.close();
+    if (profile) rmSync(profile, { recursive: true, force: true });
+    await t?.stop();
+  });
+
+  it("the overview shows the heights and the height advances with the live feed", async () => {
+    const started = Date.now();
+    await page.goto(`${panel}/`);
+    await page.waitForSelector("#dbheight");
+    const first = Number(await page.textContent("#dbheight"));
+    process.stdout.write(`# overview painted in ${Date.now() - started} ms\n`);
+    const t1 = Date.now();
+    await waitFor(
+      "the height to advance",
+      async () => (Number(await page.textContent("#dbheight")) > first ? true : undefined),
+      15_000,
+    );
+    const t2 = Date.now();
+    await page.waitForSelector("#feed-state.on");
+    await page.waitForSelector("#entries-chart canvas");
+    process.stdout.write(`# advance ${t2 - t1} ms, rest ${Date.now() - t2} ms\n`);
+    assert.equal(await page.textContent("#health"), "healthy");
+    await page.screenshot({ path: join(SCREENSHOTS, "overview.png") });
+  });
+
+  it("height → directory block → entry block → entry, and the receipt verified in the page", async () => {
+    await page.fill("#search input", String(written.height));
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("#dblock-keymr");
+    assert.match((await page.textContent("h1")) ?? "", new RegExp(`Directory block ${written.height}`));
+    await page.click(`a[href="#/eblock/${written.eblock}"]`);
+    await page.waitForSelector("text=Entry block");
+    await page.click(`a[href="#/entry/${written.entryHash}"]`);
+    await page.waitForSelector("#entry-hash");
+    assert.equal(await page.textContent("#entry-hash"), written.entryHash);
+    assert.equal(await page.textContent("#entry-status"), "DBlockConfirmed");
+    assert.ok((await page.textContent("main"))?.includes("hello from the panel test"));
+    await page.click("#verify-receipt");
+    await page.waitForSelector("#receipt-verdict");
+    const verdict = await page.textContent("#receipt-verdict");
+    assert.match(verdict ?? "", /^✓ Verified in this browser/);
+    const steps = await page.$$eval("ol.steps li", (l) => l.map((x) => x.className));
+    assert.ok(steps.length >= 4, `steps shown: ${steps.length}`);
+    assert.ok(!steps.includes("bad"), `a step failed: ${steps.join(",")}`);
+    await page.screenshot({ path: join(SCREENSHOTS, "entry-receipt.png"), fullPage: true });
+  });
+
+  it("a search for an unknown hash says not found", async () => {
+    const unknown = "ab".repeat(32);
+    await page.fill("#search input", unknown);
+    await page.press("#search input", "Enter");
+    await page.waitForSelector(".notfound");
+    assert.match(
+      (await page.textContent(".notfound")) ?? "",
+      /Not found.*no block, entry, transaction or chain has the hash/s,
+    );
+    await page.fill("#search input", "nonsense!");
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("text=expected a block height");
+    await page.screenshot({ path: join(SCREENSHOTS, "not-found.png") });
+  });
+
+  it("readwrite: the drop-rate knob sets the node's drop rate", async () => {
+    await page.goto(`${panel}/#/settings`);
+    await page.waitForSelector("#drop-rate");
+    await page.fill("#drop-rate", "7");
+    await page.click("#drop-rate-set");
+    await page.waitForSelector("#settings-result.ok");
+    const dr = await t.call("drop-rate", undefined, { path: "/debug" });
+    assert.equal(dr.result.DropRate, 7);
+    await page.fill("#drop-rate", "0");
+    await page.click("#drop-rate-set");
+    await waitFor("the drop rate back to 0", async () =>
+      (await page.textContent("#settings-result"))?.includes('"DropRate":0') ? true : undefined,
+    );
+  });
+
+  it("no console errors, and nothing loaded from outside the panel", () => {
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe("control panel over HTTP", () => {
+  let t: TestNode;
+  let panel: string;
+  before(async () => {
+    t = await startTestNode({
+      blockTimeSeconds: 2,
+      config: { controlPanel: { port: 0, host: "127.0.0.1", setting: "readonly" }, rpcUser: "op", rpcPass: "pw" },
+    });
+    panel = `http://127.0.0.1:${t.node.panel!.port}`;
+  });
+  after(async () => {
+    await t?.stop();
+  });
+  const auth = { Authorization: `Basic ${Buffer.from("op:pw").toString("base64")}` };
+
+  it("asks for the node's credentials", async () => {
+    const res = await fetch(`${panel}/`);
+    assert.equal(res.status, 401);
+    assert.match(res.headers.get("www-authenticate") ?? "", /^Basic /);
+    const ok = await fetch(`${panel}/`, { headers: auth });
+    assert.equal(ok.status, 200);
+    assert.match(await ok.text(), /<title>ledgerd control panel<\/title>/);
+  });
+
+  it("readonly: reads answer; the knobs and every write are not there", async () => {
+    const heights = await post(`${panel}/rpc/v2`, { jsonrpc: "2.0", id: 1, method: "heights" }, auth);
+    assert.equal(heights.status, 200);
+    for (const [path, method] of [
+      ["/rpc/debug", "set-drop-rate"],
+      ["/rpc/debug", "reload-configuration"],
+      ["/rpc/v2", "commit-entry"],
+      ["/rpc/v2", "asset-submit"],
+    ] as const) {
+      const r = await post(`${panel}${path}`, { jsonrpc: "2.0", id: 1, method, params: {} }, auth);
+      assert.equal((r.json.error as { code: number }).code, -32601, `${method}: ${JSON.stringify(r.json)}`);
+    }
+    const status = (await (await fetch(`${panel}/panel/status`, { headers: auth })).json()) as { setting: string };
+    assert.equal(status.setting, "readonly");
+  });
+
+  it("panel views name what is wrong with a request", async () => {
+    const bad = await fetch(`${panel}/panel/blocks?limit=x`, { headers: auth });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(await bad.json(), { error: 'limit: expected a whole number, got "x"' });
+    const missing = await fetch(`${panel}/panel/search?q=${"cd".repeat(32)}`, { headers: auth });
+    assert.equal(missing.status, 200);
+    assert.deepEqual(await missing.json(), {
+      found: false,
+      notfound: true,
+      message: `not found: no block, entry, transaction or chain has the hash ${"cd".repeat(32)}`,
+    });
+    const height = (await (await fetch(`${panel}/panel/search?q=0`, { headers: auth })).json()) as unknown;
+    assert.deepEqual(height, { found: true, kind: "dblock", id: "0" });
+  });
+});
