@@ -186,6 +186,9 @@ async function overview(): Promise<Node[]> {
   tick();
   timers.push(window.setInterval(tick, 200));
 
+  /** live blocks that arrive before the history is loaded, added after it */
+  const pending: BlockEvent[] = [];
+  let loaded = false;
   const charts = {
     entries: new RateChart(entriesChart, "entries/s", "#3b82f6"),
     txs: new RateChart(txChart, "transactions/s", "#10b981"),
@@ -217,7 +220,7 @@ async function overview(): Promise<Node[]> {
       ebEl.textContent = String(b.height);
       entryHEl.textContent = String(b.height);
       leaderEl.textContent = String(b.height + 1);
-      addBlock(b);
+      if (loaded) addBlock(b);
     } else if (e.event === "minute") {
       minute = Number(e.minute) % 10;
       if (minute === 0) blockStart = Date.now() - skew;
@@ -244,18 +247,27 @@ async function overview(): Promise<Node[]> {
     }, 2000),
   );
 
-  // history for the charts and the latest blocks: pages of 50 summaries back to an hour ago (at most 4)
-  const history: BlockEvent[] = [];
-  let before: number | null = s.heights.directoryBlockHeight;
-  const oldest = Date.now() / 1000 - CHART_WINDOW_SECONDS;
-  for (let page = 0; page < 4 && before !== null; page++) {
-    const p: { blocks: BlockEvent[]; next: number | null } = await view("blocks", { before, limit: 50 });
-    history.push(...p.blocks);
-    before = p.next;
-    if (p.blocks.length === 0 || p.blocks[p.blocks.length - 1]!.timestamp < oldest) break;
-  }
-  queueMicrotask(() => {
-    for (const b of history.reverse()) addBlock(b);
+  // History for the charts and the latest blocks, after the first paint: pages of 50 summaries back to an
+  // hour ago (at most 4). Live blocks that arrive meanwhile are newer and added after it.
+  const live = addBlock;
+  listeners.push((e) => {
+    if (e.event === "block" && !loaded) pending.push(e as unknown as BlockEvent);
+  });
+  void (async () => {
+    const history: BlockEvent[] = [];
+    let before: number | null = s.heights.directoryBlockHeight;
+    const oldest = Date.now() / 1000 - CHART_WINDOW_SECONDS;
+    for (let page = 0; page < 4 && before !== null; page++) {
+      const p: { blocks: BlockEvent[]; next: number | null } = await view("blocks", { before, limit: 50 });
+      history.push(...p.blocks);
+      before = p.next;
+      if (p.blocks.length === 0 || p.blocks[p.blocks.length - 1]!.timestamp < oldest) break;
+    }
+    for (const b of history.reverse()) live(b);
+    for (const b of pending) if (b.height > s.heights.directoryBlockHeight) live(b);
+    loaded = true;
+  })().catch(() => {
+    loaded = true;
   });
 
   const st = s.storage;
@@ -602,8 +614,24 @@ async function transaction(txid: string): Promise<Node[]> {
 async function systemBlock(title: string, method: string, kind: string, keymr: string): Promise<Node[]> {
   const r = await rpc<Record<string, unknown> & { rawdata?: string }>(method, { keymr });
   const { rawdata, ...rest } = r;
-  const block = (Object.values(rest)[0] ?? {}) as { header?: { dbheight?: number } };
-  const height = block.header?.dbheight;
+  const block = (Object.values(rest)[0] ?? {}) as { header?: { dbheight?: number }; dbheight?: number };
+  const height = block.header?.dbheight ?? block.dbheight;
+  // what the block lists, linked: an asset block's transactions, an EC block's commits (to their entries)
+  const b = block as { transactions?: { txid: string }[]; body?: { entries?: { entryhash?: string }[] } };
+  const items =
+    kind === "fblock"
+      ? table(
+          ["#", "Transaction"],
+          (b.transactions ?? []).map((t, i) => [i === 0 ? "coinbase" : i, hashLink("transaction", t.txid)]),
+        )
+      : kind === "ecblock"
+        ? table(
+            ["Commit for entry"],
+            (b.body?.entries ?? [])
+              .filter((e) => e.entryhash !== undefined)
+              .map((e) => [hashLink("entry", e.entryhash!)]),
+          )
+        : h("span");
   return [
     h("h1", {}, title),
     fields([
@@ -611,6 +639,7 @@ async function systemBlock(title: string, method: string, kind: string, keymr: s
       ["Directory block", height !== undefined ? link(`dblock/${height}`, String(height)) : "–"],
       ["Kind", kind],
     ]),
+    items,
     h("pre", { class: "json" }, JSON.stringify(rest, null, 2)),
     rawViews(rest, rawdata),
   ];
