@@ -17,7 +17,7 @@ import { fileURLToPath } from "node:url";
 import HyperExpress from "hyper-express";
 import type { ControlPanelSetting } from "../config/types.js";
 import { authEnabled, authorized } from "../rpc/auth.js";
-import type { RpcContext } from "../rpc/context.js";
+import type { RequestInfo, RpcContext } from "../rpc/context.js";
 import { debugMethods } from "../rpc/debug/index.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
@@ -236,10 +236,31 @@ export class ControlPanel {
   }
 
   private async serveRpc(req: Request, res: Response, endpoint: Endpoint): Promise<void> {
+    const config = this.deps.rpc.getConfig();
+    // The debug methods only where the API serves them (DebugApi not off), as on the API port.
+    if (endpoint === this.debug && config.debugApi === "off") {
+      res.status(404).header("Content-Type", "text/plain; charset=utf-8").send("404 page not found\n");
+      return;
+    }
     const text = new TextDecoder().decode(await req.buffer());
-    const answer = await handleBody(text, endpoint, this.deps.rpc, this.deps.rpc.getConfig().maxBatch);
+    // The caller as the API sees one: the knobs also need DebugApi = readwrite and a loopback caller
+    // (rpc/debug/access.ts); the panel's own credential check (the API's) has passed.
+    const request: RequestInfo = {
+      receivedMs: performance.now(),
+      remote: safeRemote(req),
+      credential: authEnabled(config.rpcUser, config.rpcPass) ? "rpc" : "none",
+    };
+    const answer = await handleBody(text, endpoint, { ...this.deps.rpc, request }, config.maxBatch);
     if (res.completed) return;
     res.status(answer.status).header("Content-Type", "application/json; charset=utf-8").send(answer.body);
+  }
+}
+
+function safeRemote(req: Request): string {
+  try {
+    return req.ip;
+  } catch {
+    return "";
   }
 }
 

@@ -48,7 +48,8 @@ describe("control panel in headless Chromium", {
   before(async () => {
     t = await startTestNode({
       blockTimeSeconds: 2,
-      config: { controlPanel: { port: 0, host: "127.0.0.1", setting: "readwrite" } },
+      // the knobs need both: the panel's readwrite and the debug API's (rpc/debug/access.ts)
+      config: { controlPanel: { port: 0, host: "127.0.0.1", setting: "readwrite" }, debugApi: "readwrite" },
     });
     panel = `http://127.0.0.1:${t.node.panel!.port}`;
     const call = rpcOf(t);
