@@ -43,6 +43,14 @@ export interface PanelApiDependencies {
   getConfig(): NodeConfig;
   dataDir: string;
   apiPort(): number;
+  /** federated and audit servers with Online, as the debug methods report them (a cluster's, or this node) */
+  servers(): { federated: ServerRow[]; audit: ServerRow[] };
+}
+
+/** One server of `federated-servers` / `audit-servers`. */
+export interface ServerRow {
+  ChainID: string;
+  Online: boolean;
 }
 
 type Query = Record<string, string | undefined>;
@@ -106,7 +114,7 @@ export class PanelApi {
       holdingqueue: stats.held ?? 0,
       processlist: { entries: open.length, transactions: ledger.pendingTransactions().length },
       storage: { ...storage, reservebytes: config.minFreeDiskMB * 2 ** 20 },
-      federatedservers: ledger.federatedServers().map((s) => ({ chainid: toHex(s.chainId), online: s.online })),
+      ...servers(this.deps.servers()),
       counters: stats,
     };
   }
@@ -225,6 +233,11 @@ export class PanelApi {
       scannedto: saved,
     };
   }
+}
+
+function servers(s: { federated: ServerRow[]; audit: ServerRow[] }): Record<string, unknown> {
+  const rows = (l: ServerRow[]) => l.map((r) => ({ chainid: r.ChainID, online: r.Online }));
+  return { federatedservers: rows(s.federated), auditservers: rows(s.audit) };
 }
 
 function intParam(q: Query, name: string, fallback: number, min: number, max: number): number {

@@ -19,6 +19,7 @@ import type { ControlPanelSetting } from "../config/types.js";
 import { authEnabled, authorized } from "../rpc/auth.js";
 import type { RequestInfo, RpcContext } from "../rpc/context.js";
 import { debugMethods } from "../rpc/debug/index.js";
+import { auditServers, federatedServers } from "../rpc/debug/network.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
 import { basicAuthCheck, mountLiveRoute } from "../rpc/live/route.js";
@@ -111,7 +112,16 @@ export class ControlPanel {
     this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined };
     this.api = new PanelApi(
       { setting: options.setting },
-      { ledger: deps.rpc.ledger, getConfig: deps.rpc.getConfig, dataDir: deps.dataDir, apiPort: deps.apiPort },
+      {
+        ledger: deps.rpc.ledger,
+        getConfig: deps.rpc.getConfig,
+        dataDir: deps.dataDir,
+        apiPort: deps.apiPort,
+        servers: () => ({
+          federated: federatedServers(undefined, deps.rpc).FederatedServers,
+          audit: auditServers(undefined, deps.rpc).AuditServers,
+        }),
+      },
     );
     this.loadFiles();
 

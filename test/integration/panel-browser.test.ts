@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
 import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
@@ -235,8 +236,15 @@ describe("control panel over HTTP", () => {
       const r = await post(`${panel}${path}`, { jsonrpc: "2.0", id: 1, method, params: {} }, auth);
       assert.equal((r.json.error as { code: number }).code, -32601, `${method}: ${JSON.stringify(r.json)}`);
     }
-    const status = (await (await fetch(`${panel}/panel/status`, { headers: auth })).json()) as { setting: string };
+    const status = (await (await fetch(`${panel}/panel/status`, { headers: auth })).json()) as {
+      setting: string;
+      federatedservers: { chainid: string; online: boolean }[];
+      auditservers: unknown[];
+    };
     assert.equal(status.setting, "readonly");
+    // a single LOCAL node: its bootstrap identity, online; no audit servers
+    assert.deepEqual(status.federatedservers, [{ chainid: LOCAL_BOOTSTRAP_IDENTITY_HEX, online: true }]);
+    assert.deepEqual(status.auditservers, []);
   });
 
   it("panel views name what is wrong with a request", async () => {

@@ -46,6 +46,7 @@ interface Status {
   processlist: { entries: number; transactions: number };
   storage: { freebytes?: number; totalbytes?: number; databasebytes?: number; reservebytes: number };
   federatedservers: { chainid: string; online: boolean }[];
+  auditservers: { chainid: string; online: boolean }[];
 }
 
 const main = document.getElementById("view") as HTMLElement;
@@ -171,8 +172,11 @@ async function overview(): Promise<Node[]> {
   const txChart = h("div", { class: "chart", id: "tx-chart" });
   const latest = h("tbody", { id: "latest" });
   const servers = table(
-    ["Server identity chain", "Online"],
-    s.federatedservers.map((f) => [hashLink("chain", f.chainid), f.online ? "online" : "offline"]),
+    ["Server identity chain", "Role", "Online"],
+    [
+      ...s.federatedservers.map((f) => [hashLink("chain", f.chainid), "federated", f.online ? "online" : "offline"]),
+      ...s.auditservers.map((f) => [hashLink("chain", f.chainid), "audit", f.online ? "online" : "offline"]),
+    ],
   );
 
   const blockMs = s.blocktimeseconds * 1000;
@@ -310,7 +314,7 @@ async function overview(): Promise<Node[]> {
         h("span", { class: "muted" }, `writes refused below ${bytes(st.reservebytes)} free`),
       ),
     ),
-    h("h2", {}, "Federated servers"),
+    h("h2", {}, "Servers"),
     servers,
     h("h2", {}, "Latest blocks ", link("blocks", "all blocks →", "more")),
     h(
