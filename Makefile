@@ -6,7 +6,7 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 PORT ?= $(or $(LEDGERD_PORT),8088)
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint clean deploy-example
+.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint clean
 
 all: build
 
@@ -27,10 +27,13 @@ os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
 
 # The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules.
+# The build also brings deploy/ledgerd.conf.example up to date with the configuration fields (written only
+# when a field was added or changed; commit the result then).
 build: install
 	rm -rf dist
 	node_modules/.bin/tsc -p .
 	node_modules/.bin/tsc -p src/panel/web
+	node dist/tools/deploy/confExample.js
 
 run: build
 	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT)
@@ -59,10 +62,6 @@ mutation: build
 	  LEDGERD_MUTATE=$$t nice -n 15 node_modules/.bin/stryker run tools/mutation/stryker.config.mjs || exit 1; \
 	done
 	node tools/mutation/scores.mjs $(MUTATION_FOLDERS)
-
-# deploy/ledgerd.conf.example from the configuration fields (after adding or changing a field).
-deploy-example: build
-	node dist/tools/deploy/confExample.js
 
 lint: install
 	node_modules/.bin/biome check src test bench tools

@@ -57,7 +57,7 @@ describe("deploy files", () => {
       const at = lines.findIndex((l, i) => new RegExp(`^(; )?${field.name} =`).test(l) && inGroup(lines, i) === group);
       assert.ok(
         at > 0,
-        `[${group}] ${field.name} is missing from deploy/ledgerd.conf.example: run \`make deploy-example\` and commit it`,
+        `[${group}] ${field.name} is missing from deploy/ledgerd.conf.example: run \`make build\` and commit it`,
       );
       assert.match(lines[at - 1]!, /^; \S/, `[${group}] ${field.name} has no comment line above it`);
     }

@@ -1,10 +1,10 @@
 /**
  * Writes deploy/ledgerd.conf.example from the configuration file's field table (config/fields.ts): every
  * field with its meaning, range or choices and default (commented out), and this example's production
- * choices uncommented. Run by `make deploy-example` after adding or changing a field;
- * test/integration/deploy.test.ts fails while a field is missing from the example.
+ * choices uncommented. `make build` runs it: the file is rewritten only when its text changes (a field was
+ * added or changed), and that change is then to be committed. test/integration/deploy.test.ts checks it.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { allFields } from "../../src/config/ini.js";
 
@@ -24,7 +24,7 @@ const INFORMATIONAL = "reference field: accepted and shown by `configuration`; l
 /** The example file's text. */
 export function confExample(): string {
   const out = [
-    "; ledgerd configuration file — deploy/ledgerd.conf.example (written by `make deploy-example`)",
+    "; ledgerd configuration file — deploy/ledgerd.conf.example (kept up to date by `make build`)",
     "; Install as <homedir>/ledgerd.conf (deploy/ledgerd.service: /var/lib/ledgerd/ledgerd.conf), mode 0600 when it",
     "; holds a password. Every field the file format knows is here: lines starting with ';' show the default",
     "; and change nothing; the uncommented lines are this example's choices for a production node.",
@@ -51,6 +51,9 @@ export function confExample(): string {
 // dist/tools/deploy → the repository root
 if (process.argv[1]?.endsWith("confExample.js")) {
   const file = join(import.meta.dirname, "..", "..", "..", "deploy", "ledgerd.conf.example");
-  writeFileSync(file, confExample());
-  process.stdout.write(`wrote ${file}\n`);
+  const text = confExample();
+  if (!existsSync(file) || readFileSync(file, "utf8") !== text) {
+    writeFileSync(file, text);
+    process.stdout.write(`updated ${file} from the configuration fields: commit it\n`);
+  }
 }
