@@ -1,5 +1,5 @@
 // Per-folder mutation scores from Stryker's JSON reports (reports/mutation/<folder>/<file>.json, one per source
-// file), as docs/testing.md shows them. Usage: node tools/mutation/scores.mjs [--files] [--survivors] folder...
+// file), as docs/testing.md shows them. Usage: node tools/mutation/scores.mjs [--files] [--survivors] [--markdown] folder...
 // Score = (killed + timed out) / (every mutant but compile and runtime errors and ignored ones): Stryker's
 // "mutation score"; a mutant no test runs counts as surviving.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
@@ -8,6 +8,7 @@ import { join } from "node:path";
 const args = process.argv.slice(2);
 const survivors = args.includes("--survivors");
 const perFile = args.includes("--files");
+const markdown = args.includes("--markdown");
 const folders = args.filter((a) => !a.startsWith("--"));
 
 /** Mutant statuses that a test detected. */
@@ -59,6 +60,18 @@ for (const folder of folders) {
   if (perFile) for (const f of files) rows.push(tally(`  ${f[0].replace(/^src\//, "")}`, [f]));
 }
 
+if (markdown) {
+  console.log("| folder / file | mutants | killed | timed out | survived | no coverage | not run (errors) | score |");
+  console.log("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |");
+  for (const r of rows)
+    if (!r.missing) {
+      const name = r.folder.startsWith(" ") ? `\`${r.folder.trim()}\`` : `**${r.folder}/**`;
+      console.log(
+        `| ${name} | ${r.total} | ${r.Killed} | ${r.Timeout} | ${r.Survived} | ${r.NoCoverage} | ${r.invalid} | ${r.score.toFixed(1)} % |`,
+      );
+    }
+  process.exit(0);
+}
 const width = Math.max(10, ...rows.map((r) => r.folder.length));
 console.log(`${"folder".padEnd(width)} mutants  killed  timeout  survived  no-cov  invalid   score`);
 for (const r of rows) {
