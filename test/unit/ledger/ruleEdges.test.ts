@@ -19,6 +19,7 @@ import {
 } from "../../../src/protocol/commit.js";
 import { entryHash } from "../../../src/protocol/entry.js";
 import {
+  assetKey,
   buyEC,
   chainCommit,
   cleanup,
@@ -26,12 +27,18 @@ import {
   ecKey,
   entryCommit,
   entryRaw,
+  feeOf,
+  finishBlock,
   firstEntry,
+  LOCAL_RATE,
   openNode,
+  payment,
+  rcdHashOf,
+  SAND_GENESIS_BALANCE,
   type TestNode,
   tempDir,
 } from "./harness.js";
-import { rejectedWithoutChange } from "./support.js";
+import { rejectedWithoutChange, rejectsWith } from "./support.js";
 
 /** One hour, ms: how long a reveal waits for its commit (ledger/constants.ts HOLD_EXPIRY_MS), written out. */
 const HOLD_MS = 60 * 60 * 1000;
@@ -156,6 +163,161 @@ describe("a held reveal past its hour, before the sweep", () => {
       assert.equal(held.length, 1);
       assert.equal(held[0]!.receivedMs, t0 + HOLD_MS + 1);
       assert.equal(n.ledger.stats().revealsHeld, 2);
+    } finally {
+      await done(n);
+    }
+  });
+});
+
+describe("what the rules record, and rules the first run of src/ledger/rules.ts found untested", () => {
+  test("each accepted message is journaled once and counted", async () => {
+    const n = await fresh();
+    try {
+      const height = n.ledger.openBlock().height;
+      const journal = (): number => n.store.journalRecords(height).length;
+      const before = { ...n.ledger.stats() };
+      const records = journal();
+      const c = newChain();
+      await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
+      await n.ledger.submitReveal(c.raw);
+      const held = newChain();
+      await n.ledger.submitReveal(held.raw);
+      await n.ledger.submitTransaction(payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(3), amount: 5n }] }));
+      assert.equal(journal(), records + 4);
+      const after = n.ledger.stats();
+      assert.deepEqual(
+        [after.commitsAccepted, after.revealsAccepted, after.revealsHeld, after.transactionsAccepted],
+        [
+          before.commitsAccepted! + 1,
+          before.revealsAccepted! + 1,
+          before.revealsHeld! + 1,
+          before.transactionsAccepted! + 1,
+        ],
+      );
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("reveal-chain: a valid new chain waits for its commit; a revealed first entry is CHAIN_EXISTS", async () => {
+    const n = await fresh();
+    try {
+      const c = newChain();
+      await n.ledger.submitReveal(c.raw, { kind: "chain" });
+      assert.equal(n.ledger.holdingQueue().length, 1);
+      await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
+      assert.equal(n.ledger.entryAck(entryHash(c.raw)).entry.status, AckStatus.TransactionACK);
+      await rejectsWith(n.ledger.submitReveal(c.raw, { kind: "chain" }), "CHAIN_EXISTS");
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("reveal-chain with a live entry commit: the commit decides (an entry of an existing chain is accepted)", async () => {
+    const n = await fresh();
+    try {
+      const c = newChain();
+      await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
+      await n.ledger.submitReveal(c.raw);
+      const e = entryRaw(c.chainId, ["not", "the", "chain's", "ext ids"], "an entry");
+      await n.ledger.submitCommit(entryCommit(e, n.clock.ms));
+      await n.ledger.submitReveal(e, { kind: "chain" });
+      assert.equal(n.ledger.entryAck(entryHash(e)).entry.status, AckStatus.TransactionACK);
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("CHAIN_ID_MISMATCH says which chain ID the ext IDs give", async () => {
+    const n = await fresh();
+    try {
+      const wrong = new Uint8Array(32).fill(0x44);
+      const raw = entryRaw(wrong, ["m"], "x");
+      const derived = Buffer.from(firstEntry(["m"], "x").chainId).toString("hex");
+      const info = `a chain's first entry must carry the chain ID of its external IDs, ${derived}`;
+      assert.equal((await rejectsWith(n.ledger.submitReveal(raw, { kind: "chain" }), "CHAIN_ID_MISMATCH")).info, info);
+      await n.ledger.submitCommit(chainCommit(raw, n.clock.ms));
+      assert.equal((await rejectsWith(n.ledger.submitReveal(raw), "CHAIN_ID_MISMATCH")).info, info);
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("a chain commit pays the entry's cost plus 10: 11 credits do not pay a first entry of 3 KiB", async () => {
+    const n = await fresh();
+    try {
+      const ext = ["big first entry", String(seq++)];
+      const big = firstEntry(ext, "y".repeat(2500));
+      await n.ledger.submitCommit(chainCommit(big.raw, n.clock.ms, ecKey, 11));
+      const t = await rejectedWithoutChange(n, () => n.ledger.submitReveal(big.raw), "CREDITS_TOO_LOW");
+      assert.deepEqual([t.need, t.paid], [13, 11]);
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("an address may spend its whole balance, not a base unit more", async () => {
+    const n = await fresh(0n);
+    try {
+      const all = payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(5), amount: 0n }] });
+      const fee = feeOf(all);
+      const exact = payment({
+        milliTime: n.clock.ms + 1,
+        outputs: [{ to: assetKey(5), amount: SAND_GENESIS_BALANCE - fee }],
+      });
+      assert.equal(feeOf(exact), fee);
+      await n.ledger.submitTransaction(exact);
+      assert.equal(n.ledger.assetBalance(rcdHashOf(assetKey(5))).ack, SAND_GENESIS_BALANCE - fee);
+      const from5 = payment({ from: assetKey(5), milliTime: n.clock.ms, outputs: [{ to: assetKey(6), amount: 1n }] });
+      const need = 1n + feeOf(from5);
+      const over = payment({
+        from: assetKey(5),
+        milliTime: n.clock.ms,
+        outputs: [{ to: assetKey(6), amount: SAND_GENESIS_BALANCE - fee - need + 2n }],
+      });
+      await rejectedWithoutChange(n, () => n.ledger.submitTransaction(over), "ASSET_BALANCE_LOW");
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("the fee is checked against inputs − outputs − EC purchases", async () => {
+    const n = await fresh(0n);
+    try {
+      const ok = payment({ milliTime: n.clock.ms, ec: [{ to: ecKey, amount: 5n * LOCAL_RATE }] });
+      const need = feeOf(ok);
+      const short = payment({ milliTime: n.clock.ms, ec: [{ to: ecKey, amount: 5n * LOCAL_RATE }], fee: need - 1n });
+      const t = await rejectedWithoutChange(n, () => n.ledger.submitTransaction(short), "INSUFFICIENT_FEE");
+      assert.deepEqual([t.need, t.have], [need, need - 1n]);
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("a block closes at the end of its 10th minute, not before", async () => {
+    const n = await fresh(0n);
+    try {
+      const height = n.ledger.openBlock().height;
+      for (let m = 0; m < 9; m++) await n.ledger.endMinute(n.clock.advance(600));
+      assert.deepEqual([n.ledger.openBlock().height, n.ledger.openBlock().minute], [height, 9]);
+      await n.ledger.endMinute(n.clock.advance(600));
+      assert.deepEqual([n.ledger.openBlock().height, n.ledger.openBlock().minute], [height + 1, 0]);
+    } finally {
+      await done(n);
+    }
+  });
+
+  test("startBlock moves the open block's start in its first minute only", async () => {
+    const n = await fresh(0n);
+    try {
+      const at = n.clock.advance(1234);
+      assert.equal(await n.ledger.startBlock(at), true);
+      assert.equal(n.ledger.openBlock().startMs, at);
+      assert.equal(n.ledger.openBlock().minuteStartMs, at);
+      await n.ledger.endMinute(n.clock.advance(600));
+      assert.equal(await n.ledger.startBlock(n.clock.ms), false);
+      assert.equal(n.ledger.openBlock().startMs, at);
+      await finishBlock(n);
     } finally {
       await done(n);
     }
