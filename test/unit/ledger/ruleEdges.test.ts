@@ -322,4 +322,25 @@ describe("what the rules record, and rules the first run of src/ledger/rules.ts 
       await done(n);
     }
   });
+
+  test("an entry into a chain of an earlier block does not mark its entry block as creating the chain", async () => {
+    const n = await fresh();
+    try {
+      const c = newChain();
+      await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
+      await n.ledger.submitReveal(c.raw);
+      assert.deepEqual(n.ledger.processList().entryblocks, [
+        { chainid: Buffer.from(c.chainId).toString("hex"), items: 1, newchain: true },
+      ]);
+      await finishBlock(n);
+      const e = entryRaw(c.chainId, ["later"], "entry");
+      await n.ledger.submitCommit(entryCommit(e, n.clock.ms));
+      await n.ledger.submitReveal(e);
+      assert.deepEqual(n.ledger.processList().entryblocks, [
+        { chainid: Buffer.from(c.chainId).toString("hex"), items: 1, newchain: false },
+      ]);
+    } finally {
+      await done(n);
+    }
+  });
 });
