@@ -184,6 +184,8 @@ describe("what the rules record, and rules the first run of src/ledger/rules.ts 
       await n.ledger.submitReveal(held.raw);
       await n.ledger.submitTransaction(payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(3), amount: 5n }] }));
       assert.equal(journal(), records + 4);
+      await n.ledger.endMinute(n.clock.advance(600));
+      assert.equal(journal(), records + 5, "an end of minute is journaled too");
       const after = n.ledger.stats();
       assert.deepEqual(
         [after.commitsAccepted, after.revealsAccepted, after.revealsHeld, after.transactionsAccepted],
@@ -311,7 +313,10 @@ describe("what the rules record, and rules the first run of src/ledger/rules.ts 
     const n = await fresh(0n);
     try {
       const at = n.clock.advance(1234);
+      const height = n.ledger.openBlock().height;
+      const records = n.store.journalRecords(height).length;
       assert.equal(await n.ledger.startBlock(at), true);
+      assert.equal(n.store.journalRecords(height).length, records + 1, "the new start is journaled");
       assert.equal(n.ledger.openBlock().startMs, at);
       assert.equal(n.ledger.openBlock().minuteStartMs, at);
       await n.ledger.endMinute(n.clock.advance(600));
