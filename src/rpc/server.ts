@@ -14,6 +14,7 @@
 import HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
+import { BodyBudget, readBody } from "./bodyReader.js";
 import type { RequestInfo, RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";
@@ -36,6 +37,12 @@ type Response = HyperExpress.Response;
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 const TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
 const NOT_FOUND_BODY = "404 page not found\n";
+/** Answer to a body refused because unfinished bodies hold the whole budget (bodyReader.ts). */
+const BUSY_ANSWER = {
+  jsonrpc: "2.0",
+  id: null,
+  error: { code: -32000, message: "Node busy", data: "too many request bodies in transfer; retry later" },
+};
 
 export interface RpcServerOptions {
   /** TCP port; 0 picks a free one (read it back from `port` after `listen`) */
@@ -54,6 +61,8 @@ export class RpcServer {
   private readonly debug: Endpoint;
   private boundPort = 0;
   private readonly logins: LoginGuard;
+  /** bytes held by unfinished request bodies, all connections (bodyReader.ts) */
+  private readonly bodies = new BodyBudget();
   private listening = false;
 
   constructor(
@@ -244,7 +253,13 @@ export class RpcServer {
     // Bodies over the limit never get here: hyper-express answers 413 (see constructor).
     // Invalid UTF-8 sequences become U+FFFD, as with the reference node.
     const caller = isDebug ? (remote !== "" ? remote : safeRemote(req)) : "";
-    const text = new TextDecoder().decode(await req.buffer());
+    const body = await readBody(req, res, this.bodies);
+    if (body.kind === "gone") return log(0, () => ({ body: "gone" }));
+    if (body.kind === "busy") {
+      send(res, 503, encodeJson(BUSY_ANSWER), JSON_CONTENT_TYPE, corsHeaders);
+      return log(503, () => ({ body: "pending-body budget spent" }));
+    }
+    const text = new TextDecoder().decode(body.bytes);
     const ctx: RpcContext = { ...this.ctx, request: { receivedMs: performance.now(), remote: caller, credential } };
     const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
     send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);

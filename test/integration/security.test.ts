@@ -18,7 +18,7 @@ import {
   symlinkSync,
   writeFileSync,
 } from "node:fs";
-import { connect } from "node:net";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
@@ -603,5 +603,68 @@ describe("TLS", () => {
       /handshake failure|no shared cipher|alert/i,
     );
     await r.stop();
+  });
+});
+
+describe("request bodies are held only as they arrive", () => {
+  const MiB = 1024 * 1024;
+  /** Open `n` connections, each declaring `declared` bytes and sending `sent` of them; resolves with the sockets. */
+  async function slowUploads(port: number, n: number, declared: number, sent: number): Promise<Socket[]> {
+    const sockets: Socket[] = [];
+    for (let i = 0; i < n; i++) {
+      const s = connect({ port, host: "127.0.0.1" });
+      await new Promise<void>((resolve, reject) => {
+        s.once("connect", () => resolve());
+        s.once("error", reject);
+      });
+      s.on("error", () => {});
+      s.write(
+        `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`,
+      );
+      s.write(Buffer.alloc(sent, 0x20));
+      sockets.push(s);
+    }
+    return sockets;
+  }
+
+  it("declared sizes reserve nothing; unfinished bodies share one 64 MiB budget (503 past it), released on close", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+    await node.rpc("heights");
+    const before = node.rssBytes()!;
+    // 300 connections declaring 1 MiB and sending 1 byte: the old reader reserved 300 MiB
+    const idle = await slowUploads(node.port, 300, MiB, 1);
+    await new Promise((r) => setTimeout(r, 1000));
+    const grown = (node.rssBytes()! - before) / MiB;
+    assert.ok(grown < 64, `RSS grew by ${grown.toFixed(0)} MiB for 300 one-byte bodies declaring 1 MiB each`);
+    assert.equal((await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, heights))).status, 200);
+    for (const s of idle) s.destroy();
+
+    // 80 bodies of 1 MiB less one byte (80 MiB unfinished): some are refused with 503, none crashes the node
+    const answers: string[] = [];
+    const heavy = await slowUploads(node.port, 80, MiB, MiB - 1);
+    heavy.forEach((s, i) => {
+      answers[i] = "";
+      s.on("data", (d: Buffer) => {
+        answers[i] += d.toString("utf8");
+      });
+    });
+    // (the JSON-RPC body of the 503 follows once the client ends its upload; the status comes at once)
+    const refused = () => answers.filter((a) => a.startsWith("HTTP/1.1 503"));
+    for (let i = 0; i < 100 && refused().length === 0; i++) await new Promise((r) => setTimeout(r, 100));
+    assert.ok(
+      refused().length > 0,
+      `no 503: ${answers
+        .filter((a) => a !== "")
+        .map((a) => a.slice(0, 200))
+        .join(" | ")}`,
+    );
+    for (const s of heavy) s.destroy();
+    await new Promise((r) => setTimeout(r, 500));
+    // the budget came back: a full-size body is served again
+    const full = " ".repeat(MiB - heights.length) + heights;
+    assert.equal((await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, full))).status, 200);
+    await node.stop();
   });
 });
