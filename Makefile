@@ -6,7 +6,7 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 PORT ?= $(or $(LEDGERD_PORT),8088)
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint clean
+.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint format clean
 
 all: build
 
@@ -67,6 +67,10 @@ lint: install
 	node_modules/.bin/biome check src test bench tools
 	node_modules/.bin/tsc -p . --noEmit
 	node_modules/.bin/tsc -p src/panel/web --noEmit
+
+# Apply the formatter and Biome's safe fixes (import order, node: prefix) in place.
+format: install
+	node_modules/.bin/biome check --write src test bench tools
 
 clean:
 	rm -rf dist node_modules bench/results/latest.json reports .stryker-tmp

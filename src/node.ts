@@ -24,7 +24,7 @@ import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { MetricsServer } from "./rpc/metricsServer.js";
-import { assertPortFree } from "./rpc/portCheck.js";
+import { assertPortFree, ListenError } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
 import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
 import { DirectoryLock } from "./store/directoryLock.js";
@@ -310,7 +310,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
 /** The start-up error for a port that cannot be bound (the same words as RpcServer.listen's). */
 function cannotListen(config: NodeConfig): (e: unknown) => never {
   return (e) => {
-    throw new Error(
+    throw new ListenError(
       `cannot listen on ${config.listenHost}:${config.port}: ${e instanceof Error ? e.message : String(e)}`,
     );
   };

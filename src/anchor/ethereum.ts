@@ -177,15 +177,25 @@ export class EthereumReader {
     const height = Number(block.number);
     const canonical = await this.client.getBlock({ blockNumber: block.number!, includeTransactions: false });
     if (canonical.hash?.toLowerCase() !== blockHash.toLowerCase())
-      throw new Error(`block ${blockHash} is not the chain's block at height ${height} (${canonical.hash})`);
+      throw new AnchorError({
+        code: "FAILED",
+        info: `block ${blockHash} is not the chain's block at height ${height} (${canonical.hash})`,
+      });
     const listed = block.transactions[txIndex];
     if (typeof listed !== "string" || listed.toLowerCase() !== txId.toLowerCase())
-      throw new Error(`block ${blockHash} does not hold transaction ${txId} at index ${txIndex}`);
+      throw new AnchorError({
+        code: "FAILED",
+        info: `block ${blockHash} does not hold transaction ${txId} at index ${txIndex}`,
+      });
     const tx = await this.client.getTransaction({ hash: txId as Hex });
     if (tx.blockHash?.toLowerCase() !== blockHash.toLowerCase())
-      throw new Error(`transaction ${txId} is in block ${tx.blockHash}, not ${blockHash}`);
+      throw new AnchorError({
+        code: "FAILED",
+        info: `transaction ${txId} is in block ${tx.blockHash}, not ${blockHash}`,
+      });
     const anchored = decodeAnchorCalldata(tx.input);
-    if (anchored === undefined) throw new Error(`transaction ${txId} carries no setAnchor call`);
+    if (anchored === undefined)
+      throw new AnchorError({ code: "FAILED", info: `transaction ${txId} carries no setAnchor call` });
     return {
       ...anchored,
       to: (tx.to ?? "").toLowerCase(),
@@ -239,14 +249,19 @@ export class EthereumAnchorer extends EthereumReader {
     // can cost more in the block than in the estimate's state.
     const gas = (estimate * 12n) / 10n;
     if (gas > BigInt(limits.gasLimit))
-      throw new Error(`an anchor needs about ${gas} gas, above the configured GasLimit ${limits.gasLimit}`);
+      throw new AnchorError({
+        code: "FAILED",
+        info: `an anchor needs about ${gas} gas, above the configured GasLimit ${limits.gasLimit}`,
+      });
     const fees = await this.client.estimateFeesPerGas();
     if (limits.maxFeePerGasWei > 0n && fees.maxFeePerGas > limits.maxFeePerGasWei)
-      throw new Error(
-        `the chain asks ${fees.maxFeePerGas} wei per gas, above the configured MaxFeeGwei (${limits.maxFeePerGasWei} wei)`,
-      );
+      throw new AnchorError({
+        code: "FAILED",
+        info: `the chain asks ${fees.maxFeePerGas} wei per gas, above the configured MaxFeeGwei (${limits.maxFeePerGasWei} wei)`,
+      });
     const signTransaction = this.account.signTransaction;
-    if (signTransaction === undefined) throw new Error("the anchoring account cannot sign transactions");
+    if (signTransaction === undefined)
+      throw new AnchorError({ code: "FAILED", info: "the anchoring account cannot sign transactions" });
     const raw = await signTransaction({
       type: "eip1559",
       chainId: this.anchorerOptions.chainId,

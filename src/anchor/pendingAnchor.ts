@@ -35,7 +35,7 @@ export class PendingAnchorFile {
     try {
       const p = JSON.parse(text) as PendingAnchor;
       if (!Number.isSafeInteger(p.dbHeightMin) || typeof p.tx?.raw !== "string" || typeof p.tx.hash !== "string")
-        throw new Error("missing fields");
+        throw new AnchorError({ code: "FAILED", info: "missing fields" });
       return p;
     } catch (e) {
       throw new AnchorError({ code: "STATE_FILE", file: this.path, reason: `unreadable: ${String(e)}` });

@@ -155,7 +155,8 @@ export class AnchorService {
     const min = last + 1;
     const max = Math.min(saved, last + this.options.maxWindow);
     const root = index.windowRootOf(min, max);
-    if (root === undefined) throw new Error(`directory blocks ${min}..${max} are not all saved here`);
+    if (root === undefined)
+      throw new AnchorError({ code: "FAILED", info: `directory blocks ${min}..${max} are not all saved here` });
     const to = this.options.to === "" ? this.deps.ethereum.address() : this.options.to;
     const tx = await this.deps.ethereum.sign(max, root, to, this.options.limits);
     pending.write({ dbHeightMin: min, dbHeightMax: max, windowMR: toHex(root), tx });

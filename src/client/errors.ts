@@ -4,9 +4,10 @@
  * refused password (AuthError), a node that is not there (UnreachableError) and anything else on the
  * HTTP layer (HttpError) without parsing message text.
  */
+import { NodeError } from "../errors.js";
 
 /** Base class: `url` is the endpoint the request went to (e.g. http://127.0.0.1:8088/v2). */
-export class ClientError extends Error {
+export class ClientError extends NodeError {
   constructor(
     message: string,
     readonly url: string,
@@ -102,7 +103,7 @@ export class HttpError extends ClientError {
 }
 
 /** Options that cannot work (bad URL, unreadable CA file); thrown by the NodeClient constructor. */
-export class ClientConfigError extends Error {
+export class ClientConfigError extends NodeError {
   constructor(message: string) {
     super(message);
     this.name = "ClientConfigError";

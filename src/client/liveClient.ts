@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import WebSocket from "ws";
-import { ClientConfigError } from "./errors.js";
+import { ClientConfigError, HttpError } from "./errors.js";
 
 /** A feed event as sent by the node: `event` names it (block, minute, entry, transaction, status, health, …). */
 export interface LiveEvent {
@@ -119,7 +119,14 @@ export function subscribe(
     });
     ws.on("unexpected-response", (_req, res) => {
       fatal = res.statusCode === 401 || res.statusCode === 404;
-      handlers.onError?.(new Error(`live feed at ${url}: HTTP ${res.statusCode} ${res.statusMessage ?? ""}`.trim()));
+      handlers.onError?.(
+        new HttpError(
+          url,
+          res.statusCode ?? 0,
+          "",
+          `the live feed refused the connection ${res.statusMessage ?? ""}`.trim(),
+        ),
+      );
       ws.terminate();
     });
     ws.on("error", (e) => handlers.onError?.(e));

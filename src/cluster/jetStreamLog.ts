@@ -22,6 +22,7 @@ import {
   StorageType,
 } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
+import { NodeError } from "../errors.js";
 
 /** The NATS connection type of the transport (kept local: the core package is not a direct dependency). */
 type NatsConnection = Awaited<ReturnType<typeof connect>>;
@@ -102,8 +103,11 @@ export interface Following {
   readonly done: Promise<void>;
 }
 
+/** The NATS servers refused this node (credentials, TLS): retrying cannot help. */
+export class LogRefusedError extends NodeError {}
+
 /** An append that could not be stored before its deadline. */
-export class LogUnavailableError extends Error {
+export class LogUnavailableError extends NodeError {
   constructor(readonly info: string) {
     super(`the replicated log is unavailable: ${info}`);
     this.name = "LogUnavailableError";
@@ -362,7 +366,7 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
     } catch (e) {
       const text = e instanceof Error ? e.message : String(e);
       if (/authori[sz]ation|authentication|tls|certificate|secure|ssl/i.test(text))
-        throw new Error(`NATS ${options.servers.join(",")}: ${text}`);
+        throw new LogRefusedError(`NATS ${options.servers.join(",")}: ${text}`);
       if (Date.now() > deadline)
         throw new LogUnavailableError(`no NATS server answers at ${options.servers.join(",")}: ${text}`);
       if (Date.now() - lastLog >= CONNECT_LOG_EVERY_MS) {
@@ -375,7 +379,7 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
 }
 
 /** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */
-class HandlerError extends Error {
+class HandlerError extends NodeError {
   constructor(override readonly cause: unknown) {
     super(cause instanceof Error ? cause.message : String(cause));
   }

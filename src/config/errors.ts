@@ -3,6 +3,8 @@
  * unusable TLS file. The message is complete and meant for the operator (it names the file, the line and
  * the field when there is one); the structured parts are for callers that map it (rpc/errors.ts) and tests.
  */
+import { NodeError } from "../errors.js";
+
 export interface ConfigErrorDetail {
   /** path of the file at fault (INI file, TLS key or certificate) */
   file?: string;
@@ -12,7 +14,7 @@ export interface ConfigErrorDetail {
   field?: string;
 }
 
-export class ConfigError extends Error {
+export class ConfigError extends NodeError {
   readonly file?: string;
   readonly line?: number;
   readonly field?: string;

@@ -7,6 +7,7 @@
  * except where `deviation` says otherwise. Fields marked `extension` are ledgerd's own and are not part of
  * the `configuration` result.
  */
+import { InvariantError } from "../errors.js";
 import type { LogLevel } from "./types.js";
 
 /** "list" is a multi-valued field: each `Name = value` line appends, a bare `Name` line empties the list. */
@@ -790,7 +791,7 @@ export const GROUPS: readonly GroupSpec[] = [
 export function fieldSpec(group: GroupName, field: string): FieldSpec {
   const g = GROUPS.find((x) => x.name === group);
   const f = g?.fields.find((x) => x.name === field);
-  if (!f) throw new Error(`no field ${group}.${field}`); // programming error: names are constants
+  if (!f) throw new InvariantError(`no field ${group}.${field}`); // programming error: names are constants
   return f;
 }
 

@@ -221,19 +221,19 @@ function describeType(field: FieldSpec): string {
   }
 }
 
-/** Parses one raw value per the field's type; throws an Error whose message says what was expected. */
+/** Parses one raw value per the field's type; throws a ConfigError whose message says what was expected. */
 export function typedValue(field: FieldSpec, raw: string): FieldValue {
   switch (field.type) {
     case "string":
       if (field.choices && !field.choices.some((c) => c.toLowerCase() === raw.trim().toLowerCase())) {
-        throw new Error(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
+        throw new ConfigError(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
       }
       return raw;
     case "bool": {
       const v = raw.trim().toLowerCase();
       if (v === "true" || v === "yes" || v === "on" || v === "1") return true;
       if (v === "false" || v === "no" || v === "off" || v === "0") return false;
-      throw new Error(`expected true or false, got ${JSON.stringify(raw)}`);
+      throw new ConfigError(`expected true or false, got ${JSON.stringify(raw)}`);
     }
     case "int": {
       const v = raw.trim();
@@ -244,12 +244,12 @@ export function typedValue(field: FieldSpec, raw: string): FieldValue {
       } else if (/^[+-]?[0-9]+$/.test(v)) {
         n = Number.parseInt(v, 10);
       } else {
-        throw new Error(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
+        throw new ConfigError(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
       }
       const min = field.min ?? 0;
       const max = field.max ?? Number.MAX_SAFE_INTEGER;
       if (!Number.isSafeInteger(n) || n < min || n > max) {
-        throw new Error(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
+        throw new ConfigError(`expected ${describeType(field)}, got ${JSON.stringify(raw)}`);
       }
       return n;
     }

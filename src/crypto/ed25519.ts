@@ -1,6 +1,12 @@
-import { createPrivateKey, createPublicKey, type KeyObject, sign as nodeSign, verify as nodeVerify } from "node:crypto";
+import {
+  createHash,
+  createPrivateKey,
+  createPublicKey,
+  type KeyObject,
+  sign as nodeSign,
+  verify as nodeVerify,
+} from "node:crypto";
 import * as noble from "@noble/ed25519";
-import { sha512 } from "../protocol/hash.js";
 
 /**
  * Ed25519 for the protocol (wire-format §0.5). Verification is node:crypto (OpenSSL), ~12× faster than
@@ -8,8 +14,9 @@ import { sha512 } from "../protocol/hash.js";
  * @noble/ed25519 is kept for key derivation in tools and as an independent cross-check in tests.
  */
 
-// noble v3 needs a synchronous sha512 to offer its sync API.
-noble.hashes.sha512 = (m: Uint8Array) => Uint8Array.from(sha512(m));
+// noble v3 needs a synchronous sha512 to offer its sync API. Taken from node:crypto directly, not
+// protocol/hash.ts: crypto/ is the floor every other folder builds on, and imports none of them.
+noble.hashes.sha512 = (m: Uint8Array) => Uint8Array.from(createHash("sha512").update(m).digest());
 
 /** DER prefixes that wrap a raw 32-byte key for node:crypto (RFC 8410). */
 const SPKI_PREFIX = Buffer.from("302a300506032b6570032100", "hex");

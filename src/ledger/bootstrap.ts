@@ -8,6 +8,7 @@ import { fromHex, toHex } from "../protocol/bytes.js";
 import { directoryBlockHashes } from "../protocol/dblock.js";
 import { type GenesisBlocks, LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_SEED_HEX } from "../protocol/genesis.js";
 import type { NetworkName } from "../protocol/network.js";
+import { StoreError } from "../store/errors.js";
 import { BlockKind } from "../store/keys.js";
 import type { LedgerStore } from "../store/store.js";
 import type { BlockSigner } from "./blockBuilder.js";
@@ -36,9 +37,12 @@ export function assertSameGenesis(
   const saved = store.blockHashAt(BlockKind.directory, 0);
   const configured = directoryBlockHashes(genesis.directory).keyMR;
   if (saved !== undefined && toHex(saved) !== toHex(configured))
-    throw new Error(
-      `${store.path} holds a CUSTOM network whose genesis block ${toHex(saved)} is not the configured one ` +
+    throw new StoreError({
+      code: "GENESIS_MISMATCH",
+      path: store.path,
+      info:
+        `${store.path} holds a CUSTOM network whose genesis block ${toHex(saved)} is not the configured one ` +
         `(${toHex(configured)}): the bootstrap identity or the genesis allocation changed since the directory ` +
         "was created; restore the configuration it was made with, or use another directory",
-    );
+    });
 }

@@ -2,6 +2,8 @@
  * Typed rejections of the ledger (rules that need state). rpc/errors.ts alone maps them to JSON-RPC.
  * Stateless format problems are ProtocolError (protocol/errors.ts).
  */
+import { NodeError } from "../errors.js";
+
 export type LedgerErrorType =
   | { code: "BAD_SIGNATURE"; what: string } // signature does not verify
   | { code: "TIMESTAMP_OUT_OF_WINDOW"; what: string; timestampMs: number; nowMs: number; windowMs: number }
@@ -23,7 +25,7 @@ export type LedgerErrorType =
 /** The reference node's sentence for a repeated commit (spec §7): the `info` of REPEATED_COMMIT. */
 export const REPEATED_COMMIT_INFO = "A commit with equal or greater payment already exists";
 
-export class LedgerError extends Error {
+export class LedgerError extends NodeError {
   constructor(readonly type: LedgerErrorType) {
     super(type.code);
     this.name = "LedgerError";

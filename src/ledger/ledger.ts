@@ -26,6 +26,7 @@ import { type CustomGenesis, genesisBlocks } from "../protocol/genesis.js";
 import { type NetworkName, networkId } from "../protocol/network.js";
 import type { Receipt } from "../protocol/receipt.js";
 import { type Transaction, transactionId, transactionSignatureChecks } from "../protocol/transaction.js";
+import { StoreError } from "../store/errors.js";
 import { BlockKind } from "../store/keys.js";
 import type { LedgerStore } from "../store/store.js";
 import type { Verifier } from "../workers/verifier.js";
@@ -215,7 +216,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     const raw = (kind: BlockKind): Uint8Array => {
       const hash = this.deps.store.blockHashAt(kind, height);
       const block = hash && this.deps.store.block(hash);
-      if (!block) throw new Error(`store has no block of kind ${kind} at saved height ${height}`);
+      if (!block)
+        throw new StoreError({
+          code: "CORRUPT",
+          path: this.deps.store.path,
+          info: `no block of kind ${kind} at the saved height ${height}`,
+        });
       return block.raw;
     };
     return tipFromRaw({
@@ -520,7 +526,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
    * The end of minute 10 closes the block with the admin entries the log decided (`close`).
    */
   applyFromLog(msg: LogMessage, close?: ClusterClose): void {
-    if (this.failure !== undefined) throw new Error(`writes refused until recovery: ${this.failure}`);
+    if (this.failure !== undefined)
+      throw new StoreError({
+        code: "WRITES_REFUSED",
+        path: this.deps.store.path,
+        info: `writes refused until recovery: ${this.failure}`,
+      });
     this.deps.store.assertWritable();
     this.clusterClose = close;
     try {

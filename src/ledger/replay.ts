@@ -3,12 +3,13 @@
  * accepted the messages (crash recovery is replay, docs/ledger.md §5). A node that only replays — a
  * follower — runs the same loop over its own state.
  */
+import { NodeError } from "../errors.js";
 import type { LedgerStore } from "../store/store.js";
 import { decodeMessage, type LogMessage } from "./messages.js";
 import type { LedgerState } from "./state.js";
 
 /** A block closed again while replaying the journal could not be saved: the replay stops there. */
-export class ReplaySaveError extends Error {
+export class ReplaySaveError extends NodeError {
   constructor(height: number, cause: unknown) {
     super(
       `saving block ${height}, closed again from the journal, failed: ${cause instanceof Error ? cause.message : String(cause)}`,

@@ -3,6 +3,7 @@
  * (booted, blocks, stall, storage); other parts add theirs with `add` (the cluster's "in consensus", say)
  * without touching this file or the HTTP side. The answer reveals no secret: names, heights, ages, reasons.
  */
+import { InvariantError } from "../errors.js";
 import { MINUTES_PER_BLOCK } from "../ledger/constants.js";
 import { StoreError } from "../store/errors.js";
 
@@ -35,7 +36,8 @@ export class HealthChecks {
 
   /** Register a check; names are unique. */
   add(check: HealthCheck): void {
-    if (this.checks.some((c) => c.name === check.name)) throw new Error(`health check ${check.name} exists already`);
+    if (this.checks.some((c) => c.name === check.name))
+      throw new InvariantError(`health check ${check.name} exists already`);
     this.checks.push(check);
   }
 

@@ -3,9 +3,11 @@
  * the node's status at a glance, pages of block summaries, search, a chain's entry blocks, an address's
  * recent transactions. Every list is paged and every scan bounded, so pages stay fast on a large node.
  */
+
 import { statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { NodeConfig } from "../config/types.js";
+import { NodeError } from "../errors.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import { decodeAddress } from "../protocol/address.js";
 import { toHex } from "../protocol/bytes.js";
@@ -29,7 +31,7 @@ const HEX64 = /^[0-9a-fA-F]{64}$/;
 const ZERO = "0".repeat(64);
 
 /** A refused panel request: HTTP status and a sentence for the page. */
-export class PanelRequestError extends Error {
+export class PanelRequestError extends NodeError {
   constructor(
     readonly status: number,
     message: string,

@@ -16,6 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import HyperExpress from "hyper-express";
 import type { ControlPanelSetting } from "../config/types.js";
+import { InvariantError } from "../errors.js";
 import { authEnabled, authorized } from "../rpc/auth.js";
 import type { RequestInfo, RpcContext } from "../rpc/context.js";
 import { debugMethods } from "../rpc/debug/index.js";
@@ -23,6 +24,7 @@ import { auditServers, federatedServers } from "../rpc/debug/network.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
 import { basicAuthCheck, mountLiveRoute } from "../rpc/live/route.js";
+import { ListenError } from "../rpc/portCheck.js";
 import { v2Methods } from "../rpc/v2/index.js";
 import { PanelApi, PanelRequestError } from "./panelApi.js";
 
@@ -155,7 +157,7 @@ export class ControlPanel {
     try {
       await this.app.listen(this.options.port, this.options.host);
     } catch (e) {
-      throw new Error(
+      throw new ListenError(
         `control panel: cannot listen on ${this.options.host}:${this.options.port}: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
@@ -184,7 +186,7 @@ export class ControlPanel {
       try {
         this.files.set(path, { body: readFileSync(file), type });
       } catch (e) {
-        throw new Error(
+        throw new InvariantError(
           `control panel: cannot read ${file} (${e instanceof Error ? e.message : String(e)}); run make build`,
         );
       }

@@ -2,6 +2,8 @@
  * Typed rejections of the protocol layer. Every decoder and validator throws only
  * `ProtocolError`; `rpc/errors.ts` maps it to JSON-RPC -32602 with `data` = the message.
  */
+import { NodeError } from "../errors.js";
+
 export type ProtocolErrorCode =
   | "TRUNCATED" // input ended before a field was complete
   | "TRAILING_BYTES" // bytes left after a complete object
@@ -16,7 +18,7 @@ export type ProtocolErrorCode =
   | "BAD_SIGNATURE" // ed25519 signature does not verify (or is non-canonical)
   | "BAD_RCD"; // RCD type unknown or RCD does not match the input address
 
-export class ProtocolError extends Error {
+export class ProtocolError extends NodeError {
   /**
    * @param code   machine-readable reason
    * @param field  the field at fault, e.g. "entry.extids[2]" or "commit.signature"

@@ -10,7 +10,6 @@ import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import type { MessageIntake } from "./intake.js";
-import type { CallRecord } from "./jsonrpc.js";
 import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
 
@@ -53,6 +52,12 @@ export interface RequestInfo {
   remote: string;
   /** which Basic credential the caller presented: the debug one ([App] DebugRpcUser), the API's, or none */
   credential: "debug" | "rpc" | "none";
+}
+
+/** What one request of a body did, for the request log. */
+export interface CallRecord {
+  method: string | undefined;
+  code?: number;
 }
 
 export interface RpcContext extends RpcDependencies {

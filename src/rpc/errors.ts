@@ -4,6 +4,7 @@
  * maps each to `{code, message, data}`. A user mistake never becomes -32603.
  */
 import { ConfigError } from "../config/errors.js";
+import { NodeError } from "../errors.js";
 import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "../ledger/errors.js";
 import { ProtocolError } from "../protocol/errors.js";
 
@@ -34,7 +35,7 @@ export interface RpcErrorObject {
  * A JSON-RPC error with everything the response needs. `nullId` makes the envelope answer with
  * `"id": null` (spec §7: -32700 and -32600 always do).
  */
-export class RpcError extends Error {
+export class RpcError extends NodeError {
   constructor(
     readonly code: number,
     readonly rpcMessage: string,

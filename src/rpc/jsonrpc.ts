@@ -10,7 +10,7 @@
  * - a batch (array) answers an array in the same order with HTTP 200; an empty batch is one -32600;
  * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
  */
-import type { RpcContext } from "./context.js";
+import type { CallRecord, RpcContext } from "./context.js";
 import {
   internalError,
   invalidRequest,
@@ -49,11 +49,8 @@ export const MAX_JSON_DEPTH = 64;
  */
 const BATCH_TURN_MS = 10;
 
-/** What one request of a body did, for the request log. */
-export interface CallRecord {
-  method: string | undefined;
-  code?: number;
-}
+/** What one request of a body did (declared with the context, which the envelope imports: no cycle). */
+export type { CallRecord };
 
 /** The HTTP answer to one body. */
 export interface EnvelopeAnswer {

@@ -7,7 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { NodeConfig } from "../config/types.js";
 import type { Logger } from "../log/logger.js";
 import { answerPlain, type PlainAnswer, type PlainRoute } from "./plainRoutes.js";
-import { assertPortFree } from "./portCheck.js";
+import { assertPortFree, ListenError } from "./portCheck.js";
 
 /** A request that sends no complete header block within this time is dropped, ms (a scrape sends ~200 bytes). */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -64,7 +64,9 @@ export class MetricsServer {
         });
       });
     } catch (e) {
-      throw new Error(`cannot listen on ${host}:${port} (metrics): ${e instanceof Error ? e.message : String(e)}`);
+      throw new ListenError(
+        `cannot listen on ${host}:${port} (metrics): ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
     const address = this.server.address();
     this.boundPort = typeof address === "object" && address !== null ? address.port : port;

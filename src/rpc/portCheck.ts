@@ -3,6 +3,10 @@
  * store (a node that cannot serve must not replay the journal first), and right before uWS binds (server.ts).
  */
 import { createServer } from "node:net";
+import { NodeError } from "../errors.js";
+
+/** The node cannot serve on its address: the port is taken, or the host cannot be bound. */
+export class ListenError extends NodeError {}
 
 /**
  * uWebSockets.js binds with SO_REUSEPORT (its exclusive option does not combine with a host), so a second node
@@ -13,7 +17,7 @@ export function assertPortFree(port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once("error", (e: NodeJS.ErrnoException) =>
-      reject(new Error(e.code === "EADDRINUSE" ? `port ${port} is already in use` : e.message)),
+      reject(new ListenError(e.code === "EADDRINUSE" ? `port ${port} is already in use` : e.message)),
     );
     probe.listen({ port, host, exclusive: true }, () => probe.close(() => resolve()));
   });

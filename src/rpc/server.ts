@@ -24,7 +24,7 @@ import type { LiveFeed } from "./live/feed.js";
 import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
 import { LoginGuard } from "./loginGuard.js";
 import { answerPlain } from "./plainRoutes.js";
-import { assertPortFree } from "./portCheck.js";
+import { assertPortFree, ListenError } from "./portCheck.js";
 import { foreignRequestRefusal } from "./requestOrigin.js";
 import { TLS12_CIPHERS } from "./tls.js";
 import { v2Methods } from "./v2/index.js";
@@ -149,7 +149,7 @@ export class RpcServer {
       if (this.options.port !== 0) await assertPortFree(this.options.port, this.options.host);
       await this.app.listen(this.options.port, this.options.host);
     } catch (e) {
-      throw new Error(
+      throw new ListenError(
         `cannot listen on ${this.options.host}:${this.options.port}: ${e instanceof Error ? e.message : String(e)}`,
       );
     }

@@ -9,6 +9,7 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
+import { StoreError } from "./errors.js";
 import { JOURNAL_DB, JOURNAL_DIR } from "./journal.js";
 import { DB_NAMES, META_KEYS, parseJournalKey } from "./keys.js";
 
@@ -43,7 +44,8 @@ export async function backupDataDirectory(
   dest: string,
   options: { attempts?: number } = {},
 ): Promise<BackupResult> {
-  if (!existsSync(join(source, "data.mdb"))) throw new Error(`${source} holds no ledger database (no data.mdb)`);
+  if (!existsSync(join(source, "data.mdb")))
+    throw backupFailed(source, `${source} holds no ledger database (no data.mdb)`);
   const created = prepareDestination(dest);
   // Only what this copy wrote is ever removed: the entries inside `dest`, never `dest` itself unless created here.
   const clear = (): void => {
@@ -63,7 +65,10 @@ export async function backupDataDirectory(
   }
   if (created) rmSync(dest, { recursive: true, force: true });
   else clear();
-  throw new Error(`blocks closed during each of ${attempts} copies; try again, or stop the node and copy it cold`);
+  throw backupFailed(
+    source,
+    `blocks closed during each of ${attempts} copies; try again, or stop the node and copy it cold`,
+  );
 }
 
 /**
@@ -82,9 +87,12 @@ function prepareDestination(dest: string): boolean {
     return true;
   }
   if (stat.isSymbolicLink())
-    throw new Error(`${dest} is a symbolic link: give the directory it points to (${readlinkSync(dest)}) instead`);
-  if (!stat.isDirectory()) throw new Error(`${dest} exists and is not a directory`);
-  if (readdirSync(dest).length > 0) throw new Error(`${dest} is not empty`);
+    throw backupFailed(
+      dest,
+      `${dest} is a symbolic link: give the directory it points to (${readlinkSync(dest)}) instead`,
+    );
+  if (!stat.isDirectory()) throw backupFailed(dest, `${dest} exists and is not a directory`);
+  if (readdirSync(dest).length > 0) throw backupFailed(dest, `${dest} is not empty`);
   return false;
 }
 
@@ -103,7 +111,7 @@ function readSavedHeight(dataDir: string): number {
     const v = env
       .openDB<Uint8Array, Uint8Array>(DB_NAMES.meta, { keyEncoding: "binary", encoding: "binary" })
       .getBinary(Buffer.from(META_KEYS.savedHeight, "ascii"));
-    if (v?.length !== 4) throw new Error(`${dataDir}: the copy has no saved height`);
+    if (v?.length !== 4) throw backupFailed(dataDir, `${dataDir}: the copy has no saved height`);
     return v.readUInt32BE(0);
   } finally {
     void env.close();
@@ -120,4 +128,9 @@ function journalHeights(journalDir: string): number[] {
   } finally {
     void env.close();
   }
+}
+
+/** A backup refused or abandoned; the message says why and what to do. */
+function backupFailed(path: string, info: string): StoreError {
+  return new StoreError({ code: "BACKUP_FAILED", path, info });
 }

@@ -6,6 +6,7 @@
  */
 import { Worker } from "node:worker_threads";
 import type { WriteReply } from "./blockSetWriterTask.js";
+import { StoreError } from "./errors.js";
 
 export interface WriteResult {
   /** records written */
@@ -32,7 +33,7 @@ export class BlockSetWriter {
    * transferred (unusable here afterwards).
    */
   write(stream: ArrayBuffer): Promise<WriteResult> {
-    if (this.closed) return Promise.reject(new Error("the block-set writer is closed"));
+    if (this.closed) return Promise.reject(this.failed("the block-set writer is closed"));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
     return new Promise<WriteResult>((resolve, reject) => {
@@ -54,6 +55,10 @@ export class BlockSetWriter {
     await exited;
   }
 
+  private failed(info: string): StoreError {
+    return new StoreError({ code: "WRITER_FAILED", path: this.options.path, info });
+  }
+
   private start(): Worker {
     const worker = new Worker(new URL("./blockSetWriterTask.js", import.meta.url), {
       workerData: { path: this.options.path },
@@ -65,10 +70,10 @@ export class BlockSetWriter {
       this.pending.delete(reply.id);
       if (this.pending.size === 0 && !this.closed) worker.unref();
       if (reply.ok) p.resolve({ records: reply.records, ms: reply.ms });
-      else p.reject(new Error(reply.error));
+      else p.reject(this.failed(reply.error));
     });
     worker.on("error", (e: Error) => this.abandon(worker, e));
-    worker.on("exit", (code) => this.abandon(worker, new Error(`the block-set writer thread exited (code ${code})`)));
+    worker.on("exit", (code) => this.abandon(worker, this.failed(`the block-set writer thread exited (code ${code})`)));
     this.worker = worker;
     return worker;
   }

@@ -8,6 +8,7 @@
  * exit); out: `{ id, ok: true, records, ms }` or `{ id, ok: false, error }`.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { InvariantError } from "../errors.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
 import { forEachRecord } from "./recordStream.js";
 
@@ -27,7 +28,7 @@ export type WriteReply =
   | { id: number; ok: false; error: string };
 
 const port = parentPort;
-if (port === null) throw new Error("blockSetWriterTask runs as a worker thread");
+if (port === null) throw new InvariantError("blockSetWriterTask runs as a worker thread");
 const { path } = workerData as { path: string };
 const env: RootEnv = openEnvironment(path);
 const dbs: Databases = openDatabases(env);

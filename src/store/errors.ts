@@ -2,15 +2,22 @@
  * Typed failures of the store. Start-up problems (wrong network, unknown format) stop the node with a
  * message naming the data directory; they are never answered by silently creating a new genesis.
  */
+import { NodeError } from "../errors.js";
+
 export type StoreErrorType =
   | { code: "NETWORK_MISMATCH"; path: string; stored: string; expected: string }
   | { code: "UNKNOWN_FORMAT"; path: string; info: string }
   | { code: "OPEN_FAILED"; path: string; info: string }
   | { code: "CORRUPT"; path: string; info: string }
+  | { code: "CLOSED"; path: string }
+  | { code: "WRITER_FAILED"; path: string; info: string } // the block-set writer thread refused or died
+  | { code: "WRITES_REFUSED"; path: string; info: string } // a storage failure is being recovered from
+  | { code: "GENESIS_MISMATCH"; path: string; info: string } // a CUSTOM network's configured genesis changed
+  | { code: "BACKUP_FAILED"; path: string; info: string }
   | { code: "DIRECTORY_LOCKED"; path: string; holderPid: number | undefined }
   | { code: "STORAGE_FULL"; path: string; availableBytes: number; reserveBytes: number; neededBytes: number };
 
-export class StoreError extends Error {
+export class StoreError extends NodeError {
   constructor(readonly type: StoreErrorType) {
     super(describe(type));
     this.name = "StoreError";
@@ -27,6 +34,13 @@ function describe(t: StoreErrorType): string {
       return `cannot open the database in ${t.path}: ${t.info}`;
     case "CORRUPT":
       return `database in ${t.path} is inconsistent: ${t.info}`;
+    case "CLOSED":
+      return "the store is closed";
+    case "WRITER_FAILED":
+    case "WRITES_REFUSED":
+    case "GENESIS_MISMATCH":
+    case "BACKUP_FAILED":
+      return t.info;
     case "DIRECTORY_LOCKED":
       return (
         `data directory ${t.path} is in use by another ledgerd (${t.holderPid === undefined ? "pid not yet written" : `pid ${t.holderPid}`}); ` +

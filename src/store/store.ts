@@ -432,7 +432,7 @@ export class LedgerStore {
    * Returns the writer thread's time from receipt to the flushed commit, ms.
    */
   savePacked(packed: PackedBlockSet): Promise<number> {
-    if (this.closing) return Promise.reject(new Error("the store is closed"));
+    if (this.closing) return Promise.reject(new StoreError({ code: "CLOSED", path: this.path }));
     try {
       // LMDB rewrites whole pages: room for twice the records' bytes is a safe bound
       this.space.check(2 * packed.stream.byteLength);

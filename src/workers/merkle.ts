@@ -6,6 +6,7 @@
  * are aligned, their nodes pair exactly as in the whole tree; only the last, partial one must be
  * lifted to height k by pairing its lone node with itself, which the task does.
  */
+import { InvariantError } from "../errors.js";
 import { merkleRoot } from "../protocol/merkle.js";
 import { WorkerPoolError } from "./errors.js";
 import type { SubtreeTask } from "./merkleTask.js";
@@ -103,7 +104,7 @@ export class MerkleHasher {
         transferList: [packed.buffer as ArrayBuffer],
       });
       if (!(root instanceof Uint8Array) || root.length !== 32)
-        throw new Error("the task did not return a 32-byte node");
+        throw new InvariantError("the task did not return a 32-byte node");
       return root;
     } catch (cause) {
       if (this.closed) throw new WorkerPoolError({ code: "POOL_CLOSED", what: "Merkle root" }, { cause });

@@ -6,6 +6,7 @@
  * own results, in its own order, as soon as the batches holding its checks are back.
  */
 import { Piscina } from "piscina";
+import { InvariantError } from "../errors.js";
 import { WorkerPoolError } from "./errors.js";
 import { isPackable, packChecks } from "./signatureBatch.js";
 import type { SignatureCheck, Verifier } from "./verifier.js";
@@ -171,7 +172,7 @@ export class PoolVerifier implements Verifier {
       .run(batch, { filename: VERIFY_TASK, transferList: [batch.packed.buffer as ArrayBuffer] })
       .then((results: Uint8Array) => {
         if (!(results instanceof Uint8Array) || results.length !== to - from)
-          throw new Error(`expected ${to - from} results, got ${sizeOf(results)}`);
+          throw new InvariantError(`expected ${to - from} results, got ${sizeOf(results)}`);
         for (let k = from; k < to; k++) {
           const w = owner[k]!;
           w.results[index[k]!] = results[k - from] === 1;

@@ -11,6 +11,7 @@
  * that would go over it closes the connection with SLOW_CONSUMER; a replay waits for the socket to drain
  * below a quarter of it (at most `drainWaitMs`), and live events meanwhile queue up to `maxQueuedEvents`.
  */
+import { NodeError } from "../../errors.js";
 import { AckStatus } from "../../ledger/api.js";
 import type { Ledger } from "../../ledger/ledger.js";
 import type { LogMessage } from "../../ledger/messages.js";
@@ -126,7 +127,7 @@ interface SubscribeRequest {
 }
 
 /** A request the feed refuses; its message goes back as an `error` event. */
-class FeedRequestError extends Error {}
+class FeedRequestError extends NodeError {}
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 
