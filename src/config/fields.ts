@@ -3,7 +3,7 @@
  *
  * The groups and fields of spec §4.2.1 come first in each group, in the spec's order (that order is the
  * order of the `configuration` debug result). Defaults are those of the reference node's built-in
- * configuration (factomd util/config.go `defaultConfig`) with the neutral names of ../shared/README.md,
+ * configuration (factomd util/config.go `defaultConfig`) with the neutral names of docs/reference/README.md,
  * except where `deviation` says otherwise. Fields marked `extension` are ledgerd's own and are not part of
  * the `configuration` result.
  */

@@ -1,7 +1,7 @@
 /**
  * The result of the debug method `configuration` (and `reload-configuration`): groups App, Peer, Log,
  * Wallet, Walletd with exactly the fields of spec §4.2.1, typed as listed there, holding the values in
- * effect. Unlike the reference node, secrets never leave in clear (../shared/README.md, Precedence 3).
+ * effect. Unlike the reference node, secrets never leave in clear (docs/reference/README.md, Precedence 3).
  */
 
 import { GROUPS, type GroupName, LOG_LEVEL_WORDS } from "./fields.js";

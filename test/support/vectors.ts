@@ -4,7 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 
-/** One test vector of test/fixtures/vectors/*.json (copied from ../shared/vectors). */
+/** One test vector of test/fixtures/vectors/*.json (copied from the project brief's vectors/). */
 export interface Vector {
   id: string;
   description: string;

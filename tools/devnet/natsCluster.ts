@@ -9,7 +9,7 @@
  * leader and its streams are current) and it names the same meta leader as the others.
  *
  * Storage is always `file`: R3 memory streams cannot recover after a restart on 2.9.x (nats-server#3712,
- * ../shared/FEDERATION.md §2.3).
+ * FEDERATION.md §2.3).
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
