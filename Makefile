@@ -6,7 +6,7 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 PORT ?= $(or $(LEDGERD_PORT),8088)
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint format clean
+.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint format bench-check clean
 
 all: build
 
@@ -49,6 +49,12 @@ test-long: build
 
 bench: build os-packages-bench
 	node dist/bench/run.js
+
+# The micro suite and the budget rows (bench/budgets.ts), compared in the same run with the committed
+# bench/results/baseline.json: fails when a row is over its budget or more than 2x worse than its baseline.
+# `node dist/bench/check.js --write-baseline` records a new baseline.
+bench-check: build
+	node dist/bench/check.js
 
 # Mutation testing (StrykerJS; docs/testing.md §Mutation testing): one source file per Stryker run, one
 # mutant at a time, niced. Incremental: results of unchanged code and tests are re-used from

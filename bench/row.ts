@@ -27,6 +27,11 @@ export interface BenchRow {
   itemUnit?: string;
   /** why a row has no figures ("skipped: …") or what bounds it */
   note?: string;
+  /**
+   * a measured quantity with a ceiling (budget rows, budgets.ts): `value` and `limit` in `unit`, lower is
+   * better; `make bench-check` fails when value > limit
+   */
+  budget?: { value: number; limit: number; unit: string };
 }
 
 /** A row with no figures: the benchmark could not run (e.g. a function not implemented yet). */
@@ -50,7 +55,7 @@ function spread(r: BenchRow): string {
 
 /** The table printed by `make bench`: one line per row, grouped by section in the order given. */
 export function formatTable(rows: readonly BenchRow[]): string {
-  const header = ["section", "name", "ops/s", "mean µs", "p99 µs", "samples", "spread", "items/s"];
+  const header = ["section", "name", "ops/s", "mean µs", "p99 µs", "samples", "spread", "items/s", "budget"];
   const lines = rows.map((r) => [
     r.section,
     r.name + (r.note?.startsWith("skipped") ? ` (${r.note})` : ""),
@@ -60,9 +65,10 @@ export function formatTable(rows: readonly BenchRow[]): string {
     r.samples === 0 ? "–" : String(r.samples),
     spread(r),
     r.itemsPerSec === undefined ? "" : `${fmt(r.itemsPerSec)} ${r.itemUnit ?? ""}/s`,
+    r.budget === undefined ? "" : `${fmt(r.budget.value)} / ${fmt(r.budget.limit)} ${r.budget.unit}`,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => l[i]!.length)));
-  const numeric = new Set([2, 3, 4, 5, 6, 7]);
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8]);
   const render = (cells: string[]): string =>
     cells
       .map((c, i) => (numeric.has(i) ? c.padStart(widths[i]!) : c.padEnd(widths[i]!)))

@@ -1,12 +1,14 @@
 /**
- * `make bench` (= `node dist/bench/run.js`): the micro suite, then the end-to-end load benchmark when
- * it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the cluster scenario
- * (dist/tools/loadgen/cluster.js), printed as ONE table and written to
+ * `make bench` (= `node dist/bench/run.js`): the micro suite, the budget rows (budgets.ts), then the
+ * end-to-end load benchmark when it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the
+ * cluster scenario (dist/tools/loadgen/cluster.js), printed as ONE table and written to
  * bench/results/latest.json with a description of the machine. Interface: bench/README.md.
+ * `make bench-check` (check.ts) compares the micro suite and the budget rows with bench/results/baseline.json.
  */
 import { existsSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { budgetRows } from "./budgets.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
 import { type BenchRow, formatTable } from "./row.js";
@@ -138,6 +140,11 @@ async function main(): Promise<void> {
   };
   // The micro figures are kept even if the load benchmark later takes the process down.
   writeReport(report);
+
+  if (!process.argv.includes("--micro-only")) {
+    rows.push(...(await budgetRows()));
+    writeReport(report);
+  }
 
   const load = await loadRows();
   rows.push(...load.rows);

@@ -22,14 +22,9 @@ const DEFAULT_MAX_BATCH = 100;
 const FLOOD_REQUESTS = LONG ? 200_000 : 10_000;
 /** Parallel connections of the flood. */
 const FLOOD_CONCURRENCY = 32;
-/**
- * Most the node's RSS may grow over the long mode's flood, bytes. The heap grows to a working size under
- * load and V8 does not give it back at once: up to 97 MiB of growth was measured on a slow CI run. A leak of
- * 1 KiB per request adds 195 MiB over 200,000 requests, clear of that noise; over the CI flood's 10,000 it
- * would add 10 MB, inside it. So the budget is checked in long mode only (`make test-long`); the CI run
- * prints the figures.
- */
-const FLOOD_RSS_GROWTH_LIMIT = 160 * MiB;
+// The node's RSS growth over a flood of 200,000 requests is a budget row of `make bench` (bench/budgets.ts,
+// `budget.rpc.floodRss`, < 160 MiB), not an assert here: this suite checks that every request is answered
+// and the node still serves, and prints the RSS figures.
 /** Requests of the warm-up before the baseline RSS is taken, with the flood's concurrency. */
 const WARMUP_REQUESTS = 2_000;
 /** A slow client must be disconnected within this many ms (uWebSockets' idle timeout is 10 s). */
@@ -433,11 +428,6 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         `# flood: ${FLOOD_REQUESTS} requests in ${seconds.toFixed(1)} s (${Math.round(FLOOD_REQUESTS / seconds)}/s); node RSS ` +
           `${[rss0, ...samples.slice(1), rss1].map((b) => `${Math.round((b ?? 0) / MiB)}`).join(" → ")} MiB\n`,
       );
-      if (LONG && rss0 !== undefined && rss1 !== undefined)
-        assert.ok(
-          rss1 - rss0 < FLOOD_RSS_GROWTH_LIMIT,
-          `RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB over the flood`,
-        );
     });
   });
 });

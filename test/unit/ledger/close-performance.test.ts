@@ -1,6 +1,7 @@
 /**
- * Closing a big block must not hold the event loop long: 10,000 entries in 50 chains close in under
- * 250 ms of main-thread time (the ledger measures its synchronous close in stats().lastCloseMs).
+ * A big block closes whole: 10,000 entries in 50 chains, every chain's entry block in the directory block.
+ * How long the close holds the main thread is a budget row of `make bench` (bench/budgets.ts,
+ * `budget.ledger.close10k`, < 250 ms of CPU), not an assert here: no timing asserts in `make test`.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -19,8 +20,6 @@ import {
   tempDir,
 } from "./harness.js";
 
-/** Budget for the close of the block below, ms of main-thread time. */
-const CLOSE_BUDGET_MS = 250;
 const CHAINS = 50;
 const ENTRIES = 10_000;
 /** Submissions in flight at once (their journal writes share LMDB commits). */
@@ -30,7 +29,7 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Prom
   for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
 }
 
-test(`closing a block of ${ENTRIES} entries in ${CHAINS} chains takes < ${CLOSE_BUDGET_MS} ms of main-thread time`, async () => {
+test(`a block of ${ENTRIES} entries in ${CHAINS} chains closes with all of them`, async () => {
   const dir = tempDir();
   const n = openNode(dir);
   try {
@@ -63,7 +62,6 @@ test(`closing a block of ${ENTRIES} entries in ${CHAINS} chains takes < ${CLOSE_
         `${s.lastCloseMs!.toFixed(1)} ms wall (packing the save ${s.lastCloseSaveMs!.toFixed(1)} ms), ` +
         `longest turn ${s.lastCloseLongestTurnMs!.toFixed(1)} ms; writer thread ${s.lastCloseWriteMs!.toFixed(1)} ms`,
     );
-    assert.ok(closeMs < CLOSE_BUDGET_MS, `close took ${closeMs.toFixed(1)} ms`);
   } finally {
     await closeNode(n);
     cleanup(dir);

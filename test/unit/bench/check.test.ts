@@ -1,0 +1,61 @@
+/**
+ * `make bench-check`'s verdicts (bench/check.ts compareRows): over budget fails, more than 2× worse than the
+ * baseline fails, within both passes; rows without figures or without a baseline never fail.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { betterOf, compareRows, MAX_REGRESSION } from "../../../bench/check.js";
+import type { BenchRow } from "../../../bench/row.js";
+
+function row(id: string, opsPerSec: number, budget?: { value: number; limit: number }): BenchRow {
+  return {
+    id,
+    section: "t",
+    name: id,
+    opsPerSec,
+    meanUs: 1e6 / Math.max(opsPerSec, 1),
+    p99Us: 0,
+    samples: opsPerSec === 0 ? 0 : 10,
+    ...(budget ? { budget: { ...budget, unit: "ms" } } : {}),
+  };
+}
+
+test("a micro row fails only when more than 2× slower than its baseline", () => {
+  const base = [row("a", 1000), row("b", 1000)];
+  const [a, b] = compareRows([row("a", 1000 / (MAX_REGRESSION - 0.1)), row("b", 1000 / (MAX_REGRESSION + 0.1))], base);
+  assert.equal(a!.failed, false, a!.why);
+  assert.equal(b!.failed, true);
+  assert.match(b!.why, /2\.10× worse/);
+});
+
+test("a budget row fails over its limit, and when its value is more than 2× the baseline's", () => {
+  const base = [row("c", 10, { value: 50, limit: 250 }), row("d", 10, { value: 50, limit: 250 })];
+  const [over, regressed] = compareRows(
+    [row("c", 10, { value: 251, limit: 250 }), row("d", 10, { value: 101, limit: 250 })],
+    base,
+  );
+  assert.equal(over!.overBudget, true);
+  assert.equal(over!.failed, true);
+  assert.equal(regressed!.overBudget, false);
+  assert.equal(regressed!.failed, true);
+  const [fine] = compareRows([row("c", 10, { value: 99, limit: 250 })], base);
+  assert.equal(fine!.failed, false, fine!.why);
+});
+
+test("a measurement that failed (NaN) is over budget; skipped rows and new rows never fail", () => {
+  const [nan] = compareRows([row("e", 10, { value: Number.NaN, limit: 160 })], []);
+  assert.equal(nan!.failed, true);
+  const [skipped, fresh] = compareRows([row("f", 0), row("g", 5)], [row("f", 100)]);
+  assert.equal(skipped!.failed, false);
+  assert.equal(fresh!.failed, false);
+  assert.match(fresh!.why, /no baseline/);
+});
+
+test("a row measured twice counts with its better measurement", () => {
+  const first = [row("a", 100), row("b", 10, { value: 90, limit: 250 }), row("c", 0)];
+  const second = [row("a", 300), row("b", 10, { value: 120, limit: 250 }), row("c", 7)];
+  const best = betterOf(first, second);
+  assert.equal(best[0]!.opsPerSec, 300);
+  assert.equal(best[1]!.budget!.value, 90);
+  assert.equal(best[2]!.opsPerSec, 7, "a row that failed to run the first time takes the second measurement");
+});
