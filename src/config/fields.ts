@@ -73,8 +73,11 @@ export const MAX_MIN_FREE_DISK_MB = 1024 * 1024;
 
 /** Default largest HTTP body: 1 MiB (NodeConfig.maxBodyBytes). Fits a 100-request batch of 10 KiB reveals. */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
-/** Largest message delay, ms: the same bound as rpc/intake.ts MAX_DELAY_MS (a delayed call holds its HTTP
- *  request open; a minute is beyond any useful network simulation and below common client timeouts). */
+/**
+ * Largest message delay, ms, configured (`-delay`, [App] Delay) or set (`set-delay`, rpc/intake.ts). A delayed
+ * call holds its HTTP request open for the whole delay; one minute is far beyond any useful network
+ * simulation and still below common client timeouts.
+ */
 export const MAX_DELAY_MS = 60_000;
 /** Modes of the /debug endpoint (NodeConfig.debugApi). */
 export const DEBUG_API_MODES = ["off", "readonly", "readwrite"] as const;

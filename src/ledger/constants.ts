@@ -27,8 +27,11 @@ export const HOLD_EXPIRY_MS = 60 * 60 * 1000;
  */
 export const HOLDING_QUEUE_LIMIT = 10_000;
 
-/** Minutes per directory block (wire-format §6.4): end-of-minute 0..9, the last one closes the block. */
-export const MINUTES_PER_BLOCK = 10;
+/**
+ * Minutes per directory block (wire-format §6.4): end-of-minute 0..9, the last one closes the block. One home:
+ * the protocol's (minute markers 1..10 of the entry block, protocol/eblock.ts).
+ */
+export { MINUTES_PER_BLOCK } from "../protocol/eblock.js";
 
 /** Milliseconds per unit of the directory block timestamp (it counts minutes since the epoch). */
 export const MS_PER_TIMESTAMP_MINUTE = 60_000;

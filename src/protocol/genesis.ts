@@ -18,7 +18,7 @@ import {
   LOCAL_GENESIS_ASSET_BLOCK_HEX,
   MAIN_GENESIS_ASSET_BLOCK_HEX,
   TEST_GENESIS_ASSET_BLOCK_HEX,
-} from "./genesisBlocks.js";
+} from "./genesis/data.js";
 import { type NetworkName, networkId } from "./network.js";
 import {
   AMOUNT_LIMIT,

@@ -14,15 +14,13 @@
  */
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
+import { MAX_DELAY_MS } from "../config/fields.js";
 import { serverError } from "./errors.js";
 
 /** Largest drop rate, per mille (every message dropped). */
 export const MAX_DROP_RATE = 1000;
-/**
- * Largest delay, ms. A delayed call holds its HTTP request open for the whole delay; one minute is far
- * beyond any useful network simulation and still below common client timeouts.
- */
-export const MAX_DELAY_MS = 60_000;
+/** Largest delay, ms (one home: config/fields.ts, which bounds the configured value the same way). */
+export { MAX_DELAY_MS };
 
 /** Seconds of history behind `instantRate`. */
 const INSTANT_WINDOW_SECONDS = 10;

@@ -13,6 +13,7 @@ import {
   decodeAssetBlock,
   encodeAssetBlock,
 } from "../../../src/protocol/fblock.js";
+import { LOCAL_GENESIS_ASSET_BLOCK_HEX } from "../../../src/protocol/genesis/data.js";
 import {
   GENESIS_TIMESTAMP_MINUTES,
   genesisAssetBlock,
@@ -22,7 +23,6 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
   localGenesisAddressesHex,
 } from "../../../src/protocol/genesis.js";
-import { LOCAL_GENESIS_ASSET_BLOCK_HEX } from "../../../src/protocol/genesisBlocks.js";
 import { adminBlockJson } from "../../../src/protocol/json/adminBlockJson.js";
 import { assetBlockJson } from "../../../src/protocol/json/assetBlockJson.js";
 import { directoryBlockJson } from "../../../src/protocol/json/directoryBlockJson.js";

@@ -1,6 +1,8 @@
-// Genesis asset blocks (height 0), fixed bytes per network: factomd common/factoid/genesisBlockNew.go
-// (MainGenesisBlockStr, TestGenesisBlockStr, LocalGenesisBlockStr), taken from the verified vectors
-// fblock-genesis-main / -test / -local of test/fixtures/vectors/blocks.json. CUSTOM networks use the LOCAL block.
+// DATA, not code: do not edit by hand. Genesis asset blocks (height 0), fixed bytes per network: factomd
+// common/factoid/genesisBlockNew.go (MainGenesisBlockStr, TestGenesisBlockStr, LocalGenesisBlockStr), taken
+// from the verified vectors fblock-genesis-main / -test / -local of test/fixtures/vectors/blocks.json
+// (test/unit/protocol/genesis.test.ts derives their keyMRs and checks them against the vectors). CUSTOM
+// networks use the LOCAL block. The code that uses them is protocol/genesis.ts.
 
 /** MAIN genesis asset block, hex (rate 666600 base units/EC, 10 transactions). */
 export const MAIN_GENESIS_ASSET_BLOCK_HEX: string = [
