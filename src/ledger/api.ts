@@ -1,6 +1,8 @@
 /**
  * CONTRACT between rpc/ and ledger/ (fixed: rpc/v2 handlers code against it; ledger/ implements it).
- * All hashes are raw bytes; rpc/ converts hex ↔ bytes and builds the JSON shapes.
+ * All hashes are raw bytes; rpc/ converts hex ↔ bytes and builds the JSON shapes. A read given a hash that
+ * is not 32 bytes finds nothing (rpc/ checks the length at the edge already; the ledger checks again because
+ * it also answers callers other than rpc/ — the live feed, a follower, tests — and must not misread them).
  * Write methods throw LedgerError (ledger/errors.ts) for every rejection; they resolve only after the
  * accepted message is durably journaled.
  */
