@@ -1,5 +1,5 @@
 /**
- * The records of the cluster's replicated log (docs/cluster.md §3). Each JetStream message holds exactly
+ * The records of the cluster's replicated log (docs/cluster.md §1.2). Each JetStream message holds exactly
  * one record: a kind byte, then the kind's fields (big-endian, fixed sizes except the write batch).
  *
  * | kind | record | who appends it | signed by |
