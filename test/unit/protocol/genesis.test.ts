@@ -99,7 +99,7 @@ describe("LOCAL genesis from first principles", () => {
       [chain(0x0f), assetKeyMR],
     ] as const;
     const leaves = entries.map(([c, k]) => sha(concat(c, k)));
-    const bodyMR = sha(concat(sha(concat(leaves[0], leaves[1])), sha(concat(leaves[2], leaves[2])))); // 3 leaves: last paired with itself
+    const bodyMR = sha(concat(sha(concat(leaves[0]!, leaves[1]!)), sha(concat(leaves[2]!, leaves[2]!)))); // 3 leaves: last paired with itself
     const header = new ByteWriter()
       .u8(0)
       .u32(0xfa92e5a4)
