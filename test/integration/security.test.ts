@@ -668,3 +668,38 @@ describe("request bodies are held only as they arrive", () => {
     await node.stop();
   });
 });
+
+describe("the wallet file", () => {
+  const WALLET = join(PROJECT_ROOT, "bin", "ledgerd-wallet");
+  const run = (home: string, walletPath: string, args: string[]) =>
+    spawnSync(WALLET, args, {
+      encoding: "utf8",
+      env: { PATH: process.env.PATH ?? "", HOME: home, LEDGERD_WALLET: walletPath },
+    });
+
+  it("a symlinked wallet stays a link; a damaged file is reported without quoting it", (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-wallet-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, "vault"), { mode: 0o700 });
+    const real = join(dir, "vault", "wallet.json");
+    const link = join(dir, "wallet.json");
+    symlinkSync(real, link);
+    const made = run(dir, link, ["new-fa"]);
+    assert.equal(made.status, 0, made.stderr);
+    assert.ok(lstatSync(link).isSymbolicLink(), "the wallet path is still a symbolic link");
+    assert.match(readFileSync(real, "utf8"), /"keys"/);
+    assert.equal(statSync(real).mode & 0o777, 0o600);
+    const again = run(dir, link, ["new-ec"]);
+    assert.equal(again.status, 0, again.stderr);
+    assert.ok(lstatSync(link).isSymbolicLink());
+    assert.equal((JSON.parse(readFileSync(real, "utf8")) as { keys: unknown[] }).keys.length, 2);
+
+    // a torn file around a private key: the error names the file, never its contents
+    const secret = LOCAL_GENESIS_KEY.privateAddress;
+    writeFileSync(real, `{"version":1,"keys":[{"secret":"${secret}" oops`);
+    const damaged = run(dir, link, ["list"]);
+    assert.notEqual(damaged.status, 0);
+    assert.match(damaged.stderr, /is not valid JSON; restore it from a backup/);
+    assert.doesNotMatch(damaged.stderr + damaged.stdout, new RegExp(secret.slice(0, 12)));
+  });
+});

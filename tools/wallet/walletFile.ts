@@ -4,16 +4,19 @@ import {
   fchmodSync,
   constants as fsConstants,
   fsyncSync,
+  lstatSync,
   mkdirSync,
   openSync,
   readFileSync,
+  readlinkSync,
+  realpathSync,
   renameSync,
   statSync,
   unlinkSync,
   writeSync,
 } from "node:fs";
 import { homedir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { type KeyPair, keyPairFromPrivate } from "../../src/protocol/address.js";
 import { WalletError } from "./errors.js";
 
@@ -147,8 +150,9 @@ function parseWallet(path: string, text: string): WalletKey[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (e) {
-    throw new WalletError(`wallet file ${path} is not valid JSON (${(e as Error).message}); restore it from a backup`);
+  } catch {
+    // Not the parser's message: it quotes the text around the fault, which may be a private key.
+    throw new WalletError(`wallet file ${path} is not valid JSON; restore it from a backup`);
   }
   const w = json as Partial<WalletJson>;
   if (typeof w !== "object" || w === null || !Array.isArray(w.keys))
@@ -178,8 +182,12 @@ function parseWallet(path: string, text: string): WalletKey[] {
   });
 }
 
-/** Write `text` to `path` via a temporary file + rename; the file ends with mode 0600. */
-export function writeAtomically(path: string, text: string): void {
+/**
+ * Write `text` to `path` via a temporary file + rename; the file ends with mode 0600. A `path` that is a
+ * symbolic link stays one: the file it points to is replaced, in its own directory.
+ */
+export function writeAtomically(linkOrPath: string, text: string): void {
+  const path = resolveLink(linkOrPath);
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
   let fd: number | undefined;
@@ -246,5 +254,20 @@ function acquireLock(lockPath: string): () => void {
     if (Date.now() > deadline)
       throw new WalletError(`wallet is locked by another process (${lockPath}); if none is running, delete that file`);
     Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 50);
+  }
+}
+
+/** The file a symbolic link finally points to (the path itself when it is no link or does not exist). */
+function resolveLink(path: string): string {
+  try {
+    if (!lstatSync(path).isSymbolicLink()) return path;
+  } catch {
+    return path;
+  }
+  try {
+    return realpathSync(path);
+  } catch {
+    // a dangling link: write where it points, creating that file
+    return resolve(dirname(path), readlinkSync(path));
   }
 }
