@@ -150,4 +150,21 @@ describe("ed25519: node:crypto against @noble/ed25519", () => {
     assert.equal(noble.verify(sig, Uint8Array.of(1), key, { zip215: true }), true, "the permissive rule accepts it");
     assert.equal(verifyEd25519Noble(key, Uint8Array.of(1), sig), false);
   });
+
+  test("a small-order key verifies on the consensus path as in the reference, and not in strict noble", () => {
+    // The neutral point (y = 1, canonical) as key, R = the neutral point, S = 0: [S]B = R + [h]A holds for
+    // every message. factomd's Verify (ref10, cofactorless, no small-order check) accepts it, and so must
+    // the consensus path, or a node would refuse a block the reference network accepts (docs/compat.md).
+    const neutral = new Uint8Array(32);
+    neutral[0] = 1;
+    const sig = new Uint8Array(64);
+    sig.set(neutral, 0);
+    for (const msg of [Uint8Array.of(1), rng.bytes(40)]) {
+      assert.equal(verifyEd25519(neutral, msg, sig), true, "consensus path (node:crypto) accepts, as factomd");
+      assert.equal(verifyEd25519Noble(neutral, msg, sig), false, "strict noble refuses small-order keys");
+    }
+    const other = sig.slice();
+    other[32] = 1; // S = 1: the equation no longer holds
+    assert.equal(verifyEd25519(neutral, Uint8Array.of(1), other), false);
+  });
 });
