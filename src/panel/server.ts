@@ -23,8 +23,10 @@ import { debugMethods } from "../rpc/debug/index.js";
 import { auditServers, federatedServers } from "../rpc/debug/network.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
-import { basicAuthCheck, mountLiveRoute } from "../rpc/live/route.js";
+import { basicAuthCheck, type LiveRouteChecks, mountLiveRoute, remoteOf } from "../rpc/live/route.js";
+import { LoginGuard } from "../rpc/loginGuard.js";
 import { ListenError } from "../rpc/portCheck.js";
+import { foreignRequestRefusal } from "../rpc/requestOrigin.js";
 import { v2Methods } from "../rpc/v2/index.js";
 import { PanelApi, PanelRequestError } from "./panelApi.js";
 
@@ -100,6 +102,8 @@ export class ControlPanel {
   private readonly files = new Map<string, { body: Buffer; type: string }>();
   private boundPort = 0;
   private listening = false;
+  /** failed logins on this port: delayed and logged as on the API port */
+  private readonly logins: LoginGuard;
 
   constructor(
     private readonly options: ControlPanelOptions,
@@ -126,6 +130,7 @@ export class ControlPanel {
       },
     );
     this.loadFiles();
+    this.logins = new LoginGuard({ log: deps.rpc.log });
 
     this.app = new HyperExpress.Server({
       ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
@@ -138,7 +143,9 @@ export class ControlPanel {
     mountLiveRoute(
       this.app,
       deps.live,
-      basicAuthCheck(() => ({ user: deps.rpc.getConfig().rpcUser, pass: deps.rpc.getConfig().rpcPass })),
+      this.liveChecks(
+        basicAuthCheck(() => ({ user: deps.rpc.getConfig().rpcUser, pass: deps.rpc.getConfig().rpcPass }), this.logins),
+      ),
     );
     this.app.set_not_found_handler((_req, res) => {
       res.status(404).header("Content-Type", "text/plain; charset=utf-8").send("404 page not found\n");
@@ -198,13 +205,38 @@ export class ControlPanel {
       });
   }
 
-  /** Basic auth (the node's credentials, read per request) before anything else. */
+  /** `/live`: the Host/Origin check (browsers apply no CORS to WebSockets), then `auth`. */
+  private liveChecks(auth: LiveRouteChecks): LiveRouteChecks {
+    return {
+      refuse: (req) => {
+        const foreign = this.foreign(req);
+        if (foreign !== undefined)
+          return { status: 403, headers: [["Content-Type", "text/plain; charset=utf-8"]], body: foreign };
+        return auth.refuse(req);
+      },
+    };
+  }
+
+  /** The Host/Origin check of the API port (requestOrigin.ts), with the panel's listen host as a name of its own. */
+  private foreign(req: Request): string | undefined {
+    return foreignRequestRefusal(req.headers, { ...this.deps.rpc.getConfig(), listenHost: this.options.host });
+  }
+
+  /** Host/Origin (DNS rebinding: a page must not read the panel), then Basic auth, before anything else. */
   private async guarded(req: Request, res: Response, serve: () => Promise<void> | void): Promise<void> {
     const config = this.deps.rpc.getConfig();
+    const foreign = this.foreign(req);
+    if (foreign !== undefined) {
+      res.status(403).header("Content-Type", "text/plain; charset=utf-8").send(foreign);
+      return;
+    }
     if (
       authEnabled(config.rpcUser, config.rpcPass) &&
       !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
     ) {
+      const why = req.headers.authorization === undefined ? "missing" : "wrong";
+      await this.logins.failed(remoteOf(req), why, req.path);
+      if (res.completed) return;
       res
         .status(401)
         .header("WWW-Authenticate", 'Basic realm="ledgerd control panel"')

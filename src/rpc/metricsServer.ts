@@ -1,13 +1,16 @@
 /**
  * The optional metrics listener (`-metricsport`, [App] MetricsPort): `/metrics` and `/health` on a port of
  * their own, so a scraper can reach them where the API port is firewalled, or the other way round. Plain
- * node:http (a scrape every few seconds needs no uWS); the same routes and auth as on the API port.
+ * node:http (a scrape every few seconds needs no uWS); the same routes, auth, failed-login delay and
+ * Host/Origin check (requestOrigin.ts: a page must not read /metrics through DNS rebinding) as on the API port.
  */
 import { createServer, type Server } from "node:http";
 import type { NodeConfig } from "../config/types.js";
 import type { Logger } from "../log/logger.js";
+import { LoginGuard } from "./loginGuard.js";
 import { answerPlain, type PlainAnswer, type PlainRoute } from "./plainRoutes.js";
 import { assertPortFree, ListenError } from "./portCheck.js";
+import { foreignRequestRefusal } from "./requestOrigin.js";
 
 /** A request that sends no complete header block within this time is dropped, ms (a scrape sends ~200 bytes). */
 const HEADERS_TIMEOUT_MS = 10_000;
@@ -21,18 +24,25 @@ export class MetricsServer {
     deps: { routes: readonly PlainRoute[]; getConfig(): NodeConfig; log: Logger },
   ) {
     const routes = new Map(deps.routes.map((r) => [r.path, r]));
+    const logins = new LoginGuard({ log: deps.log });
     this.server = createServer(
       { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS },
       (req, res) => {
         const path = (req.url ?? "/").split("?")[0]!;
         const route = routes.get(path);
-        const answer = route
-          ? answerPlain(route, req.method ?? "", req.headers.authorization, deps.getConfig())
-          : Promise.resolve<PlainAnswer>({
-              status: 404,
-              contentType: "text/plain; charset=utf-8",
-              body: "404 page not found\n",
-            });
+        const config = deps.getConfig();
+        const foreign = foreignRequestRefusal({ host: req.headers.host, origin: req.headers.origin }, config);
+        const answer = foreign
+          ? Promise.resolve<PlainAnswer>({ status: 403, contentType: "text/plain; charset=utf-8", body: foreign })
+          : route
+            ? answerPlain(route, req.method ?? "", req.headers.authorization, config, (why) =>
+                logins.failed(req.socket.remoteAddress ?? "", why, path),
+              )
+            : Promise.resolve<PlainAnswer>({
+                status: 404,
+                contentType: "text/plain; charset=utf-8",
+                body: "404 page not found\n",
+              });
         answer.then(
           (a) => {
             res.writeHead(a.status, [["Content-Type", a.contentType], ...(a.headers ?? [])].flat());

@@ -2,7 +2,7 @@
  * Plain HTTP routes beside JSON-RPC — `/health` and `/metrics` — answered the same way on the API port
  * (hyper-express, server.ts) and on the optional metrics port (metricsServer.ts). A route answers GET and
  * HEAD (HEAD: the headers only), 405 with `Allow` to anything else, and, when it asks for it, the API's
- * Basic auth first (401 as on /v2).
+ * Basic auth first (401 as on /v2, after the same failed-login delay, loginGuard.ts).
  */
 import type { NodeConfig } from "../config/types.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
@@ -25,12 +25,17 @@ export interface PlainRoute {
 const TEXT = "text/plain; charset=utf-8";
 const ALLOWED = "GET, HEAD";
 
-/** The answer of `route` to a request with this HTTP method and Authorization header. */
+/**
+ * The answer of `route` to a request with this HTTP method and Authorization header.
+ * @param failedLogin counts, logs and waits out a refused login (LoginGuard.failed with the caller's address);
+ *   called before the first await, so the caller may read the request inside it
+ */
 export async function answerPlain(
   route: PlainRoute,
   method: string,
   authorization: string | undefined,
   config: NodeConfig,
+  failedLogin: (why: "missing" | "wrong") => Promise<void>,
 ): Promise<PlainAnswer> {
   if (method !== "GET" && method !== "HEAD")
     return { status: 405, contentType: TEXT, body: "405 method not allowed\n", headers: [["Allow", ALLOWED]] };
@@ -38,12 +43,14 @@ export async function answerPlain(
     route.auth &&
     authEnabled(config.rpcUser, config.rpcPass) &&
     !authorized(authorization, config.rpcUser, config.rpcPass)
-  )
+  ) {
+    await failedLogin(authorization === undefined ? "missing" : "wrong");
     return {
       status: 401,
       contentType: TEXT,
       body: UNAUTHORIZED_BODY,
       headers: [["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`]],
     };
+  }
   return route.answer();
 }

@@ -96,7 +96,10 @@ export class RpcServer {
     this.app.any("/v2", (req, res) => this.serve(req, res, this.v2));
     this.app.any("/debug", (req, res) => this.serve(req, res, this.debug));
     if (options.live !== undefined) {
-      const auth = basicAuthCheck(() => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass }));
+      const auth = basicAuthCheck(
+        () => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass }),
+        this.logins,
+      );
       mountLiveRoute(this.app, options.live, {
         // browsers apply no CORS to WebSockets: the Origin check is all that stops a page reading the feed
         refuse: (req) => {
@@ -111,7 +114,9 @@ export class RpcServer {
       this.app.any(route.path, async (req, res) => {
         const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
         if (foreign !== undefined) return send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
-        const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig());
+        const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig(), (why) =>
+          this.logins.failed(safeRemote(req), why, route.path),
+        );
         send(res, a.status, a.body, a.contentType, a.headers ?? []);
       });
     this.app.set_not_found_handler((_req, res) => {

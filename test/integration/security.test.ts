@@ -33,7 +33,7 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
 import { customNetworkFixture } from "../support/customNetwork.js";
-import { killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
+import { freeLoopbackPort, killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
 
 after(() => killAllNodes());
 
@@ -442,6 +442,84 @@ describe("cross-site requests, DNS rebinding, password guessing, per-call work",
     const e = await expectRpcError(node.rpc("multiple-asset-balances", { addresses: Array(1001).fill(address) }));
     assert.equal(e.code, -32602);
     assert.match(String(e.data), /at most 1000 per call, got 1001/);
+    await node.stop();
+  });
+
+  it("the live feed, /metrics, the metrics port and the control panel: failed logins wait and are logged; foreign Host/Origin refused", async (t) => {
+    const metricsPort = await freeLoopbackPort();
+    const node = await startWithAuth({
+      appConfig: ["NodeRpcUser = alice", "NodeRpcPass = s3cret"],
+      extraArgs: [`-metricsport=${metricsPort}`],
+    });
+    t.after(() => node.cleanup());
+    const panelPort = Number(/control panel listening.*?:(\d+)\//.exec(node.log)?.[1]);
+    assert.ok(panelPort > 0, node.tail());
+    const wrong = `Authorization: Basic ${Buffer.from("alice:guess").toString("base64")}`;
+    const right = `Authorization: Basic ${Buffer.from("alice:s3cret").toString("base64")}`;
+    const get = (path: string, host: string, extra: string[]) =>
+      [`GET ${path} HTTP/1.1`, `Host: ${host}`, ...extra, "Connection: close", "", ""].join("\r\n");
+    const upgrade = (host: string, extra: string[]) =>
+      [
+        "GET /live HTTP/1.1",
+        `Host: ${host}`,
+        "Connection: Upgrade",
+        "Upgrade: websocket",
+        "Sec-WebSocket-Version: 13",
+        "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+        ...extra,
+        "",
+        "",
+      ].join("\r\n");
+    /** status of one exchange, and whether it took the failed-login delay (a lower bound: load only adds) */
+    const timed = async (port: number, request: string) => {
+      const started = Date.now();
+      const a = await rawExchange(port, request);
+      return { ...a, waited: Date.now() - started >= 250 };
+    };
+    const api = `127.0.0.1:${node.port}`;
+    const panel = `127.0.0.1:${panelPort}`;
+    const metrics = `localhost:${metricsPort}`;
+
+    // wrong or missing credentials: 401 after the delay, wherever the node asks for them
+    for (const [port, request] of [
+      [node.port, upgrade(api, [wrong])],
+      [node.port, upgrade(api, [])],
+      [node.port, get("/metrics", api, [wrong])],
+      [metricsPort, get("/metrics", metrics, [wrong])],
+      [panelPort, upgrade(panel, [wrong])],
+      [panelPort, get("/", panel, [])],
+    ] as [number, string][]) {
+      const a = await timed(port, request);
+      assert.equal(a.status, 401, `${port} ${request.split("\r\n")[0]}: ${a.text}`);
+      assert.ok(a.waited, `${port} ${request.split("\r\n")[0]} answered 401 without the delay`);
+    }
+    // each listener (API, metrics port, panel) logs its first failure from an address at once, with the address
+    const lines = node.log.split("\n").filter((l) => l.includes("failed login"));
+    assert.deepEqual(
+      lines.map((l) => /"path":"([^"]*)"/.exec(l)?.[1]),
+      ["/live", "/metrics", "/live"],
+      lines.join("\n"),
+    );
+    for (const l of lines) assert.match(l, /"remote":"(::ffff:)?127\.0\.0\.1"/);
+    assert.doesNotMatch(node.log, /guess/);
+
+    // DNS rebinding and cross-site reads: refused on the metrics port and the panel as on the API port
+    for (const [port, request, why] of [
+      [metricsPort, get("/metrics", `attacker.example:${metricsPort}`, [right]), /Host "attacker\.example:\d+"/],
+      [metricsPort, get("/health", metrics, ["Origin: https://evil.example"]), /Origin "https:\/\/evil\.example"/],
+      [panelPort, get("/", `attacker.example:${panelPort}`, [right]), /Host "attacker\.example:\d+"/],
+      [panelPort, upgrade(panel, [right, "Origin: https://evil.example"]), /Origin "https:\/\/evil\.example"/],
+    ] as [number, string, RegExp][]) {
+      const a = await rawExchange(port, request);
+      assert.equal(a.status, 403, `${port} ${request.split("\r\n")[0]}: ${a.text}`);
+      assert.match(a.text, why);
+    }
+    // the right credentials and this node's names still get through
+    assert.equal((await rawExchange(metricsPort, get("/metrics", metrics, [right]))).status, 200);
+    assert.equal((await rawExchange(metricsPort, get("/health", `127.0.0.1:${metricsPort}`, []))).status, 200);
+    assert.equal((await rawExchange(node.port, upgrade(api, [right]))).status, 101);
+    assert.equal((await rawExchange(panelPort, upgrade(panel, [right]))).status, 101);
+    assert.equal((await rawExchange(panelPort, get("/", `localhost:${panelPort}`, [right]))).status, 200);
     await node.stop();
   });
 });

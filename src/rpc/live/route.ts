@@ -1,10 +1,12 @@
 /**
  * The `/live` WebSocket route (docs/api.md, "Live event feed") on a hyper-express server: the API's server
  * and the control panel's mount the same feed. The upgrade request passes the server's own checks (Basic
- * auth) first; a refused upgrade is answered over plain HTTP (401, or 503 when the feed is full).
+ * auth) first; a refused upgrade is answered over plain HTTP (401, or 503 when the feed is full). A failed
+ * login waits and is logged like one on /v2 (loginGuard.ts, issue 19 item 4).
  */
 import type HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "../auth.js";
+import type { LoginGuard } from "../loginGuard.js";
 import type { FeedConnection, LiveFeed } from "./feed.js";
 
 /** The path of the feed on both servers. */
@@ -22,9 +24,17 @@ const MAX_CLIENT_FRAME_BYTES = 64 * 1024;
  */
 const IDLE_TIMEOUT_SECONDS = 120;
 
+export interface LiveRouteRefusal {
+  status: number;
+  headers: [string, string][];
+  body: string;
+  /** settles when the refusal may be sent (a failed login's delay) */
+  wait?: Promise<void>;
+}
+
 export interface LiveRouteChecks {
-  /** undefined to accept, or the refusal: HTTP status, headers and body */
-  refuse(req: HyperExpress.Request): { status: number; headers: [string, string][]; body: string } | undefined;
+  /** undefined to accept, or the refusal */
+  refuse(req: HyperExpress.Request): LiveRouteRefusal | undefined;
 }
 
 /** Mount the feed at LIVE_PATH on `app`. */
@@ -61,13 +71,15 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
       });
     },
   );
-  app.upgrade(LIVE_PATH, (req, res) => {
+  app.upgrade(LIVE_PATH, async (req, res) => {
     const refusal = checks.refuse(req);
     if (refusal === undefined && !feed.hasRoom()) {
       res.status(503).header("Content-Type", "text/plain; charset=utf-8").send("too many live feed connections\n");
       return;
     }
     if (refusal !== undefined) {
+      if (refusal.wait !== undefined) await refusal.wait;
+      if (res.completed) return; // the client went away while it waited
       res.status(refusal.status);
       for (const [name, value] of refusal.headers) res.header(name, value);
       res.send(refusal.body);
@@ -77,13 +89,18 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
   });
 }
 
-/** The API's Basic auth (auth.ts) as a route check: credentials read from the configuration per request. */
-export function basicAuthCheck(credentials: () => { user: string; pass: string }): LiveRouteChecks {
+/**
+ * The API's Basic auth (auth.ts) as a route check: credentials read from the configuration per request; a
+ * failure is counted and logged by `logins`, and its 401 waits the failed-login delay.
+ */
+export function basicAuthCheck(credentials: () => { user: string; pass: string }, logins: LoginGuard): LiveRouteChecks {
   return {
     refuse: (req) => {
       const { user, pass } = credentials();
-      if (!authEnabled(user, pass) || authorized(req.headers.authorization, user, pass)) return undefined;
+      const header = req.headers.authorization;
+      if (!authEnabled(user, pass) || authorized(header, user, pass)) return undefined;
       return {
+        wait: logins.failed(remoteOf(req), header === undefined ? "missing" : "wrong", LIVE_PATH),
         status: 401,
         headers: [
           ["Content-Type", "text/plain; charset=utf-8"],
@@ -93,4 +110,13 @@ export function basicAuthCheck(credentials: () => { user: string; pass: string }
       };
     },
   };
+}
+
+/** The caller's address, "" when uWS no longer knows it. */
+export function remoteOf(req: HyperExpress.Request): string {
+  try {
+    return req.ip;
+  } catch {
+    return "";
+  }
 }
