@@ -5,6 +5,7 @@
  */
 import { join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
+import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { JetStreamLog } from "./cluster/jetStreamLog.js";
@@ -188,15 +189,18 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     for (const warning of secretWarnings(config)) log.warn(warning);
     if (replicatedLog !== undefined) {
-      federation = new Federation(federationOptions(config), {
-        ledger,
-        log: replicatedLog,
-        logger: log,
-        networkTesting: () => {
-          const intake = serverRef.current?.intake;
-          return { dropRatePerMille: intake?.dropRatePerMille ?? 0, delayMs: intake?.delayMs ?? 0 };
+      federation = new Federation(
+        { ...federationOptions(config), authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
+        {
+          ledger,
+          log: replicatedLog,
+          logger: log,
+          networkTesting: () => {
+            const intake = serverRef.current?.intake;
+            return { dropRatePerMille: intake?.dropRatePerMille ?? 0, delayMs: intake?.delayMs ?? 0 };
+          },
         },
-      });
+      );
       const running = federation;
       cleanups.push(() => running.stop());
       monitor.health.add(consensusCheck(running));

@@ -4,10 +4,12 @@
  * server), 07 (remove) with their activation height, and 08 (signing key). Never node configuration, so
  * every node derives the same set from the same blocks (FEDERATION.md §4).
  *
- * Pure: `applyAdminBlock` folds one saved admin block in; `at(height)` answers the set in force at a height.
+ * Pure: `applyAdminBlock` folds one saved admin block in; `at(height)` answers the set in force at a height;
+ * `snapshot`/`AuthoritySet.restore` turn the whole state into plain JSON and back (authorityFile.ts keeps it
+ * next to the saved blocks, so a start folds in only the admin blocks saved since).
  */
 import type { AdminEntry } from "../protocol/ablock.js";
-import { compareBytes, toHex } from "../protocol/bytes.js";
+import { compareBytes, fromHex, toHex } from "../protocol/bytes.js";
 
 export interface Authority {
   identity: Uint8Array;
@@ -26,6 +28,14 @@ interface Change {
   height: number;
   type: 0x05 | 0x06 | 0x07;
   identity: Uint8Array;
+}
+
+/** The whole state of an AuthoritySet as plain JSON (hex strings). */
+export interface AuthoritySnapshot {
+  role: { identity: string; role: "federated" | "audit" }[];
+  keys: { identity: string; publicKey: string }[];
+  pending: { height: number; type: 0x05 | 0x06 | 0x07; identity: string }[];
+  appliedUpTo: number;
 }
 
 export class AuthoritySet {
@@ -81,6 +91,40 @@ export class AuthoritySet {
   /** The signing key recorded for an identity. */
   keyOf(identity: Uint8Array): Uint8Array | undefined {
     return this.keys.get(toHex(identity));
+  }
+
+  /** The whole state, as plain JSON (restore with `AuthoritySet.restore`). */
+  snapshot(): AuthoritySnapshot {
+    return {
+      role: [...this.role.values()].map((r) => ({ identity: toHex(r.identity), role: r.role })),
+      keys: [...this.keys].map(([identity, key]) => ({ identity, publicKey: toHex(key) })),
+      pending: this.pending.map((c) => ({ height: c.height, type: c.type, identity: toHex(c.identity) })),
+      appliedUpTo: this.appliedUpTo,
+    };
+  }
+
+  /** The set a `snapshot` describes; throws RangeError when the snapshot is not well-formed. */
+  static restore(bootstrap: { identity: Uint8Array; publicKey: Uint8Array }, s: AuthoritySnapshot): AuthoritySet {
+    const set = new AuthoritySet(bootstrap);
+    const id = (hex: unknown): Uint8Array => {
+      if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) throw new RangeError(`not a 32-byte hex: ${hex}`);
+      return fromHex(hex);
+    };
+    const height = (n: unknown): number => {
+      if (!Number.isSafeInteger(n) || (n as number) < 0) throw new RangeError(`not a height: ${n}`);
+      return n as number;
+    };
+    for (const r of s.role) {
+      if (r.role !== "federated" && r.role !== "audit") throw new RangeError(`not a role: ${r.role}`);
+      set.role.set(toHex(id(r.identity)), { identity: id(r.identity), role: r.role });
+    }
+    for (const k of s.keys) set.keys.set(toHex(id(k.identity)), id(k.publicKey));
+    for (const c of s.pending) {
+      if (c.type !== 0x05 && c.type !== 0x06 && c.type !== 0x07) throw new RangeError(`not a change: ${c.type}`);
+      set.pending.push({ height: height(c.height), type: c.type, identity: id(c.identity) });
+    }
+    set.appliedUpTo = height(s.appliedUpTo);
+    return set;
   }
 
   /** The bootstrap server (for views). */

@@ -9,7 +9,7 @@ import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { fromHex } from "../protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../protocol/genesis.js";
 import { networkId } from "../protocol/network.js";
-import type { FederationOptions } from "./federation.js";
+import type { FederationOptions } from "./federationTypes.js";
 
 /** The log of a network: stream `LEDGER_<NET>` on subjects `ledger.<net>.>` (CUSTOM: the network id in hex). */
 export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">): {

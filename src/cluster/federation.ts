@@ -16,157 +16,49 @@
  * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
  *   VM order, 08…] and records the closing record's sequence with the saved block, where a restart resumes.
  */
-import { randomBytes } from "node:crypto";
-import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { LedgerError } from "../ledger/errors.js";
-import { decodeMessage, encodeMessage, type LogMessage } from "../ledger/messages.js";
+import { decodeMessage, type LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
-import { commitTxId } from "../protocol/commit.js";
-import type { DirectoryBlock } from "../protocol/dblock.js";
-import { entryHash } from "../protocol/entry.js";
+import { directoryBlockHashes } from "../protocol/dblock.js";
 import { ProtocolError } from "../protocol/errors.js";
-import { transactionId } from "../protocol/transaction.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
-import {
-  type DbSignature,
-  majority,
-  orderedSignatureEntries,
-  signDirectoryBlock,
-  verifyDirectoryBlockSignature,
-} from "./dbSig.js";
-import { type ElectionState, faultRound, newElectionState, roundCandidate, tallyFaultVote } from "./election.js";
-import { type Appended, type LogRecord, MAX_RECORD_BYTES } from "./jetStreamLog.js";
-import { type ClusterRecord, decodeRecord, encodeRecord, recordSubject, signRecord, verifyRecord } from "./records.js";
+import { loadAuthorities, saveAuthorities } from "./authorityFile.js";
+import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
+import { newElectionState, tallyFaultVote } from "./election.js";
+import type {
+  FederationDependencies,
+  FederationOptions,
+  FederationStatus,
+  HeightState,
+  WriteResult,
+} from "./federationTypes.js";
+import type { LogRecord } from "./jetStreamLog.js";
+import { Proposer } from "./proposer.js";
+import { type ClusterRecord, decodeRecord, encodeRecord, recordSubject, verifyRecord } from "./records.js";
+import { WriteIntake } from "./writeIntake.js";
 
-export type ClusterRole = "federated" | "audit" | "follower";
-
-/** What the federation needs of the ledger (Ledger implements it). */
-export interface FederatedLedger {
-  /** the open block: height, minute (0..9), its start and its current minute's start, ms since epoch */
-  openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number };
-  /** directory block h−1 (the last closed block) */
-  lastDirectoryBlock(): DirectoryBlock;
-  /** admin entries of the saved admin block of `height` */
-  adminEntries(height: number): readonly AdminEntry[];
-  /** the stream sequence recorded with the last saved block (0: none) */
-  savedLogSequence(): number;
-  /**
-   * Apply one message the log delivered (no journal: the log is the journal). Throws LedgerError, state
-   * unchanged, when a rule rejects it. The end of minute 10 needs `close`: the admin block's entries and
-   * the sequence of the record that closes it.
-   */
-  applyFromLog(msg: LogMessage, close?: { adminEntries: AdminEntry[]; logSequence: number }): void;
-  /** resolves when the last closed block is saved */
-  closeSaved(): Promise<void>;
-}
-
-/** The replicated log as the federation uses it (JetStreamLog implements it). */
-export interface OrderedLog {
-  append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended>;
-  follow(
-    fromSeq: number,
-    onRecord: (r: LogRecord) => Promise<void> | void,
-  ): { stop(): Promise<void>; done: Promise<void> };
-  lastSequence(): Promise<number>;
-  /** the newest record of a kind (a direct get; optional) */
-  lastOfKind?(kind: string): Promise<Uint8Array | undefined>;
-}
-
-export interface FederationOptions {
-  role: ClusterRole;
-  /** identity chain ID (federated and audit servers) */
-  identity?: Uint8Array;
-  /** ed25519 seed of the signing key (federated and audit servers) */
-  seed?: Uint8Array;
-  networkId: number;
-  /** seconds per block: a minute is a tenth of it */
-  blockTimeSeconds: number;
-  /** the network's genesis federated server and its key (the genesis admin block carries no key) */
-  bootstrap: { identity: Uint8Array; publicKey: Uint8Array };
-  /** public key that signs addServer records (the network's skeleton key) */
-  skeletonKey: Uint8Array;
-  /** a name unique in the cluster, part of record ids */
-  nodeName: string;
-  /** seconds without a federated server's signature before the others vote it out (default 120) */
-  faultTimeoutSeconds?: number;
-  /** seconds per election round (default 30) */
-  roundTimeoutSeconds?: number;
-  /** the log's stream name (for views) */
-  stream?: string;
-}
-
-export interface FederationDependencies {
-  ledger: FederatedLedger;
-  log: OrderedLog;
-  logger: {
-    debug(msg: string, fields?: Record<string, unknown>): void;
-    info(msg: string, fields?: Record<string, unknown>): void;
-    warn(msg: string, fields?: Record<string, unknown>): void;
-    error(msg: string, fields?: Record<string, unknown>): void;
-  };
-  /** wall clock, ms since epoch: paces proposals and stamps writes, never read by apply */
-  now?: () => number;
-  /**
-   * Network testing (debug set-drop-rate / set-delay): drop this node's outbound proposals per mille (never
-   * fault votes, never inbound records); hold each outbound publish a random 0…delay ms and each inbound
-   * apply `delay` ms. Absent: none.
-   */
-  networkTesting?: () => { dropRatePerMille: number; delayMs: number };
-}
+export type {
+  ClusterRole,
+  FederatedLedger,
+  FederationDependencies,
+  FederationOptions,
+  FederationStatus,
+  OrderedLog,
+} from "./federationTypes.js";
 
 /** Between two looks at whether a proposal is due, ms (a minute of a 6-s block is 600 ms). */
 const PROPOSE_TICK_MS = 50;
-/** A proposal not applied after this long is sent again (same id: a stored one is not stored twice), ms. */
-const REPROPOSE_MS = 2_000;
-/** Results of applied writes records kept for their proposer to collect (a proposer collects at once). */
-const RESULTS_KEPT = 4096;
 /** How often the network's leader height is read from the stream's newest end of minute, ms. */
 const LEADER_HEIGHT_EVERY_MS = 2_000;
 /** Pause before following again after the delivery stopped (disk full, a bug in apply), ms. */
 const FOLLOW_RETRY_MS = 1_000;
 
-/** The deterministic state of the open height. */
-interface HeightState {
-  height: number;
-  authorities: AuthorityView;
-  /** the block's start comes from the log (true from height 2 on: the previous close fixes it) */
-  startFixed: boolean;
-  sigs: Map<string, DbSignature>;
-  /** federated servers whose signature did not verify over this node's block h−1 */
-  differing: Set<string>;
-  /** a valid EOM(h,0) that waits for the majority of signatures */
-  pendingMinuteZero: { timeMs: number } | undefined;
-  adminFirst: AdminEntry[];
-  adminLast: AdminEntry[];
-  added: Set<string>;
-  /** fault votes of this height (election.ts) */
-  election: ElectionState;
-}
-
-/** What `network-info` shows of the federation. */
-export interface FederationStatus {
-  role: ClusterRole;
-  stream: string;
-  identity: string;
-  appliedSequence: number;
-  synced: boolean;
-  forked: boolean;
-  height: number;
-  federated: string[];
-  audit: string[];
-  signatures: string[];
-  /** fault votes of the open height: `${round}/${faulted}/${candidate}` → voters (hex) */
-  faultVotes: Record<string, string[]>;
-}
-
-type WriteResult = LedgerError | undefined;
-
 export class Federation {
   private readonly now: () => number;
-  private readonly minuteMs: number;
-  private readonly publicKey: Uint8Array | undefined;
-  private readonly authorities: AuthoritySet;
+  private authorities: AuthoritySet;
+  private readonly proposer: Proposer;
+  private readonly intake: WriteIntake;
   private hs!: HeightState;
   private appliedSeq = 0;
   /** sequence the node must reach before it counts as synced and starts proposing */
@@ -176,59 +68,81 @@ export class Federation {
   private stopped = false;
   private following: { stop(): Promise<void>; done: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
-  private readonly proposedAt = new Map<string, number>();
-  // writes of this node waiting for their record
-  private batch: { bytes: Uint8Array; resolve(): void; reject(e: unknown): void }[] = [];
-  private batchScheduled = false;
-  private readonly bootNonce = randomBytes(6).toString("hex");
-  private writeCount = 0;
-  private readonly results = new Map<number, WriteResult[]>();
-  /** hashes (hex) of writes accepted here and not yet applied from the log → how many such writes */
-  private readonly pending = new Map<string, number>();
-  /**
-   * The voter's observations (its own clock, never part of apply's decisions): when each federated server's
-   * signature was last applied here, and the last height each audit server's heartbeat was seen at.
-   */
-  private readonly lastSigned = new Map<string, number>();
-  private readonly heartbeats = new Map<string, number>();
   /** the height the network works on, from the stream's newest end-of-minute record (0: not known yet) */
   private networkHeight = 0;
   private leaderTimer: NodeJS.Timeout | undefined;
-  private readonly waiting = new Map<number, (r: WriteResult[]) => void>();
 
   constructor(
     private readonly options: FederationOptions,
     private readonly deps: FederationDependencies,
   ) {
     this.now = deps.now ?? Date.now;
-    this.minuteMs = (options.blockTimeSeconds * 1000) / 10;
-    if (options.role !== "follower") {
-      if (options.identity?.length !== 32 || options.seed?.length !== 32)
-        throw new RangeError(`a ${options.role} server needs a 32-byte identity and signing seed`);
-      this.publicKey = publicKeyFromSeed(options.seed);
-    }
+    this.proposer = new Proposer(options, deps, this.now);
     this.authorities = new AuthoritySet(options.bootstrap);
-    this.faultTimeoutMs = (options.faultTimeoutSeconds ?? 120) * 1000;
-    this.roundTimeoutMs = (options.roundTimeoutSeconds ?? 30) * 1000;
+    this.intake = new WriteIntake(deps.log, options.nodeName, () =>
+      this.forked ? "this node's blocks differ from the signed majority: writes refused" : undefined,
+    );
   }
 
-  private readonly faultTimeoutMs: number;
-  private readonly roundTimeoutMs: number;
-
-  /** Load the authority set from the saved admin blocks, then follow the log from the saved block's record on. */
+  /** Load the authority set, then follow the log from the saved block's record on. */
   async start(): Promise<void> {
     const open = this.deps.ledger.openBlock();
-    for (let h = 0; h < open.height; h++) this.authorities.applyAdminBlock(h, this.deps.ledger.adminEntries(h));
+    this.loadAuthorities(open.height);
     this.resetHeight(open.height);
     this.appliedSeq = this.deps.ledger.savedLogSequence();
     this.catchUpTarget = await this.lastSequenceWithRetry();
     if (this.appliedSeq >= this.catchUpTarget) this.markSynced();
     this.follow();
-    this.timer = setInterval(() => this.propose(), PROPOSE_TICK_MS);
+    this.timer = setInterval(() => {
+      if (this.synced && !this.forked && !this.stopped) this.proposer.propose(this.hs);
+    }, PROPOSE_TICK_MS);
     if (this.deps.log.lastOfKind !== undefined) {
       void this.readNetworkHeight();
       this.leaderTimer = setInterval(() => void this.readNetworkHeight(), LEADER_HEIGHT_EVERY_MS);
       this.leaderTimer.unref();
+    }
+  }
+
+  /**
+   * The authority set of the saved blocks: from the file kept beside them (authorityFile.ts) when it belongs
+   * to this chain, folding in only the admin blocks saved after it; else from every saved admin block.
+   */
+  private loadAuthorities(openHeight: number): void {
+    let from = 0;
+    const file = this.options.authorityFile;
+    const saved = file === undefined ? undefined : loadAuthorities(file, this.options.bootstrap);
+    if (saved !== undefined && "reason" in saved) {
+      this.deps.logger.warn("authority file not used; rebuilding from the admin blocks", {
+        file,
+        reason: saved.reason,
+      });
+    } else if (saved !== undefined) {
+      const block = saved.through < openHeight ? this.deps.ledger.directoryBlockByHeight(saved.through) : undefined;
+      if (block !== undefined && bytesEqual(directoryBlockHashes(block.block).keyMR, saved.keyMR)) {
+        this.authorities = saved.set;
+        from = saved.through + 1;
+      } else
+        this.deps.logger.warn("authority file belongs to other blocks; rebuilding from the admin blocks", {
+          file,
+          height: saved.through,
+        });
+    }
+    for (let h = from; h < openHeight; h++) this.authorities.applyAdminBlock(h, this.deps.ledger.adminEntries(h));
+    this.deps.logger.debug("authority set loaded", { fromFile: from > 0, adminBlocksRead: openHeight - from });
+    if (from < openHeight) this.saveAuthorities(openHeight - 1);
+  }
+
+  /** Keep the set as folded through admin block `through` (the last saved) beside the blocks. */
+  private saveAuthorities(through: number): void {
+    const file = this.options.authorityFile;
+    if (file === undefined) return;
+    const block = this.deps.ledger.directoryBlockByHeight(through);
+    if (block === undefined) return;
+    try {
+      saveAuthorities(file, through, directoryBlockHashes(block.block).keyMR, this.authorities);
+    } catch (e) {
+      // a cache: the next start rebuilds from the admin blocks
+      this.deps.logger.warn("authority file not written", { file, error: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -250,8 +164,7 @@ export class Federation {
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.leaderTimer !== undefined) clearInterval(this.leaderTimer);
     await this.following?.stop();
-    for (const b of this.batch) b.reject(new LedgerError({ code: "INVALID", info: "the node is stopping" }));
-    this.batch = [];
+    this.intake.close();
   }
 
   private follow(): void {
@@ -277,108 +190,19 @@ export class Federation {
     this.deps.logger.info("caught up with the log", { seq: this.appliedSeq, height: this.hs.height });
   }
 
-  // ───────────────────────────── writes ─────────────────────────────
+  // ───────────────────────────── writes (writeIntake.ts) ─────────────────────────────
 
   /**
    * Append a client message (already checked here: decode, signature, pre-checks) and resolve once this
    * node has applied it: rejects with the rule's LedgerError when the log order made it invalid.
    */
   submit(msg: LogMessage): Promise<void> {
-    if (this.forked)
-      return Promise.reject(
-        new LedgerError({
-          code: "INVALID",
-          info: "this node's blocks differ from the signed majority: writes refused",
-        }),
-      );
-    const keys = pendingKeys(msg);
-    for (const k of keys) this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
-    const settle = (): void => {
-      for (const k of keys) {
-        const n = (this.pending.get(k) ?? 1) - 1;
-        if (n <= 0) this.pending.delete(k);
-        else this.pending.set(k, n);
-      }
-    };
-    return new Promise<void>((resolve, reject) => {
-      this.batch.push({
-        bytes: encodeMessage(msg),
-        resolve: () => {
-          settle();
-          resolve();
-        },
-        reject: (e) => {
-          settle();
-          reject(e);
-        },
-      });
-      if (!this.batchScheduled) {
-        this.batchScheduled = true;
-        setImmediate(() => this.flushBatch());
-      }
-    });
+    return this.intake.submit(msg);
   }
 
   /** True while a write with this hash was accepted here and is not yet applied from the log (ack: NotConfirmed). */
   isPending(hash: Uint8Array): boolean {
-    return this.pending.has(toHex(hash));
-  }
-
-  private flushBatch(): void {
-    this.batchScheduled = false;
-    while (this.batch.length > 0) {
-      const part: typeof this.batch = [];
-      let bytes = 1;
-      while (
-        this.batch.length > 0 &&
-        bytes + 4 + this.batch[0]!.bytes.length <= MAX_RECORD_BYTES &&
-        part.length < 4096
-      ) {
-        const w = this.batch.shift()!;
-        bytes += 4 + w.bytes.length;
-        part.push(w);
-      }
-      if (part.length === 0) {
-        const w = this.batch.shift()!;
-        w.reject(new LedgerError({ code: "INVALID", info: "message larger than a log record" }));
-        continue;
-      }
-      void this.appendWrites(part);
-    }
-  }
-
-  private async appendWrites(part: { bytes: Uint8Array; resolve(): void; reject(e: unknown): void }[]): Promise<void> {
-    const data = encodeRecord({ kind: "writes", messages: part.map((p) => p.bytes) });
-    const id = `w/${this.options.nodeName}/${this.bootNonce}/${this.writeCount++}`;
-    let results: WriteResult[];
-    try {
-      const { seq } = await this.deps.log.append(recordSubject("writes"), data, id);
-      results = await this.resultsOf(seq);
-    } catch (e) {
-      const err =
-        e instanceof LedgerError
-          ? e
-          : new LedgerError({
-              code: "INVALID",
-              info: `not confirmed: the replicated log did not take the message (${e instanceof Error ? e.message : String(e)})`,
-            });
-      for (const p of part) p.reject(err);
-      return;
-    }
-    part.forEach((p, i) => {
-      const r = results[i];
-      if (r === undefined) p.resolve();
-      else p.reject(r);
-    });
-  }
-
-  private resultsOf(seq: number): Promise<WriteResult[]> {
-    const ready = this.results.get(seq);
-    if (ready !== undefined) {
-      this.results.delete(seq);
-      return Promise.resolve(ready);
-    }
-    return new Promise((resolve) => this.waiting.set(seq, resolve));
+    return this.intake.isPending(hash);
   }
 
   /**
@@ -416,7 +240,10 @@ export class Federation {
     let closed = false;
     if (rec !== undefined) closed = this.applyRecord(rec, r.seq);
     this.appliedSeq = r.seq;
-    if (closed) await this.deps.ledger.closeSaved();
+    if (closed) {
+      await this.deps.ledger.closeSaved();
+      this.saveAuthorities(this.hs.height - 1);
+    }
     if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
   }
 
@@ -425,15 +252,10 @@ export class Federation {
     const hs = this.hs;
     switch (rec.kind) {
       case "writes": {
-        const out: WriteResult[] = rec.messages.map((bytes) => this.applyWrite(bytes));
-        const waiter = this.waiting.get(seq);
-        if (waiter !== undefined) {
-          this.waiting.delete(seq);
-          waiter(out);
-        } else {
-          this.results.set(seq, out);
-          if (this.results.size > RESULTS_KEPT) this.results.delete(this.results.keys().next().value!);
-        }
+        this.intake.delivered(
+          seq,
+          rec.messages.map((bytes) => this.applyWrite(bytes)),
+        );
         return false;
       }
       case "blockStart": {
@@ -486,7 +308,7 @@ export class Federation {
         const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
         if (rec.height !== hs.height || a?.publicKey === undefined) return false;
         if (!verifyRecord(rec, this.options.networkId, a.publicKey)) return false;
-        this.heartbeats.set(toHex(rec.identity), hs.height);
+        this.proposer.heartbeat(toHex(rec.identity), hs.height);
         return false;
       }
       case "faultVote": {
@@ -560,7 +382,7 @@ export class Federation {
       return false;
     }
     hs.sigs.set(id, { identity: rec.identity, publicKey: rec.publicKey, signature: rec.signature });
-    this.lastSigned.set(id, this.now());
+    this.proposer.signed(id);
     const pending = hs.pendingMinuteZero;
     if (pending !== undefined && hs.sigs.size >= majority(hs.authorities.federated.length)) {
       hs.pendingMinuteZero = undefined;
@@ -592,13 +414,9 @@ export class Federation {
   }
 
   private resetHeight(height: number): void {
-    const authorities = this.authorities.at(height);
-    // the voter's clock starts for a server when it becomes federated (a new one has not signed anything yet)
-    for (const f of authorities.federated)
-      if (!this.lastSigned.has(toHex(f.identity))) this.lastSigned.set(toHex(f.identity), this.now());
     this.hs = {
       height,
-      authorities,
+      authorities: this.authorities.at(height),
       startFixed: height > 1,
       sigs: new Map(),
       differing: new Set(),
@@ -608,146 +426,12 @@ export class Federation {
       added: new Set(),
       election: newElectionState(),
     };
+    this.proposer.heightOpened(this.hs);
   }
 
   private isFederatedSigner(identity: Uint8Array, verify: (key: Uint8Array) => boolean): boolean {
     const fed = this.hs.authorities.federated.find((a: Authority) => bytesEqual(a.identity, identity));
     return fed?.publicKey !== undefined && verify(fed.publicKey);
-  }
-
-  // ───────────────────────────── proposals ─────────────────────────────
-
-  /** As a federated server of the open height: propose what is due. Best effort; apply decides. */
-  private propose(): void {
-    if (!this.synced || this.forked || this.stopped || this.options.role === "follower") return;
-    const me = this.options.identity!;
-    const hs = this.hs;
-    const now = this.now();
-    const seed = this.options.seed!;
-    const net = this.options.networkId;
-    const open = this.deps.ledger.openBlock();
-    const auditMe = hs.authorities.audit.find((a) => bytesEqual(a.identity, me));
-    if (auditMe?.publicKey !== undefined && bytesEqual(auditMe.publicKey, this.publicKey!)) {
-      // an audit server says it is alive once a minute
-      this.send(`hb/${hs.height}/${open.minute}/${toHex(me)}`, now, () =>
-        signRecord(
-          { kind: "heartbeat", height: hs.height, minute: open.minute, identity: me, signature: new Uint8Array(64) },
-          net,
-          seed,
-        ),
-      );
-      return;
-    }
-    const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
-    if (mine === undefined || mine.publicKey === undefined || !bytesEqual(mine.publicKey, this.publicKey!)) return;
-    this.proposeFaultVotes(now);
-    if (!hs.startFixed)
-      this.send(`start/${hs.height}`, now, () =>
-        signRecord(
-          { kind: "blockStart", height: hs.height, timeMs: now, proposer: me, signature: new Uint8Array(64) },
-          net,
-          seed,
-        ),
-      );
-    if (!hs.sigs.has(toHex(me)))
-      this.send(`dbsig/${hs.height}/${toHex(me)}`, now, () => ({
-        kind: "dbSig",
-        height: hs.height,
-        identity: me,
-        publicKey: this.publicKey!,
-        signature: signDirectoryBlock(seed, this.deps.ledger.lastDirectoryBlock()),
-      }));
-    if (hs.startFixed && now >= open.minuteStartMs + this.minuteMs)
-      this.send(`eom/${hs.height}/${open.minute}`, now, () =>
-        signRecord(
-          {
-            kind: "endOfMinute",
-            height: hs.height,
-            minute: open.minute,
-            timeMs: now,
-            proposer: me,
-            signature: new Uint8Array(64),
-          },
-          net,
-          seed,
-        ),
-      );
-  }
-
-  /** Vote out each federated server silent (no signature applied here) for longer than the fault timeout. */
-  private proposeFaultVotes(now: number): void {
-    const hs = this.hs;
-    const me = this.options.identity!;
-    for (const f of hs.authorities.federated) {
-      const id = toHex(f.identity);
-      if (bytesEqual(f.identity, me) || hs.sigs.has(id) || hs.election.decided.has(id)) continue;
-      const round = faultRound(now - (this.lastSigned.get(id) ?? now), this.faultTimeoutMs, this.roundTimeoutMs);
-      if (round === undefined) continue;
-      const candidate = this.candidateFor(round);
-      if (candidate === undefined) continue;
-      this.send(`fault/${hs.height}/${round}/${id}/${toHex(me)}`, now, () =>
-        signRecord(
-          {
-            kind: "faultVote",
-            height: hs.height,
-            round,
-            faulted: f.identity,
-            candidate,
-            voter: me,
-            signature: new Uint8Array(64),
-          },
-          this.options.networkId,
-          this.options.seed!,
-        ),
-      );
-    }
-  }
-
-  private candidateFor(round: number): Uint8Array | undefined {
-    const hs = this.hs;
-    return roundCandidate(
-      hs.authorities.audit.map((a) => a.identity),
-      (id) => (this.heartbeats.get(toHex(id)) ?? -10) >= hs.height - 1,
-      hs.height,
-      round,
-    );
-  }
-
-  /**
-   * The voter's view of each federated server of the open height: online unless silent past the fault
-   * timeout, and the audit server this node would vote to replace it with.
-   */
-  faultView(): Map<string, { online: boolean; replace: string | undefined }> {
-    const now = this.now();
-    const out = new Map<string, { online: boolean; replace: string | undefined }>();
-    for (const f of this.hs.authorities.federated) {
-      const id = toHex(f.identity);
-      const silent = this.hs.sigs.has(id) ? 0 : now - (this.lastSigned.get(id) ?? now);
-      const round = faultRound(silent, this.faultTimeoutMs, this.roundTimeoutMs);
-      const candidate = round === undefined ? undefined : this.candidateFor(round);
-      out.set(id, { online: round === undefined, replace: candidate === undefined ? undefined : toHex(candidate) });
-    }
-    return out;
-  }
-
-  /** Append a proposal under `id` unless it was sent less than REPROPOSE_MS ago. */
-  private send(id: string, now: number, build: () => ClusterRecord): void {
-    const last = this.proposedAt.get(id);
-    if (last !== undefined && now - last < REPROPOSE_MS) return;
-    this.proposedAt.set(id, now);
-    if (this.proposedAt.size > 1024) this.proposedAt.delete(this.proposedAt.keys().next().value!);
-    const rec = build();
-    const testing = this.deps.networkTesting?.();
-    // factomd exempts election messages from its drop rate; so do we
-    if (testing !== undefined && rec.kind !== "faultVote" && Math.random() * 1000 < testing.dropRatePerMille) return;
-    const netId = this.options.networkId.toString(16);
-    const publish = (): void => {
-      this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `${netId}/${id}`).catch((e: unknown) => {
-        this.deps.logger.warn("a proposal was not appended", { id, error: e instanceof Error ? e.message : String(e) });
-      });
-    };
-    if (testing !== undefined && testing.delayMs > 0) setTimeout(publish, Math.random() * testing.delayMs).unref();
-    else publish();
   }
 
   // ───────────────────────────── views ─────────────────────────────
@@ -789,22 +473,16 @@ export class Federation {
     };
   }
 
+  /**
+   * The voter's view of each federated server of the open height: online unless silent past the fault
+   * timeout, and the audit server this node would vote to replace it with.
+   */
+  faultView(): Map<string, { online: boolean; replace: string | undefined }> {
+    return this.proposer.faultView(this.hs);
+  }
+
   /** The authority set of the open height (federated-servers, audit-servers, authorities). */
   authorityView(): AuthorityView {
     return this.hs.authorities;
-  }
-}
-
-/** The hashes `ack` may be asked about for a client message: commit txid and entry hash, entry hash, txid. */
-function pendingKeys(msg: LogMessage): string[] {
-  switch (msg.kind) {
-    case "commit":
-      return [toHex(commitTxId(msg.commit)), toHex(msg.commit.entryHash)];
-    case "reveal":
-      return [toHex(entryHash(msg.entryRaw))];
-    case "transaction":
-      return [toHex(transactionId(msg.tx))];
-    default:
-      return [];
   }
 }

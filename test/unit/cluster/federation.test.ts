@@ -3,9 +3,12 @@
  * (one nats-server): records are appended by hand, as a federated server would, and the node's state is read
  * back. Checked: the first block's start comes from the log; minute 0 waits for the majority of signatures;
  * a stale end of minute and one signed by a server that is not federated are skipped; a majority of
- * signatures over another block makes the node declare itself forked and refuse writes.
+ * signatures over another block makes the node declare itself forked and refuse writes; the authority set is
+ * kept in a file beside the saved blocks and a restart folds in no admin block (a damaged or foreign file: all).
  */
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
 import { Federation } from "../../../src/cluster/federation.js";
@@ -38,18 +41,35 @@ async function setup(stream: string) {
   );
   const dir = tempDir();
   const node = openNode(dir);
-  const fed = new Federation(
-    {
-      role: "follower",
-      networkId: NET,
-      blockTimeSeconds: 6,
-      bootstrap: { identity: BOOT, publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX) },
-      skeletonKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
-      nodeName: "test",
-    },
-    { ledger: node.ledger, log, logger: quiet },
-  );
+  const authorityFile = join(dir, "authorities.json");
+  /** what the federation logged: message and fields */
+  const lines: { msg: string; fields?: Record<string, unknown> }[] = [];
+  const keep = (msg: string, fields?: Record<string, unknown>): void => {
+    lines.push({ msg, ...(fields === undefined ? {} : { fields }) });
+  };
+  const logger = { debug: keep, info: keep, warn: keep, error: keep };
+  const newFederation = () =>
+    new Federation(
+      {
+        role: "follower",
+        networkId: NET,
+        blockTimeSeconds: 6,
+        bootstrap: { identity: BOOT, publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX) },
+        skeletonKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+        nodeName: "test",
+        authorityFile,
+      },
+      { ledger: node.ledger, log, logger },
+    );
+  let fed = newFederation();
   await fed.start();
+  /** stop the federation and start a new one on the same ledger and log (a node restart without the process) */
+  const restart = async (): Promise<void> => {
+    await fed.stop();
+    lines.length = 0;
+    fed = newFederation();
+    await fed.start();
+  };
   const append = async (rec: ClusterRecord): Promise<void> => {
     const { seq } = await log.append(recordSubject(rec.kind), encodeRecord(rec));
     const deadline = Date.now() + 10_000;
@@ -65,7 +85,17 @@ async function setup(stream: string) {
     cleanup(dir);
     await nats.stop();
   };
-  return { node, fed, append, stop };
+  return {
+    node,
+    get fed() {
+      return fed;
+    },
+    append,
+    stop,
+    restart,
+    lines,
+    authorityFile,
+  };
 }
 
 const eom = (height: number, minute: number, timeMs: number, seed = SEED, proposer = BOOT) =>
@@ -138,6 +168,29 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
         t.fed.authorityView().federated.map((a) => toHex(a.identity)),
         [toHex(BOOT), toHex(newId)],
       );
+      // the authority set is kept beside the saved blocks: a restart reads no admin block (O(1) in height)
+      const loaded = () => t.lines.find((l) => l.msg === "authority set loaded")?.fields;
+      await t.restart();
+      assert.deepEqual(loaded(), { fromFile: true, adminBlocksRead: 0 });
+      assert.deepEqual(
+        t.fed.authorityView().federated.map((a) => [toHex(a.identity), toHex(a.publicKey!)]),
+        [
+          [toHex(BOOT), LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX],
+          [toHex(newId), toHex(newKey)],
+        ],
+      );
+      // a damaged file, or one of other blocks, is not used: the set is rebuilt from the admin blocks
+      writeFileSync(t.authorityFile, "{not json");
+      await t.restart();
+      assert.deepEqual(loaded(), { fromFile: false, adminBlocksRead: 2 });
+      assert.ok(t.lines.some((l) => l.msg.startsWith("authority file not used")));
+      assert.equal(t.fed.authorityView().federated.length, 2);
+      const kept = JSON.parse(readFileSync(t.authorityFile, "utf8")) as { keyMR: string };
+      writeFileSync(t.authorityFile, JSON.stringify({ ...kept, keyMR: "ab".repeat(32) }));
+      await t.restart();
+      assert.deepEqual(loaded(), { fromFile: false, adminBlocksRead: 2 });
+      assert.ok(t.lines.some((l) => l.msg.startsWith("authority file belongs to other blocks")));
+      assert.equal(t.fed.authorityView().federated.length, 2);
       // two federated servers now: one signature is not a majority, minute 0 of block 2 waits
       await t.append(eom(2, 0, start + 7000));
       await t.append({

@@ -235,11 +235,21 @@ describe("authority set from admin entries", () => {
       at6.audit.map((x) => x.identity[0]),
       [0x01],
     );
+    // the snapshot (authorityFile.ts) restores the whole state: pending changes and keys included
+    const copy = AuthoritySet.restore(boot, JSON.parse(JSON.stringify(set.snapshot())));
+    assert.deepEqual(copy.snapshot(), set.snapshot());
+    assert.throws(() => AuthoritySet.restore(boot, { ...set.snapshot(), appliedUpTo: -1 }), RangeError);
+    assert.throws(
+      () => AuthoritySet.restore(boot, { ...set.snapshot(), keys: [{ identity: "zz", publicKey: "00" }] }),
+      RangeError,
+    );
     // promotion of the audit server and demotion of the federated one (as an election writes them)
-    set.applyAdminBlock(8, [
-      { type: 0x05, identityChainId: a, dbHeight: 9 },
-      { type: 0x06, identityChainId: b, dbHeight: 9 },
-    ]);
+    for (const s of [set, copy])
+      s.applyAdminBlock(8, [
+        { type: 0x05, identityChainId: a, dbHeight: 9 },
+        { type: 0x06, identityChainId: b, dbHeight: 9 },
+      ]);
+    assert.deepEqual(copy.at(9), set.at(9), "the restored set answers as the original");
     const at9 = set.at(9);
     assert.deepEqual(
       at9.federated.map((x) => x.identity[0]),

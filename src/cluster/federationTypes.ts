@@ -1,0 +1,135 @@
+/**
+ * The federation's types (federation.ts): what it needs of the ledger and of the replicated log, its options
+ * and dependencies, the deterministic state of the open height, and what `network-info` shows of it.
+ */
+import type { LedgerError } from "../ledger/errors.js";
+import type { LogMessage } from "../ledger/messages.js";
+import type { AdminEntry } from "../protocol/ablock.js";
+import type { DirectoryBlock } from "../protocol/dblock.js";
+import type { AuthorityView } from "./authorities.js";
+import type { DbSignature } from "./dbSig.js";
+import type { ElectionState } from "./election.js";
+import type { Appended, LogRecord } from "./jetStreamLog.js";
+
+export type ClusterRole = "federated" | "audit" | "follower";
+
+/** What the federation needs of the ledger (Ledger implements it). */
+export interface FederatedLedger {
+  /** the open block: height, minute (0..9), its start and its current minute's start, ms since epoch */
+  openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number };
+  /** directory block h−1 (the last closed block) */
+  lastDirectoryBlock(): DirectoryBlock;
+  /** directory block `height` as saved (undefined above the saved height) */
+  directoryBlockByHeight(height: number): { block: DirectoryBlock } | undefined;
+  /** admin entries of the saved admin block of `height` */
+  adminEntries(height: number): readonly AdminEntry[];
+  /** the stream sequence recorded with the last saved block (0: none) */
+  savedLogSequence(): number;
+  /**
+   * Apply one message the log delivered (no journal: the log is the journal). Throws LedgerError, state
+   * unchanged, when a rule rejects it. The end of minute 10 needs `close`: the admin block's entries and
+   * the sequence of the record that closes it.
+   */
+  applyFromLog(msg: LogMessage, close?: { adminEntries: AdminEntry[]; logSequence: number }): void;
+  /** resolves when the last closed block is saved */
+  closeSaved(): Promise<void>;
+}
+
+/** The replicated log as the federation uses it (JetStreamLog implements it). */
+export interface OrderedLog {
+  append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended>;
+  follow(
+    fromSeq: number,
+    onRecord: (r: LogRecord) => Promise<void> | void,
+  ): { stop(): Promise<void>; done: Promise<void> };
+  lastSequence(): Promise<number>;
+  /** the newest record of a kind (a direct get; optional) */
+  lastOfKind?(kind: string): Promise<Uint8Array | undefined>;
+}
+
+export interface FederationOptions {
+  role: ClusterRole;
+  /** identity chain ID (federated and audit servers) */
+  identity?: Uint8Array;
+  /** ed25519 seed of the signing key (federated and audit servers) */
+  seed?: Uint8Array;
+  networkId: number;
+  /** seconds per block: a minute is a tenth of it */
+  blockTimeSeconds: number;
+  /** the network's genesis federated server and its key (the genesis admin block carries no key) */
+  bootstrap: { identity: Uint8Array; publicKey: Uint8Array };
+  /** public key that signs addServer records (the network's skeleton key) */
+  skeletonKey: Uint8Array;
+  /** a name unique in the cluster, part of record ids */
+  nodeName: string;
+  /** seconds without a federated server's signature before the others vote it out (default 120) */
+  faultTimeoutSeconds?: number;
+  /** seconds per election round (default 30) */
+  roundTimeoutSeconds?: number;
+  /** the log's stream name (for views) */
+  stream?: string;
+  /**
+   * file that keeps the authority set beside the saved blocks (authorityFile.ts): a start then folds in only
+   * the admin blocks saved after it. Absent: rebuilt from every saved admin block at start.
+   */
+  authorityFile?: string;
+}
+
+export interface FederationDependencies {
+  ledger: FederatedLedger;
+  log: OrderedLog;
+  logger: {
+    debug(msg: string, fields?: Record<string, unknown>): void;
+    info(msg: string, fields?: Record<string, unknown>): void;
+    warn(msg: string, fields?: Record<string, unknown>): void;
+    error(msg: string, fields?: Record<string, unknown>): void;
+  };
+  /** wall clock, ms since epoch: paces proposals and stamps writes, never read by apply */
+  now?: () => number;
+  /**
+   * Network testing (debug set-drop-rate / set-delay): drop this node's outbound proposals per mille (never
+   * fault votes, never inbound records); hold each outbound publish a random 0…delay ms and each inbound
+   * apply `delay` ms. Absent: none.
+   */
+  networkTesting?: () => { dropRatePerMille: number; delayMs: number };
+}
+
+/** The deterministic state of the open height. */
+export interface HeightState {
+  height: number;
+  authorities: AuthorityView;
+  /** the block's start comes from the log (true from height 2 on: the previous close fixes it) */
+  startFixed: boolean;
+  sigs: Map<string, DbSignature>;
+  /** federated servers whose signature did not verify over this node's block h−1 */
+  differing: Set<string>;
+  /** a valid EOM(h,0) that waits for the majority of signatures */
+  pendingMinuteZero: { timeMs: number } | undefined;
+  adminFirst: AdminEntry[];
+  adminLast: AdminEntry[];
+  added: Set<string>;
+  /** fault votes of this height (election.ts) */
+  election: ElectionState;
+}
+
+/** What `network-info` shows of the federation. */
+export interface FederationStatus {
+  role: ClusterRole;
+  stream: string;
+  identity: string;
+  appliedSequence: number;
+  synced: boolean;
+  forked: boolean;
+  height: number;
+  federated: string[];
+  audit: string[];
+  signatures: string[];
+  /** fault votes of the open height: `${round}/${faulted}/${candidate}` → voters (hex) */
+  faultVotes: Record<string, string[]>;
+}
+
+/** The verdict of one applied client write: undefined = accepted. */
+export type WriteResult = LedgerError | undefined;
+
+/** A logger as the federation uses it. */
+export type FederationLogger = FederationDependencies["logger"];

@@ -1,0 +1,195 @@
+/**
+ * What a federated or audit server proposes to the log (docs/cluster.md §1.2, §1.7): the first block's
+ * start, its directory-block signature for each height, end-of-minute markers when its clock passes a
+ * minute, fault votes against silent federated servers, and (as an audit server) heartbeats. Best effort:
+ * apply (federation.ts) decides what counts. This is the only part of a node that reads its clock for the
+ * federation, and it never feeds apply anything but records.
+ */
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
+import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { signDirectoryBlock } from "./dbSig.js";
+import { faultRound, roundCandidate } from "./election.js";
+import type { FederationDependencies, FederationOptions, HeightState } from "./federationTypes.js";
+import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "./records.js";
+
+/** A proposal not applied after this long is sent again (same id: a stored one is not stored twice), ms. */
+const REPROPOSE_MS = 2_000;
+
+export class Proposer {
+  private readonly minuteMs: number;
+  private readonly publicKey: Uint8Array | undefined;
+  private readonly faultTimeoutMs: number;
+  private readonly roundTimeoutMs: number;
+  private readonly proposedAt = new Map<string, number>();
+  /**
+   * The voter's observations (its own clock, never part of apply's decisions): when each federated server's
+   * signature was last applied here, and the last height each audit server's heartbeat was seen at.
+   */
+  private readonly lastSigned = new Map<string, number>();
+  private readonly heartbeats = new Map<string, number>();
+
+  constructor(
+    private readonly options: FederationOptions,
+    private readonly deps: Pick<FederationDependencies, "ledger" | "log" | "logger" | "networkTesting">,
+    private readonly now: () => number,
+  ) {
+    this.minuteMs = (options.blockTimeSeconds * 1000) / 10;
+    if (options.role !== "follower") {
+      if (options.identity?.length !== 32 || options.seed?.length !== 32)
+        throw new RangeError(`a ${options.role} server needs a 32-byte identity and signing seed`);
+      this.publicKey = publicKeyFromSeed(options.seed);
+    }
+    this.faultTimeoutMs = (options.faultTimeoutSeconds ?? 120) * 1000;
+    this.roundTimeoutMs = (options.roundTimeoutSeconds ?? 30) * 1000;
+  }
+
+  // ── observations, reported by apply ──
+
+  /** A federated server's signature was applied here. */
+  signed(identityHex: string): void {
+    this.lastSigned.set(identityHex, this.now());
+  }
+
+  /** A new open height: the voter's clock starts for a server when it becomes federated. */
+  heightOpened(hs: HeightState): void {
+    for (const f of hs.authorities.federated)
+      if (!this.lastSigned.has(toHex(f.identity))) this.lastSigned.set(toHex(f.identity), this.now());
+  }
+
+  /** An audit server's heartbeat for `height` was applied here. */
+  heartbeat(identityHex: string, height: number): void {
+    this.heartbeats.set(identityHex, height);
+  }
+
+  // ── proposals ──
+
+  /** As a federated (or audit) server of the open height: propose what is due. */
+  propose(hs: HeightState): void {
+    if (this.options.role === "follower") return;
+    const me = this.options.identity!;
+    const now = this.now();
+    const seed = this.options.seed!;
+    const net = this.options.networkId;
+    const open = this.deps.ledger.openBlock();
+    const auditMe = hs.authorities.audit.find((a) => bytesEqual(a.identity, me));
+    if (auditMe?.publicKey !== undefined && bytesEqual(auditMe.publicKey, this.publicKey!)) {
+      // an audit server says it is alive once a minute
+      this.send(`hb/${hs.height}/${open.minute}/${toHex(me)}`, now, () =>
+        signRecord(
+          { kind: "heartbeat", height: hs.height, minute: open.minute, identity: me, signature: new Uint8Array(64) },
+          net,
+          seed,
+        ),
+      );
+      return;
+    }
+    const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
+    if (mine === undefined || mine.publicKey === undefined || !bytesEqual(mine.publicKey, this.publicKey!)) return;
+    this.proposeFaultVotes(hs, now);
+    if (!hs.startFixed)
+      this.send(`start/${hs.height}`, now, () =>
+        signRecord(
+          { kind: "blockStart", height: hs.height, timeMs: now, proposer: me, signature: new Uint8Array(64) },
+          net,
+          seed,
+        ),
+      );
+    if (!hs.sigs.has(toHex(me)))
+      this.send(`dbsig/${hs.height}/${toHex(me)}`, now, () => ({
+        kind: "dbSig",
+        height: hs.height,
+        identity: me,
+        publicKey: this.publicKey!,
+        signature: signDirectoryBlock(seed, this.deps.ledger.lastDirectoryBlock()),
+      }));
+    if (hs.startFixed && now >= open.minuteStartMs + this.minuteMs)
+      this.send(`eom/${hs.height}/${open.minute}`, now, () =>
+        signRecord(
+          {
+            kind: "endOfMinute",
+            height: hs.height,
+            minute: open.minute,
+            timeMs: now,
+            proposer: me,
+            signature: new Uint8Array(64),
+          },
+          net,
+          seed,
+        ),
+      );
+  }
+
+  /** Vote out each federated server silent (no signature applied here) for longer than the fault timeout. */
+  private proposeFaultVotes(hs: HeightState, now: number): void {
+    const me = this.options.identity!;
+    for (const f of hs.authorities.federated) {
+      const id = toHex(f.identity);
+      if (bytesEqual(f.identity, me) || hs.sigs.has(id) || hs.election.decided.has(id)) continue;
+      const round = faultRound(now - (this.lastSigned.get(id) ?? now), this.faultTimeoutMs, this.roundTimeoutMs);
+      if (round === undefined) continue;
+      const candidate = this.candidateFor(hs, round);
+      if (candidate === undefined) continue;
+      this.send(`fault/${hs.height}/${round}/${id}/${toHex(me)}`, now, () =>
+        signRecord(
+          {
+            kind: "faultVote",
+            height: hs.height,
+            round,
+            faulted: f.identity,
+            candidate,
+            voter: me,
+            signature: new Uint8Array(64),
+          },
+          this.options.networkId,
+          this.options.seed!,
+        ),
+      );
+    }
+  }
+
+  private candidateFor(hs: HeightState, round: number): Uint8Array | undefined {
+    return roundCandidate(
+      hs.authorities.audit.map((a) => a.identity),
+      (id) => (this.heartbeats.get(toHex(id)) ?? -10) >= hs.height - 1,
+      hs.height,
+      round,
+    );
+  }
+
+  /**
+   * The voter's view of each federated server of the open height: online unless silent past the fault
+   * timeout, and the audit server this node would vote to replace it with.
+   */
+  faultView(hs: HeightState): Map<string, { online: boolean; replace: string | undefined }> {
+    const now = this.now();
+    const out = new Map<string, { online: boolean; replace: string | undefined }>();
+    for (const f of hs.authorities.federated) {
+      const id = toHex(f.identity);
+      const silent = hs.sigs.has(id) ? 0 : now - (this.lastSigned.get(id) ?? now);
+      const round = faultRound(silent, this.faultTimeoutMs, this.roundTimeoutMs);
+      const candidate = round === undefined ? undefined : this.candidateFor(hs, round);
+      out.set(id, { online: round === undefined, replace: candidate === undefined ? undefined : toHex(candidate) });
+    }
+    return out;
+  }
+
+  /** Append a proposal under `id` unless it was sent less than REPROPOSE_MS ago. */
+  private send(id: string, now: number, build: () => ClusterRecord): void {
+    const last = this.proposedAt.get(id);
+    if (last !== undefined && now - last < REPROPOSE_MS) return;
+    this.proposedAt.set(id, now);
+    if (this.proposedAt.size > 1024) this.proposedAt.delete(this.proposedAt.keys().next().value!);
+    const rec = build();
+    const testing = this.deps.networkTesting?.();
+    // factomd exempts election messages from its drop rate; so do we
+    if (testing !== undefined && rec.kind !== "faultVote" && Math.random() * 1000 < testing.dropRatePerMille) return;
+    const netId = this.options.networkId.toString(16);
+    const publish = (): void => {
+      this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `${netId}/${id}`).catch((e: unknown) => {
+        this.deps.logger.warn("a proposal was not appended", { id, error: e instanceof Error ? e.message : String(e) });
+      });
+    };
+    if (testing !== undefined && testing.delayMs > 0) setTimeout(publish, Math.random() * testing.delayMs).unref();
+    else publish();
+  }
+}
