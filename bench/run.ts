@@ -1,7 +1,8 @@
 /**
  * `make bench` (= `node dist/bench/run.js`): the micro suite, the budget rows (budgets.ts), then the
  * end-to-end load benchmark when it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the
- * cluster scenario (dist/tools/loadgen/cluster.js), printed as ONE table and written to
+ * read comparison against a bare uWebSockets.js server (reads.ts), then the cluster scenario
+ * (dist/tools/loadgen/cluster.js), printed as ONE table and written to
  * bench/results/latest.json with a description of the machine. Interface: bench/README.md.
  * `make bench-check` (check.ts) compares the micro suite and the budget rows with bench/results/baseline.json.
  */
@@ -11,6 +12,7 @@ import { fileURLToPath } from "node:url";
 import { budgetRows } from "./budgets.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
+import { readComparisonRows } from "./reads.js";
 import { type BenchRow, formatTable } from "./row.js";
 
 /** What an end-to-end load module must export (tools/loadgen/index.ts). */
@@ -30,6 +32,8 @@ export interface DerivedFigures {
   nodeOverNobleSha256?: number;
   /** Merkle root of 10,000 leaves: main-thread time ÷ MerkleHasher time */
   merkleMainOverPool?: number;
+  /** read comparison (reads.ts): node req/s ÷ bare uWebSockets.js req/s in the adjacent run, per method */
+  readRatios?: Record<string, number>;
 }
 
 export interface BenchReport {
@@ -60,7 +64,7 @@ export function deriveFigures(rows: readonly BenchRow[]): DerivedFigures {
     return x === undefined || y === undefined ? undefined : Math.round((x / y) * 100) / 100;
   };
   const derived: DerivedFigures = {};
-  const set = <K extends keyof DerivedFigures>(key: K, value: number | undefined): void => {
+  const set = <K extends keyof DerivedFigures>(key: K, value: DerivedFigures[K] | undefined): void => {
     if (value !== undefined) derived[key] = value;
   };
   set("poolVerifyOverCeiling", ratio("workers.verify.pool.batched", "crypto.ed25519.node"));
@@ -149,14 +153,22 @@ async function main(): Promise<void> {
   const load = await loadRows();
   rows.push(...load.rows);
   writeReport(report);
+  const reads =
+    process.argv.includes("--micro-only") || process.argv.includes("--no-reads")
+      ? { rows: [], ratios: {} }
+      : await readComparisonRows();
+  rows.push(...reads.rows);
+  writeReport(report);
   rows.push(...(await clusterRows()));
   report.derived = deriveFigures(rows);
+  if (Object.keys(reads.ratios).length > 0) report.derived.readRatios = reads.ratios;
   report.load = load.ran ? { ran: true } : { ran: false, reason: load.reason! };
 
   console.log("");
   console.log(formatTable(rows));
   console.log("");
-  for (const [key, value] of Object.entries(report.derived)) console.log(`${key}: ${value}`);
+  for (const [key, value] of Object.entries(report.derived))
+    console.log(`${key}: ${typeof value === "object" ? JSON.stringify(value) : value}`);
   if (!load.ran) console.log(`load benchmark: not run (${load.reason})`);
   writeReport(report);
   console.log("written: bench/results/latest.json");

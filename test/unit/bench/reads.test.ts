@@ -1,0 +1,75 @@
+/**
+ * The read comparison's parts (bench/bareServer.ts, bench/httpLoad.ts): the bare server answers as a
+ * JSON-RPC server would, and both generators count answers and errors against it (real child process,
+ * real loopback sockets; counts only, no timing asserts). ~2.5 s.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { bareAnswer } from "../../../bench/bareServer.js";
+import { findWrk, type HttpLoadOptions, threadLoad, wrkRun, wrkScript } from "../../../bench/httpLoad.js";
+import { freeLoopbackPort } from "../../../tools/loadgen/nodeProcess.js";
+
+const GOOD = '{"jsonrpc":"2.0","id":7,"method":"heights"}';
+const BAD = '{"jsonrpc":"1.0","id":8,"method":"heights"}';
+
+let server: ChildProcess;
+let port = 0;
+
+before(async () => {
+  port = await freeLoopbackPort();
+  const file = fileURLToPath(new URL("../../../bench/bareServer.js", import.meta.url));
+  server = spawn(process.execPath, [file, String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve, reject) => {
+    server.stdout!.on("data", (d: Buffer) => (d.toString().includes("ready") ? resolve() : undefined));
+    server.once("exit", (code) => reject(new Error(`bare server exited ${code}`)));
+  });
+});
+
+after(() => {
+  server.kill("SIGKILL");
+});
+
+test("the bare server echoes the id with its fixed result, and refuses what is not JSON-RPC 2.0", async () => {
+  const ok = bareAnswer(GOOD);
+  assert.equal(ok.status, "200 OK");
+  const parsed = JSON.parse(ok.text) as { id: number; result: { directoryblockheight: number } };
+  assert.equal(parsed.id, 7);
+  assert.equal(typeof parsed.result.directoryblockheight, "number");
+  assert.equal(bareAnswer(BAD).status, "400 Bad Request");
+  assert.match(bareAnswer("{").text, /-32700/);
+  const reply = await fetch(`http://127.0.0.1:${port}/v2`, { method: "POST", body: GOOD });
+  assert.equal(reply.status, 200);
+  assert.equal(await reply.text(), ok.text);
+});
+
+const options = (bodies: string[]): HttpLoadOptions => ({ port, path: "/v2", bodies, connections: 4, seconds: 0.3 });
+
+test("the worker-thread generator counts answers, and every non-2xx answer as an error", async () => {
+  const good = await threadLoad(options([GOOD]), 2);
+  assert.ok(good.requests > 0);
+  assert.equal(good.errors, 0);
+  assert.ok(good.p99Us >= good.p50Us && good.maxUs >= good.p99Us);
+  const bad = await threadLoad(options([BAD]), 2);
+  assert.ok(bad.requests > 0);
+  assert.equal(bad.errors, bad.requests);
+});
+
+test("the wrk script cycles through every body", () => {
+  const script = wrkScript("/v2", [GOOD, BAD]);
+  assert.ok(script.includes(`[==[${GOOD}]==]`) && script.includes(`[==[${BAD}]==]`));
+  assert.throws(() => wrkScript("/v2", ["a]==]b"]));
+});
+
+test("wrk's figures are read back, errors included", {
+  skip: findWrk() === undefined && "wrk not installed",
+}, async () => {
+  const wrk = findWrk()!;
+  const good = await wrkRun(wrk, { ...options([GOOD]), seconds: 1 });
+  assert.ok(good.requests > 0);
+  assert.equal(good.errors, 0);
+  const bad = await wrkRun(wrk, { ...options([BAD]), seconds: 1 });
+  assert.ok(bad.requests > 0);
+  assert.equal(bad.errors, bad.requests);
+});
