@@ -293,7 +293,16 @@ export function benchRows(report: LoadReport): BenchRow[] {
   const rows: BenchRow[] = [];
   for (const r of report.results) {
     const misses = r.targets.filter((t) => !t.pass).map((t) => `${t.name} ${t.measured} (want ${t.want})`);
-    const cpu = `node cpu ${r.resources.nodeCpuCores ?? "?"} cores (main thread ${r.resources.nodeMainThreadCores ?? "?"}), loadgen ${r.resources.loadgenCpuCores}`;
+    const res = r.resources;
+    const perEntry =
+      r.entries === undefined || r.entries === 0 || res.nodeCpuSeconds === undefined
+        ? ""
+        : ` = ${Math.round((res.nodeCpuSeconds / r.entries) * 1e6)} µs per entry`;
+    const rest = r.rest === undefined ? "" : `, ${r.rest.rssAnonMiB} MiB ${r.rest.secondsAfter} s after the load`;
+    const cpu =
+      `node cpu ${res.nodeCpuCores ?? "?"} cores (main thread ${res.nodeMainThreadCores ?? "?"})${perEntry}, ` +
+      `generator ${res.loadgenCpuCores}, machine ${res.machineBusyCores ?? "?"} cores busy; ` +
+      `node RssAnon peak ${res.nodePeakRssAnonMiB ?? "?"} MiB${rest}`;
     const base = {
       section: "load",
       meanUs: µs(r.latency.meanMs),

@@ -33,6 +33,8 @@ export interface ScenarioResult {
   errorSamples: string[];
   confirmation?: ConfirmationResult;
   resources: ResourceUse;
+  /** write phases: the node's anonymous RSS once the load stopped and its blocks were saved */
+  rest?: { rssAnonMiB: number; secondsAfter: number };
   targets: TargetCheck[];
   notes: string[];
   /** scenario-specific figures */
@@ -40,11 +42,14 @@ export interface ScenarioResult {
   timeline?: TimelineSecond[];
 }
 
-/** The issue's targets (2-core machine, LOCAL, 6 s blocks, every signature verified). */
+/** The issues' targets (2-core machine, LOCAL, 6 s blocks, every signature verified; writes and memory: issue 16). */
 export const TARGETS = {
-  writeEntriesPerSecond: 2000,
-  writeRequestsPerSecond: 4000,
+  writeEntriesPerSecond: 8000,
+  writeRequestsPerSecond: 16_000,
   writeP99Ms: 50,
+  /** anonymous RSS during a write phase and at rest after it, MB (10^6 bytes) */
+  writeRssAnonMB: 400,
+  restRssAnonMB: 200,
   /** seconds the write rate must hold */
   writeSeconds: 60,
   entryReadsPerSecond: 20_000,
@@ -52,6 +57,11 @@ export const TARGETS = {
   blockEntries: 10_000,
   blockCloseMaxWaitMs: 100,
 } as const;
+
+/** MiB → MB (10^6 bytes), one decimal. */
+function mbOfMiB(mib: number | undefined): number | undefined {
+  return mib === undefined ? undefined : round((mib * 2 ** 20) / 1e6);
+}
 
 /** Round to `digits` decimals. */
 export function round(x: number, digits = 1): number {
@@ -83,6 +93,22 @@ export function writeTargets(r: ScenarioResult): TargetCheck[] {
     },
     { name: "write errors", want: "0", measured: String(r.errors), pass: r.errors === 0 },
   ];
+  const peakMB = mbOfMiB(r.resources.nodePeakRssAnonMiB);
+  if (peakMB !== undefined)
+    out.push({
+      name: "RssAnon during writes MB",
+      want: `≤ ${TARGETS.writeRssAnonMB}`,
+      measured: String(peakMB),
+      pass: peakMB <= TARGETS.writeRssAnonMB,
+    });
+  const restMB = mbOfMiB(r.rest?.rssAnonMiB);
+  if (restMB !== undefined)
+    out.push({
+      name: "RssAnon at rest MB",
+      want: `≤ ${TARGETS.restRssAnonMB}`,
+      measured: String(restMB),
+      pass: restMB <= TARGETS.restRssAnonMB,
+    });
   if (r.confirmation !== undefined)
     out.push({
       name: "lost entries",
@@ -143,6 +169,8 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "machine cpu",
     "disk busy",
     "node rss MiB",
+    "anon peak",
+    "µs/entry",
   ];
   const rows = results.map((r) => [
     r.name,
@@ -161,6 +189,10 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     fmt(r.resources.machineBusyCores, 2),
     fmt(r.resources.disk?.busy, 2),
     fmt(r.resources.nodeRssMiB, 0),
+    fmt(r.resources.nodePeakRssAnonMiB, 0),
+    r.entries === undefined || r.entries === 0 || r.resources.nodeCpuSeconds === undefined
+      ? "-"
+      : fmt((r.resources.nodeCpuSeconds / r.entries) * 1e6, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

@@ -2,7 +2,7 @@
  * Keep-alive JSON-RPC client of the load generator: pre-serialized bodies in, parsed replies and
  * latency out. Only loopback addresses are accepted (house rule: load traffic never leaves the machine).
  */
-import http from "node:http";
+import { ConnectionError, RawConnection, type RawReply } from "./connection.js";
 
 /** Hosts the generator may talk to. */
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]", "::1"]);
@@ -32,7 +32,7 @@ export const TRANSPORT_ERROR = { code: -1, http: -2, badJson: -3, timeout: -4 } 
 export interface RpcClientOptions {
   /** base URL, e.g. http://127.0.0.1:8088 */
   url: string;
-  /** sockets kept open (Agent maxSockets): the number of requests in flight at most */
+  /** connections kept open: the number of requests in flight at most */
   maxSockets: number;
   /** a request not answered within this many ms fails with TRANSPORT_ERROR.timeout */
   timeoutMs: number;
@@ -50,6 +50,10 @@ export class RpcCallError extends Error {
   }
 }
 
+function errorText(e: unknown): string {
+  return e instanceof Error ? e.message : String(e);
+}
+
 /** Check that `url` is http(s) on a loopback host; returns the parsed URL. */
 export function loopbackUrl(url: string): URL {
   const u = new URL(url);
@@ -60,12 +64,20 @@ export function loopbackUrl(url: string): URL {
 }
 
 export class RpcClient {
-  private readonly agent: http.Agent;
   /** the base URL given */
   readonly url: string;
   private readonly host: string;
   private readonly port: number;
   private readonly timeoutMs: number;
+  private readonly maxSockets: number;
+  /** connections open (idle or carrying a request) */
+  private open = 0;
+  private readonly idle: RawConnection[] = [];
+  /** every connection made and not yet destroyed, for close() */
+  private readonly all = new Set<RawConnection>();
+  /** callers waiting for a connection, first come first served */
+  private readonly waiting: ((c: RawConnection) => void)[] = [];
+  private readonly heads = new Map<string, string>();
 
   constructor(options: RpcClientOptions) {
     const u = loopbackUrl(options.url);
@@ -73,11 +85,7 @@ export class RpcClient {
     this.host = u.hostname.replace(/^\[|\]$/g, "");
     this.port = u.port === "" ? 80 : Number(u.port);
     this.timeoutMs = options.timeoutMs;
-    this.agent = new http.Agent({
-      keepAlive: true,
-      maxSockets: options.maxSockets,
-      maxFreeSockets: options.maxSockets,
-    });
+    this.maxSockets = options.maxSockets;
   }
 
   /**
@@ -85,60 +93,89 @@ export class RpcClient {
    * With `wantResult` false (timed phases) a 200 reply carrying `"result":` and no `"error":{` counts as a
    * success without JSON.parse, which keeps the generator's CPU per request down; anything else is parsed.
    */
-  post(body: string, path = "/v2", wantResult = true): Promise<RpcReply> {
+  async post(body: string, path = "/v2", wantResult = true): Promise<RpcReply> {
     const started = performance.now();
-    return new Promise<RpcReply>((resolve) => {
-      let settled = false;
-      const done = (reply: Omit<RpcReply, "ms">) => {
-        if (settled) return;
-        settled = true;
-        resolve({ ...reply, ms: performance.now() - started });
+    const conn = await this.acquire();
+    let raw: RawReply;
+    try {
+      raw = await conn.request(this.head(path, body), body);
+    } catch (e) {
+      this.release(conn);
+      const timeout = e instanceof ConnectionError && e.timeout;
+      return {
+        error: { code: timeout ? TRANSPORT_ERROR.timeout : TRANSPORT_ERROR.code, message: errorText(e) },
+        ms: performance.now() - started,
       };
-      const req = http.request(
-        {
-          agent: this.agent,
-          host: this.host,
-          port: this.port,
-          path,
-          method: "POST",
-          headers: { "content-type": "text/plain;", "content-length": Buffer.byteLength(body) },
+    }
+    this.release(conn);
+    const ms = performance.now() - started;
+    const text = raw.body;
+    if (!wantResult && raw.status === 200 && text.indexOf(RESULT_MARK) >= 0 && text.indexOf(ERROR_MARK) < 0)
+      return { ms };
+    let parsed: { result?: unknown; error?: RpcErrorObject };
+    try {
+      parsed = JSON.parse(text.toString("utf8")) as { result?: unknown; error?: RpcErrorObject };
+    } catch {
+      return {
+        error: {
+          code: raw.status === 200 ? TRANSPORT_ERROR.badJson : TRANSPORT_ERROR.http,
+          message: `HTTP ${raw.status}: ${text.toString("utf8", 0, 120)}`,
         },
-        (res) => {
-          const chunks: Buffer[] = [];
-          res.on("data", (c: Buffer) => chunks.push(c));
-          res.on("error", (e) => done({ error: { code: TRANSPORT_ERROR.code, message: `response: ${e.message}` } }));
-          res.on("end", () => {
-            const raw = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-            if (!wantResult && res.statusCode === 200 && raw.indexOf(RESULT_MARK) >= 0 && raw.indexOf(ERROR_MARK) < 0) {
-              done({});
-              return;
-            }
-            const text = raw.toString("utf8");
-            let parsed: { result?: unknown; error?: RpcErrorObject };
-            try {
-              parsed = JSON.parse(text) as { result?: unknown; error?: RpcErrorObject };
-            } catch {
-              const status = res.statusCode ?? 0;
-              done({
-                error: {
-                  code: status === 200 ? TRANSPORT_ERROR.badJson : TRANSPORT_ERROR.http,
-                  message: `HTTP ${status}: ${text.slice(0, 120)}`,
-                },
-              });
-              return;
-            }
-            if (parsed.error !== undefined && parsed.error !== null) done({ error: parsed.error });
-            else done({ result: parsed.result });
-          });
-        },
-      );
-      req.setTimeout(this.timeoutMs, () => {
-        done({ error: { code: TRANSPORT_ERROR.timeout, message: `no reply within ${this.timeoutMs} ms` } });
-        req.destroy();
-      });
-      req.on("error", (e) => done({ error: { code: TRANSPORT_ERROR.code, message: `request: ${e.message}` } }));
-      req.end(body);
-    });
+        ms,
+      };
+    }
+    if (parsed.error !== undefined && parsed.error !== null) return { error: parsed.error, ms };
+    return { result: parsed.result, ms };
+  }
+
+  /** The request line and headers for `body` (its length is the only part that varies). */
+  private head(path: string, body: string): string {
+    const length = Buffer.byteLength(body);
+    const key = `${path} ${length}`;
+    let head = this.heads.get(key);
+    if (head === undefined) {
+      head =
+        `POST ${path} HTTP/1.1\r\nHost: ${this.host}:${this.port}\r\n` +
+        `Content-Type: text/plain;\r\nContent-Length: ${length}\r\n\r\n`;
+      if (this.heads.size < 1024) this.heads.set(key, head);
+    }
+    return head;
+  }
+
+  private acquire(): Promise<RawConnection> {
+    while (this.idle.length > 0) {
+      const c = this.idle.pop()!;
+      if (!c.dead) return Promise.resolve(c);
+      this.all.delete(c);
+      this.open--;
+    }
+    if (this.open < this.maxSockets) {
+      this.open++;
+      return Promise.resolve(this.connect());
+    }
+    return new Promise((resolve) => this.waiting.push(resolve));
+  }
+
+  private connect(): RawConnection {
+    const c = new RawConnection(this.host, this.port, this.timeoutMs);
+    this.all.add(c);
+    return c;
+  }
+
+  private release(conn: RawConnection): void {
+    let c = conn;
+    if (c.dead) {
+      c.destroy();
+      this.all.delete(c);
+      if (this.waiting.length === 0) {
+        this.open--;
+        return;
+      }
+      c = this.connect();
+    }
+    const next = this.waiting.shift();
+    if (next !== undefined) next(c);
+    else this.idle.push(c);
   }
 
   /**
@@ -158,8 +195,11 @@ export class RpcClient {
     }
   }
 
-  /** Close the kept-alive sockets. */
+  /** Close the kept-alive connections. */
   close(): void {
-    this.agent.destroy();
+    for (const c of this.all) c.destroy();
+    this.all.clear();
+    this.idle.length = 0;
+    this.open = 0;
   }
 }

@@ -132,8 +132,15 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
         `ran out of the ${entries.length} pre-signed entries after ${round(rec.elapsedSeconds)} s (raise --entries)`,
       );
     session.deps.log(`writes: ${acked.length} entries acknowledged; checking that each reached a saved block`);
+    const stoppedAt = performance.now();
     result.confirmation = await session.confirm(acked, fromHeight);
     result.details = { nodeBlockCloses: await closes.stop() };
+    const restAnon = session.deps.monitor?.memory()?.anonBytes;
+    if (restAnon !== undefined)
+      result.rest = {
+        rssAnonMiB: round(restAnon / 2 ** 20),
+        secondsAfter: round((performance.now() - stoppedAt) / 1000),
+      };
     result.targets = writeTargets(result);
     return result;
   } finally {

@@ -94,7 +94,12 @@ export interface ResourceUse {
   nodeRssAnonMiB: number | undefined;
   /** node peak resident memory so far, MiB */
   nodePeakRssMiB: number | undefined;
+  /** largest anonymous RSS sampled during the phase (every MEMORY_SAMPLE_MS), MiB */
+  nodePeakRssAnonMiB: number | undefined;
 }
+
+/** How often RssAnon is sampled during a phase for its peak, ms (one /proc read, ~20 µs). */
+const MEMORY_SAMPLE_MS = 250;
 
 /** A point to measure resources from. */
 export interface ResourceMark {
@@ -104,6 +109,8 @@ export interface ResourceMark {
   disk: DiskCounters | undefined;
   nodeCpuSeconds: number | undefined;
   loadgenCpu: NodeJS.CpuUsage;
+  /** RssAnon peak so far, bytes, and the timer sampling it (stopped by usageSince) */
+  memory: { peakAnonBytes: number; timer: NodeJS.Timeout | undefined };
 }
 
 /** What the post-run check found. */
@@ -395,7 +402,23 @@ export class LoadSession {
       nodeCpuSeconds: this.deps.monitor?.cpuSeconds(),
       nodeMainCpuSeconds: this.deps.monitor?.mainThreadCpuSeconds(),
       loadgenCpu: process.cpuUsage(),
+      memory: this.sampleMemory(),
     };
+  }
+
+  /** Sample the node's RssAnon every MEMORY_SAMPLE_MS until usageSince stops it; keeps the peak. */
+  private sampleMemory(): ResourceMark["memory"] {
+    const monitor = this.deps.monitor;
+    const state: ResourceMark["memory"] = { peakAnonBytes: Number.NaN, timer: undefined };
+    if (monitor === undefined) return state;
+    const sample = () => {
+      const anon = monitor.memory()?.anonBytes;
+      if (anon !== undefined && !(anon <= state.peakAnonBytes)) state.peakAnonBytes = anon;
+    };
+    sample();
+    state.timer = setInterval(sample, MEMORY_SAMPLE_MS);
+    state.timer.unref();
+    return state;
   }
 
   /** CPU and memory since `mark`. */
@@ -411,6 +434,10 @@ export class LoadSession {
         ? undefined
         : round2((mainNow - mark.nodeMainCpuSeconds) / wallSeconds);
     const mem = this.deps.monitor?.memory();
+    clearInterval(mark.memory.timer);
+    mark.memory.timer = undefined;
+    const anonSamples = [mark.memory.peakAnonBytes, mem?.anonBytes ?? Number.NaN].filter(Number.isFinite);
+    const peakAnon = anonSamples.length === 0 ? undefined : Math.max(...anonSamples);
     const machineNow = machineCpuTicks();
     const diskNow = diskCounters();
     let disk: ResourceUse["disk"];
@@ -441,6 +468,7 @@ export class LoadSession {
       nodeRssMiB: mib(mem?.rssBytes),
       nodeRssAnonMiB: mib(mem?.anonBytes),
       nodePeakRssMiB: mib(mem?.peakRssBytes),
+      nodePeakRssAnonMiB: mib(peakAnon),
     };
   }
 }

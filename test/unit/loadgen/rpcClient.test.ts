@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import http from "node:http";
 import { describe, test } from "node:test";
+import { parseReply } from "../../../tools/loadgen/connection.js";
 import { loopbackUrl, RpcCallError, RpcClient, TRANSPORT_ERROR } from "../../../tools/loadgen/rpcClient.js";
 
 describe("loadgen client", () => {
@@ -31,6 +32,14 @@ describe("loadgen client replies (real HTTP server on loopback)", () => {
       req.on("end", () => {
         const method = (JSON.parse(body) as { method: string }).method;
         if (method === "slow") return; // never answers
+        if (method === "sized") {
+          // a Content-Length reply (as uWebSockets sends), split over two writes
+          const text = '{"jsonrpc":"2.0","id":1,"result":"sized"}';
+          res.writeHead(200, { "content-length": Buffer.byteLength(text) });
+          res.write(text.slice(0, 10));
+          setTimeout(() => res.end(text.slice(10)), 5);
+          return;
+        }
         const [status, text] = replies[method]!;
         res.writeHead(status, { "content-type": "application/json" }).end(text);
       });
@@ -45,6 +54,9 @@ describe("loadgen client replies (real HTTP server on loopback)", () => {
         assert.equal(ok.error, undefined);
         assert.ok(ok.ms >= 0);
         if (wantResult) assert.deepEqual(ok.result, { x: "ab" });
+        const sized = await client.post(body("sized"), "/v2", wantResult);
+        assert.equal(sized.error, undefined);
+        if (wantResult) assert.equal(sized.result, "sized");
         assert.deepEqual((await client.post(body("err"), "/v2", wantResult)).error, {
           code: -32602,
           message: "Invalid params",
@@ -55,6 +67,12 @@ describe("loadgen client replies (real HTTP server on loopback)", () => {
         assert.equal((await client.post(body("notfound"), "/v2", wantResult)).error?.code, TRANSPORT_ERROR.http);
         assert.equal((await client.post(body("slow"), "/v2", wantResult)).error?.code, TRANSPORT_ERROR.timeout);
       }
+      // more callers than connections: they wait their turn, every one answered
+      const many = await Promise.all(Array.from({ length: 20 }, () => client.post(body("ok"))));
+      assert.deepEqual(
+        many.map((r) => r.result),
+        many.map(() => ({ x: "ab" })),
+      );
       await assert.rejects(client.call("err"), (e: unknown) => e instanceof RpcCallError && e.error.code === -32602);
       assert.deepEqual(await client.call("ok"), { x: "ab" });
     } finally {
@@ -62,5 +80,29 @@ describe("loadgen client replies (real HTTP server on loopback)", () => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+});
+
+describe("loadgen HTTP reply parser", () => {
+  test("waits for every byte, reads Content-Length and chunked bodies, refuses what is not HTTP", () => {
+    const whole = Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhelloHTTP/1.1");
+    const r = parseReply(whole);
+    assert.ok(typeof r === "object");
+    assert.equal(r.status, 200);
+    assert.equal(r.body.toString(), "hello");
+    assert.equal(r.used, whole.length - "HTTP/1.1".length);
+    assert.equal(parseReply(Buffer.from("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel")), "incomplete");
+    assert.equal(parseReply(Buffer.from("HTTP/1.1 200 OK\r\nContent-Len")), "incomplete");
+    const chunked = parseReply(
+      Buffer.from(
+        "HTTP/1.1 404 Not Found\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n3\r\nabc\r\n2\r\nde\r\n0\r\n\r\n",
+      ),
+    );
+    assert.ok(typeof chunked === "object");
+    assert.equal(chunked.status, 404);
+    assert.equal(chunked.body.toString(), "abcde");
+    assert.equal(chunked.close, true);
+    assert.equal(parseReply(Buffer.from("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nab")), "incomplete");
+    assert.equal(parseReply(Buffer.from("SSH-2.0-OpenSSH\r\n\r\n")), "bad");
   });
 });
