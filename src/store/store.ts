@@ -2,8 +2,8 @@
  * The LMDB environment of a node: one env, named databases with raw-byte keys (keys.ts), typed accessors,
  * and the two write paths the ledger needs (docs/ledger.md):
  *
- * - `appendJournal`: one accepted message, async put (lmdb-js batches every put of one event-loop turn
- *   into one commit), resolved only once the commit is flushed to disk;
+ * - `appendJournal`: one accepted message, group-committed with the others appended meanwhile (journal.ts),
+ *   resolved only once its commit is flushed to disk;
  * - `saveBlockSet`: everything a block close changes, in ONE synchronous transaction (flushed before it
  *   returns), so a block is saved atomically or not at all.
  */

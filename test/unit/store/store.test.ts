@@ -291,6 +291,30 @@ describe("store", () => {
     }
   });
 
+  test("journal group commit: records appended during a commit go in the next one; flushed() waits for all", async () => {
+    const dir = tempDir();
+    try {
+      const s = openWithGenesis(dir);
+      const first = Array.from({ length: 100 }, (_, i) => s.appendJournal(1, i, Uint8Array.of(i)));
+      // appended while the first group's commit is in flight (it started on the next turn)
+      await new Promise((r) => setImmediate(r));
+      const second = Array.from({ length: 50 }, (_, i) => s.appendJournal(1, 100 + i, Uint8Array.of(i)));
+      // one group, one promise: every appender of a group is answered by the same commit
+      assert.equal(first[0], first[99]);
+      assert.notEqual(first[0], second[0]);
+      await s.flushed(); // without awaiting the appends themselves
+      assert.equal(s.journalRecords(1).length, 150);
+      await Promise.all([...first, ...second]);
+      assert.deepEqual(
+        s.journalRecords(1).map((r) => r.seq),
+        Array.from({ length: 150 }, (_, i) => i),
+      );
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   test("a failing block set writes nothing (one transaction)", async () => {
     const dir = tempDir();
     try {
