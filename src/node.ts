@@ -8,7 +8,7 @@ import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/a
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
-import { JetStreamLog } from "./cluster/jetStreamLog.js";
+import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
@@ -127,6 +127,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const serverRef: { current: RpcServer | undefined } = { current: undefined };
     let federation: Federation | undefined;
     let replicatedLog: JetStreamLog | undefined;
+    let archive: BlockSetArchive | undefined;
     if (clustered) {
       const names = clusterNames(config);
       replicatedLog = await JetStreamLog.open(
@@ -145,6 +146,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       );
       const opened = replicatedLog;
       cleanups.push(() => opened.close());
+      archive = await replicatedLog.openArchive(names.setsStream, names.setsSubjectPrefix);
     }
     // saved blocks reach the monitor, which needs the opened ledger: wired once both exist
     const events: LedgerEvents = {};
@@ -194,6 +196,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         {
           ledger,
           log: replicatedLog,
+          ...(archive === undefined ? {} : { archive }),
           logger: log,
           networkTesting: () => {
             const intake = serverRef.current?.intake;

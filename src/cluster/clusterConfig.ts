@@ -11,16 +11,26 @@ import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "..
 import { networkId } from "../protocol/network.js";
 import type { FederationOptions } from "./federationTypes.js";
 
-/** The log of a network: stream `LEDGER_<NET>` on subjects `ledger.<net>.>` (CUSTOM: the network id in hex). */
+/**
+ * The log of a network: stream `LEDGER_<NET>` on subjects `ledger.<net>.>` (CUSTOM: the network id in hex),
+ * and its block-set archive: stream `LEDGER_<NET>_SETS` on `ledgersets.<net>.>`.
+ */
 export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">): {
   stream: string;
   subjectPrefix: string;
+  setsStream: string;
+  setsSubjectPrefix: string;
 } {
-  if (config.network === "CUSTOM") {
-    const id = networkId("CUSTOM", config.customNet).toString(16).padStart(8, "0");
-    return { stream: `LEDGER_CUSTOM_${id}`, subjectPrefix: `ledger.custom_${id}` };
-  }
-  return { stream: `LEDGER_${config.network}`, subjectPrefix: `ledger.${config.network.toLowerCase()}` };
+  const custom = config.network === "CUSTOM";
+  const id = custom ? networkId("CUSTOM", config.customNet).toString(16).padStart(8, "0") : "";
+  const net = custom ? `custom_${id}` : config.network.toLowerCase();
+  const stream = custom ? `LEDGER_CUSTOM_${id}` : `LEDGER_${config.network}`;
+  return {
+    stream,
+    subjectPrefix: `ledger.${net}`,
+    setsStream: `${stream}_SETS`,
+    setsSubjectPrefix: `ledgersets.${net}`,
+  };
 }
 
 /**

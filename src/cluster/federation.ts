@@ -16,6 +16,7 @@
  * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
  *   VM order, 08…] and records the closing record's sequence with the saved block, where a restart resumes.
  */
+import { NodeError } from "../errors.js";
 import { LedgerError } from "../ledger/errors.js";
 import { decodeMessage, type LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
@@ -24,6 +25,7 @@ import { directoryBlockHashes } from "../protocol/dblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
 import { loadAuthorities, saveAuthorities } from "./authorityFile.js";
+import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
 import type {
@@ -53,6 +55,15 @@ const PROPOSE_TICK_MS = 50;
 const LEADER_HEIGHT_EVERY_MS = 2_000;
 /** Pause before following again after the delivery stopped (disk full, a bug in apply), ms. */
 const FOLLOW_RETRY_MS = 1_000;
+/** Pause before looking again for a block set the archive does not hold yet, ms. */
+const SET_RETRY_MS = 2_000;
+
+/** The federation cannot go on from here (a trimmed log without the block sets it needs). */
+export class FederationError extends NodeError {}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 export class Federation {
   private readonly now: () => number;
@@ -71,6 +82,8 @@ export class Federation {
   /** the height the network works on, from the stream's newest end-of-minute record (0: not known yet) */
   private networkHeight = 0;
   private leaderTimer: NodeJS.Timeout | undefined;
+  /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
+  private openRecords: SetRecord[] | undefined;
 
   constructor(
     private readonly options: FederationOptions,
@@ -79,6 +92,7 @@ export class Federation {
     this.now = deps.now ?? Date.now;
     this.proposer = new Proposer(options, deps, this.now);
     this.authorities = new AuthoritySet(options.bootstrap);
+    if (options.role === "federated" && deps.archive !== undefined) this.openRecords = [];
     this.intake = new WriteIntake(deps.log, options.nodeName, () =>
       this.forked ? "this node's blocks differ from the signed majority: writes refused" : undefined,
     );
@@ -167,21 +181,80 @@ export class Federation {
     this.intake.close();
   }
 
+  /** Catch up from block sets while the log no longer holds the next record, then follow the log. */
   private follow(): void {
     if (this.stopped) return;
-    const f = this.deps.log.follow(this.appliedSeq + 1, (r) => this.onRecord(r));
-    this.following = f;
-    f.done.then(
-      () => {},
-      (e: unknown) => {
-        if (this.stopped) return;
-        this.deps.logger.error("applying the log stopped; retrying", {
-          seq: this.appliedSeq + 1,
-          error: e instanceof Error ? e.message : String(e),
+    const retry = (e: unknown): void => {
+      if (this.stopped) return;
+      this.deps.logger.error("applying the log stopped; retrying", {
+        seq: this.appliedSeq + 1,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      setTimeout(() => this.follow(), FOLLOW_RETRY_MS).unref();
+    };
+    this.catchUpFromSets().then(() => {
+      if (this.stopped) return;
+      const f = this.deps.log.follow(this.appliedSeq + 1, (r) => this.onRecord(r));
+      this.following = f;
+      f.done.then(() => {}, retry);
+    }, retry);
+  }
+
+  /**
+   * While the log's oldest record is past the next one this node needs (the stream was trimmed), apply the
+   * open height's block set from the archive (blockSets.ts), checked first: signer, sequences, and the
+   * signature majority of the height's federated servers over this node's own previous block.
+   */
+  private async catchUpFromSets(): Promise<void> {
+    let announced = false;
+    let waitingFor = -1;
+    for (;;) {
+      if (this.stopped) return;
+      const first = await this.deps.log.firstSequence();
+      if (this.appliedSeq + 1 >= first) {
+        if (announced)
+          this.deps.logger.info("block sets applied; following the log", {
+            height: this.hs.height,
+            seq: this.appliedSeq + 1,
+          });
+        return;
+      }
+      const archive = this.deps.archive;
+      if (archive === undefined)
+        throw new FederationError(
+          `the log's oldest record is ${first}, this node needs ${this.appliedSeq + 1}, and there is no block-set archive`,
+        );
+      const height = this.hs.height;
+      if (!announced) {
+        this.deps.logger.info("the log no longer holds this node's next records: catching up from block sets", {
+          height,
+          need: this.appliedSeq + 1,
+          oldestInLog: first,
         });
-        setTimeout(() => this.follow(), FOLLOW_RETRY_MS).unref();
-      },
-    );
+        announced = true;
+      }
+      const parts = await archive.get(height);
+      if (parts === undefined) {
+        if (waitingFor !== height)
+          this.deps.logger.warn("no block set for the open height in the archive yet; waiting", { height });
+        waitingFor = height;
+        await sleep(SET_RETRY_MS);
+        continue;
+      }
+      const set = decodeBlockSet(parts);
+      const wrong = checkBlockSet(set, {
+        networkId: this.options.networkId,
+        height,
+        nextSeq: this.appliedSeq + 1,
+        federated: this.hs.authorities.federated,
+        previous: this.deps.ledger.lastDirectoryBlock(),
+      });
+      if (wrong !== undefined) throw new FederationError(`block set ${height} refused: ${wrong}`);
+      for (const r of set.records) await this.onRecord({ seq: r.seq, subject: "", data: r.data, storedMs: 0 });
+      if (this.hs.height !== height + 1)
+        throw new FederationError(`block set ${height} applied but did not close the height`);
+      this.deps.logger.debug("block set applied", { height, records: set.records.length, seq: this.appliedSeq });
+    }
   }
 
   private markSynced(): void {
@@ -227,6 +300,9 @@ export class Federation {
 
   private async onRecord(r: LogRecord): Promise<void> {
     if (r.seq <= this.appliedSeq) return;
+    // the log no longer holds what comes before (trimmed): follow() catches up from block sets
+    if (r.seq > this.appliedSeq + 1)
+      throw new FederationError(`the log skips from ${this.appliedSeq} to ${r.seq}: records were removed`);
     // network testing: a record is applied `delay` ms after the stream stored it (not cumulative)
     const delayMs = this.deps.networkTesting?.().delayMs ?? 0;
     const wait = delayMs > 0 ? r.storedMs + delayMs - this.now() : 0;
@@ -237,12 +313,18 @@ export class Federation {
     } catch (e) {
       this.deps.logger.warn("log record skipped: not a record", { seq: r.seq, error: String(e) });
     }
+    this.openRecords?.push({ seq: r.seq, data: r.data });
+    const publisher = this.synced && this.isMe(this.hs.authorities.federated);
     let closed = false;
     if (rec !== undefined) closed = this.applyRecord(rec, r.seq);
     this.appliedSeq = r.seq;
     if (closed) {
       await this.deps.ledger.closeSaved();
       this.saveAuthorities(this.hs.height - 1);
+      if (this.openRecords !== undefined) {
+        if (publisher) void this.publishSet(this.hs.height - 1, this.openRecords);
+        this.openRecords = [];
+      }
     }
     if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
   }
@@ -432,6 +514,29 @@ export class Federation {
   private isFederatedSigner(identity: Uint8Array, verify: (key: Uint8Array) => boolean): boolean {
     const fed = this.hs.authorities.federated.find((a: Authority) => bytesEqual(a.identity, identity));
     return fed?.publicKey !== undefined && verify(fed.publicKey);
+  }
+
+  /** True when this node's identity, with its own key, is in `list`. */
+  private isMe(list: readonly Authority[]): boolean {
+    const me = this.options.identity;
+    return me !== undefined && list.some((a) => bytesEqual(a.identity, me));
+  }
+
+  /** Write the set of a height this federated server closed to the archive, unless it is there already. */
+  private async publishSet(height: number, records: SetRecord[]): Promise<void> {
+    const archive = this.deps.archive!;
+    try {
+      if (await archive.has(height)) return;
+      await archive.put(
+        height,
+        encodeBlockSet(this.options.networkId, height, records, this.options.identity!, this.options.seed!),
+      );
+    } catch (e) {
+      this.deps.logger.warn("block set not archived", {
+        height,
+        error: e instanceof Error ? e.message : String(e),
+      });
+    }
   }
 
   // ───────────────────────────── views ─────────────────────────────

@@ -9,7 +9,7 @@ import type { DirectoryBlock } from "../protocol/dblock.js";
 import type { AuthorityView } from "./authorities.js";
 import type { DbSignature } from "./dbSig.js";
 import type { ElectionState } from "./election.js";
-import type { Appended, LogRecord } from "./jetStreamLog.js";
+import type { Appended, BlockSetArchive, LogRecord } from "./jetStreamLog.js";
 
 export type ClusterRole = "federated" | "audit" | "follower";
 
@@ -43,6 +43,8 @@ export interface OrderedLog {
     onRecord: (r: LogRecord) => Promise<void> | void,
   ): { stop(): Promise<void>; done: Promise<void> };
   lastSequence(): Promise<number>;
+  /** the oldest sequence the log still holds (last + 1 when it holds none) */
+  firstSequence(): Promise<number>;
   /** the newest record of a kind (a direct get; optional) */
   lastOfKind?(kind: string): Promise<Uint8Array | undefined>;
 }
@@ -84,6 +86,11 @@ export interface FederationDependencies {
     warn(msg: string, fields?: Record<string, unknown>): void;
     error(msg: string, fields?: Record<string, unknown>): void;
   };
+  /**
+   * where block sets are kept (blockSets.ts): federated servers write each height's set there; a node whose
+   * next records the log no longer holds rebuilds those heights from it. Absent: neither.
+   */
+  archive?: BlockSetArchive;
   /** wall clock, ms since epoch: paces proposals and stamps writes, never read by apply */
   now?: () => number;
   /**

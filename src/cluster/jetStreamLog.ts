@@ -23,6 +23,7 @@ import {
 } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
 import { NodeError } from "../errors.js";
+import { blockSetPartHeader } from "./blockSets.js";
 
 /** The NATS connection type of the transport (kept local: the core package is not a direct dependency). */
 type NatsConnection = Awaited<ReturnType<typeof connect>>;
@@ -76,6 +77,15 @@ export interface JetStreamLogDependencies {
     info(msg: string, fields?: Record<string, unknown>): void;
     warn(msg: string, fields?: Record<string, unknown>): void;
   };
+}
+
+/** Where block sets are kept (blockSets.ts); parts as `encodeBlockSet` made them. */
+export interface BlockSetArchive {
+  /** all parts of height `height`'s set, or undefined when it is not (completely) there */
+  get(height: number): Promise<Uint8Array[] | undefined>;
+  /** true when the set of `height` is there */
+  has(height: number): Promise<boolean>;
+  put(height: number, parts: readonly Uint8Array[]): Promise<void>;
 }
 
 /** One stored record as delivered by `follow`. */
@@ -140,7 +150,7 @@ export class JetStreamLog {
     try {
       const jsm = await jetstreamManager(nc, { timeout: PUBLISH_TIMEOUT_MS });
       const log = new JetStreamLog(options, deps, nc, jetstream(nc, { timeout: PUBLISH_TIMEOUT_MS }), jsm);
-      await log.ensureStream();
+      await log.ensureStream(log.streamConfig(options.stream, options.subjectPrefix));
       return log;
     } catch (e) {
       await nc.close().catch(() => {});
@@ -148,19 +158,19 @@ export class JetStreamLog {
     }
   }
 
-  private async ensureStream(): Promise<void> {
+  private async ensureStream(config: Partial<StreamConfig> & { name: string }): Promise<void> {
     const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
     for (;;) {
       try {
-        await this.jsm.streams.info(this.options.stream);
+        await this.jsm.streams.info(config.name);
         return;
       } catch (e) {
         const text = e instanceof Error ? e.message : String(e);
         if (/stream not found/i.test(text)) {
           try {
-            await this.jsm.streams.add(this.streamConfig());
+            await this.jsm.streams.add(config);
             this.deps.log.info("created the log stream", {
-              stream: this.options.stream,
+              stream: config.name,
               replicas: this.options.replicas,
             });
             return;
@@ -171,15 +181,15 @@ export class JetStreamLog {
           }
         } else if (!isRetryable(e)) throw e;
       }
-      if (Date.now() > deadline) throw new LogUnavailableError(`stream ${this.options.stream} not reachable`);
+      if (Date.now() > deadline) throw new LogUnavailableError(`stream ${config.name} not reachable`);
       await sleep(RETRY_PAUSE_MS);
     }
   }
 
-  private streamConfig(): Partial<StreamConfig> & { name: string } {
+  private streamConfig(name: string, subjectPrefix: string): Partial<StreamConfig> & { name: string } {
     return {
-      name: this.options.stream,
-      subjects: [`${this.options.subjectPrefix}.>`],
+      name,
+      subjects: [`${subjectPrefix}.>`],
       storage: StorageType.File,
       num_replicas: this.options.replicas,
       retention: RetentionPolicy.Limits,
@@ -198,8 +208,12 @@ export class JetStreamLog {
   async append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended> {
     if (data.length > MAX_RECORD_BYTES)
       throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
+    return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId);
+  }
+
+  /** Publish with retries while there is no stream leader (see `append`). */
+  private async publishTo(subject: string, data: Uint8Array, msgId?: string): Promise<Appended> {
     const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
-    const subject = `${this.options.subjectPrefix}.${kind}`;
     let last: unknown;
     for (;;) {
       if (this.closed) throw new LogUnavailableError("closed");
@@ -222,6 +236,48 @@ export class JetStreamLog {
   async lastSequence(): Promise<number> {
     const info = await this.jsm.streams.info(this.options.stream);
     return info.state.last_seq;
+  }
+
+  /**
+   * The stream's first sequence: the oldest record it still holds (last + 1 when it holds none, e.g. after a
+   * purge). Needs a stream leader.
+   */
+  async firstSequence(): Promise<number> {
+    const info = await this.jsm.streams.info(this.options.stream);
+    return info.state.messages === 0 ? info.state.last_seq + 1 : info.state.first_seq;
+  }
+
+  /**
+   * The block-set archive beside the log (blockSets.ts): stream `${stream}_SETS` on `${subjectPrefix}.>`
+   * (e.g. LEDGER_LOCAL_SETS on ledgersets.local.>), made like the log's stream when it does not exist. Part i
+   * of height h's set is the message on `<prefix>.<h>.<i>`, read with a direct get (any replica answers).
+   */
+  async openArchive(stream: string, subjectPrefix: string): Promise<BlockSetArchive> {
+    await this.ensureStream(this.streamConfig(stream, subjectPrefix));
+    const part = async (height: number, index: number): Promise<Uint8Array | undefined> => {
+      const m = await this.jsm.direct.getMessage(stream, { last_by_subj: `${subjectPrefix}.${height}.${index}` });
+      return m === null ? undefined : m.data;
+    };
+    return {
+      get: async (height) => {
+        const first = await part(height, 0);
+        if (first === undefined) return undefined;
+        const parts = [first];
+        const { count } = blockSetPartHeader(first);
+        for (let i = 1; i < count; i++) {
+          const p = await part(height, i);
+          if (p === undefined) return undefined;
+          parts.push(p);
+        }
+        return parts;
+      },
+      has: async (height) => (await part(height, 0)) !== undefined,
+      put: async (height, parts) => {
+        // the last part first: a reader that finds part 0 finds the others
+        for (let i = parts.length - 1; i >= 0; i--)
+          await this.publishTo(`${subjectPrefix}.${height}.${i}`, parts[i]!, `set/${height}/${i}`);
+      },
+    };
   }
 
   /**

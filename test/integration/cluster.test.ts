@@ -7,7 +7,9 @@
  * * once the three are federated, every admin block carries ≥ 2 type-01 signatures over the previous
  *   directory block's header, each verifying with that server's key, in factomd's minute-0 VM order;
  * * every acknowledged write is in a saved block on every node (none lost, none twice);
- * * the restarted server catches up and matches byte for byte.
+ * * the restarted server catches up and matches byte for byte;
+ * * with the log's beginning purged, a follower from an empty directory catches up from the archived block
+ *   sets and then the log, and after a kill -9 and another purge resumes from its last saved block.
  * Runtime ≈ 60–90 s.
  */
 import assert from "node:assert/strict";
@@ -30,6 +32,7 @@ import { networkId } from "../../src/protocol/network.js";
 import { buildTransaction, transactionFeeEC, transactionId } from "../../src/protocol/transaction.js";
 import { addServerMessage, newIdentity } from "../../tools/cluster/commands.js";
 import { GENESIS_PRIVATE_KEY, testSeed } from "../reliability/corpus.js";
+import { natsRequest } from "../support/natsRequest.js";
 import { startNatsCluster, stopAllNats } from "../support/natsServer.js";
 import { httpRequest, killAllNodes, LedgerdProcess, RpcCallError, sleep } from "../support/nodeProcess.js";
 
@@ -63,6 +66,18 @@ interface ClusterView {
 
 async function clusterInfo(p: LedgerdProcess): Promise<ClusterView> {
   return ((await p.rpc("network-info", {}, "debug")) as { Cluster: ClusterView }).Cluster;
+}
+
+/** Purge the log stream's records below its last sequence − `keep` (JetStream API, any server answers). */
+async function trimLog(natsPort: number, keep: number): Promise<void> {
+  const info = JSON.parse((await natsRequest(natsPort, "$JS.API.STREAM.INFO.LEDGER_LOCAL", "")).text) as {
+    state: { last_seq: number };
+  };
+  const below = info.state.last_seq - keep;
+  const purged = JSON.parse(
+    (await natsRequest(natsPort, "$JS.API.STREAM.PURGE.LEDGER_LOCAL", JSON.stringify({ seq: below }))).text,
+  ) as { success?: boolean; purged?: number };
+  assert.ok(purged.success === true && (purged.purged ?? 0) > 0, JSON.stringify(purged));
 }
 
 async function savedHeight(p: LedgerdProcess): Promise<number> {
@@ -246,12 +261,35 @@ describe("cluster: 3 federated servers + 1 follower on a 3-node NATS cluster", (
     for (let i = 0; i < 4; i++) await writeEntry(procs[i % procs.length]!);
     await leader.restart();
 
-    // a follower from an empty data directory catches up from the log and serves the same blocks
+    // the log is trimmed (its beginning purged, as an operator bounding the stream would): a follower from an
+    // empty data directory rebuilds the heights the log no longer holds from the archived block sets, checked
+    // against the signature majority, then follows the log from where it begins
+    const natsPort = Number(new URL(nats.urls[0]!).port);
+    await trimLog(natsPort, 6);
     const late = await LedgerdProcess.start({ ...common, extraArgs: [natsFlag, "-role=follower"] });
     procs.push(late);
     await waitFor("the late follower synced", 60_000, async () =>
       (await clusterInfo(late)).Synced ? true : undefined,
     );
+    assert.match(late.log, /catching up from block sets[^\n]*height[^0-9]*1\b/);
+    assert.match(late.log, /block sets applied; following the log/);
+    // a restart resumes from its last saved block: killed, the log trimmed past it again, it starts from there
+    const lateSaved = await savedHeight(late);
+    await late.kill9();
+    for (let i = 0; i < 3; i++) await writeEntry(procs[i]!);
+    await waitFor("two more blocks", 30_000, async () =>
+      (await savedHeight(procs[0]!)) >= lateSaved + 2 ? true : undefined,
+    );
+    await trimLog(natsPort, 3);
+    await late.restart();
+    await waitFor("the late follower synced again", 60_000, async () =>
+      (await clusterInfo(late)).Synced ? true : undefined,
+    );
+    const resumedAt = [...late.log.matchAll(/catching up from block sets[^\n]*?height[^0-9]*(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.equal(resumedAt.length, 2, late.tail());
+    assert.equal(resumedAt[1], lateSaved + 1, "the restart went on from its last saved block");
     // its /health says so (the consensus check a cluster node adds, monitor/health.ts)
     const health = await httpRequest(late.port, { method: "GET", path: "/health" });
     const consensus = (JSON.parse(health.text) as { checks: Record<string, { ok: boolean; detail: string }> }).checks

@@ -269,7 +269,7 @@ export class Devnet {
     mkdirSync(dir, { recursive: true });
 
     const custom = options.customNet === undefined ? undefined : await newCustomNetwork(dir, options.customNet, log);
-    const { subjectPrefix } = clusterNames({
+    const { subjectPrefix, setsSubjectPrefix } = clusterNames({
       network: custom === undefined ? "LOCAL" : "CUSTOM",
       customNet: options.customNet ?? "",
     });
@@ -281,7 +281,7 @@ export class Devnet {
         ...(security === undefined
           ? {}
           : {
-              extraConfig: natsClientSecurityConfig(security, subjectPrefix),
+              extraConfig: natsClientSecurityConfig(security, subjectPrefix, setsSubjectPrefix),
               routeTls: natsRouteTlsConfig(security),
             }),
       },

@@ -56,20 +56,23 @@ export async function createNatsSecurity(dir: string): Promise<NatsSecurity> {
 }
 
 /**
- * What a node may do (docs/cluster.md §2.2): append to and read its network's log subjects, call the
- * JetStream API (stream info, ordered pull consumers, direct gets), and take replies on its inbox.
- * Nothing else — no other subject.
+ * What a node may do (docs/cluster.md §2.2): append to and read its network's log subjects and its
+ * block-set archive's, call the JetStream API (stream info, ordered pull consumers, direct gets), and take
+ * replies on its inbox. Nothing else — no other subject.
  */
-export function nodePermissions(subjectPrefix: string): { publish: string[]; subscribe: string[] } {
+export function nodePermissions(
+  subjectPrefix: string,
+  setsSubjectPrefix: string,
+): { publish: string[]; subscribe: string[] } {
   return {
-    publish: [`${subjectPrefix}.>`, "$JS.API.>", "_INBOX.>"],
-    subscribe: [`${subjectPrefix}.>`, "_INBOX.>"],
+    publish: [`${subjectPrefix}.>`, `${setsSubjectPrefix}.>`, "$JS.API.>", "_INBOX.>"],
+    subscribe: [`${subjectPrefix}.>`, `${setsSubjectPrefix}.>`, "_INBOX.>"],
   };
 }
 
 /** The lines of nats.conf for the client port: TLS required, one user limited to `nodePermissions`. */
-export function natsClientSecurityConfig(s: NatsSecurity, subjectPrefix: string): string[] {
-  const p = nodePermissions(subjectPrefix);
+export function natsClientSecurityConfig(s: NatsSecurity, subjectPrefix: string, setsSubjectPrefix: string): string[] {
+  const p = nodePermissions(subjectPrefix, setsSubjectPrefix);
   const list = (xs: string[]) => `[${xs.map((x) => JSON.stringify(x)).join(", ")}]`;
   return [
     `tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)} }`,

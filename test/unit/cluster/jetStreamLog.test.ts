@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { encodeBlockSet } from "../../../src/cluster/blockSets.js";
 import { JetStreamLog, type LogRecord } from "../../../src/cluster/jetStreamLog.js";
 import { ensureCertificate } from "../../../src/rpc/tls.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
@@ -172,7 +173,8 @@ describe("JetStreamLog (real nats-server)", () => {
         `tls { cert_file: "${files.certFile}", key_file: "${files.keyFile}" }`,
         // the permissions docs/cluster.md gives a node: its network's subjects, the JetStream API, inboxes
         "authorization { users: [ { user: ledgerd, password: s3cret, permissions: {" +
-          ' publish: ["ledger.t5.>", "$JS.API.>", "_INBOX.>"], subscribe: ["ledger.t5.>", "_INBOX.>"] } } ] }',
+          ' publish: ["ledger.t5.>", "ledgersets.t5.>", "$JS.API.>", "_INBOX.>"],' +
+          ' subscribe: ["ledger.t5.>", "ledgersets.t5.>", "_INBOX.>"] } } ] }',
       ],
       user: "ledgerd",
       pass: "s3cret",
@@ -196,6 +198,13 @@ describe("JetStreamLog (real nats-server)", () => {
       while (got.length < 2) await new Promise((r) => setTimeout(r, 20));
       await f.stop();
       assert.deepEqual(got, ["x", "y"]);
+      // the block-set archive works under the same permissions (its own subjects)
+      const archive = await log.openArchive("LEDGER_T5_SETS", "ledgersets.t5");
+      const parts = encodeBlockSet(7, 3, [{ seq: 1, data: enc("x") }], new Uint8Array(32), new Uint8Array(32).fill(1));
+      await archive.put(3, parts);
+      const hex = (xs: readonly Uint8Array[] | undefined) => xs?.map((x) => Buffer.from(x).toString("hex"));
+      assert.deepEqual(hex(await archive.get(3)), hex(parts));
+      assert.equal(await archive.has(4), false);
       await log.close();
       await assert.rejects(
         JetStreamLog.open({ ...opts, user: "ledgerd", pass: "wrong" }, quiet),

@@ -60,9 +60,9 @@ describe("devnet configuration", () => {
   });
 
   test("a node may use its network's subjects, the JetStream API and inboxes, nothing else", () => {
-    assert.deepEqual(nodePermissions("ledger.custom_0a0b0c0d"), {
-      publish: ["ledger.custom_0a0b0c0d.>", "$JS.API.>", "_INBOX.>"],
-      subscribe: ["ledger.custom_0a0b0c0d.>", "_INBOX.>"],
+    assert.deepEqual(nodePermissions("ledger.custom_0a0b0c0d", "ledgersets.custom_0a0b0c0d"), {
+      publish: ["ledger.custom_0a0b0c0d.>", "ledgersets.custom_0a0b0c0d.>", "$JS.API.>", "_INBOX.>"],
+      subscribe: ["ledger.custom_0a0b0c0d.>", "ledgersets.custom_0a0b0c0d.>", "_INBOX.>"],
     });
   });
 
