@@ -114,9 +114,13 @@ export interface LedgerApi {
    * paid commit yet, a chain reveal whose chain ID is not derived from its ext IDs is refused at once
    * (CHAIN_ID_MISMATCH), as is one for a chain that exists (CHAIN_EXISTS); otherwise the paying commit decides.
    */
+  /**
+   * A reveal; `from` is the caller's address when an API took it (the holding queue's per-source share,
+   * holdingPolicy.ts). Success means docs/ledger.md "What a reveal's answer means".
+   */
   submitReveal(
     entryRaw: Uint8Array,
-    options?: { kind?: "chain" | "entry" },
+    options?: { kind?: "chain" | "entry"; from?: string },
   ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
   submitTransaction(tx: Transaction): Promise<{ txId: Uint8Array }>;
 

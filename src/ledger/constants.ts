@@ -22,16 +22,11 @@ export const COMMIT_LIFETIME_MS = 2 * TIMESTAMP_WINDOW_MS;
 export const HOLD_EXPIRY_MS = 60 * 60 * 1000;
 
 /**
- * Most reveals the holding queue keeps. Each holds up to 10,275 bytes of entry, so the bound caps the
- * queue near 100 MB; a full queue answers HOLDING_QUEUE_FULL instead of growing without limit.
- */
-export const HOLDING_QUEUE_LIMIT = 10_000;
-
-/**
  * Minutes per directory block (wire-format §6.4): end-of-minute 0..9, the last one closes the block. One home:
  * the protocol's (minute markers 1..10 of the entry block, protocol/eblock.ts).
  */
 export { MINUTES_PER_BLOCK } from "../protocol/eblock.js";
+/* The holding queue's bounds (HOLDING_QUEUE_LIMIT, HOLDING_QUEUE_BYTES) live with its policy: holdingPolicy.ts. */
 
 /** Milliseconds per unit of the directory block timestamp (it counts minutes since the epoch). */
 export const MS_PER_TIMESTAMP_MINUTE = 60_000;

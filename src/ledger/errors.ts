@@ -4,6 +4,9 @@
  */
 import { NodeError } from "../errors.js";
 
+/** Which bound of the holding queue refused a reveal (ledger/holdingPolicy.ts). */
+export type HoldingBound = "reveals" | "bytes" | "source reveals" | "source bytes";
+
 export type LedgerErrorType =
   | { code: "BAD_SIGNATURE"; what: string } // signature does not verify
   | { code: "TIMESTAMP_OUT_OF_WINDOW"; what: string; timestampMs: number; nowMs: number; windowMs: number }
@@ -17,7 +20,8 @@ export type LedgerErrorType =
   | { code: "DUPLICATE_TRANSACTION"; txId: string }
   | { code: "ASSET_BALANCE_LOW"; address: string; need: bigint; have: bigint }
   | { code: "INSUFFICIENT_FEE"; need: bigint; have: bigint }
-  | { code: "HOLDING_QUEUE_FULL"; limit: number }
+  /** a bound of the holding queue (holdingPolicy.ts): its limit, and what was held (reveals or bytes) */
+  | { code: "HOLDING_QUEUE_FULL"; bound: HoldingBound; limit: number; held: number }
   | { code: "NOT_PRODUCING"; info: string } // e.g. MAIN/TEST standalone
   | { code: "STORAGE_FULL"; info: string } // LMDB map/disk full: writes refused, reads served
   | { code: "INVALID"; info: string };

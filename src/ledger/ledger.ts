@@ -51,7 +51,6 @@ import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
 import { BlockCloser, type ClusterClose, type SavedBlockInfo } from "./close.js";
 import {
   FAULT_TIMEOUT_SECONDS,
-  HOLDING_QUEUE_LIMIT,
   MINUTES_PER_BLOCK,
   RECOVERY_PROBE_MS,
   ROUND_TIMEOUT_SECONDS,
@@ -59,6 +58,7 @@ import {
 } from "./constants.js";
 import { federatedServers, heldMessages, journalLines, processListView, stats } from "./debugViews.js";
 import { LedgerError } from "./errors.js";
+import { checkSourceShare, HOLDING_QUEUE_BYTES, HOLDING_QUEUE_LIMIT, sourceOf } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import { encodeMessage, type LogMessage } from "./messages.js";
 import type { LedgerObserver } from "./observer.js";
@@ -72,6 +72,7 @@ import {
   checkTimestamp,
   checkTransactionShape,
   decodeEntry,
+  wouldHold,
 } from "./rules.js";
 import { SavedState } from "./savedState.js";
 import { type LedgerState, newCounters } from "./state.js";
@@ -94,6 +95,8 @@ export interface LedgerOptions {
   journaling?: boolean;
   /** most reveals waiting for their commit (default HOLDING_QUEUE_LIMIT) */
   holdingLimit?: number;
+  /** most bytes of entries waiting for their commit (default HOLDING_QUEUE_BYTES) */
+  holdingBytes?: number;
   /** what `current-minute` reports as faulttimeout / roundtimeout, seconds (a cluster node's settings) */
   faultTimeoutSeconds?: number;
   roundTimeoutSeconds?: number;
@@ -179,7 +182,12 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.state = {
       tip: this.loadTip(height),
       pl: new ProcessList(height + 1, store.openBlockStartMs()),
-      holding: new HoldingQueue({ limit: options.holdingLimit ?? HOLDING_QUEUE_LIMIT }),
+      holding: new HoldingQueue({
+        limits: {
+          reveals: options.holdingLimit ?? HOLDING_QUEUE_LIMIT,
+          bytes: options.holdingBytes ?? HOLDING_QUEUE_BYTES,
+        },
+      }),
       saved: new SavedState(store),
       counters: newCounters(),
     };
@@ -266,15 +274,24 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
 
   async submitReveal(
     entryRaw: Uint8Array,
-    options: { kind?: "chain" | "entry" } = {},
+    options: { kind?: "chain" | "entry"; from?: string } = {},
   ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
     return this.counted(async () => {
       this.assertWritable();
       const entry = decodeEntry(entryRaw);
+      const hash = entryHash(entryRaw);
       const timeMs = this.now();
-      if (options.kind === "chain") checkChainReveal(this.state, entry, entryHash(entryRaw), timeMs);
-      await this.accept({ kind: "reveal", timeMs, entryRaw });
-      return { entryHash: entryHash(entryRaw), chainId: entry.chainId };
+      if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
+      // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log
+      const source = options.from === undefined ? undefined : sourceOf(options.from);
+      if (source !== undefined && wouldHold(this.state, hash, timeMs))
+        checkSourceShare(this.state.holding, source, entryRaw.length);
+      const done = this.accept({ kind: "reveal", timeMs, entryRaw });
+      // held now on a single node (applied before the journal write); on a cluster node once the log applied it
+      if (source !== undefined) this.state.holding.attribute(hash, source);
+      await done;
+      if (source !== undefined) this.state.holding.attribute(hash, source);
+      return { entryHash: hash, chainId: entry.chainId };
     });
   }
 

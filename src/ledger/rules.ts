@@ -28,6 +28,7 @@ import {
 import type { PaidCommit } from "../store/records.js";
 import { COMMIT_LIFETIME_MS, MINUTES_PER_BLOCK, TIMESTAMP_WINDOW_MS } from "./constants.js";
 import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "./errors.js";
+import { checkHoldingRoom } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import type { LogMessage } from "./messages.js";
 import type { RevealedEntry } from "./processList.js";
@@ -127,10 +128,20 @@ export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number): bo
   // No commit yet: hold it, unless no commit could ever make it valid.
   if (!chainExists(s, entry.chainId) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
     throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: toHex(entry.chainId) });
-  if (s.holding.size >= s.holding.limit) throw new LedgerError({ code: "HOLDING_QUEUE_FULL", limit: s.holding.limit });
+  checkHoldingRoom(s.holding, raw.length);
   s.holding.add({ entryHash: hash, raw, entry, arrivalMs: timeMs });
   s.counters.revealsHeld++;
   return true;
+}
+
+/**
+ * Would a reveal of `hash` arriving at `timeMs` be held (no live commit pays for it, and it is not held
+ * already)? Read-only: the API's per-source admission check (holdingPolicy.ts) asks before the log does.
+ */
+export function wouldHold(s: LedgerState, hash: Uint8Array, timeMs: number): boolean {
+  const held = s.holding.get(hash);
+  if (held !== undefined && !HoldingQueue.expired(held, timeMs)) return false;
+  return livePaidCommit(s, hash, timeMs) === undefined;
 }
 
 /**

@@ -52,6 +52,8 @@ export interface RequestInfo {
   remote: string;
   /** which Basic credential the caller presented: the debug one ([App] DebugRpcUser), the API's, or none */
   credential: "debug" | "rpc" | "none";
+  /** reads the caller's address ("" once the client has gone): for the few calls that need it (a reveal) */
+  address?: () => string;
 }
 
 /** What one request of a body did, for the request log. */

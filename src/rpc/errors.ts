@@ -150,7 +150,7 @@ function fromLedgerError(type: LedgerErrorType): RpcError {
     case "REPEATED_COMMIT":
       return repeatedCommit(type.entryHash, type.info || REPEATED_COMMIT_INFO);
     case "HOLDING_QUEUE_FULL":
-      return serverError("Node busy", `the holding queue is full (${type.limit} messages); retry later`);
+      return serverError("Node busy", holdingQueueFull(type));
     case "NOT_PRODUCING":
       return serverError("Not accepting submissions", type.info);
     case "STORAGE_FULL":
@@ -182,4 +182,14 @@ export function toRpcError(e: unknown, param?: string): RpcError {
 /** True when `e` is a failure of the node rather than of the request (these are logged at error level). */
 export function isInternal(e: RpcError): boolean {
   return e.code === RpcCode.InternalError;
+}
+
+/** The data of a HOLDING_QUEUE_FULL answer: which bound (ledger/holdingPolicy.ts), its limit and what is held. */
+function holdingQueueFull(type: Extract<LedgerErrorType, { code: "HOLDING_QUEUE_FULL" }>): string {
+  const unit = type.bound.endsWith("bytes") ? "bytes" : "reveals";
+  const whose = type.bound.startsWith("source") ? "from your address" : "in all";
+  return (
+    `holding queue full: ${type.held} ${unit} held ${whose}, the limit is ${type.limit} (bound: ${type.bound}); ` +
+    "send the commit first, or retry once held reveals are paid or expire"
+  );
 }

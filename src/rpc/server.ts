@@ -265,7 +265,15 @@ export class RpcServer {
       return log(503, () => ({ body: "pending-body budget spent" }));
     }
     const text = new TextDecoder().decode(body.bytes);
-    const ctx: RpcContext = { ...this.ctx, request: { receivedMs: performance.now(), remote: caller, credential } };
+    const ctx: RpcContext = {
+      ...this.ctx,
+      request: {
+        receivedMs: performance.now(),
+        remote: caller,
+        credential,
+        address: () => (remote !== "" ? remote : safeRemote(req)),
+      },
+    };
     const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
     send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
     this.ctx.requestServed?.(endpoint.path, answer.calls, Number(process.hrtime.bigint() - started) / 1e9);

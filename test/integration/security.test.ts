@@ -304,9 +304,11 @@ describe("CUSTOM networks own their genesis and keys", () => {
 });
 
 /** One raw HTTP/1.1 exchange over a socket (any Host, any headers); resolves with the status line's code and the body. */
-function rawExchange(port: number, request: string): Promise<{ status: number; text: string }> {
+function rawExchange(port: number, request: string, localAddress?: string): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect({ port, host: "127.0.0.1" }, () => socket.write(request));
+    const socket = connect({ port, host: "127.0.0.1", ...(localAddress ? { localAddress } : {}) }, () =>
+      socket.write(request),
+    );
     let data = "";
     socket.setEncoding("utf8");
     socket.on("data", (d: string) => {
@@ -520,6 +522,33 @@ describe("cross-site requests, DNS rebinding, password guessing, per-call work",
     assert.equal((await rawExchange(node.port, upgrade(api, [right]))).status, 101);
     assert.equal((await rawExchange(panelPort, upgrade(panel, [right]))).status, 101);
     assert.equal((await rawExchange(panelPort, get("/", `localhost:${panelPort}`, [right]))).status, 200);
+    await node.stop();
+  });
+});
+
+describe("the holding queue's share per caller", () => {
+  it("one address holds at most 1,000 reveals without commits; the next is refused naming the bound, another address is served", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    const answers = await node.rpcBatch(
+      Array.from({ length: 1001 }, () => ({ method: "reveal-entry", params: { entry: heldReveal() } })),
+    );
+    assert.equal(answers.filter((a) => "result" in a).length, 1000);
+    const refused = answers.at(-1)!;
+    assert.ok("error" in refused, JSON.stringify(refused));
+    assert.equal(refused.error.code, -32000);
+    assert.match(
+      String(refused.error.data),
+      /^holding queue full: 1000 reveals held from your address, the limit is 1000 \(bound: source reveals\)/,
+    );
+    // another caller (a second loopback address) still gets its reveal held
+    const other = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "reveal-entry", params: { entry: heldReveal() } });
+    const a = await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, other), "127.0.0.2");
+    assert.equal(a.status, 200, a.text);
+    assert.match(a.text, /"message":"Entry Reveal Success"/);
+    // nothing acknowledged was dropped: all 1,001 are held
+    const queue = (await node.rpc("holding-queue", undefined, "debug")) as { Messages: unknown[] | null };
+    assert.equal(queue.Messages?.length, 1001);
     await node.stop();
   });
 });

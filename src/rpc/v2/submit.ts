@@ -47,9 +47,15 @@ async function submitReveal(
   kind?: "chain" | "entry",
 ): Promise<{ entryhash: string; chainid: string }> {
   unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
+  // the caller's address: the holding queue's per-source share (ledger/holdingPolicy.ts)
+  const from = ctx.request?.address?.();
   const r = await ctx.intake.submit(
     "reveal",
-    () => ctx.ledger.submitReveal(raw, kind === undefined ? {} : { kind }),
+    () =>
+      ctx.ledger.submitReveal(raw, {
+        ...(kind === undefined ? {} : { kind }),
+        ...(from === undefined || from === "" ? {} : { from }),
+      }),
     ctx.request?.receivedMs,
   );
   return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };

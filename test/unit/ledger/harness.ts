@@ -98,6 +98,7 @@ export interface OpenOptions {
   verifier?: Verifier;
   blockTimeSeconds?: number;
   holdingLimit?: number;
+  holdingBytes?: number;
   journaling?: boolean;
   /** the store's free-space reserve, bytes (default none) */
   reserveBytes?: number;
@@ -121,6 +122,7 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
       customNet: "test",
       blockTimeSeconds: opts.blockTimeSeconds ?? 6,
       ...(opts.holdingLimit !== undefined ? { holdingLimit: opts.holdingLimit } : {}),
+      ...(opts.holdingBytes !== undefined ? { holdingBytes: opts.holdingBytes } : {}),
       ...(opts.journaling !== undefined ? { journaling: opts.journaling } : {}),
     },
     { store, verifier, log, now: clock.now },

@@ -425,6 +425,7 @@ for (const v of VERIFIERS) {
           await n.ledger.submitReveal(newChain().raw);
           const t = await rejectedWithoutChange(n, () => n.ledger.submitReveal(newChain().raw), "HOLDING_QUEUE_FULL");
           assert.equal(t.limit, 2);
+          assert.equal(t.bound, "reveals");
         } finally {
           await done();
         }

@@ -52,7 +52,7 @@ describe("toRpcError", () => {
 
   it("maps node conditions to -32000 with a reason, not -32603", () => {
     for (const type of [
-      { code: "HOLDING_QUEUE_FULL", limit: 10 },
+      { code: "HOLDING_QUEUE_FULL", bound: "bytes", limit: 10, held: 9 },
       { code: "NOT_PRODUCING", info: "MAIN standalone" },
       { code: "STORAGE_FULL", info: "disk full" },
     ] as LedgerErrorType[]) {
@@ -60,6 +60,16 @@ describe("toRpcError", () => {
       assert.equal(e.code, RpcCode.ServerError, type.code);
       assert.equal(typeof e.data, "string");
     }
+    const full = toRpcError(
+      new LedgerError({ code: "HOLDING_QUEUE_FULL", bound: "source reveals", limit: 1000, held: 1000 }),
+    );
+    assert.deepEqual(full.toObject(), {
+      code: -32000,
+      message: "Node busy",
+      data:
+        "holding queue full: 1000 reveals held from your address, the limit is 1000 (bound: source reveals); " +
+        "send the commit first, or retry once held reveals are paid or expire",
+    });
     const c = toRpcError(new ConfigError("ledgerd.conf:3: App.PortNumber: not an integer"));
     assert.deepEqual(c.toObject(), {
       code: -32000,
