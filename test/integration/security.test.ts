@@ -778,10 +778,11 @@ describe("request bodies are held only as they arrive", () => {
 
 describe("the wallet file", () => {
   const WALLET = join(PROJECT_ROOT, "bin", "ledgerd-wallet");
-  const run = (home: string, walletPath: string, args: string[]) =>
+  const run = (home: string, walletPath: string, args: string[], env: Record<string, string> = {}, input?: string) =>
     spawnSync(WALLET, args, {
       encoding: "utf8",
-      env: { PATH: process.env.PATH ?? "", HOME: home, LEDGERD_WALLET: walletPath },
+      env: { PATH: process.env.PATH ?? "", HOME: home, LEDGERD_WALLET: walletPath, ...env },
+      ...(input === undefined ? {} : { input }),
     });
 
   it("a symlinked wallet stays a link; a damaged file is reported without quoting it", (t) => {
@@ -808,5 +809,76 @@ describe("the wallet file", () => {
     assert.notEqual(damaged.status, 0);
     assert.match(damaged.stderr, /is not valid JSON; restore it from a backup/);
     assert.doesNotMatch(damaged.stderr + damaged.stdout, new RegExp(secret.slice(0, 12)));
+  });
+
+  it("encrypt migrates a plain wallet in place; the passphrase comes from a file or the environment (or a terminal prompt), never argv; a wrong one changes nothing", (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-wallet-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const wallet = join(dir, "wallet.json");
+    const passfile = join(dir, "pass");
+    writeFileSync(passfile, "correct horse battery\n", { mode: 0o600 });
+    const secret = LOCAL_GENESIS_KEY.privateAddress;
+    // a plain wallet: one new key, one imported from stdin (a key on the command line shows in ps)
+    const made = run(dir, wallet, ["new-fa"]);
+    assert.equal(made.status, 0, made.stderr);
+    const imported = run(dir, wallet, ["import", "-"], {}, `${secret}\n`);
+    assert.equal(imported.status, 0, imported.stderr);
+    assert.equal(imported.stdout.trim(), LOCAL_GENESIS_KEY.publicAddress);
+    const addresses = run(dir, wallet, ["list"]).stdout;
+    assert.equal(addresses.trim().split("\n").length, 2);
+
+    const enc = run(dir, wallet, ["encrypt", `-passfile=${passfile}`]);
+    assert.equal(enc.status, 0, enc.stderr);
+    assert.match(enc.stdout, /encrypted .* \(2 keys\)/);
+    const sealed = readFileSync(wallet, "utf8");
+    const file = JSON.parse(sealed) as { version: number; cipher: string; kdf: { name: string; N: number } };
+    assert.equal(file.version, 2);
+    assert.equal(file.cipher, "aes-256-gcm");
+    assert.equal(file.kdf.name, "scrypt");
+    for (const clear of [secret, ...addresses.trim().split("\n")])
+      assert.ok(!sealed.includes(clear), "no key or address in the clear");
+    assert.equal(statSync(wallet).mode & 0o777, 0o600);
+
+    // without the passphrase: a clear error (stdin is not a terminal, so nothing to ask on)
+    const locked = run(dir, wallet, ["list"]);
+    assert.equal(locked.status, 2);
+    assert.match(locked.stderr, /is encrypted: its passphrase is needed/);
+    assert.match(locked.stderr, /give the passphrase with -passfile=FILE or LEDGERD_WALLET_PASS/);
+    // from the file, or the environment
+    assert.equal(run(dir, wallet, ["list", `-passfile=${passfile}`]).stdout, addresses);
+    assert.equal(run(dir, wallet, ["list"], { LEDGERD_WALLET_PASS: "correct horse battery" }).stdout, addresses);
+    // a wrong one: refused, the file untouched, nothing quoted
+    const wrong = run(dir, wallet, ["new-ec"], { LEDGERD_WALLET_PASS: "incorrect horse" });
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /wrong passphrase \(or the file was changed\)/);
+    assert.doesNotMatch(wrong.stderr, /incorrect/);
+    assert.equal(readFileSync(wallet, "utf8"), sealed);
+    // there is no option that takes the passphrase itself
+    const argv = run(dir, wallet, ["list", "-passphrase=correct horse battery"]);
+    assert.equal(argv.status, 1);
+    // a change keeps it encrypted, under a fresh nonce
+    const added = run(dir, wallet, ["new-ec", `-passfile=${passfile}`]);
+    assert.equal(added.status, 0, added.stderr);
+    const after = JSON.parse(readFileSync(wallet, "utf8")) as { version: number; iv: string; kdf: unknown };
+    assert.equal(after.version, 2);
+    assert.notEqual(after.iv, (JSON.parse(sealed) as { iv: string }).iv);
+    assert.deepEqual(after.kdf, file.kdf);
+    assert.equal(
+      run(dir, wallet, ["list", `-passfile=${passfile}`])
+        .stdout.trim()
+        .split("\n").length,
+      3,
+    );
+    // the KDF parameters are authenticated too: a file asking for a cheaper KDF is refused
+    writeFileSync(wallet, JSON.stringify({ ...after, kdf: { ...(after.kdf as object), N: 16384 } }));
+    const tampered = run(dir, wallet, ["list", `-passfile=${passfile}`]);
+    assert.equal(tampered.status, 2);
+    assert.match(tampered.stderr, /wrong passphrase \(or the file was changed\)/);
+    // encrypting twice is refused; a new wallet given a passphrase starts encrypted
+    writeFileSync(wallet, JSON.stringify(after));
+    assert.match(run(dir, wallet, ["encrypt", `-passfile=${passfile}`]).stderr, /already encrypted/);
+    const fresh = join(dir, "fresh.json");
+    assert.equal(run(dir, fresh, ["new-fa"], { LEDGERD_WALLET_PASS: "another one" }).status, 0);
+    assert.equal((JSON.parse(readFileSync(fresh, "utf8")) as { version: number }).version, 2);
   });
 });

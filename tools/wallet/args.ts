@@ -18,6 +18,7 @@ export const OPTIONS: Record<string, OptionKind> = {
   rpcpass: "value",
   cafile: "value",
   wallet: "value",
+  passfile: "value",
   timeout: "value",
   help: "flag",
   h: "flag",

@@ -56,8 +56,19 @@ export const HELP_PAGES: Readonly<Record<string, HelpPage>> = {
     details: [
       "Adds private keys (Fs… for assets, Es… for entry credits) to the wallet file; prints their public addresses.",
       "The wallet file is written with mode 0600.",
+      "  -   read the keys from stdin, one per line (a key on the command line is visible in `ps` and shell history)",
     ],
     example: "ledgerd-wallet import Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK",
+  },
+  encrypt: {
+    details: [
+      "Encrypts a plain wallet file in place: the keys are sealed with AES-256-GCM under a key derived from a",
+      "passphrase with scrypt. Every later command that uses the wallet needs the passphrase: -passfile=FILE (its",
+      "first line), LEDGERD_WALLET_PASS, or typed on the terminal when asked. A wrong passphrase is an error; the",
+      "file is never changed by one. Without the passphrase the keys are lost: keep it, and a backup of the file.",
+      "A new wallet is created encrypted when the command that creates it is given a passphrase.",
+    ],
+    example: "ledgerd-wallet encrypt -passfile=$HOME/.ledgerd/passphrase",
   },
   list: {
     details: ["Lists the public addresses of the wallet's keys.", "  --json   one JSON array of {kind, public}"],

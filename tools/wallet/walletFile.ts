@@ -19,9 +19,20 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { type KeyPair, keyPairFromPrivate } from "../../src/protocol/address.js";
 import { WalletError } from "./errors.js";
+import { ENCRYPTED_FORMAT_VERSION, type KdfParams, kdfOf, open, Passphrase, SealError, seal } from "./walletCrypto.js";
 
-/** Format version written into the file; bumped only on incompatible changes. */
+/** Format version of a plain wallet file (an encrypted one is ENCRYPTED_FORMAT_VERSION, walletCrypto.ts). */
 export const WALLET_FORMAT_VERSION = 1;
+
+/** Where the passphrase of an encrypted wallet can come from (docs/wallet.md, "Encrypted wallet"). */
+export const PASSPHRASE_HINT =
+  "give the passphrase with -passfile=FILE or LEDGERD_WALLET_PASS, or run the command on a terminal to be asked";
+
+/** An encrypted wallet's passphrase and KDF parameters (kept for its writes: one scrypt per command). */
+interface Sealing {
+  pass: Passphrase;
+  kdf: KdfParams;
+}
 /** Owner read/write only: the file holds private keys. */
 export const WALLET_FILE_MODE = 0o600;
 /** Owner-only directory created for a new wallet. */
@@ -57,7 +68,8 @@ export function defaultWalletPath(): string {
  * A wallet file: JSON with the private keys, mode 0600, replaced atomically (write a temporary file
  * in the same directory, fsync, rename, fsync the directory), so a crash leaves either the old or the
  * new file, never a torn one. Changes go through `update`, which holds a lock file so two wallet
- * processes cannot lose each other's keys.
+ * processes cannot lose each other's keys. An encrypted wallet (walletCrypto.ts) stays encrypted through
+ * every change; its keys are only ever in memory in the clear.
  */
 export class WalletFile {
   private constructor(
@@ -65,18 +77,75 @@ export class WalletFile {
     private keys: WalletKey[],
     /** false when the file does not exist yet */
     readonly exists: boolean,
+    /** set for an encrypted wallet, and for a new one created with a passphrase */
+    private sealing: Sealing | undefined,
   ) {}
 
-  /** Load the wallet at `path`; a missing file is an empty wallet. Throws WalletError for an unreadable or corrupt file. */
-  static load(path: string): WalletFile {
+  /**
+   * Load the wallet at `path`; a missing file is an empty wallet (encrypted once written, when `pass` is
+   * given). An encrypted file needs `pass`. Throws WalletError for an unreadable, corrupt or locked file, or
+   * a wrong passphrase — never quoting the file.
+   */
+  static load(path: string, pass?: Passphrase): WalletFile {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
     } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return new WalletFile(path, [], false);
+      if ((e as NodeJS.ErrnoException).code === "ENOENT")
+        return new WalletFile(path, [], false, pass === undefined ? undefined : { pass, kdf: Passphrase.newKdf() });
       throw new WalletError(`wallet file ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
-    return new WalletFile(path, parseWallet(path, text), true);
+    const json = parseJson(path, text);
+    if (json.version !== ENCRYPTED_FORMAT_VERSION)
+      return new WalletFile(path, parseWallet(path, json), true, undefined);
+    if (pass === undefined)
+      throw new WalletError(`wallet file ${path} is encrypted: its passphrase is needed`, PASSPHRASE_HINT);
+    let plain: string;
+    try {
+      plain = open(json, pass);
+    } catch (e) {
+      if (e instanceof SealError && e.reason === "wrong-passphrase")
+        throw new WalletError(`wallet file ${path}: wrong passphrase (or the file was changed)`);
+      throw new WalletError(
+        `wallet file ${path}: damaged encrypted wallet (${e instanceof Error ? e.message : String(e)}); restore it from a backup`,
+      );
+    }
+    const sealing = { pass, kdf: kdfOf(json) };
+    return new WalletFile(path, parseWallet(path, parseJson(path, plain)), true, sealing);
+  }
+
+  /** Is the file at `path` an encrypted wallet? (false when missing or unreadable: `load` reports those) */
+  static isEncrypted(path: string): boolean {
+    try {
+      return (JSON.parse(readFileSync(path, "utf8")) as { version?: unknown }).version === ENCRYPTED_FORMAT_VERSION;
+    } catch {
+      return false;
+    }
+  }
+
+  /** True when the keys are (or, for a new wallet, will be) stored encrypted. */
+  get encrypted(): boolean {
+    return this.sealing !== undefined;
+  }
+
+  /**
+   * Encrypt a plain wallet in place under `pass` (the migration from the plain format): re-read under the
+   * lock, written atomically, so a crash leaves the plain or the encrypted file, never neither. Returns how
+   * many keys it holds.
+   */
+  encrypt(pass: Passphrase): number {
+    if (!this.exists) throw new WalletError(`wallet file ${this.path} does not exist: nothing to encrypt`);
+    if (this.sealing !== undefined) throw new WalletError(`wallet file ${this.path} is already encrypted`);
+    return this.locked(() => {
+      const fresh = WalletFile.load(this.path, pass);
+      if (fresh.sealing !== undefined)
+        throw new WalletError(`wallet file ${this.path} is already encrypted (by another process meanwhile)`);
+      const sealing = { pass, kdf: Passphrase.newKdf() };
+      this.write(fresh.keys, sealing);
+      this.keys = fresh.keys;
+      this.sealing = sealing;
+      return fresh.keys.length;
+    });
   }
 
   /** Permission bits of the file (e.g. 0o600), or undefined when it does not exist. */
@@ -109,6 +178,29 @@ export class WalletFile {
    * Returns whatever `change` returns. The in-memory wallet reflects the written state afterwards.
    */
   update<T>(change: (keys: WalletKey[]) => T): T {
+    return this.locked(() => {
+      const fresh = WalletFile.load(this.path, this.sealing?.pass);
+      // a wallet that did not exist yet is created as this one was asked for (encrypted with a passphrase)
+      const sealing = fresh.exists ? fresh.sealing : this.sealing;
+      const keys = [...fresh.keys];
+      const result = change(keys);
+      this.write(keys, sealing);
+      this.keys = keys;
+      this.sealing = sealing;
+      return result;
+    });
+  }
+
+  private write(keys: WalletKey[], sealing: Sealing | undefined): void {
+    const plain = JSON.stringify({ version: WALLET_FORMAT_VERSION, keys } satisfies WalletJson, null, 2);
+    writeAtomically(
+      this.path,
+      `${sealing === undefined ? plain : JSON.stringify(seal(plain, sealing.pass, sealing.kdf), null, 2)}\n`,
+    );
+  }
+
+  /** Run `f` holding the wallet's lock file (creating the wallet's directory first). */
+  private locked<T>(f: () => T): T {
     const dir = dirname(this.path);
     try {
       mkdirSync(dir, { recursive: true, mode: WALLET_DIR_MODE });
@@ -119,15 +211,7 @@ export class WalletFile {
     }
     const unlock = acquireLock(`${this.path}.lock`);
     try {
-      const fresh = WalletFile.load(this.path);
-      const keys = [...fresh.keys];
-      const result = change(keys);
-      writeAtomically(
-        this.path,
-        `${JSON.stringify({ version: WALLET_FORMAT_VERSION, keys } satisfies WalletJson, null, 2)}\n`,
-      );
-      this.keys = keys;
-      return result;
+      return f();
     } finally {
       unlock();
     }
@@ -146,7 +230,7 @@ export function addKey(keys: WalletKey[], pair: KeyPair): boolean {
   return true;
 }
 
-function parseWallet(path: string, text: string): WalletKey[] {
+function parseJson(path: string, text: string): Record<string, unknown> {
   let json: unknown;
   try {
     json = JSON.parse(text);
@@ -154,12 +238,17 @@ function parseWallet(path: string, text: string): WalletKey[] {
     // Not the parser's message: it quotes the text around the fault, which may be a private key.
     throw new WalletError(`wallet file ${path} is not valid JSON; restore it from a backup`);
   }
+  if (typeof json !== "object" || json === null || Array.isArray(json))
+    throw new WalletError(`wallet file ${path}: expected a JSON object`);
+  return json as Record<string, unknown>;
+}
+
+function parseWallet(path: string, json: Record<string, unknown>): WalletKey[] {
   const w = json as Partial<WalletJson>;
-  if (typeof w !== "object" || w === null || !Array.isArray(w.keys))
-    throw new WalletError(`wallet file ${path}: expected an object with a "keys" array`);
+  if (!Array.isArray(w.keys)) throw new WalletError(`wallet file ${path}: expected an object with a "keys" array`);
   if (w.version !== WALLET_FORMAT_VERSION)
     throw new WalletError(
-      `wallet file ${path}: format version ${String(w.version)} is not supported (this wallet reads version ${WALLET_FORMAT_VERSION})`,
+      `wallet file ${path}: format version ${String(w.version)} is not supported (this wallet reads versions ${WALLET_FORMAT_VERSION} and ${ENCRYPTED_FORMAT_VERSION})`,
     );
   return w.keys.map((k, i) => {
     const where = `wallet file ${path}: keys[${i}]`;

@@ -1,0 +1,75 @@
+/**
+ * Commands on the wallet's keys: new-fa, new-ec, import, list, encrypt (docs/wallet.md).
+ */
+import { randomBytes } from "node:crypto";
+import { keyPairFromPrivate, keyPairFromSeed } from "../../../src/protocol/address.js";
+import { ProtocolError } from "../../../src/protocol/errors.js";
+import { type Context, json } from "../context.js";
+import { WalletError } from "../errors.js";
+import { addKey, WalletFile } from "../walletFile.js";
+
+export async function newKey(ctx: Context, kind: "FA" | "EC"): Promise<void> {
+  const pair = keyPairFromSeed(kind, new Uint8Array(randomBytes(32)));
+  ctx.wallet().update((keys) => addKey(keys, pair));
+  ctx.out(pair.publicAddress);
+}
+
+export async function importKeys(ctx: Context): Promise<void> {
+  // "-": the keys from stdin, one per line (a key on the command line is visible to every user in `ps`)
+  const texts =
+    ctx.args.positionals.length === 1 && ctx.pos(0) === "-"
+      ? ctx.io
+          .readStdin()
+          .toString("utf8")
+          .split(/\s+/)
+          .filter((s) => s !== "")
+      : ctx.args.positionals;
+  if (texts.length === 0) throw new WalletError("import -: no keys on stdin");
+  const pairs = texts.map((text, i) => {
+    if (/^(FA|EC)/.test(text) && text.length === 52)
+      throw new WalletError(
+        `key ${i + 1}: ${text.slice(0, 6)}… is a public address; import takes private keys (Fs… or Es…)`,
+      );
+    try {
+      return keyPairFromPrivate(text);
+    } catch (e) {
+      if (e instanceof ProtocolError)
+        throw new WalletError(`key ${i + 1}: not a valid private key (Fs… or Es…): ${e.detail}`);
+      throw e;
+    }
+  });
+  const added = ctx.wallet().update((keys) => pairs.map((p) => addKey(keys, p)));
+  pairs.forEach((p, i) => {
+    if (!added[i]) ctx.warn(`${p.publicAddress} is already in the wallet`);
+    ctx.out(p.publicAddress);
+  });
+}
+
+export async function list(ctx: Context): Promise<void> {
+  const wallet = ctx.wallet();
+  if (!wallet.exists) ctx.warn(`no wallet yet at ${ctx.walletPath}; create a key with: ledgerd-wallet new-fa`);
+  if (ctx.args.flags.has("json")) {
+    ctx.out(json(wallet.list().map((k) => ({ kind: k.kind, public: k.public }))));
+    return;
+  }
+  for (const k of wallet.list()) ctx.out(k.public);
+}
+
+/**
+ * `encrypt`: the migration of a plain wallet to an encrypted one, in place (WalletFile.encrypt: atomic, under
+ * the lock). The passphrase comes from -passfile or LEDGERD_WALLET_PASS, or is asked twice on the terminal.
+ */
+export async function encrypt(ctx: Context): Promise<void> {
+  if (WalletFile.isEncrypted(ctx.walletPath))
+    throw new WalletError(`wallet file ${ctx.walletPath} is already encrypted`);
+  const wallet = ctx.wallet();
+  if (!wallet.exists)
+    throw new WalletError(
+      `wallet file ${ctx.walletPath} does not exist`,
+      "a new wallet is created encrypted when a command that writes it gets a passphrase (-passfile or LEDGERD_WALLET_PASS)",
+    );
+  const n = wallet.encrypt(await ctx.passphrase(true));
+  ctx.out(
+    `encrypted ${ctx.walletPath} (${n} key${n === 1 ? "" : "s"}); keep the passphrase: without it the keys are lost`,
+  );
+}
