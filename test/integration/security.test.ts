@@ -734,6 +734,52 @@ describe("request bodies are held only as they arrive", () => {
     return sockets;
   }
 
+  it("a declared length over the limit is answered 413 at once, before the upload; the rest is dropped and the connection serves on", async (t) => {
+    const node = await LedgerdProcess.start();
+    t.after(() => node.cleanup());
+    const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+    // 100 MiB declared, one byte sent: the whole answer arrives without the upload
+    const [early] = await slowUploads(node.port, 1, 100 * MiB, 1);
+    const answer = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      early!.on("data", (d: Buffer) => {
+        text += d.toString("utf8");
+        if (/\r\n\r\n\{.*\}$/s.test(text)) resolve(text);
+      });
+      early!.setTimeout(5000, () => reject(new Error(`no whole answer before the upload: ${JSON.stringify(text)}`)));
+    });
+    early!.destroy();
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /"code":-32600.*request body exceeds the limit of 1048576 bytes/);
+    // a client that asked to close the connection, declaring 100 MiB: answered at once too, then closed
+    const closing = connect({ port: node.port, host: "127.0.0.1" });
+    closing.on("error", () => {});
+    closing.write(`POST /v2 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Length: ${100 * MiB}\r\n\r\n{`);
+    const closed = await new Promise<string>((resolve) => {
+      let text = "";
+      closing.on("data", (d: Buffer) => {
+        text += d.toString("utf8");
+      });
+      closing.on("close", () => resolve(text));
+      closing.setTimeout(5000, () => closing.destroy());
+    });
+    assert.match(closed, /^HTTP\/1\.1 413 [\s\S]*request body exceeds the limit/);
+    // a client that writes its whole 2 MiB body before reading gets the same answer, then its next request served
+    const [whole] = await slowUploads(node.port, 1, 2 * MiB, 2 * MiB);
+    let text = "";
+    whole!.on("data", (d: Buffer) => {
+      text += d.toString("utf8");
+    });
+    whole!.write(
+      `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nContent-Length: ${heights.length}\r\n\r\n${heights}`,
+    );
+    for (let i = 0; i < 100 && !text.includes('"directoryblockheight"'); i++)
+      await new Promise((r) => setTimeout(r, 100));
+    whole!.destroy();
+    assert.match(text, /^HTTP\/1\.1 413 [\s\S]*HTTP\/1\.1 200 [\s\S]*"directoryblockheight"/);
+    await node.stop();
+  });
+
   it("declared sizes reserve nothing; unfinished bodies share one 64 MiB budget (503 past it), released on close", async (t) => {
     const node = await LedgerdProcess.start();
     t.after(() => node.cleanup());
