@@ -65,7 +65,7 @@ MUTATION_FILES ?= $(shell for f in $(MUTATION_FOLDERS); do find src/$$f -name '*
 mutation: build
 	@for t in $(MUTATION_FILES); do \
 	  echo "== mutation: src/$$t.ts"; \
-	  LEDGERD_MUTATE=$$t nice -n 15 node_modules/.bin/stryker run tools/mutation/stryker.config.mjs || exit 1; \
+	  LEDGERD_MUTATE=$$t nice -n 19 node_modules/.bin/stryker run tools/mutation/stryker.config.mjs || exit 1; \
 	done
 	node tools/mutation/scores.mjs $(MUTATION_FOLDERS)
 
