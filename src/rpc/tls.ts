@@ -10,7 +10,6 @@ import { createPrivateKey, createPublicKey, type KeyObject, randomBytes, X509Cer
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { isIP } from "node:net";
 import { dirname } from "node:path";
-import { generate } from "selfsigned";
 import { ConfigError } from "../config/errors.js";
 import { isDnsName } from "../config/flags.js";
 import type { NodeConfig } from "../config/types.js";
@@ -124,6 +123,8 @@ export async function ensureCertificate(options: {
   const isEc = existingType === undefined || existingType === "ec";
   const curve = existingType === "ec" ? ecCurve(createPrivateKey(keyPair!.privateKey)) : "P-256";
 
+  // loaded only here: selfsigned (and its x509 library) cost ~9 % of a start that needs no new certificate
+  const { generate } = await import("selfsigned");
   const pems = await generate(SUBJECT, {
     keyType: isEc ? "ec" : "rsa",
     curve,

@@ -1,37 +1,45 @@
 /**
  * Child-process task of `LedgerStore.open({ verify: true })`: open the environment read-only and walk
- * every database once (all branch and leaf pages). Damaged B-tree pages make LMDB crash the process
+ * every database of each directory given once (all branch and leaf pages). Damaged B-tree pages make LMDB crash the process
  * (SIGSEGV, SIGBUS, or an assertion's SIGABRT); run here, that crash is a child's exit status the node can
- * report as CORRUPT instead of dying itself. Usage: node scanTask.js <directory>. Exit 0 = readable.
+ * report as CORRUPT instead of dying itself. Usage: node scanTask.js <directory>... Exit 0 = all readable.
  */
+import { writeSync } from "node:fs";
 import { open } from "lmdb";
 
-const dir = process.argv[2];
-if (dir === undefined) {
-  process.stderr.write("usage: scanTask.js <directory>\n");
+/** The same prefix as SCAN_START of environment.ts (not imported: this task loads nothing but lmdb). */
+const SCAN_START = "scanning ";
+
+const dirs = process.argv.slice(2);
+if (dirs.length === 0) {
+  process.stderr.write("usage: scanTask.js <directory>...\n");
   process.exit(2);
 }
 try {
-  const env = open<Uint8Array, Uint8Array>({
-    path: dir,
-    noSubdir: false,
-    readOnly: true,
-    maxDbs: 64,
-    keyEncoding: "binary",
-    encoding: "binary",
-  });
   let keys = 0;
-  const names: string[] = [];
-  for (const key of env.getKeys()) {
-    keys++;
-    names.push(Buffer.from(key).toString("latin1").replace(/\0$/, ""));
+  for (const dir of dirs) {
+    // written synchronously, so the parent sees it even when LMDB crashes this process
+    writeSync(1, `${SCAN_START}${dir}\n`);
+    const env = open<Uint8Array, Uint8Array>({
+      path: dir,
+      noSubdir: false,
+      readOnly: true,
+      maxDbs: 64,
+      keyEncoding: "binary",
+      encoding: "binary",
+    });
+    const names: string[] = [];
+    for (const key of env.getKeys()) {
+      keys++;
+      names.push(Buffer.from(key).toString("latin1").replace(/\0$/, ""));
+    }
+    for (const name of names) {
+      const db = env.openDB<Uint8Array, Uint8Array>(name, { keyEncoding: "binary", encoding: "binary" });
+      for (const _ of db.getKeys()) keys++;
+    }
+    await env.close();
   }
-  for (const name of names) {
-    const db = env.openDB<Uint8Array, Uint8Array>(name, { keyEncoding: "binary", encoding: "binary" });
-    for (const _ of db.getKeys()) keys++;
-  }
-  await env.close();
-  process.stdout.write(`${keys}\n`);
+  writeSync(1, `${keys}\n`);
 } catch (e) {
   process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);

@@ -20,8 +20,10 @@ import {
   openCheckedEnvironment,
   openDatabases,
   type RootEnv,
+  verifyReadable,
 } from "./environment.js";
 import { StoreError } from "./errors.js";
+import { checkDataFile } from "./fileCheck.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
 import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
 import { RecordStreamWriter } from "./recordStream.js";
@@ -222,11 +224,17 @@ export class LedgerStore {
    * and has this version's layout. Throws StoreError: NETWORK_MISMATCH, UNKNOWN_FORMAT, OPEN_FAILED.
    */
   static open(options: StoreOptions): LedgerStore {
-    const verify = options.verify === true;
-    const env = openCheckedEnvironment(options.path, Object.values(DB_NAMES), verify);
+    if (options.verify === true) {
+      // both environments read in one child process (verifyReadable), after their headers are checked
+      const journalPath = join(options.path, JOURNAL_DIR);
+      checkDataFile(options.path);
+      checkDataFile(journalPath);
+      verifyReadable([options.path, journalPath]);
+    }
+    const env = openCheckedEnvironment(options.path, Object.values(DB_NAMES), false);
     let journal: Journal | undefined;
     try {
-      journal = Journal.open(options.path, { verify });
+      journal = Journal.open(options.path, { verify: false });
       const store = new LedgerStore(options.path, env, journal, options.reserveBytes ?? 0);
       store.checkIdentity(options);
       store.checkJournalBelongs();
