@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 import { sha256 } from "../src/protocol/hash.js";
+import { Journal } from "../src/store/journal.js";
 import type { BenchRow } from "./row.js";
 import { type BenchCase, guarded, runCases, type SkippedCase } from "./suite.js";
 
@@ -16,10 +17,13 @@ export const STORE_KEYS = 100_000;
 export const STORE_VALUE_BYTES = 128;
 /** Puts per write transaction in the batched case (a block close writes thousands). */
 export const STORE_BATCH = 1000;
+/** Journal appends in flight in the group-commit case: the load generator's default concurrency. */
+export const JOURNAL_APPENDERS = 64;
 
 export async function storeRows(): Promise<BenchRow[]> {
   const dir = mkdtempSync(join(tmpdir(), "ledgerd-bench-lmdb-"));
   let db: RootDatabase<Buffer, Buffer> | undefined;
+  let journal: Journal | undefined;
   try {
     const keys: Buffer[] = Array.from({ length: STORE_KEYS }, (_, i) =>
       Buffer.from(sha256(Uint8Array.of(i & 0xff, (i >> 8) & 0xff, i >> 16))),
@@ -110,9 +114,32 @@ export async function storeRows(): Promise<BenchRow[]> {
         };
       }),
     );
+    let seq = 0;
+    cases.push(
+      await guarded(
+        "store.journal.group",
+        `journal: ${JOURNAL_APPENDERS} appends of 140 bytes at once, answered by their group commit (store/journal.ts)`,
+        () => {
+          journal = Journal.open(join(dir, "node"), { verify: false });
+          const j = journal;
+          const record = new Uint8Array(140).fill(0x5a);
+          return {
+            fn: async () => {
+              const all: Promise<void>[] = [];
+              for (let k = 0; k < JOURNAL_APPENDERS; k++) all.push(j.append(1, seq++, record));
+              await Promise.all(all);
+            },
+            itemsPerOp: JOURNAL_APPENDERS,
+            itemUnit: "append",
+            note: "one LMDB transaction and one flush for the whole group: what 64 writes in flight share",
+          };
+        },
+      ),
+    );
     return await runCases("store", cases);
   } finally {
     await (db as RootDatabase<Buffer, Buffer> | undefined)?.close();
+    await (journal as Journal | undefined)?.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
