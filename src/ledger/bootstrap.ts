@@ -1,6 +1,6 @@
 /**
- * The identity and key that sign the blocks a standalone node produces, and the check that a data directory
- * holds the genesis its configuration describes. LOCAL signs with its reference bootstrap key (so its blocks
+ * The identity and key that sign the blocks a standalone node produces, the check that a data directory
+ * holds the genesis its configuration describes, and the chain tip its last saved block gives. LOCAL signs with its reference bootstrap key (so its blocks
  * stay byte-identical to the reference's); a CUSTOM network with its operator's key (config/customNetwork.ts).
  */
 import { publicKeyFromSeed } from "../crypto/ed25519.js";
@@ -11,7 +11,7 @@ import type { NetworkName } from "../protocol/network.js";
 import { StoreError } from "../store/errors.js";
 import { BlockKind } from "../store/keys.js";
 import type { LedgerStore } from "../store/store.js";
-import type { BlockSigner } from "./blockBuilder.js";
+import { type BlockSigner, type ChainTip, tipFromRaw } from "./blockBuilder.js";
 
 /** The signer of `bootstrap`, or LOCAL's reference bootstrap identity and key when none is given. */
 export function bootstrapSigner(bootstrap?: { identityChainId: Uint8Array; seed: Uint8Array }): BlockSigner {
@@ -45,4 +45,25 @@ export function assertSameGenesis(
         `(${toHex(configured)}): the bootstrap identity or the genesis allocation changed since the directory ` +
         "was created; restore the configuration it was made with, or use another directory",
     });
+}
+
+/** The tip of the chain at the saved `height`: its directory, admin, EC and asset blocks, from the store. */
+export function loadTip(store: Pick<LedgerStore, "blockHashAt" | "block" | "path">, height: number): ChainTip {
+  const raw = (kind: BlockKind): Uint8Array => {
+    const hash = store.blockHashAt(kind, height);
+    const block = hash && store.block(hash);
+    if (!block)
+      throw new StoreError({
+        code: "CORRUPT",
+        path: store.path,
+        info: `no block of kind ${kind} at the saved height ${height}`,
+      });
+    return block.raw;
+  };
+  return tipFromRaw({
+    directory: raw(BlockKind.directory),
+    admin: raw(BlockKind.admin),
+    ec: raw(BlockKind.ec),
+    asset: raw(BlockKind.asset),
+  });
 }

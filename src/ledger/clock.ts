@@ -7,7 +7,7 @@
  */
 
 import { MINUTES_PER_BLOCK } from "./constants.js";
-import type { LedgerLog } from "./ledger.js";
+import type { LedgerLog } from "./options.js";
 
 /** What the clock drives (Ledger implements it). */
 export interface MinuteSink {

@@ -8,62 +8,32 @@
  * durable before the promise resolves. The end of minute 10 closes the block (blockBuilder.ts) and saves
  * it in one LMDB transaction; until it commits, reads see it through the saved state (savedState.ts).
  * Replaying the journal from the last saved block (replay.ts) rebuilds the same process list. Reads are
- * delegated to the read side (queries.ts, debugViews.ts), which a follower node can run over its own
- * state (state.ts `LedgerView`).
+ * the read side's (reader.ts `LedgerReader`, which `Ledger` extends: queries.ts, debugViews.ts), which a
+ * follower node can run over its own state (state.ts `LedgerView`). Options and dependencies: options.ts.
  *
  * Times: every time a rule needs comes from a message (`timeMs`, ms since epoch). The injected clock
  * `now()` only stamps arrivals and answers `current-minute`.
  */
 
-import type { AdminBlock, AdminEntry } from "../protocol/ablock.js";
 import { type Commit, commitSignedPart, commitTxId } from "../protocol/commit.js";
-import type { DirectoryBlock } from "../protocol/dblock.js";
-import type { EntryBlock } from "../protocol/eblock.js";
-import type { ECBlock } from "../protocol/ecblock.js";
-import { type Entry, entryHash } from "../protocol/entry.js";
-import type { AssetBlock } from "../protocol/fblock.js";
-import { type CustomGenesis, genesisBlocks } from "../protocol/genesis.js";
+import { entryHash } from "../protocol/entry.js";
+import { genesisBlocks } from "../protocol/genesis.js";
 import { type NetworkName, networkId } from "../protocol/network.js";
-import type { Receipt } from "../protocol/receipt.js";
 import { type Transaction, transactionId, transactionSignatureChecks } from "../protocol/transaction.js";
 import { StoreError } from "../store/errors.js";
-import { BlockKind } from "../store/keys.js";
-import type { LedgerStore } from "../store/store.js";
-import type { Verifier } from "../workers/verifier.js";
-import {
-  AckStatus,
-  type Balance,
-  type CommitAck,
-  type EntryAck,
-  type Heights,
-  type HeldMessage,
-  type ItemLocation,
-  type LedgerApi,
-  type LedgerDebugApi,
-  type MinuteInfo,
-  type PendingEntry,
-  type PendingTransaction,
-  type Stored,
-  type TransactionAck,
-} from "./api.js";
-import { type BlockSigner, type ChainTip, genesisBlockSet, tipFromRaw } from "./blockBuilder.js";
-import { assertSameGenesis, bootstrapSigner } from "./bootstrap.js";
+import type { LedgerApi, LedgerDebugApi } from "./api.js";
+import { genesisBlockSet } from "./blockBuilder.js";
+import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
 import { BlockCloser, type ClusterClose, type SavedBlockInfo } from "./close.js";
-import {
-  FAULT_TIMEOUT_SECONDS,
-  MINUTES_PER_BLOCK,
-  RECOVERY_PROBE_MS,
-  ROUND_TIMEOUT_SECONDS,
-  STALL_FACTOR,
-} from "./constants.js";
-import { federatedServers, heldMessages, journalLines, processListView, stats } from "./debugViews.js";
+import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
 import { LedgerError } from "./errors.js";
 import { checkSourceShare, HOLDING_QUEUE_BYTES, HOLDING_QUEUE_LIMIT, sourceOf } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import { encodeMessage, type LogMessage } from "./messages.js";
 import type { LedgerObserver } from "./observer.js";
+import type { LedgerDependencies, LedgerLog, LedgerOptions } from "./options.js";
 import { ProcessList } from "./processList.js";
-import { LedgerQueries } from "./queries.js";
+import { LedgerReader } from "./reader.js";
 import { ReplaySaveError, replayJournal } from "./replay.js";
 import {
   applyMessage,
@@ -77,75 +47,14 @@ import {
 import { SavedState } from "./savedState.js";
 import { type LedgerState, newCounters } from "./state.js";
 
-/** Logging the ledger needs (structurally the node's Logger). */
-export interface LedgerLog {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
-}
-
-export interface LedgerOptions {
-  network: NetworkName;
-  /** name hashed into a CUSTOM network's id */
-  customNet?: string;
-  /** seconds per directory block (reported by current-minute; the clock uses it to time minutes) */
-  blockTimeSeconds: number;
-  /** keep human-readable journal lines for the debug `messages` method */
-  journaling?: boolean;
-  /** most reveals waiting for their commit (default HOLDING_QUEUE_LIMIT) */
-  holdingLimit?: number;
-  /** most bytes of entries waiting for their commit (default HOLDING_QUEUE_BYTES) */
-  holdingBytes?: number;
-  /** what `current-minute` reports as faulttimeout / roundtimeout, seconds (a cluster node's settings) */
-  faultTimeoutSeconds?: number;
-  roundTimeoutSeconds?: number;
-  /** the identity and ed25519 seed that sign the blocks this node produces (default: LOCAL's bootstrap) */
-  bootstrap?: { identityChainId: Uint8Array; seed: Uint8Array };
-  /** CUSTOM (required there): the network's own genesis, from its operator (protocol/genesis.ts) */
-  customGenesis?: CustomGenesis;
-}
-
-export interface LedgerDependencies {
-  store: LedgerStore;
-  verifier: Verifier;
-  log: LedgerLog;
-  /** wall clock, ms since epoch (default Date.now): stamps arrivals, never read by the rules */
-  now?: () => number;
-  /**
-   * A cluster node's replicated log (cluster/federation.ts): accepted writes are appended there instead of
-   * applied and journaled here, and answered once the log has delivered and this ledger applied them
-   * (`applyFromLog`). Absent: the single node.
-   */
-  replicated?: ReplicatedWrites;
-  /** told of each saved block (metrics); never changes what the ledger does */
-  events?: LedgerEvents;
-}
-
-/** Where a cluster node's writes go: resolves once applied here, rejects with the rule's LedgerError. */
-export interface ReplicatedWrites {
-  submit(msg: LogMessage): Promise<void>;
-  /** true while a message with this hash (commit txid or entry hash, entry hash, transaction id) was accepted here and is not yet applied from the log */
-  isPending(hash: Uint8Array): boolean;
-}
-
-export interface LedgerEvents {
-  blockSaved?(info: SavedBlockInfo): void;
-}
-
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
 const PRODUCING_NETWORKS: readonly NetworkName[] = ["LOCAL", "CUSTOM"];
 
-export class Ledger implements LedgerApi, LedgerDebugApi {
-  private readonly now: () => number;
+export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
+  private readonly deps: LedgerDependencies;
   private readonly networkIdValue: number;
-  private readonly producing: boolean;
-  /** signs the blocks this node produces */
-  private readonly signer: BlockSigner;
-  /** tip, open process list, holding queue, saved state, counters: what the rules change */
+  /** tip, open process list, holding queue, saved state, counters: what the rules change (the reader's `view`) */
   private readonly state: LedgerState;
-  /** the read side, over `state` */
-  private readonly queries: LedgerQueries;
   private booted = false;
   /** true while the journal is replayed (start, recovery): a replayed close saves synchronously */
   private replaying = false;
@@ -163,24 +72,21 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   /** the live feed, told of accepted messages and saved blocks (observer.ts) */
   private observer: LedgerObserver | undefined;
 
-  private constructor(
-    private readonly options: LedgerOptions,
-    private readonly deps: LedgerDependencies,
-  ) {
-    this.now = deps.now ?? Date.now;
-    this.networkIdValue = networkId(options.network, options.customNet);
-    this.producing = PRODUCING_NETWORKS.includes(options.network);
+  private constructor(options: LedgerOptions, deps: LedgerDependencies) {
+    const now = deps.now ?? Date.now;
+    const networkIdValue = networkId(options.network, options.customNet);
+    const producing = PRODUCING_NETWORKS.includes(options.network);
     const store = deps.store;
     const genesisBlockSetOf = genesisBlocks(options.network, options.customNet, options.customGenesis);
     if (store.isFresh()) {
-      const genesis = genesisBlockSet(genesisBlockSetOf, this.now());
-      store.initialize({ path: store.path, network: options.network, networkId: this.networkIdValue }, genesis.write);
-      this.log("info", "created the genesis block", { network: options.network, path: store.path });
+      const genesis = genesisBlockSet(genesisBlockSetOf, now());
+      store.initialize({ path: store.path, network: options.network, networkId: networkIdValue }, genesis.write);
+      logSafely(deps.log, "info", "created the genesis block", { network: options.network, path: store.path });
     } else assertSameGenesis(store, genesisBlockSetOf, options.network);
-    this.signer = bootstrapSigner(options.bootstrap);
+    const signer = bootstrapSigner(options.bootstrap);
     const height = store.savedHeight();
-    this.state = {
-      tip: this.loadTip(height),
+    const state: LedgerState = {
+      tip: loadTip(store, height),
       pl: new ProcessList(height + 1, store.openBlockStartMs()),
       holding: new HoldingQueue({
         limits: {
@@ -191,7 +97,10 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       saved: new SavedState(store),
       counters: newCounters(),
     };
-    this.queries = new LedgerQueries(this.state);
+    super({ view: state, store, options, now, producing, signer, replicated: deps.replicated });
+    this.deps = deps;
+    this.networkIdValue = networkIdValue;
+    this.state = state;
     this.closer = new BlockCloser({
       store,
       state: this.state,
@@ -218,26 +127,6 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
       ledger.fail(e.message);
     }
     return ledger;
-  }
-
-  private loadTip(height: number): ChainTip {
-    const raw = (kind: BlockKind): Uint8Array => {
-      const hash = this.deps.store.blockHashAt(kind, height);
-      const block = hash && this.deps.store.block(hash);
-      if (!block)
-        throw new StoreError({
-          code: "CORRUPT",
-          path: this.deps.store.path,
-          info: `no block of kind ${kind} at the saved height ${height}`,
-        });
-      return block.raw;
-    };
-    return tipFromRaw({
-      directory: raw(BlockKind.directory),
-      admin: raw(BlockKind.admin),
-      ec: raw(BlockKind.ec),
-      asset: raw(BlockKind.asset),
-    });
   }
 
   /** Replay the journal from the open height on (replay.ts); a replayed close saves at once. */
@@ -493,18 +382,14 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     this.state.saved.closing = undefined;
     this.state.holding.clear();
     const height = store.savedHeight();
-    this.state.tip = this.loadTip(height);
+    this.state.tip = loadTip(store, height);
     this.state.pl = new ProcessList(height + 1, store.openBlockStartMs());
     this.replay();
   }
 
   /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */
   private log(level: keyof LedgerLog, msg: string, fields?: Record<string, unknown>): void {
-    try {
-      this.deps.log[level](msg, fields);
-    } catch {
-      // the log is best effort; the ledger's answer is what matters
-    }
+    logSafely(this.deps.log, level, msg, fields);
   }
 
   /** Stop the recovery probe and flush; call before closing the store. */
@@ -563,39 +448,7 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
     await this.state.saved.closing?.saved;
   }
 
-  /** Directory block h−1: what the federated servers sign for the open height h. */
-  lastDirectoryBlock(): DirectoryBlock {
-    return this.state.tip.directory;
-  }
-
-  /** Admin entries of the saved admin block of `height` ([] when there is none). */
-  adminEntries(height: number): readonly AdminEntry[] {
-    return this.queries.adminBlockByHeight(height)?.block.entries ?? [];
-  }
-
-  /** Stream sequence recorded with the last saved block (0 when none). */
-  savedLogSequence(): number {
-    return this.deps.store.logSequence();
-  }
-
   // ───────────────────────────── node state ─────────────────────────────
-
-  currentMinute(): MinuteInfo {
-    const nowMs = this.now();
-    const minuteMs = (this.options.blockTimeSeconds * 1000) / MINUTES_PER_BLOCK;
-    return {
-      leaderHeight: this.state.pl.height,
-      directoryBlockHeight: this.state.tip.height,
-      minute: this.state.pl.minute,
-      currentBlockStartTimeNs: BigInt(this.state.pl.startMs) * 1_000_000n,
-      currentMinuteStartTimeNs: BigInt(this.state.pl.minuteStartMs) * 1_000_000n,
-      currentTimeNs: BigInt(nowMs) * 1_000_000n,
-      directoryBlockInSeconds: this.options.blockTimeSeconds,
-      stallDetected: this.producing && nowMs - this.state.pl.minuteStartMs > STALL_FACTOR * minuteMs,
-      faultTimeoutSeconds: this.options.faultTimeoutSeconds ?? FAULT_TIMEOUT_SECONDS,
-      roundTimeoutSeconds: this.options.roundTimeoutSeconds ?? ROUND_TIMEOUT_SECONDS,
-    };
-  }
 
   isBooted(): boolean {
     return this.booted;
@@ -605,138 +458,13 @@ export class Ledger implements LedgerApi, LedgerDebugApi {
   writeRefusal(): string | undefined {
     return this.failure;
   }
+}
 
-  /** True on networks this node produces blocks for (LOCAL, CUSTOM). */
-  isProducing(): boolean {
-    return this.producing;
-  }
-
-  /** Height and minute of the open block (for the clock and logs). */
-  openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number } {
-    return {
-      height: this.state.pl.height,
-      minute: this.state.pl.minute,
-      startMs: this.state.pl.startMs,
-      minuteStartMs: this.state.pl.minuteStartMs,
-    };
-  }
-
-  // ───────────────────────────── reads (queries.ts) ─────────────────────────────
-
-  heights(): Heights {
-    return this.queries.heights();
-  }
-  entryCreditRate(): bigint {
-    return this.queries.entryCreditRate();
-  }
-  directoryBlockHead(): Stored<DirectoryBlock> {
-    return this.queries.directoryBlockHead();
-  }
-  directoryBlockByHeight(height: number): Stored<DirectoryBlock> | undefined {
-    return this.queries.directoryBlockByHeight(height);
-  }
-  directoryBlockByHash(hash: Uint8Array): Stored<DirectoryBlock> | undefined {
-    return this.queries.directoryBlockByHash(hash);
-  }
-  adminBlockByHeight(height: number): Stored<AdminBlock> | undefined {
-    return this.queries.adminBlockByHeight(height);
-  }
-  adminBlockByHash(hash: Uint8Array): Stored<AdminBlock> | undefined {
-    return this.queries.adminBlockByHash(hash);
-  }
-  ecBlockByHeight(height: number): Stored<ECBlock> | undefined {
-    return this.queries.ecBlockByHeight(height);
-  }
-  ecBlockByHash(hash: Uint8Array): Stored<ECBlock> | undefined {
-    return this.queries.ecBlockByHash(hash);
-  }
-  assetBlockByHeight(height: number): Stored<AssetBlock> | undefined {
-    return this.queries.assetBlockByHeight(height);
-  }
-  assetBlockByHash(hash: Uint8Array): Stored<AssetBlock> | undefined {
-    return this.queries.assetBlockByHash(hash);
-  }
-  entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
-    return this.queries.entryBlockByHash(hash);
-  }
-  entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined {
-    return this.queries.entry(hash);
-  }
-  chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {
-    return this.queries.chainHead(chainId);
-  }
-  transaction(hash: Uint8Array): { tx: Transaction; location?: ItemLocation } | undefined {
-    return this.queries.transaction(hash);
-  }
-  commit(hash: Uint8Array): { commit: Commit; location?: ItemLocation } | undefined {
-    return this.queries.commit(hash);
-  }
-  receipt(hash: Uint8Array): Receipt | undefined {
-    return this.queries.receipt(hash);
-  }
-  ecBalance(publicKey: Uint8Array): Balance {
-    return this.queries.ecBalance(publicKey);
-  }
-  assetBalance(rcdHash: Uint8Array): Balance {
-    return this.queries.assetBalance(rcdHash);
-  }
-  // A cluster node answers NotConfirmed (spec §3) for what it accepted and the replicated log has not yet
-  // delivered back (e.g. while the cluster has no quorum); the single node never has such messages.
-  commitAck(hash: Uint8Array): CommitAck {
-    const a = this.queries.commitAck(hash);
-    return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
-  }
-  entryAck(hash: Uint8Array): { commit: CommitAck; entry: EntryAck } {
-    const a = this.queries.entryAck(hash);
-    return this.pendingInLog(a.entry.status, hash)
-      ? { ...a, entry: { ...a.entry, status: AckStatus.NotConfirmed } }
-      : a;
-  }
-  transactionAck(hash: Uint8Array): TransactionAck {
-    const a = this.queries.transactionAck(hash);
-    return this.pendingInLog(a.status, hash) ? { ...a, status: AckStatus.NotConfirmed } : a;
-  }
-  private pendingInLog(status: AckStatus, hash: Uint8Array): boolean {
-    return status === AckStatus.Unknown && this.deps.replicated?.isPending(hash) === true;
-  }
-  pendingEntries(): PendingEntry[] {
-    return this.queries.pendingEntries();
-  }
-  pendingTransactions(rcdHash?: Uint8Array): PendingTransaction[] {
-    return this.queries.pendingTransactions(rcdHash);
-  }
-
-  // ───────────────────────────── debug (debugViews.ts) ─────────────────────────────
-
-  holdingQueue(): HeldMessage[] {
-    return heldMessages(this.state);
-  }
-  /** Shape documented in docs/ledger.md §Process list. */
-  processList(): Record<string, unknown> {
-    return processListView(this.state);
-  }
-  federatedServers(): { chainId: Uint8Array; name: string; online: boolean; signingKey: Uint8Array }[] {
-    return federatedServers(this.producing, this.signer);
-  }
-  journalMessages(): string[] {
-    if (this.options.journaling !== true) return [];
-    const height = this.state.pl.height;
-    return journalLines(this.deps.store.journalRecords(height), height);
-  }
-  stats(): Record<string, number> {
-    return stats(this.state);
-  }
-  /**
-   * Counts of the open block's messages and of the held reveals, for metrics on every scrape: processList()
-   * builds the whole hex view (27–69 ms at 10,000 commits), this reads four lengths.
-   */
-  openBlockSizes(): { commits: number; reveals: number; transactions: number; held: number } {
-    const pl = this.state.pl;
-    return {
-      commits: pl.commits.length,
-      reveals: pl.reveals.length,
-      transactions: pl.transactions.length,
-      held: this.state.holding.size,
-    };
+/** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */
+function logSafely(log: LedgerLog, level: keyof LedgerLog, msg: string, fields?: Record<string, unknown>): void {
+  try {
+    log[level](msg, fields);
+  } catch {
+    // the log is best effort; the ledger's answer is what matters
   }
 }

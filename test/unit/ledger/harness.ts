@@ -6,7 +6,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Ledger, type LedgerLog } from "../../../src/ledger/ledger.js";
+import { Ledger } from "../../../src/ledger/ledger.js";
+import type { LedgerLog } from "../../../src/ledger/options.js";
 import { type KeyPair, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../../src/protocol/address.js";
 import {
   buildChainCommit,
