@@ -3,7 +3,9 @@
  * shut down cleanly on SIGINT/SIGTERM (last line "ledgerd: stopped at height N"), and on SIGHUP reopen the log
  * file and reload the configuration file. Exit codes: 0 after a clean stop, 1 when the node cannot start
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
+ * A forked cluster node restarts itself on a fresh data directory (the fork's kept aside).
  */
+import { existsSync, renameSync } from "node:fs";
 import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { type RunningNode, startNode } from "./node.js";
@@ -73,6 +75,41 @@ async function main(argv: string[]): Promise<number> {
     if (node !== undefined && !signalled) onHangUp(node);
   });
 
+  /**
+   * A cluster node whose block a majority of federated servers did not sign (a fork) keeps its data
+   * directory aside as `<db>.forked-at-<height>` and starts again on an empty one: it rebuilds from the log
+   * and the block sets (docs/cluster.md §1.11). Forked again at the same block: it stays stopped.
+   */
+  const watchFork = (running: RunningNode): void => {
+    void running.federation?.whenForked().then(async (height) => {
+      if (signalled || node !== running) return;
+      const kept = `${running.dataDir}.forked-at-${height}`;
+      if (existsSync(kept)) {
+        running.log.error("forked again at the same block after a resync: staying stopped, writes refused", {
+          height,
+          kept,
+        });
+        return;
+      }
+      running.log.warn("resyncing: the data directory is kept aside; starting again from the log and block sets", {
+        height,
+        kept,
+      });
+      try {
+        await running.stop();
+        renameSync(running.dataDir, kept);
+        node = await startNode(config, { argv });
+      } catch (e) {
+        process.stderr.write(`ledgerd: resync failed: ${message(e)}\n`);
+        finish(EXIT_START_FAILED);
+        return;
+      }
+      process.stdout.write(`ledgerd: forked at height ${height}; resyncing (the fork's data is in ${kept})\n`);
+      if (signalled) stop(node);
+      else watchFork(node);
+    });
+  };
+
   try {
     node = await startNode(config, { argv });
   } catch (e) {
@@ -84,7 +121,9 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(
     `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, data ${node.dataDir}\n`,
   );
-  if (signalled) stop(node); // a signal arrived while starting
+  if (signalled)
+    stop(node); // a signal arrived while starting
+  else watchFork(node);
   return finished;
 }
 

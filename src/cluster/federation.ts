@@ -82,6 +82,11 @@ export class Federation {
   /** the height the network works on, from the stream's newest end-of-minute record (0: not known yet) */
   private networkHeight = 0;
   private leaderTimer: NodeJS.Timeout | undefined;
+  /** settles `whenForked` with the height of this node's block that the majority did not sign */
+  private forkedAt: (height: number) => void = () => {};
+  private readonly forkedPromise = new Promise<number>((resolve) => {
+    this.forkedAt = resolve;
+  });
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
   private openRecords: SetRecord[] | undefined;
 
@@ -158,6 +163,14 @@ export class Federation {
       // a cache: the next start rebuilds from the admin blocks
       this.deps.logger.warn("authority file not written", { file, error: e instanceof Error ? e.message : String(e) });
     }
+  }
+
+  /**
+   * Resolves, once, with the height of this node's block that a majority of federated servers did not sign
+   * (the fork point): from then on the node proposes nothing and refuses writes (cli.ts resyncs it).
+   */
+  whenForked(): Promise<number> {
+    return this.forkedPromise;
   }
 
   /** The stream's last sequence; retried while the stream has no leader (a nats-server is restarting). */
@@ -460,6 +473,7 @@ export class Federation {
             height: hs.height - 1,
           },
         );
+        this.forkedAt(hs.height - 1);
       }
       return false;
     }
