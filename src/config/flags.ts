@@ -17,7 +17,7 @@ import {
   MAX_MIN_FREE_DISK_MB,
   MAX_VERIFY_THREADS,
   MIN_BODY_BYTES,
-} from "./fields.js";
+} from "./limits.js";
 import { didYouMean } from "./suggest.js";
 import type { DebugApiMode, LogLevel } from "./types.js";
 

@@ -16,17 +16,8 @@
  */
 import { readFileSync } from "node:fs";
 import { ConfigError } from "./errors.js";
-import {
-  type FieldSpec,
-  fieldSpec,
-  findField,
-  findGroup,
-  GROUP_NAMES,
-  GROUPS,
-  type GroupName,
-  type GroupSpec,
-  IGNORED_GROUPS,
-} from "./fields.js";
+import { fieldSpec, findField, findGroup, GROUPS, IGNORED_GROUPS } from "./fields.js";
+import { type FieldSpec, GROUP_NAMES, type GroupName, type GroupSpec } from "./fieldTypes.js";
 import { didYouMean } from "./suggest.js";
 
 /** Raw values by canonical group and field name, as written (unquoted). Lists are joined with LIST_SEPARATOR. */

@@ -4,8 +4,10 @@
  * effect. Unlike the reference node, secrets never leave in clear (docs/reference/README.md, Precedence 3).
  */
 
-import { GROUPS, type GroupName, LOG_LEVEL_WORDS } from "./fields.js";
+import { GROUPS } from "./fields.js";
+import type { GroupName } from "./fieldTypes.js";
 import { type FieldValue, fileValue } from "./ini.js";
+import { LOG_LEVEL_WORDS } from "./limits.js";
 import type { LogLevel, NodeConfig } from "./types.js";
 
 /** What a secret reads as in the result; an empty secret stays "" so that "not set" remains visible. */

@@ -14,12 +14,12 @@
  */
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
-import { MAX_DELAY_MS } from "../config/fields.js";
+import { MAX_DELAY_MS } from "../config/limits.js";
 import { serverError } from "./errors.js";
 
 /** Largest drop rate, per mille (every message dropped). */
 export const MAX_DROP_RATE = 1000;
-/** Largest delay, ms (one home: config/fields.ts, which bounds the configured value the same way). */
+/** Largest delay, ms (one home: config/limits.ts, which the field table uses to bound the configured value the same way). */
 export { MAX_DELAY_MS };
 
 /** Seconds of history behind `instantRate`. */
