@@ -10,18 +10,20 @@
  * Memory: the node never holds more than `maxBufferedBytes` of unsent events for a connection. A live event
  * that would go over it closes the connection with SLOW_CONSUMER; a replay waits for the socket to drain
  * below a quarter of it (at most `drainWaitMs`), and live events meanwhile queue up to `maxQueuedEvents`.
+ *
+ * One connection and the subscription indexes: connection.ts; a client's frame, parsed and checked: request.ts;
+ * the events' JSON: events.ts.
  */
-import { NodeError } from "../../errors.js";
 import { AckStatus } from "../../ledger/api.js";
 import type { Ledger } from "../../ledger/ledger.js";
 import type { LogMessage } from "../../ledger/messages.js";
 import type { LedgerObserver } from "../../ledger/observer.js";
 import type { Logger } from "../../log/logger.js";
-import { decodeAddress } from "../../protocol/address.js";
 import { toHex } from "../../protocol/bytes.js";
 import { entryHash, unmarshalEntry } from "../../protocol/entry.js";
 import { transactionId } from "../../protocol/transaction.js";
 import { encodeJson } from "../jsonrpc.js";
+import { FeedConnection, type FeedSocket, index, LiveCloseCode, unindex } from "./connection.js";
 import {
   entryEvent,
   type FeedEvent,
@@ -31,14 +33,7 @@ import {
   transactionAddressKeys,
   transactionEvent,
 } from "./events.js";
-
-/** Close codes the feed uses (4000–4999: private use, RFC 6455 §7.4.2). */
-export const LiveCloseCode = {
-  /** the connection did not read its events fast enough (more than maxBufferedBytes unsent) */
-  slowConsumer: 4008,
-  /** the node is stopping */
-  goingAway: 1001,
-} as const;
+import { addressKey, FeedRequestError, parseRequest, type SubscribeRequest } from "./request.js";
 
 /** What the ledger must offer the feed. */
 export type LiveLedger = Pick<
@@ -82,54 +77,6 @@ export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
   drainWaitMs: 5000,
   healthPeriodMs: 1000,
 };
-
-/** The transport of one connection (route.ts adapts a hyper-express WebSocket). */
-export interface FeedSocket {
-  send(text: string): void;
-  /** close with a code and reason (a close frame after what is buffered) */
-  end(code: number, reason: string): void;
-  /** bytes sent but not yet taken by the kernel */
-  bufferedBytes(): number;
-}
-
-/** One subscriber. */
-export class FeedConnection {
-  readonly chains = new Set<string>();
-  /** RCD hashes and EC public keys, hex */
-  readonly addresses = new Set<string>();
-  readonly hashes = new Set<string>();
-  minutes = false;
-  health = false;
-  content = false;
-  closed = false;
-  /** live events held back while a replay runs; undefined when none runs */
-  queue: FeedEvent[] | undefined;
-  /** called when the socket drained (a replay waits on it) */
-  onDrain: (() => void) | undefined;
-
-  constructor(readonly socket: FeedSocket) {}
-
-  subscriptionCount(): number {
-    return this.chains.size + this.addresses.size + this.hashes.size;
-  }
-}
-
-/** A client's request, as parsed from its text frame. */
-interface SubscribeRequest {
-  op: "subscribe" | "unsubscribe";
-  chains: string[];
-  addresses: string[];
-  hashes: string[];
-  minutes?: boolean;
-  health?: boolean;
-  content?: boolean;
-  fromheight?: number;
-}
-
-/** A request the feed refuses; its message goes back as an `error` event. */
-class FeedRequestError extends NodeError {}
-
-const HEX64 = /^[0-9a-fA-F]{64}$/;
 
 export class LiveFeed implements LedgerObserver {
   private readonly connections = new Set<FeedConnection>();
@@ -542,83 +489,4 @@ function isBlockDerived(e: FeedEvent): e is FeedEvent & { height: number } {
       "status" in e &&
       e.status === AckStatus.DBlockConfirmed)
   );
-}
-
-function index(map: Map<string, Set<FeedConnection>>, own: Set<string>, key: string, c: FeedConnection): void {
-  own.add(key);
-  const set = map.get(key);
-  if (set === undefined) map.set(key, new Set([c]));
-  else set.add(c);
-}
-
-function unindex(map: Map<string, Set<FeedConnection>>, key: string, c: FeedConnection, own?: Set<string>): void {
-  own?.delete(key);
-  const set = map.get(key);
-  if (set === undefined) return;
-  set.delete(c);
-  if (set.size === 0) map.delete(key);
-}
-
-/** An FA or EC address → its key hex (RCD hash or EC public key). */
-function addressKey(text: string, field: string): string {
-  try {
-    const { kind, key } = decodeAddress(text, undefined, field);
-    if (kind !== "FA" && kind !== "EC")
-      throw new FeedRequestError(`${field}: expected an FA or EC address, got ${kind}`);
-    return toHex(key);
-  } catch (e) {
-    if (e instanceof FeedRequestError) throw e;
-    throw new FeedRequestError(e instanceof Error ? e.message : String(e));
-  }
-}
-
-/** Parse and check a client frame; throws FeedRequestError naming the bad field. */
-function parseRequest(text: string): SubscribeRequest {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch {
-    throw new FeedRequestError("expected a JSON object");
-  }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) throw new FeedRequestError("expected a JSON object");
-  const o = v as Record<string, unknown>;
-  if (o.op !== "subscribe" && o.op !== "unsubscribe")
-    throw new FeedRequestError(`op: expected "subscribe" or "unsubscribe", got ${JSON.stringify(o.op)}`);
-  const list = (name: string, check?: RegExp, what?: string): string[] => {
-    const l = o[name];
-    if (l === undefined) return [];
-    if (!Array.isArray(l) || l.some((x) => typeof x !== "string"))
-      throw new FeedRequestError(`${name}: expected an array of strings`);
-    if (check !== undefined) {
-      const bad = (l as string[]).findIndex((x) => !check.test(x));
-      if (bad >= 0) throw new FeedRequestError(`${name}[${bad}]: expected ${what}, got ${JSON.stringify(l[bad])}`);
-    }
-    return l as string[];
-  };
-  const flag = (name: string): boolean | undefined => {
-    const f = o[name];
-    if (f === undefined) return undefined;
-    if (typeof f !== "boolean") throw new FeedRequestError(`${name}: expected true or false`);
-    return f;
-  };
-  const req: SubscribeRequest = {
-    op: o.op,
-    chains: list("chains", HEX64, "a 64-character hex chain ID"),
-    addresses: list("addresses"),
-    hashes: list("hashes", HEX64, "a 64-character hex entry hash or transaction ID"),
-  };
-  for (const name of ["minutes", "health", "content"] as const) {
-    const f = flag(name);
-    if (f !== undefined) req[name] = f;
-  }
-  if (o.fromheight !== undefined) {
-    if (o.op !== "subscribe") throw new FeedRequestError("fromheight: only with subscribe");
-    if (typeof o.fromheight !== "number" || !Number.isSafeInteger(o.fromheight) || o.fromheight < 0)
-      throw new FeedRequestError(`fromheight: expected a height (integer ≥ 0), got ${JSON.stringify(o.fromheight)}`);
-    req.fromheight = o.fromheight;
-  }
-  const known = new Set(["op", "chains", "addresses", "hashes", "minutes", "health", "content", "fromheight"]);
-  const unknown = Object.keys(o).find((k) => !known.has(k));
-  if (unknown !== undefined) throw new FeedRequestError(`${unknown}: unknown field`);
-  return req;
 }

@@ -7,7 +7,8 @@
 import type HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "../auth.js";
 import type { LoginGuard } from "../loginGuard.js";
-import type { FeedConnection, LiveFeed } from "./feed.js";
+import type { FeedConnection } from "./connection.js";
+import type { LiveFeed } from "./feed.js";
 
 /** The path of the feed on both servers. */
 export const LIVE_PATH = "/live";

@@ -1,0 +1,64 @@
+/**
+ * One live-feed connection (feed.ts): its transport, what it subscribed to, and the indexes from a chain,
+ * address or hash to the connections that asked for it.
+ */
+import type { FeedEvent } from "./events.js";
+
+/** Close codes the feed uses (4000–4999: private use, RFC 6455 §7.4.2). */
+export const LiveCloseCode = {
+  /** the connection did not read its events fast enough (more than maxBufferedBytes unsent) */
+  slowConsumer: 4008,
+  /** the node is stopping */
+  goingAway: 1001,
+} as const;
+
+/** The transport of one connection (route.ts adapts a hyper-express WebSocket). */
+export interface FeedSocket {
+  send(text: string): void;
+  /** close with a code and reason (a close frame after what is buffered) */
+  end(code: number, reason: string): void;
+  /** bytes sent but not yet taken by the kernel */
+  bufferedBytes(): number;
+}
+
+/** One subscriber. */
+export class FeedConnection {
+  readonly chains = new Set<string>();
+  /** RCD hashes and EC public keys, hex */
+  readonly addresses = new Set<string>();
+  readonly hashes = new Set<string>();
+  minutes = false;
+  health = false;
+  content = false;
+  closed = false;
+  /** live events held back while a replay runs; undefined when none runs */
+  queue: FeedEvent[] | undefined;
+  /** called when the socket drained (a replay waits on it) */
+  onDrain: (() => void) | undefined;
+
+  constructor(readonly socket: FeedSocket) {}
+
+  subscriptionCount(): number {
+    return this.chains.size + this.addresses.size + this.hashes.size;
+  }
+}
+
+export function index(map: Map<string, Set<FeedConnection>>, own: Set<string>, key: string, c: FeedConnection): void {
+  own.add(key);
+  const set = map.get(key);
+  if (set === undefined) map.set(key, new Set([c]));
+  else set.add(c);
+}
+
+export function unindex(
+  map: Map<string, Set<FeedConnection>>,
+  key: string,
+  c: FeedConnection,
+  own?: Set<string>,
+): void {
+  own?.delete(key);
+  const set = map.get(key);
+  if (set === undefined) return;
+  set.delete(c);
+  if (set.size === 0) map.delete(key);
+}
