@@ -2,20 +2,29 @@
  * The federation end to end (issue 15 "Tests"): a devnet of 3 nats-servers, 3 federated servers, 1 audit
  * server and 1 follower — real processes on loopback, 2-second blocks — and, in order:
  * byte-identical blocks on every node with majority signatures verified from the admin blocks; writes to
- * a follower and to different federated servers (and one message to two nodes, landing once); `kill -9`
+ * a follower and to different federated servers (and one message to two nodes, landing once; a forged
+ * add-server refused); `kill -9`
  * of a federated server during writes, the audit server promoted in its place, the killed server back and
  * matching; `kill -9` of the stream-leader nats-server during writes; a follower started from an empty
- * directory; convergence with a 2,000 ms delay on one federated server. After every fault: every write a
+ * directory after the log's beginning was purged (block sets, then the log; a kill -9, another purge and a
+ * restart resume from its saved block); convergence with a 2,000 ms delay on one federated server. After every fault: every write a
  * node acknowledged is in a saved block, and every node holds the same blocks.
- * Runtime: ~2 minutes (107 s on a loaded 2-core machine).
+ * Runtime: ~2 minutes (128 s on a loaded 2-core machine, 06:00).
  */
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { fromHex } from "../../src/protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
+import { networkId } from "../../src/protocol/network.js";
+import { addServerMessage } from "../../tools/cluster/commands.js";
 import { LOCAL_STREAM } from "../../tools/devnet/devnet.js";
 import type { LedgerdNode } from "../../tools/devnet/ledgerdNode.js";
 import { sleep } from "../../tools/devnet/process.js";
+import { testSeed } from "../reliability/corpus.js";
 import { ClusterWriter } from "../support/clusterWriter.js";
+import { natsRequest } from "../support/natsRequest.js";
 import {
   assertIdenticalBlocks,
   assertSignatureMajority,
@@ -34,6 +43,23 @@ const BLOCK_SECONDS = 2;
 /** Seconds of silence before a federated server is faulted, and per election round. */
 const FAULT_TIMEOUT_SECONDS = 6;
 const ROUND_TIMEOUT_SECONDS = 4;
+
+/** Purge the log stream's records below its last sequence − `keep` (JetStream API, any server answers). */
+async function trimLog(natsPort: number, keep: number): Promise<void> {
+  const info = JSON.parse((await natsRequest(natsPort, `$JS.API.STREAM.INFO.${LOCAL_STREAM}`, "")).text) as {
+    state: { last_seq: number };
+  };
+  const purged = JSON.parse(
+    (
+      await natsRequest(
+        natsPort,
+        `$JS.API.STREAM.PURGE.${LOCAL_STREAM}`,
+        JSON.stringify({ seq: info.state.last_seq - keep }),
+      )
+    ).text,
+  ) as { success?: boolean; purged?: number };
+  assert.ok(purged.success === true && (purged.purged ?? 0) > 0, JSON.stringify(purged));
+}
 
 /**
  * Runs `during` while entries are written round-robin over `targets()` (a failed write is followed by a
@@ -152,6 +178,20 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       }
     }
     assert.equal(commitCount, 1, "the commit sent to two nodes is in the EC blocks once");
+
+    // an add-server message not signed by the skeleton key is refused with a clear error
+    const forged = addServerMessage({
+      role: "audit",
+      identity: fromHex("11".repeat(32)),
+      publicKey: fromHex("22".repeat(32)),
+      skeletonSeed: testSeed("not the skeleton"),
+      network: networkId("LOCAL"),
+      timeMs: Date.now(),
+    });
+    await assert.rejects(node("follower0").client.call("send-raw-message", { message: forged }), (e: unknown) => {
+      assert.match(JSON.stringify(e, Object.getOwnPropertyNames(e)), /skeleton/);
+      return true;
+    });
   });
 
   test("kill -9 of a federated server during writes: blocks go on, nothing acknowledged is lost, the audit server is promoted", async () => {
@@ -233,16 +273,41 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     await assertNothingAcknowledgedLost();
   });
 
-  test("a follower started with an empty directory catches up and matches", async () => {
+  test("a follower from an empty directory, the log's beginning trimmed, catches up from block sets; a restart resumes", async () => {
+    // the log is trimmed (its beginning purged, as an operator bounding the stream would): the new follower
+    // rebuilds the heights the log no longer holds from the archived block sets (checked against the
+    // signature majority), then follows the log from where it begins
+    const natsPort = Number(new URL(net.devnet.nats.urls[0]!).port);
+    await trimLog(natsPort, 6);
     const fresh = await net.devnet.addNode("follower");
-    const h = await savedHeight();
+    const logOf = () => readFileSync(join(fresh.layout.home, "ledgerd.log"), "utf8");
+    const h = (await heightsOf(node("fed0")))!.directoryblockheight;
     await waitSavedHeight([fresh], h, 90_000);
     await assertIdenticalBlocks([node("fed0"), fresh], 1, h);
+    assert.match(logOf(), /catching up from block sets[^\n]*height[^0-9]*1\b/);
+    assert.match(logOf(), /block sets applied; following the log/);
     assert.equal(
       await writer.addEntry(fresh, chainId),
       true,
       `write via the new follower: ${writer.records.at(-1)?.error}`,
     );
+    // kill -9, the network moves on, the log is trimmed past it again: the restart resumes from its last
+    // saved block, from the sets, then the log
+    const saved = (await heightsOf(fresh))!.directoryblockheight;
+    await net.devnet.kill9(fresh.name);
+    await whileWriting(
+      writer,
+      chainId,
+      () => [node("fed0"), node("follower0")],
+      () => waitSavedHeight([node("fed0")], saved + 2),
+    );
+    await trimLog(natsPort, 3);
+    await net.devnet.restart(fresh.name);
+    await waitSavedHeight([fresh], saved + 2, 90_000);
+    const starts = [...logOf().matchAll(/catching up from block sets[^\n]*?height[^0-9]*(\d+)/g)].map((m) =>
+      Number(m[1]),
+    );
+    assert.equal(starts.at(-1), saved + 1, `the restart went on from its saved block ${saved}: ${starts.join(", ")}`);
     await assertNothingAcknowledgedLost();
   });
 
