@@ -176,11 +176,29 @@ export interface HeldMessage {
   expiresMs: number; // ms since epoch
 }
 
+/**
+ * The open block's process list in bytes and counts (`process-list`; rpc/debug/processList.ts builds its
+ * JSON, docs/ledger.md §7).
+ */
+export interface ProcessListSnapshot {
+  height: number;
+  minute: number;
+  /** ms since epoch */
+  startMs: number;
+  minuteStartMs: number;
+  commits: { txId: Uint8Array; entryHash: Uint8Array; credits: number; kind: "entry" | "chain" }[];
+  entries: { entryHash: Uint8Array; chainId: Uint8Array }[];
+  transactions: { txId: Uint8Array }[];
+  entryBlocks: { chainId: Uint8Array; items: number; newChain: boolean }[];
+  /** reveals in the holding queue */
+  held: number;
+}
+
 /** Read-only views for /debug (spec §4.2). */
 export interface LedgerDebugApi {
   holdingQueue(): HeldMessage[];
-  /** The open block's process list: documented shape, JSON-ready (rpc returns it as is). */
-  processList(): Record<string, unknown>;
+  /** The open block's process list, typed (rpc/debug/processList.ts builds its JSON). */
+  processList(): ProcessListSnapshot;
   /** Federated servers: on LOCAL and CUSTOM the bootstrap identity, with the key that signs its blocks. */
   federatedServers(): { chainId: Uint8Array; name: string; online: boolean; signingKey: Uint8Array }[];
   /** The message journal as human-readable lines (only meaningful with -journaling=true). */

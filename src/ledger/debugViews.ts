@@ -1,10 +1,9 @@
 /**
- * Views of the ledger's state for the /debug methods (spec §4.2): the holding queue, the process list,
- * the journal as text, the counters. Read-only over a LedgerView (state.ts), like queries.ts.
+ * Views of the ledger's state for the /debug methods (spec §4.2), typed (rpc builds their JSON): the holding
+ * queue, the process list, the journal as text, the counters. Read-only over a LedgerView (state.ts), like queries.ts.
  */
-import { toHex } from "../protocol/bytes.js";
 import type { JournalRecord } from "../store/store.js";
-import type { HeldMessage } from "./api.js";
+import type { HeldMessage, ProcessListSnapshot } from "./api.js";
 import type { BlockSigner } from "./blockBuilder.js";
 import { HOLD_EXPIRY_MS } from "./constants.js";
 import { decodeMessage, describeMessage } from "./messages.js";
@@ -20,26 +19,26 @@ export function heldMessages(view: LedgerView): HeldMessage[] {
   }));
 }
 
-/** The open block's process list. Shape documented in docs/ledger.md §Process list. */
-export function processListView(view: LedgerView): Record<string, unknown> {
+/** The open block's process list, in bytes and counts (its JSON: rpc/debug/processList.ts). */
+export function processListSnapshot(view: LedgerView): ProcessListSnapshot {
   const pl = view.pl;
   return {
-    dbheight: pl.height,
+    height: pl.height,
     minute: pl.minute,
-    blockstartms: pl.startMs,
-    minutestartms: pl.minuteStartMs,
+    startMs: pl.startMs,
+    minuteStartMs: pl.minuteStartMs,
     commits: pl.commits.map((c) => ({
-      txid: toHex(c.txId),
-      entryhash: toHex(c.commit.entryHash),
+      txId: c.txId,
+      entryHash: c.commit.entryHash,
       credits: c.commit.credits,
       kind: c.commit.kind,
     })),
-    entries: pl.reveals.map((r) => ({ entryhash: toHex(r.entryHash), chainid: toHex(r.entry.chainId) })),
-    transactions: pl.transactions.map((t) => ({ txid: toHex(t.txId) })),
-    entryblocks: [...pl.entryBlocks.values()].map((eb) => ({
-      chainid: toHex(eb.chainId),
+    entries: pl.reveals.map((r) => ({ entryHash: r.entryHash, chainId: r.entry.chainId })),
+    transactions: pl.transactions.map((t) => ({ txId: t.txId })),
+    entryBlocks: [...pl.entryBlocks.values()].map((eb) => ({
+      chainId: eb.chainId,
       items: eb.items.length,
-      newchain: eb.newChain,
+      newChain: eb.newChain,
     })),
     held: view.holding.size,
   };

@@ -38,7 +38,7 @@ export interface RevealedEntry {
 }
 
 /** An asset transaction accepted into the open block. */
-export interface PendingTransaction {
+export interface AcceptedTransaction {
   tx: Transaction;
   txId: Uint8Array;
   fullHash: Uint8Array;
@@ -82,7 +82,7 @@ export class ProcessList {
   /** the EC block body so far (ecItems encoded as they arrive, so the close does not encode them) */
   readonly ecBody = new ByteWriter(EC_BODY_INITIAL_BYTES);
   /** transactions per period, without the coinbase (added at the close) */
-  readonly periods: PendingTransaction[][] = Array.from({ length: MINUTES_PER_BLOCK }, () => []);
+  readonly periods: AcceptedTransaction[][] = Array.from({ length: MINUTES_PER_BLOCK }, () => []);
   /** by txid hex and by full hash hex */
   readonly commitsByHash = new Map<string, PendingCommit>();
   readonly commits: PendingCommit[] = [];
@@ -90,8 +90,8 @@ export class ProcessList {
   readonly revealsByHash = new Map<string, RevealedEntry>();
   readonly reveals: RevealedEntry[] = [];
   /** by txid hex and by full hash hex */
-  readonly transactionsByHash = new Map<string, PendingTransaction>();
-  readonly transactions: PendingTransaction[] = [];
+  readonly transactionsByHash = new Map<string, AcceptedTransaction>();
+  readonly transactions: AcceptedTransaction[] = [];
   /** balance changes of the block, base units, by RCD hash hex */
   readonly assetDelta = new Map<string, { address: Uint8Array; delta: bigint }>();
   /** balance changes of the block, entry credits, by public key hex */
@@ -145,7 +145,7 @@ export class ProcessList {
     this.ecItems.push(item);
   }
 
-  addTransaction(t: PendingTransaction): void {
+  addTransaction(t: AcceptedTransaction): void {
     this.periods[periodOfMinute(this.minute)]!.push(t);
     this.transactions.push(t);
     this.transactionsByHash.set(toHex(t.txId), t);

@@ -314,8 +314,32 @@ export interface AuthoritiesResult {
   /** the reference node sends the key in lower case */
   authorities?: AuthorityJson[] | null;
 }
-/** Shape not fixed by the spec. */
-export type ProcessListResult = Record<string, unknown>;
+/** The open block's process list (`process-list`; docs/ledger.md §7). Shape not fixed by the spec; hashes hex. */
+export interface ProcessListView {
+  dbheight: number;
+  minute: number;
+  /** ms since epoch */
+  blockstartms: number;
+  minutestartms: number;
+  commits: { txid: string; entryhash: string; credits: number; kind: "entry" | "chain" }[];
+  entries: { entryhash: string; chainid: string }[];
+  transactions: { txid: string }[];
+  entryblocks: { chainid: string; items: number; newchain: boolean }[];
+  /** reveals in the holding queue */
+  held: number;
+  /** a cluster node's part: who signed the open height, who is suspected, the votes (docs/cluster.md) */
+  Federation?: ProcessListFederationView;
+}
+export interface ProcessListFederationView {
+  Height: number;
+  AppliedSequence: number;
+  Servers: { ChainID: string; Signed: boolean; Online: boolean; Replace: string | null }[];
+  Audit: string[];
+  FaultVotes: Record<string, string[]>;
+}
+export interface ProcessListResult {
+  ProcessList: ProcessListView;
+}
 export interface DropRateResult {
   DropRate: number;
 }

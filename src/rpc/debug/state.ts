@@ -6,6 +6,8 @@ import { toHex } from "../../protocol/bytes.js";
 import { NODE_VERSION } from "../../version.js";
 import type { RpcContext } from "../context.js";
 import { serverError } from "../errors.js";
+import type { ProcessListResult } from "../methods.js";
+import { processListView } from "./processList.js";
 
 /**
  * `holding-queue`: {Messages: [{Type, Hash, ReceivedMs, ExpiresMs}] | null} — messages waiting (e.g. a reveal
@@ -21,15 +23,16 @@ export function holdingQueue(_params: unknown, ctx: RpcContext) {
   };
 }
 
-/** `process-list`: {ProcessList: <the ledger's view of the open block>} (shape in docs/api.md). */
-export function processList(_params: unknown, ctx: RpcContext) {
-  if (ctx.cluster === undefined) return { ProcessList: ctx.ledger.processList() };
+/** `process-list`: {ProcessList: the open block's process list} (processList.ts; shape in docs/ledger.md §7). */
+export function processList(_params: unknown, ctx: RpcContext): ProcessListResult {
+  const view = processListView(ctx.ledger.processList());
+  if (ctx.cluster === undefined) return { ProcessList: view };
   // a cluster node adds the federation's part of the open block: who signed it, who is suspected, the votes
   const s = ctx.cluster.status();
   const faults = ctx.cluster.faultView();
   return {
     ProcessList: {
-      ...ctx.ledger.processList(),
+      ...view,
       Federation: {
         Height: s.height,
         AppliedSequence: s.appliedSequence,

@@ -3,9 +3,11 @@
  * How long the close holds the main thread is a budget row of `make bench` (bench/budgets.ts,
  * `budget.ledger.close10k`, < 250 ms of CPU), not an assert here: no timing asserts in `make test`.
  */
+
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Commit } from "../../../src/protocol/commit.js";
+import { processListView } from "../../../src/rpc/debug/processList.js";
 import {
   buyEC,
   chainCommit,
@@ -48,7 +50,7 @@ test(`a block of ${ENTRIES} entries in ${CHAINS} chains closes with all of them`
     }
     await inBatches(commits, (c) => n.ledger.submitCommit(c));
     await inBatches(reveals, (r) => n.ledger.submitReveal(r));
-    assert.equal((n.ledger.processList().entries as unknown[]).length, ENTRIES);
+    assert.equal(processListView(n.ledger.processList()).entries.length, ENTRIES);
 
     await finishBlock(n);
     // CPU time of the (single-threaded, synchronous) close: wall time on a shared machine includes other

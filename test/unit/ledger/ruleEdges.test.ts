@@ -5,6 +5,7 @@
  * yet swept (the sweep runs at the end of a minute): a commit or a resubmission meets it in between.
  * Real LMDB, real keys, real signatures.
  */
+
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { signEd25519 } from "../../../src/crypto/ed25519.js";
@@ -18,6 +19,7 @@ import {
   parseEntryCommit,
 } from "../../../src/protocol/commit.js";
 import { entryHash } from "../../../src/protocol/entry.js";
+import { processListView } from "../../../src/rpc/debug/processList.js";
 import {
   assetKey,
   buyEC,
@@ -115,7 +117,7 @@ describe("a held reveal past its hour, before the sweep", () => {
       n.clock.ms = t0 + HOLD_MS + 1;
       await n.ledger.submitCommit(chainCommit(late.raw, n.clock.ms));
       assert.notEqual(n.ledger.entryAck(entryHash(late.raw)).entry.status, AckStatus.TransactionACK);
-      assert.deepEqual(n.ledger.processList().entries, [
+      assert.deepEqual(processListView(n.ledger.processList()).entries, [
         {
           entryhash: Buffer.from(entryHash(onTime.raw)).toString("hex"),
           chainid: Buffer.from(onTime.chainId).toString("hex"),
@@ -334,14 +336,14 @@ describe("what the rules record, and rules the first run of src/ledger/rules.ts 
       const c = newChain();
       await n.ledger.submitCommit(chainCommit(c.raw, n.clock.ms));
       await n.ledger.submitReveal(c.raw);
-      assert.deepEqual(n.ledger.processList().entryblocks, [
+      assert.deepEqual(processListView(n.ledger.processList()).entryblocks, [
         { chainid: Buffer.from(c.chainId).toString("hex"), items: 1, newchain: true },
       ]);
       await finishBlock(n);
       const e = entryRaw(c.chainId, ["later"], "entry");
       await n.ledger.submitCommit(entryCommit(e, n.clock.ms));
       await n.ledger.submitReveal(e);
-      assert.deepEqual(n.ledger.processList().entryblocks, [
+      assert.deepEqual(processListView(n.ledger.processList()).entryblocks, [
         { chainid: Buffer.from(c.chainId).toString("hex"), items: 1, newchain: false },
       ]);
     } finally {

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { LedgerError, type LedgerErrorType } from "../../../src/ledger/errors.js";
+import { processListView } from "../../../src/rpc/debug/processList.js";
 import { ecKey, rcdHashOf, sand, type TestNode } from "./harness.js";
 
 /** Await `p` and assert it rejects with LedgerError `code`; returns the error's type for more checks. */
@@ -29,7 +30,7 @@ export function snapshot(n: TestNode): string {
   const { rejected: _r, ...stats } = n.ledger.stats();
   return JSON.stringify(
     {
-      pl: n.ledger.processList(),
+      pl: processListView(n.ledger.processList()),
       held: n.ledger.holdingQueue().length,
       journal: n.store.journalRecords(n.ledger.openBlock().height).map((r) => r.seq),
       stats,
