@@ -93,6 +93,14 @@ export interface MethodComparison {
   bareCpuCores: number | undefined;
   /** distinct request bodies cycled through */
   targets: number;
+  /** CPU µs per request, all threads: the node's and the bare server's */
+  nodeCpuUs: number | undefined;
+  bareCpuUs: number | undefined;
+  /**
+   * bare CPU per request ÷ node CPU per request: the ratio the node would reach with a core of its own,
+   * steadier than `ratio` while other work takes turns on the cores
+   */
+  cpuRatio: number | undefined;
 }
 
 export interface ReadComparison {
@@ -252,6 +260,14 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       if (options.warmupSeconds > 0) await run(port, options.warmupSeconds);
       const n = await withCpu(node.monitor, () => run(port, options.seconds));
       const ratio = round(n.value.requests / n.value.seconds / (b.value.requests / b.value.seconds));
+      const perRequest = (r: HttpLoadResult, cores: number | undefined) =>
+        cores === undefined || r.requests === 0 ? undefined : round((cores * r.seconds * 1e6) / r.requests, 1);
+      const nodeCpuUs = perRequest(n.value, n.cores);
+      const bareCpuUs = perRequest(b.value, b.cores);
+      const cpuRatio =
+        nodeCpuUs === undefined || bareCpuUs === undefined || nodeCpuUs === 0
+          ? undefined
+          : round(bareCpuUs / nodeCpuUs);
       methods.push({
         method,
         bare: b.value,
@@ -262,9 +278,12 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
         nodeMainThreadCores: n.mainCores,
         bareCpuCores: b.cores,
         targets: list.length,
+        nodeCpuUs,
+        bareCpuUs,
+        cpuRatio,
       });
       log(
-        `${method}: ${Math.round(n.value.requests / n.value.seconds)} req/s = ${ratio} of bare ${Math.round(b.value.requests / b.value.seconds)} (target ${READ_TARGETS[method]}); p99 ${round(n.value.p99Us / 1000)} ms; node ${n.cores} cores (main ${n.mainCores})`,
+        `${method}: ${Math.round(n.value.requests / n.value.seconds)} req/s = ${ratio} of bare ${Math.round(b.value.requests / b.value.seconds)} (target ${READ_TARGETS[method]}); p99 ${round(n.value.p99Us / 1000)} ms; node ${n.cores} cores (main ${n.mainCores}); CPU per request ${nodeCpuUs} µs, bare ${bareCpuUs} µs (${cpuRatio})`,
       );
     }
     return { generator, entriesStored, savedHeight, loadAverage1m, methods };
@@ -307,7 +326,7 @@ export function readRows(c: ReadComparison): BenchRow[] {
       note:
         `${met ? "met" : "MISS"}: ratio ${m.ratio} of bare ${perSecond(m.bare)} req/s (target ≥ ${m.target}), ` +
         `p99 ${round(m.node.p99Us / 1000)} ms (target < 5), ${m.node.errors} errors; node ${m.nodeCpuCores ?? "?"} cores ` +
-        `(main thread ${m.nodeMainThreadCores ?? "?"}); ${m.targets} distinct targets; ${c.entriesStored} entries written, height ${c.savedHeight}; ${c.generator}`,
+        `(main thread ${m.nodeMainThreadCores ?? "?"}), ${m.nodeCpuUs ?? "?"} µs CPU per request against bare ${m.bareCpuUs ?? "?"} µs (CPU ratio ${m.cpuRatio ?? "?"}); ${m.targets} distinct targets; ${c.entriesStored} entries written, height ${c.savedHeight}; ${c.generator}`,
     });
   }
   return rows;
@@ -345,12 +364,12 @@ export async function readComparisonRows(opts: Partial<ReadBenchOptions> = {}): 
 export function formatComparison(c: ReadComparison): string {
   const lines = [
     `generator: ${c.generator}; ${c.entriesStored} entries written first; saved height ${c.savedHeight}; load average ${c.loadAverage1m}`,
-    "| method | node req/s | bare req/s | ratio | target | p99 ms | errors | node cores (main) |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| method | node req/s | bare req/s | ratio | target | p99 ms | errors | node cores (main) | node CPU µs/req | bare CPU µs/req | CPU ratio |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const m of c.methods)
     lines.push(
-      `| ${m.method} | ${Math.round(m.node.requests / m.node.seconds)} | ${Math.round(m.bare.requests / m.bare.seconds)} | ${m.ratio} | ${m.target} | ${round(m.node.p99Us / 1000)} | ${m.node.errors} | ${m.nodeCpuCores ?? "?"} (${m.nodeMainThreadCores ?? "?"}) |`,
+      `| ${m.method} | ${Math.round(m.node.requests / m.node.seconds)} | ${Math.round(m.bare.requests / m.bare.seconds)} | ${m.ratio} | ${m.target} | ${round(m.node.p99Us / 1000)} | ${m.node.errors} | ${m.nodeCpuCores ?? "?"} (${m.nodeMainThreadCores ?? "?"}) | ${m.nodeCpuUs ?? "?"} | ${m.bareCpuUs ?? "?"} | ${m.cpuRatio ?? "?"} |`,
     );
   return lines.join("\n");
 }

@@ -1,6 +1,8 @@
 /**
  * The HTTP side of the API (spec §1, §5; reference api-behavior §1): hyper-express (uWebSockets.js),
- * optional TLS, routes `/v2` and `/debug`, Basic auth, CORS, body limits, request logs.
+ * optional TLS, routes `/v2` and `/debug`, Basic auth, CORS, body limits, request logs. `/v2` and `/debug` are
+ * served straight on uWebSockets.js (uwsExchange.ts: hyper-express's request and response objects cost more
+ * than the JSON-RPC work of a light read); `/live`, the plain routes and 404s go through hyper-express.
  *
  * Order of checks per request: route (/debug only when DebugApi is not off) → CORS pre-flight → Basic auth
  * (on /debug the debug credential counts too) → body size → JSON-RPC envelope.
@@ -8,13 +10,13 @@
  * credentials, CORS domains and the batch limit without a restart (the body limit is fixed at start).
  *
  * Status codes: 200 success; 400 any JSON-RPC error (clients rely on it); 401 auth failure (plain text);
- * 404 unknown path (plain text), or `/debug` with a verb other than GET/POST (empty); 413 (empty) body
+ * 404 unknown path (plain text), or `/debug` with a verb other than GET/POST (empty); 413 (a JSON-RPC -32600 naming the limit) for a body
  * over config.maxBodyBytes.
  */
 import HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
-import { BodyBudget, readBody } from "./bodyReader.js";
+import { BodyBudget } from "./bodyReader.js";
 import type { RequestInfo, RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";
@@ -27,6 +29,7 @@ import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree, ListenError } from "./portCheck.js";
 import { foreignRequestRefusal } from "./requestOrigin.js";
 import { TLS12_CIPHERS } from "./tls.js";
+import { type BodyText, UwsExchange } from "./uwsExchange.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
 
@@ -37,6 +40,8 @@ type Response = HyperExpress.Response;
 const JSON_CONTENT_TYPE = "application/json; charset=utf-8";
 const TEXT_CONTENT_TYPE = "text/plain; charset=utf-8";
 const NOT_FOUND_BODY = "404 page not found\n";
+/** Answer to a failure of the server itself (HTTP 500). */
+const INTERNAL_ANSWER = { jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } };
 /** Answer to a body refused because unfinished bodies hold the whole budget (bodyReader.ts). */
 const BUSY_ANSWER = {
   jsonrpc: "2.0",
@@ -93,8 +98,8 @@ export class RpcServer {
       // is discarded as it arrives, never buffered. Fixed at start (a changed MaxBodyBytes needs a restart).
       max_body_length: config.maxBodyBytes,
     });
-    this.app.any("/v2", (req, res) => this.serve(req, res, this.v2));
-    this.app.any("/debug", (req, res) => this.serve(req, res, this.debug));
+    this.route("/v2", this.v2);
+    this.route("/debug", this.debug);
     if (options.live !== undefined) {
       const auth = basicAuthCheck(
         () => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass }),
@@ -125,10 +130,7 @@ export class RpcServer {
     this.app.set_error_handler((_req, res, error) => {
       this.ctx.log.error("rpc http failure", { error: error.stack ?? error.message });
       if (!res.completed && !res.initiated) {
-        res
-          .status(500)
-          .header("Content-Type", JSON_CONTENT_TYPE)
-          .send(encodeJson({ jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } }));
+        res.status(500).header("Content-Type", JSON_CONTENT_TYPE).send(encodeJson(INTERNAL_ANSWER));
       }
     });
   }
@@ -183,14 +185,31 @@ export class RpcServer {
     }
   }
 
-  private async serve(req: Request, res: Response, endpoint: Endpoint): Promise<void> {
+  /** `/v2` and `/debug` straight on uWebSockets.js (uwsExchange.ts: why, and what of hyper-express it keeps). */
+  private route(path: string, endpoint: Endpoint): void {
+    const maxBody = this.ctx.getConfig().maxBodyBytes;
+    this.app.uws_instance.any(path, (res, req) => {
+      const x = new UwsExchange(res, req, this.bodies, maxBody);
+      // a declared length over the limit never reaches the handler (hyper-express's order): 413 once read
+      if (x.refusedAtStart) return;
+      this.serve(x, endpoint).catch((error: unknown) => {
+        this.ctx.log.error("rpc http failure", {
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+        x.send(500, encodeJson(INTERNAL_ANSWER), JSON_CONTENT_TYPE, []);
+      });
+    });
+  }
+
+  private async serve(x: UwsExchange, endpoint: Endpoint): Promise<void> {
     const config = this.ctx.getConfig();
-    const method = req.method;
+    const method = x.method;
+    const headers = x.headers;
     // The per-request line is debug level: with debug off, skip its fields too (the remote address alone
     // cost ~1 % of a loaded node's main thread). The address must be read before the answer is sent.
     const debug = this.ctx.log.isEnabled("debug");
     const started = process.hrtime.bigint();
-    const remote = debug ? safeRemote(req) : "";
+    const remote = debug ? x.remote() : "";
     const log = (status: number, extra: () => Record<string, unknown> = () => ({})): void => {
       if (!debug) return;
       this.ctx.log.debug("rpc request", {
@@ -206,32 +225,32 @@ export class RpcServer {
     // The debug API exists only when switched on (DebugApi: off by default on MAIN, as on the reference node).
     const isDebug = endpoint === this.debug;
     if (isDebug && config.debugApi === "off") {
-      res.status(404).header("Content-Type", TEXT_CONTENT_TYPE).send(NOT_FOUND_BODY);
+      x.send(404, NOT_FOUND_BODY, TEXT_CONTENT_TYPE, []);
       return log(404);
     }
 
     // Cross-site requests and DNS rebinding (requestOrigin.ts): before anything else answers.
-    const foreign = foreignRequestRefusal(req.headers, config);
+    const foreign = foreignRequestRefusal(headers, config);
     if (foreign !== undefined) {
-      send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
+      x.send(403, foreign, TEXT_CONTENT_TYPE, []);
       return log(403, () => ({ refused: "host or origin" }));
     }
 
     const cors = config.corsDomains.length > 0;
-    if (cors && isPreflight(method, req.headers)) {
-      send(res, 200, "", undefined, preflightHeaders(req.headers, config.corsDomains));
+    if (cors && isPreflight(method, headers)) {
+      x.send(200, "", undefined, preflightHeaders(headers, config.corsDomains));
       return log(200, () => ({ preflight: true }));
     }
     // /debug answers only GET and POST; other verbs get an empty 404 (the reference's "not allowed").
     if (endpoint === this.debug && method !== "GET" && method !== "POST") {
-      send(res, 404, "", undefined, []);
+      x.send(404, "", undefined, []);
       return log(404);
     }
-    const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, req.headers, config.corsDomains) : [];
+    const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, headers, config.corsDomains) : [];
 
     // On /debug the debug credential also lets a caller in (it is what the state-changing methods need off
     // loopback, debug/access.ts); the caller's address is read there only.
-    const header = req.headers.authorization;
+    const header = headers.authorization;
     const rpcAuth = authEnabled(config.rpcUser, config.rpcPass);
     const credential: RequestInfo["credential"] =
       isDebug &&
@@ -242,40 +261,39 @@ export class RpcServer {
           ? "rpc"
           : "none";
     if (rpcAuth && credential === "none") {
-      // the address must be read before the first await
+      // the address must be read before the answer is sent
       await this.logins.failed(
-        remote !== "" ? remote : safeRemote(req),
+        remote !== "" ? remote : x.remote(),
         header === undefined ? "missing" : "wrong",
         endpoint.path,
       );
-      send(res, 401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
+      x.send(401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
         ...corsHeaders,
         ["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`],
       ]);
-      return log(401, () => ({ auth: req.headers.authorization === undefined ? "missing" : "wrong" }));
+      return log(401, () => ({ auth: header === undefined ? "missing" : "wrong" }));
     }
 
-    // Bodies over the limit never get here: hyper-express answers 413 (see constructor).
-    // Invalid UTF-8 sequences become U+FFFD, as with the reference node.
-    const caller = isDebug ? (remote !== "" ? remote : safeRemote(req)) : "";
-    const body = await readBody(req, res, this.bodies);
+    // Bodies over the limit: answered 413 by the exchange. Invalid UTF-8 sequences become U+FFFD, as with
+    // the reference node.
+    const caller = isDebug ? (remote !== "" ? remote : x.remote()) : "";
+    const body = await new Promise<BodyText>((resolve) => x.body(resolve));
     if (body.kind === "gone") return log(0, () => ({ body: "gone" }));
     if (body.kind === "busy") {
-      send(res, 503, encodeJson(BUSY_ANSWER), JSON_CONTENT_TYPE, corsHeaders);
+      x.send(503, encodeJson(BUSY_ANSWER), JSON_CONTENT_TYPE, corsHeaders);
       return log(503, () => ({ body: "pending-body budget spent" }));
     }
-    const text = new TextDecoder().decode(body.bytes);
     const ctx: RpcContext = {
       ...this.ctx,
       request: {
         receivedMs: performance.now(),
         remote: caller,
         credential,
-        address: () => (remote !== "" ? remote : safeRemote(req)),
+        address: () => (remote !== "" ? remote : x.remote()),
       },
     };
-    const answer = await handleBody(text, endpoint, ctx, config.maxBatch);
-    send(res, answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
+    const answer = await handleBody(body.text, endpoint, ctx, config.maxBatch);
+    x.send(answer.status, answer.body, JSON_CONTENT_TYPE, corsHeaders);
     this.ctx.requestServed?.(endpoint.path, answer.calls, Number(process.hrtime.bigint() - started) / 1e9);
     log(answer.status, () => ({
       calls: answer.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),

@@ -1,0 +1,219 @@
+/**
+ * One HTTP request on `/v2` or `/debug`, served straight on uWebSockets.js (issue 16). hyper-express wrapped
+ * every request in a Request (a Node Readable, every header copied) and a Response (an EventEmitter), and the
+ * body came through a stream piped into a Writable: ~35 % of a loaded node's main thread answering
+ * `heights`, where the JSON-RPC work was ~20 % (docs/performance.md §Reads). The API's two routes keep
+ * hyper-express's observable behaviour, which this file reproduces for what they use:
+ *
+ * - headers as hyper-express read them (every header, lower-case names, the last of repeated ones wins);
+ *   the method upper-cased;
+ * - the body limit (`maxBodyBytes`): a declared length over it is not read, a chunked body is cut where it
+ *   passes it; the rest is discarded as it arrives and, once the request is complete, answered 413 with
+ *   a JSON-RPC -32600 naming the limit (the answer bodyLimit.ts gives hyper-express's other routes);
+ * - bodies held only as they arrive, against one budget for all unfinished bodies (bodyReader.ts, issue 19
+ *   item 5): past it, "busy" (the caller answers 503);
+ * - an answer given before the body is complete writes its status and headers at once and its body once the
+ *   request is complete (uWebSockets cannot answer a request it is still reading);
+ * - status lines `<code> <Node's reason phrase>`, header names lower-case, repeated names written together
+ *   at the place of the first; HEAD answers carry the length of the body they leave out.
+ */
+
+import type * as UWS from "uWebSockets.js";
+import { STATUS_CODES } from "node:http";
+import type { BodyBudget } from "./bodyReader.js";
+import type { HeaderList } from "./cors.js";
+
+/** What reading a body gave (the text decoded as UTF-8, invalid sequences as U+FFFD), or why there is none. */
+export type BodyText =
+  | { kind: "body"; text: string }
+  /** the unfinished bodies' budget is spent: answer 503 */
+  | { kind: "busy" }
+  /** the client went away, or the body passed the size limit (answered 413 here): answer nothing */
+  | { kind: "gone" };
+
+const decoder = new TextDecoder();
+
+/** The 413 answer of a body over `limit` bytes (the same text as bodyLimit.ts). */
+function tooLargeBody(limit: number): string {
+  return JSON.stringify({
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: "Invalid Request", data: `request body exceeds the limit of ${limit} bytes` },
+  });
+}
+
+export class UwsExchange {
+  /** upper-case HTTP method */
+  readonly method: string;
+  /** request headers, lower-case names */
+  readonly headers: Record<string, string> = {};
+  /** true once answered or aborted: nothing more may be written */
+  completed = false;
+  private aborted = false;
+  /** status and headers written */
+  private initiated = false;
+  /** the whole request has arrived */
+  private received = true;
+  /** further body bytes are discarded */
+  private discarding = false;
+  private tooLarge = false;
+  /** the declared length is over the limit: the request is answered 413 here once it has arrived */
+  readonly refusedAtStart: boolean;
+  private chunks: Buffer[] = [];
+  private held = 0;
+  private remoteText: string | undefined;
+  private bodyWaiter: ((b: BodyText) => void) | undefined;
+  private bodyOutcome: BodyText | undefined;
+  /** an answer waiting for the request to be complete */
+  private pendingBody: string | undefined;
+
+  /** Read what is needed from `req` (valid only during this call) and start reading the body. */
+  constructor(
+    private readonly res: UWS.HttpResponse,
+    req: UWS.HttpRequest,
+    private readonly budget: BodyBudget,
+    private readonly maxBodyBytes: number,
+  ) {
+    const m = req.getMethod().toUpperCase();
+    this.method = m === "DEL" ? "DELETE" : m;
+    const headers = this.headers;
+    req.forEach((key, value) => {
+      headers[key] = value;
+    });
+    res.onAborted(() => this.abort());
+    const declared = Number(headers["content-length"]);
+    const chunked = headers["transfer-encoding"] === "chunked";
+    if (declared > 0 || chunked) {
+      this.received = false;
+      res.onData((chunk, isLast) => this.onChunk(chunk, isLast));
+    } else {
+      this.bodyOutcome = { kind: "body", text: "" };
+    }
+    this.refusedAtStart = declared > maxBodyBytes && !chunked;
+    if (this.refusedAtStart) this.refuseTooLarge();
+  }
+
+  /** The caller's address; "" once the request is over. */
+  remote(): string {
+    if (this.remoteText !== undefined) return this.remoteText;
+    if (this.completed) return "";
+    try {
+      this.remoteText = Buffer.from(this.res.getRemoteAddressAsText()).toString("utf8");
+    } catch {
+      this.remoteText = "";
+    }
+    return this.remoteText;
+  }
+
+  /** Call `then` with the body once it is complete (at once when it already is). */
+  body(then: (b: BodyText) => void): void {
+    if (this.bodyOutcome !== undefined) then(this.bodyOutcome);
+    else this.bodyWaiter = then;
+  }
+
+  /** Answer; the body goes out once the request is complete. No-op once completed. */
+  send(status: number, body: string, contentType: string | undefined, headers: HeaderList): void {
+    if (this.completed || this.initiated) return;
+    this.res.cork(() => {
+      this.initiate(status, contentType, headers);
+      if (this.received) this.finish(body);
+      else {
+        this.pendingBody = body;
+        this.stopReading();
+      }
+    });
+  }
+
+  private initiate(status: number, contentType: string | undefined, headers: HeaderList): void {
+    this.initiated = true;
+    const res = this.res;
+    res.writeStatus(`${status} ${STATUS_CODES[status]}`);
+    if (contentType !== undefined && headers.length === 0) {
+      res.writeHeader("content-type", contentType);
+      return;
+    }
+    // hyper-express kept headers in an object by lower-case name: repeated names written together
+    const byName = new Map<string, string[]>();
+    if (contentType !== undefined) byName.set("content-type", [contentType]);
+    for (const [name, value] of headers) {
+      const key = name.toLowerCase();
+      const values = byName.get(key);
+      if (values === undefined) byName.set(key, [value]);
+      else values.push(value);
+    }
+    for (const [name, values] of byName) for (const v of values) res.writeHeader(name, v);
+  }
+
+  private finish(body: string): void {
+    this.completed = true;
+    if (this.method === "HEAD") this.res.endWithoutBody(Buffer.byteLength(body));
+    else this.res.end(body);
+  }
+
+  private onChunk(chunk: ArrayBuffer, isLast: boolean): void {
+    if (this.aborted) return;
+    if (!this.discarding) {
+      const n = chunk.byteLength;
+      if (this.held + n > this.maxBodyBytes) this.refuseTooLarge();
+      else if (n > 0) {
+        if (this.budget.take(n)) {
+          this.held += n;
+          // uWebSockets reuses the chunk's memory after this call
+          this.chunks.push(Buffer.from(new Uint8Array(chunk)));
+        } else {
+          this.settle({ kind: "busy" });
+          this.stopReading();
+        }
+      }
+    }
+    if (!isLast) return;
+    this.received = true;
+    if (this.tooLarge) {
+      if (!this.initiated) this.res.cork(() => this.initiate(413, "application/json", []));
+      this.pendingBody ??= tooLargeBody(this.maxBodyBytes);
+    }
+    if (this.pendingBody !== undefined) {
+      const body = this.pendingBody;
+      this.pendingBody = undefined;
+      this.res.cork(() => this.finish(body));
+      return;
+    }
+    if (this.discarding) return;
+    const whole = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.held);
+    this.release();
+    this.settle({ kind: "body", text: decoder.decode(whole) });
+  }
+
+  private refuseTooLarge(): void {
+    this.tooLarge = true;
+    this.stopReading();
+    this.settle({ kind: "gone" });
+  }
+
+  /** Keep receiving (uWebSockets must read the request to its end) but hold nothing more. */
+  private stopReading(): void {
+    this.discarding = true;
+    this.release();
+  }
+
+  private release(): void {
+    if (this.held > 0) this.budget.release(this.held);
+    this.held = 0;
+    this.chunks = [];
+  }
+
+  private settle(outcome: BodyText): void {
+    if (this.bodyOutcome !== undefined) return;
+    this.bodyOutcome = outcome;
+    const waiter = this.bodyWaiter;
+    this.bodyWaiter = undefined;
+    waiter?.(outcome);
+  }
+
+  private abort(): void {
+    this.aborted = true;
+    this.completed = true;
+    this.stopReading();
+    this.settle({ kind: "gone" });
+  }
+}
