@@ -20,6 +20,7 @@ import {
   type RpcError,
   toRpcError,
 } from "./errors.js";
+import type { Serialized } from "./methods.js";
 import { jsonType } from "./params.js";
 
 /** A method implementation: validated params in, JSON-ready result out (bigint allowed for exact integers). */
@@ -59,7 +60,7 @@ export interface EnvelopeAnswer {
   calls: CallRecord[];
 }
 
-type Json = null | boolean | number | string | bigint | Json[] | { [key: string]: Json } | undefined;
+type Json = null | boolean | number | string | bigint | JsonText | Json[] | { [key: string]: Json } | undefined;
 
 /**
  * Serialise to compact JSON. Unlike JSON.stringify, a `bigint` is written as its exact integer digits
@@ -67,12 +68,44 @@ type Json = null | boolean | number | string | bigint | Json[] | { [key: string]
  * items become null, non-finite numbers null.
  */
 export function encodeJson(value: unknown): string {
+  if (value instanceof JsonText) return value.text;
+  // JSON.stringify writes the same text as `write` for every value but a bigint (it throws: the slow path
+  // below) and a JsonText (its toJSON throws), at a fraction of the cost: `write` was 18 % of a loaded node's
+  // main thread answering `heights` (docs/performance.md §Reads).
+  try {
+    return JSON.stringify(value) ?? "null";
+  } catch {
+    // bigint or JsonText inside
+  }
   const out: string[] = [];
   write(value as Json, out);
   return out.join("");
 }
 
+/**
+ * A JSON text written as is where a value would be (a result remembered already serialised, viewCache.ts).
+ * JSON.stringify must never meet one: its toJSON throws, which sends `encodeJson` to its exact path.
+ */
+export class JsonText<T = unknown> implements Serialized<T> {
+  declare readonly __of?: T;
+
+  constructor(readonly text: string) {}
+
+  /** The JSON text of `value` (encodeJson), typed as the JSON of T. */
+  static of<T>(value: T): JsonText<T> {
+    return new JsonText<T>(encodeJson(value));
+  }
+
+  toJSON(): never {
+    throw new TypeError("JsonText: serialise with encodeJson");
+  }
+}
+
 function write(v: Json, out: string[]): void {
+  if (v instanceof JsonText) {
+    out.push(v.text);
+    return;
+  }
   switch (typeof v) {
     case "string":
       out.push(JSON.stringify(v));
@@ -177,7 +210,11 @@ async function runOne(
   }
   try {
     const result = await handler(params, ctx);
-    return { text: encodeJson({ jsonrpc: "2.0", id, result }), record: { method: name } };
+    const text =
+      result === undefined
+        ? encodeJson({ jsonrpc: "2.0", id })
+        : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
+    return { text, record: { method: name } };
   } catch (thrown) {
     const e = toRpcError(thrown);
     if (isInternal(e)) {

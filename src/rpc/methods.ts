@@ -520,5 +520,15 @@ export type ResultOf<C, M extends keyof C> = C[M] extends Method<unknown, infer 
  * (each handler validates them at the edge, STYLE §5), the result must fit the contract.
  */
 export type Handlers<C, Ctx> = {
-  readonly [M in keyof C]: (params: unknown, ctx: Ctx) => ResultOf<C, M> | Promise<ResultOf<C, M>>;
+  readonly [M in keyof C]: (
+    params: unknown,
+    ctx: Ctx,
+  ) => ResultOf<C, M> | Serialized<ResultOf<C, M>> | Promise<ResultOf<C, M>>;
 };
+
+/** A result already serialised as JSON text (the server's remembered views: rpc/jsonrpc.ts JsonText). */
+export interface Serialized<T> {
+  readonly text: string;
+  /** the type the text is the JSON of (type-level only) */
+  readonly __of?: T;
+}

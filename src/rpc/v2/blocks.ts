@@ -13,6 +13,7 @@ import { ecBlockToJson } from "../../protocol/json/ecBlockJson.js";
 import { entryBlockToJson } from "../../protocol/json/entryBlockJson.js";
 import type { RpcContext } from "../context.js";
 import { internalError, notFound } from "../errors.js";
+import { JsonText } from "../jsonrpc.js";
 import { expectBool, expectHash, expectHeight, Params } from "../params.js";
 
 function found<B>(stored: Stored<B> | undefined): Stored<B> {
@@ -43,7 +44,7 @@ export function directoryBlock(params: unknown, ctx: RpcContext) {
   const keymr = expectHash(p, "keymr");
   expectBool(p, "noraw");
   const { block } = found(ctx.ledger.directoryBlockByHash(keymr));
-  return ctx.views.get(block, "directory-block", () => directoryBlockSimpleJson(block));
+  return ctx.views.get(block, "directory-block", () => JsonText.of(directoryBlockSimpleJson(block)));
 }
 
 /** `dblock-by-height` {height, noraw}: full shape, header.timestamp in minutes. */
@@ -52,7 +53,7 @@ export function dblockByHeight(params: unknown, ctx: RpcContext) {
   const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
   const s = found(ctx.ledger.directoryBlockByHeight(height));
   return ctx.views.get(s.block, noraw ? "dblock-by-height noraw" : "dblock-by-height", () =>
-    wrap("dblock", directoryBlockJson(s.block), s.raw, noraw),
+    JsonText.of(wrap("dblock", directoryBlockJson(s.block), s.raw, noraw)),
   );
 }
 
@@ -82,7 +83,7 @@ const EC_VIEW_MAX_RAW_BYTES = 256 * 1024;
 function ecWrap(ctx: RpcContext, s: { block: Parameters<typeof ecBlockToJson>[0]; raw: Uint8Array }, noraw: boolean) {
   const build = () => ({ ecblock: ecBlockToJson(s.block), rawdata: noraw ? "" : toHex(s.raw) });
   if (s.raw.length > EC_VIEW_MAX_RAW_BYTES) return build();
-  return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", build);
+  return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", () => JsonText.of(build()));
 }
 
 /** `ecblock-by-height` {height, noraw}. */

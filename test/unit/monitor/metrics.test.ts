@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { Counter, Histogram, Registry } from "prom-client";
 import { NodeMetrics } from "../../../src/monitor/metrics.js";
 import { countWrites } from "../../../src/monitor/writeOutcomes.js";
 import {
@@ -71,5 +72,63 @@ describe("node metrics over a real ledger", () => {
     assert.equal(sample(text, "ledgerd_directory_block_height"), 1);
     assert.equal(sample(text, "ledgerd_block_close_seconds_count"), 1);
     assert.equal(sample(text, 'ledgerd_block_close_seconds_bucket{le="0.005"}'), 1);
+  });
+});
+
+describe("request metrics", () => {
+  /** Lines of one metric family in an exposition. */
+  const family = (text: string, name: string) =>
+    text
+      .split("\n")
+      .filter((l) => l.startsWith(name) || l.startsWith(`# HELP ${name}`) || l.startsWith(`# TYPE ${name}`))
+      .join("\n");
+
+  it("expose what prom-client's own inc/observe would, across reads and a reset", async () => {
+    const metrics = new NodeMetrics(
+      { ledger: n.ledger, dataDir: join(dir, "local", "db"), reserveBytes: () => 0, now: () => n.clock.ms },
+      new Set(["heights", "entry"]),
+    );
+    // the same observations through prom-client's API, in a registry of its own
+    const reference = new Registry();
+    const refCalls = new Counter({
+      name: "ledgerd_rpc_requests_total",
+      help: "JSON-RPC calls by endpoint, method and outcome (client_error: a JSON-RPC error for the caller; server_error: -32603)",
+      labelNames: ["endpoint", "method", "outcome"],
+      registers: [reference],
+    });
+    const refSeconds = new Histogram({
+      name: "ledgerd_rpc_request_duration_seconds",
+      help: "time from an HTTP request's arrival to its answer, by endpoint and method (a batch: method=batch)",
+      labelNames: ["endpoint", "method"],
+      buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [reference],
+    });
+    const outcome = (code?: number) => (code === undefined ? "ok" : code === -32603 ? "server_error" : "client_error");
+    const serve = (endpoint: string, calls: { method: string | undefined; code?: number }[], seconds: number) => {
+      metrics.requestServed(endpoint, calls, seconds);
+      const label = (m: string | undefined) => (m === "heights" || m === "entry" ? m : "other");
+      for (const c of calls) refCalls.inc({ endpoint, method: label(c.method), outcome: outcome(c.code) });
+      refSeconds.observe({ endpoint, method: calls.length === 1 ? label(calls[0]!.method) : "batch" }, seconds);
+    };
+    const same = async (what: string) => {
+      const ours = (await metrics.exposition()).body;
+      const theirs = await reference.metrics();
+      for (const name of ["ledgerd_rpc_requests_total", "ledgerd_rpc_request_duration_seconds"])
+        assert.equal(family(ours, name), family(theirs, name), `${what}: ${name}`);
+    };
+    const times = [0.0001, 0.0005, 0.0007, 0.003, 0.04, 0.3, 2.5, 7, 0.0005];
+    times.forEach((t, i) => {
+      serve("/v2", [{ method: i % 2 === 0 ? "heights" : "entry", code: i % 3 === 0 ? -32602 : undefined }], t);
+    });
+    serve("/v2", [{ method: "nope", code: -32601 }, { method: "heights" }], 0.002);
+    serve("/debug", [{ method: "x", code: -32603 }], 0.01);
+    await same("first read");
+    serve("/v2", [{ method: "heights" }], 0.0002);
+    await same("second read");
+    assert.match(family((await metrics.exposition()).body, "ledgerd_rpc_request_duration_seconds"), /_count\{/);
+    metrics.registry.resetMetrics();
+    reference.resetMetrics();
+    serve("/v2", [{ method: "entry" }], 0.001);
+    await same("after a reset");
   });
 });

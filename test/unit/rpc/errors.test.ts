@@ -5,7 +5,7 @@ import { ConfigError } from "../../../src/config/errors.js";
 import { LedgerError, type LedgerErrorType } from "../../../src/ledger/errors.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
 import { missingChainHead, notFound, RpcCode, receiptCreationError, toRpcError } from "../../../src/rpc/errors.js";
-import { encodeJson, nestsDeeperThan } from "../../../src/rpc/jsonrpc.js";
+import { encodeJson, JsonText, nestsDeeperThan } from "../../../src/rpc/jsonrpc.js";
 
 const H = "ab".repeat(32);
 
@@ -110,6 +110,32 @@ describe("encodeJson", () => {
       encodeJson({ a: 1763784000123456789n, b: undefined, c: [undefined, null, 1.5, 'x"<'], d: Number.NaN, e: true }),
       '{"a":1763784000123456789,"c":[null,null,1.5,"x\\"<"],"d":null,"e":true}',
     );
+  });
+
+  it("writes the same text on its JSON.stringify path as on its exact path (a bigint anywhere takes the latter)", () => {
+    const values: unknown[] = [
+      { a: 1, b: undefined, c: [undefined, null, 1.5, -0, 1e21, 5e-7, Number.POSITIVE_INFINITY], d: Number.NaN },
+      { "2": "two", "1": "one", z: { y: [[], {}] }, s: '\u2028\ud800 é \u0000 "\\' },
+      [null, true, false, "x", { k: undefined }],
+      "plain",
+      42,
+      null,
+    ];
+    for (const v of values) {
+      // the same value with a bigint inside goes the exact way: its text, bigint aside, must not change
+      const withBig = encodeJson({ v, big: 12345678901234567890n });
+      assert.equal(withBig, `{"v":${encodeJson(v)},"big":12345678901234567890}`);
+      assert.equal(encodeJson(v), JSON.stringify(v));
+    }
+    assert.equal(encodeJson(undefined), "null");
+  });
+
+  it("writes a JsonText as the text it holds, wherever it is", () => {
+    const view = JsonText.of({ keymr: "ab", n: 2n ** 70n });
+    assert.equal(view.text, '{"keymr":"ab","n":1180591620717411303424}');
+    assert.equal(encodeJson(view), view.text);
+    assert.equal(encodeJson({ result: view, list: [view] }), `{"result":${view.text},"list":[${view.text}]}`);
+    assert.throws(() => JSON.stringify(view), /encodeJson/);
   });
 
   it("measures nesting without recursion", () => {
