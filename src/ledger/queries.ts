@@ -47,6 +47,14 @@ const DIRECTORY_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 4 * 1024 * 1024 } as
  */
 const EC_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 16 * 1024 * 1024 } as const;
 
+/**
+ * Decoded saved entry blocks kept (LRU) for `entry-block`, whose decode re-hashes the body's Merkle tree
+ * (~60 % of the call for a 700-entry block, docs/performance.md §Reads) and whose answer rpc/ remembers per
+ * decoded block (viewCache.ts). 4 MiB of raw bytes (~125,000 entry hashes; decoded and answered, a few
+ * times that in heap) holds the recent blocks of busy chains; 1,024 blocks the recent ones of many small chains.
+ */
+const ENTRY_BLOCK_CACHE = { maxBlocks: 1024, maxRawBytes: 4 * 1024 * 1024 } as const;
+
 /** The reads of LedgerApi: everything but the writes and the node's clock and producing state. */
 export type LedgerReads = Omit<
   LedgerApi,
@@ -60,6 +68,7 @@ export type LedgerReads = Omit<
 export class LedgerQueries implements LedgerReads {
   private readonly directoryBlockCache = new DecodedBlockCache<DirectoryBlock>(DIRECTORY_BLOCK_CACHE);
   private readonly ecBlockCache = new DecodedBlockCache<ECBlock>(EC_BLOCK_CACHE);
+  private readonly entryBlockCache = new DecodedBlockCache<EntryBlock>(ENTRY_BLOCK_CACHE);
 
   constructor(private readonly view: LedgerView) {}
 
@@ -127,7 +136,7 @@ export class LedgerQueries implements LedgerReads {
     return this.stored(hash, BlockKind.asset, decodeAssetBlock);
   }
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
-    return this.stored(hash, BlockKind.entry, (raw) => decodeEntryBlock(raw));
+    return this.stored(hash, BlockKind.entry, (raw) => decodeEntryBlock(raw), this.entryBlockCache);
   }
 
   /** Location of something saved in `blockKeyMR` at directory block `height`. */
@@ -148,15 +157,25 @@ export class LedgerQueries implements LedgerReads {
   entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined {
     if (hash.length !== 32) return undefined;
     const { pl, saved } = this.view;
-    const pending = pl.revealsByHash.get(toHex(hash));
     const loc = saved.entryLocation(hash);
     if (loc !== undefined) {
       const raw = saved.entryRaw(hash);
       if (raw !== undefined) {
-        const location = this.location(loc.entryBlockKeyMR, loc.height);
-        return { entry: unmarshalEntry(raw), raw, ...(location ? { location } : {}) };
+        // The location costs a directory block lookup (two store reads and a cache probe), ~30 % of an
+        // `entry` read that does not use it: found when asked (`transaction` asks), once.
+        const queries = this;
+        let location: ItemLocation | undefined | null = null;
+        return {
+          entry: unmarshalEntry(raw),
+          raw,
+          get location(): ItemLocation | undefined {
+            if (location === null) location = queries.location(loc.entryBlockKeyMR, loc.height);
+            return location;
+          },
+        };
       }
     }
+    const pending = pl.revealsByHash.get(toHex(hash));
     if (pending !== undefined) return { entry: pending.entry, raw: pending.raw };
     return undefined;
   }

@@ -122,7 +122,10 @@ export function entryBlock(params: unknown, ctx: RpcContext) {
   const keymr = expectHash(p, "keymr");
   expectBool(p, "noraw");
   const { block } = found(ctx.ledger.entryBlockByHash(keymr));
-  const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
-  if (dblock === undefined) throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
-  return entryBlockToJson(block, dblock.block.timestamp);
+  return ctx.views.get(block, "entry-block", () => {
+    const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
+    if (dblock === undefined)
+      throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
+    return JsonText.of(entryBlockToJson(block, dblock.block.timestamp));
+  });
 }

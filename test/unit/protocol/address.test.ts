@@ -108,6 +108,25 @@ describe("addresses (wire-format §3)", () => {
     }
   });
 
+  test("base58 decodes any string of the alphabet as the number it spells (a BigInt reference)", () => {
+    const reference = (text: string): string => {
+      let n = 0n;
+      for (const c of text) n = n * 58n + BigInt(ALPHABET.indexOf(c));
+      const hex = n === 0n ? "" : n.toString(16);
+      const zeros = text.length - text.replace(/^1+/, "").length;
+      return "00".repeat(zeros) + (hex.length % 2 === 1 ? `0${hex}` : hex);
+    };
+    for (const text of ["", "1", "111", "2", "z", "1z", "5Q", "5R", "LUw", "zzzzzzzzzzzzzzzzzzzz"])
+      assert.equal(toHex(base58Decode(text, "t")), reference(text), text);
+    for (let i = 0; i < 500; i++) {
+      const text = Array.from({ length: rng.int(0, 60) }, () => ALPHABET[rng.int(0, 57)]!).join("");
+      assert.equal(toHex(base58Decode(text, "t")), reference(text), text);
+    }
+    const emoji = expectProtocolError(() => base58Decode("ab\u{1F600}c", "t"), "BAD_VALUE", "emoji");
+    assert.match(emoji.message, /'\u{1F600}' is not a base58 character/u);
+    assert.match(expectProtocolError(() => base58Decode("abé", "t"), "BAD_VALUE").message, /'é' is not a base58/);
+  });
+
   test("fuzz: random and mutated strings are valid addresses or ProtocolErrors, nothing else", () => {
     const chars = `${ALPHABET}0OIl+/= é`;
     const seeds = KINDS.map((k) => encodeAddress(k, rng.bytes(32)));
