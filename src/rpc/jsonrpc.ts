@@ -174,12 +174,21 @@ function errorResponse(id: unknown, e: RpcError): string {
   return encodeJson({ jsonrpc: "2.0", id: e.nullId ? null : (id ?? null), error: e.toObject() });
 }
 
-/** Run one request object; returns its response text and whether it failed. */
-async function runOne(
-  request: unknown,
-  endpoint: Endpoint,
-  ctx: RpcContext,
-): Promise<{ text: string; record: CallRecord }> {
+function isThenable(v: unknown): v is PromiseLike<unknown> {
+  return typeof v === "object" && v !== null && typeof (v as { then?: unknown }).then === "function";
+}
+
+/** One request's response text and what it did. */
+interface Outcome {
+  text: string;
+  record: CallRecord;
+}
+
+/**
+ * Run one request object; returns its response text and whether it failed. Synchronous when the handler
+ * is (every read): no promise per request, ~1 µs and some garbage less on a light read.
+ */
+function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext): Outcome | Promise<Outcome> {
   if (typeof request !== "object" || request === null || Array.isArray(request)) {
     const e = invalidRequest(`expected a request object, got ${jsonType(request)}`);
     return { text: errorResponse(null, e), record: { method: undefined, code: e.code } };
@@ -190,7 +199,10 @@ async function runOne(
   const id = member(obj, "id").value ?? null;
   const params = member(obj, "params").value;
 
-  const fail = (e: RpcError, name?: string) => ({ text: errorResponse(id, e), record: { method: name, code: e.code } });
+  const fail = (e: RpcError, name?: string): Outcome => ({
+    text: errorResponse(id, e),
+    record: { method: name, code: e.code },
+  });
 
   if (version !== "2.0")
     return fail(
@@ -208,14 +220,7 @@ async function runOne(
       name,
     );
   }
-  try {
-    const result = await handler(params, ctx);
-    const text =
-      result === undefined
-        ? encodeJson({ jsonrpc: "2.0", id })
-        : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
-    return { text, record: { method: name } };
-  } catch (thrown) {
+  const failed = (thrown: unknown): Outcome => {
     const e = toRpcError(thrown);
     if (isInternal(e)) {
       ctx.log.error("rpc method failed", {
@@ -225,6 +230,25 @@ async function runOne(
       });
     }
     return fail(e, name);
+  };
+  const answered = (result: unknown): Outcome => {
+    const text =
+      result === undefined
+        ? encodeJson({ jsonrpc: "2.0", id })
+        : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
+    return { text, record: { method: name } };
+  };
+  let result: unknown;
+  try {
+    result = handler(params, ctx);
+  } catch (thrown) {
+    return failed(thrown);
+  }
+  if (isThenable(result)) return Promise.resolve(result).then(answered, failed);
+  try {
+    return answered(result);
+  } catch (thrown) {
+    return failed(thrown);
   }
 }
 
@@ -232,12 +256,12 @@ async function runOne(
  * Answer one HTTP body. Never throws: anything unexpected becomes -32603.
  * @param maxBatch largest number of requests in one batch
  */
-export async function handleBody(
+export function handleBody(
   text: string,
   endpoint: Endpoint,
   ctx: RpcContext,
   maxBatch: number,
-): Promise<EnvelopeAnswer> {
+): EnvelopeAnswer | Promise<EnvelopeAnswer> {
   const single = (e: RpcError): EnvelopeAnswer => ({
     status: 400,
     body: errorResponse(null, e),
@@ -252,33 +276,47 @@ export async function handleBody(
   }
   if (nestsDeeperThan(parsed, MAX_JSON_DEPTH))
     return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
-  try {
-    if (!Array.isArray(parsed)) {
-      const { text: body, record } = await runOne(parsed, endpoint, ctx);
-      return { status: record.code === undefined ? 200 : 400, body, calls: [record] };
-    }
-    if (parsed.length === 0) return single(invalidRequest("empty batch"));
-    if (parsed.length > maxBatch)
-      return single(invalidRequest(`batch of ${parsed.length} requests is larger than the limit of ${maxBatch}`));
-    // Sequential: writes in a batch keep their order, as if sent one after another. After BATCH_TURN_MS of
-    // main thread the batch waits one event-loop turn, so other requests are served between its calls.
-    const texts: string[] = [];
-    const calls: CallRecord[] = [];
-    let turnStarted = performance.now();
-    for (const request of parsed) {
-      if (performance.now() - turnStarted > BATCH_TURN_MS) {
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        turnStarted = performance.now();
-      }
-      const { text: t, record } = await runOne(request, endpoint, ctx);
-      texts.push(t);
-      calls.push(record);
-    }
-    return { status: 200, body: `[${texts.join(",")}]`, calls };
-  } catch (thrown) {
+  const unexpected = (thrown: unknown): EnvelopeAnswer => {
     ctx.log.error("rpc envelope failed", {
       error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
     });
     return single(internalError());
+  };
+  try {
+    if (!Array.isArray(parsed)) {
+      const whole = (o: Outcome): EnvelopeAnswer => ({
+        status: o.record.code === undefined ? 200 : 400,
+        body: o.text,
+        calls: [o.record],
+      });
+      const outcome = runOne(parsed, endpoint, ctx);
+      return outcome instanceof Promise ? outcome.then(whole).catch(unexpected) : whole(outcome);
+    }
+    if (parsed.length === 0) return single(invalidRequest("empty batch"));
+    if (parsed.length > maxBatch)
+      return single(invalidRequest(`batch of ${parsed.length} requests is larger than the limit of ${maxBatch}`));
+    return runBatch(parsed, endpoint, ctx).catch(unexpected);
+  } catch (thrown) {
+    return unexpected(thrown);
   }
+}
+
+/**
+ * A batch, in order: writes in a batch keep their order, as if sent one after another. After BATCH_TURN_MS of
+ * main thread the batch waits one event-loop turn, so other requests are served between its calls.
+ */
+async function runBatch(requests: unknown[], endpoint: Endpoint, ctx: RpcContext): Promise<EnvelopeAnswer> {
+  const texts: string[] = [];
+  const calls: CallRecord[] = [];
+  let turnStarted = performance.now();
+  for (const request of requests) {
+    if (performance.now() - turnStarted > BATCH_TURN_MS) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
+    }
+    const { text: t, record } = await runOne(request, endpoint, ctx);
+    texts.push(t);
+    calls.push(record);
+  }
+  return { status: 200, body: `[${texts.join(",")}]`, calls };
 }

@@ -152,6 +152,12 @@ export class UwsExchange {
 
   private onChunk(chunk: ArrayBuffer, isLast: boolean): void {
     if (this.aborted) return;
+    if (isLast && this.held === 0 && !this.discarding && chunk.byteLength <= this.maxBodyBytes) {
+      // the whole body in one piece (nearly every request): decoded where it lies, nothing held
+      this.received = true;
+      this.settle({ kind: "body", text: decoder.decode(new Uint8Array(chunk)) });
+      return;
+    }
     if (!this.discarding) {
       const n = chunk.byteLength;
       if (this.held + n > this.maxBodyBytes) this.refuseTooLarge();
