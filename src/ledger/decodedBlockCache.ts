@@ -18,6 +18,15 @@ export class DecodedBlockCache<B> {
    */
   constructor(private readonly options: { maxBlocks: number; maxRawBytes: number }) {}
 
+  /** The block remembered for `key` (marked most recently used), or undefined. */
+  peek(key: string): B | undefined {
+    const hit = this.map.get(key);
+    if (hit === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, hit);
+    return hit.block;
+  }
+
   /** The decoded block for `key`, decoding `raw` and remembering it on a miss. */
   get(key: string, raw: Uint8Array, decode: (raw: Uint8Array) => B): B {
     const hit = this.map.get(key);
