@@ -8,8 +8,9 @@
  * - headers as hyper-express read them (every header, lower-case names, the last of repeated ones wins);
  *   the method upper-cased;
  * - the body limit (`maxBodyBytes`): a declared length over it is not read, a chunked body is cut where it
- *   passes it; the rest is discarded as it arrives and, once the request is complete, answered 413 with
- *   a JSON-RPC -32600 naming the limit (the answer bodyLimit.ts gives hyper-express's other routes);
+ *   passes it, and the rest is discarded as it arrives; the 413 (a JSON-RPC -32600 naming the limit) goes out
+ *   at once, without closing the connection, or — for a client that sent `Connection: close` and less than
+ *   CLOSE_CUT_FACTOR times the limit — once the request is complete (bodyLimit.ts: why; the same bytes);
  * - bodies held only as they arrive, against one budget for all unfinished bodies (bodyReader.ts, issue 19
  *   item 5): past it, "busy" (the caller answers 503);
  * - an answer given before the body is complete writes its status and headers at once and its body once the
@@ -32,6 +33,12 @@ export type BodyText =
   | { kind: "gone" };
 
 const decoder = new TextDecoder();
+
+/**
+ * A client that sent `Connection: close` is answered 413 at once only when it declared or sent at least this
+ * many times the limit; below that it gets the answer after its upload (bodyLimit.ts CLOSE_CUT_FACTOR).
+ */
+const CLOSE_CUT_FACTOR = 4;
 
 /** The 413 answer of a body over `limit` bytes (the same text as bodyLimit.ts). */
 function tooLargeBody(limit: number): string {
@@ -61,6 +68,12 @@ export class UwsExchange {
   readonly refusedAtStart: boolean;
   private chunks: Buffer[] = [];
   private held = 0;
+  /** body bytes received so far, held or not */
+  private receivedBytes = 0;
+  /** Content-Length, 0 for a chunked body */
+  private readonly declared: number;
+  /** the client asked to close the connection after this request */
+  private readonly closing: boolean;
   private remoteText: string | undefined;
   private bodyWaiter: ((b: BodyText) => void) | undefined;
   private bodyOutcome: BodyText | undefined;
@@ -81,8 +94,10 @@ export class UwsExchange {
       headers[key] = value;
     });
     res.onAborted(() => this.abort());
-    const declared = Number(headers["content-length"]);
     const chunked = headers["transfer-encoding"] === "chunked";
+    const declared = Number(headers["content-length"]);
+    this.declared = chunked ? 0 : declared;
+    this.closing = /(^|,)\s*close\s*(,|$)/i.test(headers.connection ?? "");
     if (declared > 0 || chunked) {
       this.received = false;
       res.onData((chunk, isLast) => this.onChunk(chunk, isLast));
@@ -90,7 +105,7 @@ export class UwsExchange {
       this.bodyOutcome = { kind: "body", text: "" };
     }
     this.refusedAtStart = declared > maxBodyBytes && !chunked;
-    if (this.refusedAtStart) this.refuseTooLarge();
+    if (this.refusedAtStart) this.refuseTooLarge(declared);
   }
 
   /** The caller's address; "" once the request is over. */
@@ -152,6 +167,7 @@ export class UwsExchange {
 
   private onChunk(chunk: ArrayBuffer, isLast: boolean): void {
     if (this.aborted) return;
+    this.receivedBytes += chunk.byteLength;
     if (isLast && this.held === 0 && !this.discarding && chunk.byteLength <= this.maxBodyBytes) {
       // the whole body in one piece (nearly every request): decoded where it lies, nothing held
       this.received = true;
@@ -160,7 +176,7 @@ export class UwsExchange {
     }
     if (!this.discarding) {
       const n = chunk.byteLength;
-      if (this.held + n > this.maxBodyBytes) this.refuseTooLarge();
+      if (this.held + n > this.maxBodyBytes) this.refuseTooLarge(this.receivedBytes);
       else if (n > 0) {
         if (this.budget.take(n)) {
           this.held += n;
@@ -174,10 +190,12 @@ export class UwsExchange {
     }
     if (!isLast) return;
     this.received = true;
-    if (this.tooLarge) {
-      if (!this.initiated) this.res.cork(() => this.initiate(413, "application/json", []));
-      this.pendingBody ??= tooLargeBody(this.maxBodyBytes);
+    if (this.tooLarge && !this.initiated) {
+      if (this.answersAtOnce(Math.max(this.receivedBytes, this.declared))) return this.answerTooLarge();
+      this.res.cork(() => this.initiate(413, "application/json", []));
+      this.pendingBody = tooLargeBody(this.maxBodyBytes);
     }
+    if (this.completed) return;
     if (this.pendingBody !== undefined) {
       const body = this.pendingBody;
       this.pendingBody = undefined;
@@ -190,10 +208,32 @@ export class UwsExchange {
     this.settle({ kind: "body", text: decoder.decode(whole) });
   }
 
-  private refuseTooLarge(): void {
+  /** The body passes the limit with `incoming` bytes declared or received: refuse it, at once if allowed. */
+  private refuseTooLarge(incoming: number): void {
     this.tooLarge = true;
     this.stopReading();
     this.settle({ kind: "gone" });
+    if (!this.initiated && this.answersAtOnce(incoming)) this.answerTooLarge();
+  }
+
+  private answersAtOnce(incoming: number): boolean {
+    return !this.closing || incoming >= CLOSE_CUT_FACTOR * this.maxBodyBytes;
+  }
+
+  /**
+   * The 413 now, written as bodyLimit.ts writes it for hyper-express's routes, the connection kept open:
+   * uWebSockets reads the rest of the upload and drops it, then serves the next request.
+   */
+  private answerTooLarge(): void {
+    this.initiated = true;
+    this.completed = true;
+    this.pendingBody = undefined;
+    const res = this.res;
+    res.cork(() => {
+      res.writeStatus("413 Payload Too Large");
+      res.writeHeader("Content-Type", "application/json");
+      res.end(tooLargeBody(this.maxBodyBytes), false);
+    });
   }
 
   /** Keep receiving (uWebSockets must read the request to its end) but hold nothing more. */
