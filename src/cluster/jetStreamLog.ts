@@ -127,7 +127,11 @@ export class LogUnavailableError extends NodeError {
 /** True for the errors a publish gets while the stream has no leader (retryable). */
 function isRetryable(e: unknown): boolean {
   const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
-  return /no responders|503|timeout|TIMEOUT|jetstream is not enabled|not enabled|closed|disconnect|leader/i.test(text);
+  // "no suitable peers for placement": the NATS cluster is still forming (its servers have not all met
+  // yet, seen for ~1 s after a start on a loaded machine); the stream can be placed once they have.
+  return /no responders|503|timeout|TIMEOUT|jetstream is not enabled|not enabled|closed|disconnect|leader|no suitable peers/i.test(
+    text,
+  );
 }
 
 export class JetStreamLog {
@@ -160,6 +164,7 @@ export class JetStreamLog {
 
   private async ensureStream(config: Partial<StreamConfig> & { name: string }): Promise<void> {
     const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+    let last = "";
     for (;;) {
       try {
         await this.jsm.streams.info(config.name);
@@ -178,10 +183,13 @@ export class JetStreamLog {
             // another node created it meanwhile: go round and read it
             if (!/already in use|exists/i.test(e2 instanceof Error ? e2.message : String(e2)) && !isRetryable(e2))
               throw e2;
+            last = e2 instanceof Error ? e2.message : String(e2);
           }
         } else if (!isRetryable(e)) throw e;
+        else last = text;
       }
-      if (Date.now() > deadline) throw new LogUnavailableError(`stream ${config.name} not reachable`);
+      if (Date.now() > deadline)
+        throw new LogUnavailableError(`stream ${config.name} not reachable${last === "" ? "" : ` (last: ${last})`}`);
       await sleep(RETRY_PAUSE_MS);
     }
   }
