@@ -5,22 +5,18 @@
  * The functional half of each check (the block closes with every entry; the node answers every request of
  * the flood and still serves) stays in `make test`.
  */
-import * as http from "node:http";
-import type { Commit } from "../src/protocol/commit.js";
 import { LedgerdProcess, sleep } from "../test/support/nodeProcess.js";
 import {
-  buyEC,
-  chainCommit,
-  cleanup,
-  closeNode,
-  ecKey,
-  entryCommit,
-  entryRaw,
-  finishBlock,
-  firstEntry,
-  openNode,
-  tempDir,
-} from "../test/unit/ledger/harness.js";
+  BIG_BLOCK,
+  FLOOD_CONCURRENCY,
+  FLOOD_WARMUP_REQUESTS,
+  floodBodies,
+  floodPoster,
+  isBigFloodBody,
+  settledRss,
+  submitBigBlock,
+} from "../test/support/workloads.js";
+import { cleanup, closeNode, finishBlock, openNode, tempDir } from "../test/unit/ledger/harness.js";
 import type { BenchRow } from "./row.js";
 
 const MiB = 1024 * 1024;
@@ -31,12 +27,10 @@ const MiB = 1024 * 1024;
  * (docs/performance.md, block close).
  */
 export const CLOSE_BUDGET_MS = 250;
-export const CLOSE_CHAINS = 50;
-export const CLOSE_ENTRIES = 10_000;
+export const CLOSE_CHAINS = BIG_BLOCK.chains;
+export const CLOSE_ENTRIES = BIG_BLOCK.entries;
 /** Closes measured (each on a fresh store); the row reports the median. */
 const CLOSE_ROUNDS = 3;
-/** Submissions in flight at once (their journal writes share LMDB commits). */
-const CLOSE_CONCURRENCY = 1000;
 
 /**
  * Most the node's RSS may grow over the flood, bytes. The heap grows to a working size under load and V8 does
@@ -45,19 +39,10 @@ const CLOSE_CONCURRENCY = 1000;
  */
 export const FLOOD_RSS_GROWTH_LIMIT_MIB = 160;
 export const FLOOD_REQUESTS = 200_000;
-/** Parallel connections of the flood. */
-const FLOOD_CONCURRENCY = 32;
-/** Requests of the warm-up before the baseline RSS is taken, with the flood's concurrency. */
-const WARMUP_REQUESTS = 2_000;
 
 /** Every budget row, in table order. */
 export async function budgetRows(): Promise<BenchRow[]> {
   return [await closeRow(), await floodRow()];
-}
-
-async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += CLOSE_CONCURRENCY)
-    await Promise.all(items.slice(i, i + CLOSE_CONCURRENCY).map(fn));
 }
 
 /** One close of CLOSE_ENTRIES entries in CLOSE_CHAINS chains on a fresh store: its main-thread CPU ms. */
@@ -65,21 +50,7 @@ async function oneClose(): Promise<number> {
   const dir = tempDir("ledgerd-bench-close-");
   const n = openNode(dir);
   try {
-    await buyEC(n, ecKey, BigInt(CLOSE_CHAINS * 11 + CLOSE_ENTRIES));
-    const chains = Array.from({ length: CLOSE_CHAINS }, (_, i) => firstEntry(["perf", String(i)], `chain ${i}`));
-    const reveals: Uint8Array[] = [];
-    const commits: Commit[] = [];
-    for (const c of chains) {
-      commits.push(chainCommit(c.raw, n.clock.ms));
-      reveals.push(c.raw);
-    }
-    for (let i = 0; reveals.length < CLOSE_ENTRIES; i++) {
-      const raw = entryRaw(chains[i % CLOSE_CHAINS]!.chainId, [`e${i}`], `entry ${i} `.padEnd(100, "."));
-      commits.push(entryCommit(raw, n.clock.ms));
-      reveals.push(raw);
-    }
-    await inBatches(commits, (c) => n.ledger.submitCommit(c));
-    await inBatches(reveals, (r) => n.ledger.submitReveal(r));
+    await submitBigBlock(n);
     await finishBlock(n);
     // CPU time of the (single-threaded, synchronous) close: wall time on a shared machine includes other
     // processes' turns.
@@ -112,63 +83,23 @@ async function closeRow(): Promise<BenchRow> {
 }
 
 /**
- * The requests of the flood (the kinds test/reliability/limits.test.ts sends): small invalid ones, and one
- * of ~0.4 MB (a hex member of 400,000 characters, a 500,000-character id) every BIG_EVERY requests — the big
- * ones cost ~50× a small one to parse, so an all-big flood of 200,000 would take a quarter of an hour here.
+ * One in BIG_EVERY requests of the flood is one of its ~0.4 MB bodies (test/support/workloads.ts): they cost
+ * ~50× a small one to parse, so an all-big flood of 200,000 would take a quarter of an hour here. The small
+ * ones are the rest of the same bodies and `properties`.
  */
 const BIG_EVERY = 100;
+const PROPERTIES = '{"jsonrpc":"2.0","id":1,"method":"properties"}';
 
-function floodBodies(): { small: string[]; big: string[] } {
-  const bigHex = "zz".repeat(200_000);
-  return {
-    big: [
-      `{"jsonrpc":"2.0","id":1,"method":"commit-entry","params":{"message":"${bigHex}"}}`,
-      `{"jsonrpc":"2.0","id":"${"x".repeat(500_000)}","method":"heights","params":[]}`,
-    ],
-    small: [
-      "{",
-      "garbage",
-      `{"jsonrpc":"2.0","id":1,"method":"no-such-method"}`,
-      `{"jsonrpc":"2.0","id":1,"method":"reveal-entry","params":{"entry":"${"00".repeat(10_300)}"}}`,
-      `{"jsonrpc":"2.0","id":1,"method":"entry","params":{"hash":"${"ab".repeat(40)}"}}`,
-      JSON.stringify(
-        Array.from({ length: 100 }, (_, i) => ({
-          jsonrpc: "2.0",
-          id: i,
-          method: "asset-balance",
-          params: { address: `FA${i}` },
-        })),
-      ),
-      "[".repeat(5000) + "]".repeat(5000),
-      '{"jsonrpc":"2.0","id":1,"method":"properties"}',
-    ],
-  };
+function splitFloodBodies(): { small: string[]; big: string[] } {
+  const all = floodBodies();
+  return { small: [...all.filter((b) => !isBigFloodBody(b)), PROPERTIES], big: all.filter(isBigFloodBody) };
 }
 
 /** `budget.rpc.floodRss`: growth of a node's RSS over FLOOD_REQUESTS invalid requests, MiB. */
 async function floodRow(): Promise<BenchRow> {
   const node = await LedgerdProcess.start({ blockTimeSeconds: 6 });
-  const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONCURRENCY });
-  const bodies = floodBodies();
-  const post = (body: string): Promise<number> =>
-    new Promise((resolve, reject) => {
-      const req = http.request(
-        {
-          host: "127.0.0.1",
-          port: node.port,
-          method: "POST",
-          path: "/v2",
-          agent,
-          headers: { "Content-Length": Buffer.byteLength(body) },
-        },
-        (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        },
-      );
-      req.on("error", reject);
-      req.end(body);
-    });
+  const { post, destroy } = floodPoster(node.port);
+  const bodies = splitFloodBodies();
   const flood = async (count: number): Promise<number> => {
     let next = 0;
     let answered = 0;
@@ -188,19 +119,13 @@ async function floodRow(): Promise<BenchRow> {
     return answered;
   };
   try {
-    await flood(WARMUP_REQUESTS);
+    await flood(FLOOD_WARMUP_REQUESTS);
     await sleep(500);
     const rss0 = node.rssBytes();
     const t0 = performance.now();
     const answered = await flood(FLOOD_REQUESTS);
     const seconds = (performance.now() - t0) / 1000;
-    // RSS settles as V8 collects and returns pages: the least of a few samples over 2 s
-    let rss1 = node.rssBytes();
-    for (let i = 0; i < 8; i++) {
-      await sleep(250);
-      const r = node.rssBytes();
-      if (r !== undefined && (rss1 === undefined || r < rss1)) rss1 = r;
-    }
+    const rss1 = await settledRss(node);
     const growthMiB = rss0 === undefined || rss1 === undefined ? Number.NaN : (rss1 - rss0) / MiB;
     return {
       id: "budget.rpc.floodRss",
@@ -215,7 +140,7 @@ async function floodRow(): Promise<BenchRow> {
       budget: { value: round1(growthMiB), limit: FLOOD_RSS_GROWTH_LIMIT_MIB, unit: "MiB" },
     };
   } finally {
-    agent.destroy();
+    destroy();
     await node.stop();
     node.cleanup();
   }

@@ -11,6 +11,13 @@ import net from "node:net";
 import { after, before, describe, it } from "node:test";
 import { type HttpAnswer, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
+import {
+  FLOOD_CONCURRENCY,
+  FLOOD_WARMUP_REQUESTS,
+  floodBodies,
+  floodPoster,
+  settledRss,
+} from "../support/workloads.js";
 import { fuzzSeed, LONG } from "./mode.js";
 
 const MiB = 1024 * 1024;
@@ -20,13 +27,9 @@ const DEFAULT_MAX_BODY = MiB;
 const DEFAULT_MAX_BATCH = 100;
 /** Requests in the invalid-input flood. */
 const FLOOD_REQUESTS = LONG ? 200_000 : 10_000;
-/** Parallel connections of the flood. */
-const FLOOD_CONCURRENCY = 32;
 // The node's RSS growth over a flood of 200,000 requests is a budget row of `make bench` (bench/budgets.ts,
 // `budget.rpc.floodRss`, < 160 MiB), not an assert here: this suite checks that every request is answered
 // and the node still serves, and prints the RSS figures.
-/** Requests of the warm-up before the baseline RSS is taken, with the flood's concurrency. */
-const WARMUP_REQUESTS = 2_000;
 /** A slow client must be disconnected within this many ms (uWebSockets' idle timeout is 10 s). */
 const SLOW_CLIENT_CUTOFF_MS = 20_000;
 
@@ -348,50 +351,13 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
   describe("memory", () => {
     it(`stays bounded under a flood of ${FLOOD_REQUESTS} invalid requests`, async () => {
       const rng = new Random(fuzzSeed());
-      const bigHex = "zz".repeat(200_000);
-      const bodies = [
-        "{",
-        "garbage",
-        `{"jsonrpc":"2.0","id":1,"method":"no-such-method"}`,
-        `{"jsonrpc":"2.0","id":1,"method":"commit-entry","params":{"message":"${bigHex}"}}`,
-        `{"jsonrpc":"2.0","id":1,"method":"reveal-entry","params":{"entry":"${"00".repeat(10_300)}"}}`,
-        `{"jsonrpc":"2.0","id":1,"method":"entry","params":{"hash":"${"ab".repeat(40)}"}}`,
-        JSON.stringify(
-          Array.from({ length: 100 }, (_, i) => ({
-            jsonrpc: "2.0",
-            id: i,
-            method: "asset-balance",
-            params: { address: `FA${i}` },
-          })),
-        ),
-        "[".repeat(5000) + "]".repeat(5000),
-        `{"jsonrpc":"2.0","id":"${"x".repeat(500_000)}","method":"heights","params":[]}`,
-      ];
-      const agent = new http.Agent({ keepAlive: true, maxSockets: FLOOD_CONCURRENCY });
-      const post = (body: string): Promise<number> =>
-        new Promise((resolve, reject) => {
-          const req = http.request(
-            {
-              host: "127.0.0.1",
-              port: node.port,
-              method: "POST",
-              path: "/v2",
-              agent,
-              headers: { "Content-Length": Buffer.byteLength(body) },
-            },
-            (res) => {
-              res.resume();
-              res.on("end", () => resolve(res.statusCode ?? 0));
-            },
-          );
-          req.on("error", reject);
-          req.end(body);
-        });
+      const bodies = floodBodies();
+      const { post, destroy } = floodPoster(node.port);
       // Warm up (JIT, heap to its working size for these bodies: 500 sequential requests left it growing
       // by up to 80 MiB in the first quarter of the flood on a slow run), then measure.
       await Promise.all(
         Array.from({ length: FLOOD_CONCURRENCY }, async () => {
-          for (let i = 0; i < WARMUP_REQUESTS / FLOOD_CONCURRENCY; i++) await post(rng.pick(bodies));
+          for (let i = 0; i < FLOOD_WARMUP_REQUESTS / FLOOD_CONCURRENCY; i++) await post(rng.pick(bodies));
         }),
       );
       await sleep(500);
@@ -412,16 +378,10 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
           }),
         );
       } finally {
-        agent.destroy();
+        destroy();
       }
       const seconds = (performance.now() - t0) / 1000;
-      // RSS settles as V8 collects and returns pages: the least of a few samples over 2 s
-      let rss1 = node.rssBytes();
-      for (let i = 0; i < 8; i++) {
-        await sleep(250);
-        const r = node.rssBytes();
-        if (r !== undefined && (rss1 === undefined || r < rss1)) rss1 = r;
-      }
+      const rss1 = await settledRss(node);
       assert.equal(ok, FLOOD_REQUESTS, "every flood request got a JSON-RPC answer (200 or 400)");
       await stillServes(node, "after the flood");
       process.stdout.write(

@@ -6,50 +6,18 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { Commit } from "../../../src/protocol/commit.js";
 import { processListView } from "../../../src/rpc/debug/processList.js";
-import {
-  buyEC,
-  chainCommit,
-  cleanup,
-  closeNode,
-  ecKey,
-  entryCommit,
-  entryRaw,
-  finishBlock,
-  firstEntry,
-  openNode,
-  tempDir,
-} from "./harness.js";
+import { BIG_BLOCK, submitBigBlock } from "../../support/workloads.js";
+import { cleanup, closeNode, finishBlock, openNode, tempDir } from "./harness.js";
 
-const CHAINS = 50;
-const ENTRIES = 10_000;
-/** Submissions in flight at once (their journal writes share LMDB commits). */
-const CONCURRENCY = 1000;
-
-async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Promise<void> {
-  for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
-}
+const CHAINS = BIG_BLOCK.chains;
+const ENTRIES = BIG_BLOCK.entries;
 
 test(`a block of ${ENTRIES} entries in ${CHAINS} chains closes with all of them`, async () => {
   const dir = tempDir();
   const n = openNode(dir);
   try {
-    await buyEC(n, ecKey, BigInt(CHAINS * 11 + ENTRIES));
-    const chains = Array.from({ length: CHAINS }, (_, i) => firstEntry(["perf", String(i)], `chain ${i}`));
-    const reveals: Uint8Array[] = [];
-    const commits: Commit[] = [];
-    for (const c of chains) {
-      commits.push(chainCommit(c.raw, n.clock.ms));
-      reveals.push(c.raw);
-    }
-    for (let i = 0; reveals.length < ENTRIES; i++) {
-      const raw = entryRaw(chains[i % CHAINS]!.chainId, [`e${i}`], `entry ${i} `.padEnd(100, "."));
-      commits.push(entryCommit(raw, n.clock.ms));
-      reveals.push(raw);
-    }
-    await inBatches(commits, (c) => n.ledger.submitCommit(c));
-    await inBatches(reveals, (r) => n.ledger.submitReveal(r));
+    await submitBigBlock(n);
     assert.equal(processListView(n.ledger.processList()).entries.length, ENTRIES);
 
     await finishBlock(n);
