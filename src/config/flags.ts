@@ -82,6 +82,31 @@ interface FlagSpec {
   apply(into: FlagValues, value: string, flag: string): void;
 }
 
+/** The fields of FlagValues whose values are of type T. */
+type FlagKeys<T> = { [K in keyof FlagValues]-?: NonNullable<FlagValues[K]> extends T ? K : never }[keyof FlagValues];
+
+/** An integer flag from `min` to `max`, into `key`. */
+function intFlag(key: FlagKeys<number>, min: number, max: number, spec: Omit<FlagSpec, "kind" | "apply">): FlagSpec {
+  return {
+    ...spec,
+    kind: "int",
+    apply(into, v, flag) {
+      into[key] = int(flag, v, min, max);
+    },
+  };
+}
+
+/** A boolean flag (Go's ParseBool words), into `key`. */
+function boolFlag(key: FlagKeys<boolean>, spec: Omit<FlagSpec, "kind" | "apply" | "arg">): FlagSpec {
+  return {
+    ...spec,
+    kind: "bool",
+    apply(into, v, flag) {
+      into[key] = bool(flag, v);
+    },
+  };
+}
+
 /** Default signature-verification threads: one worker when there is a core to spare, else verify inline. */
 export function defaultVerifyThreads(): number {
   return availableParallelism() >= 2 ? 1 : 0;
@@ -146,26 +171,18 @@ const SPECS: readonly FlagSpec[] = [
       into.customNet = v;
     },
   },
-  {
+  intFlag("port", 0, 65535, {
     names: ["port"],
-    kind: "int",
     arg: "PORT",
     shown: "8088, or [App] PortNumber",
     help: "JSON-RPC port (/v2 and /debug); 0 = any free port",
-    apply(into, v, flag) {
-      into.port = int(flag, v, 0, 65535);
-    },
-  },
-  {
+  }),
+  intFlag("controlPanelPort", 0, 65535, {
     names: ["controlpanelport"],
-    kind: "int",
     arg: "PORT",
     shown: "8090, or [App] ControlPanelPort",
     help: "control panel port (the panel is on unless [App] ControlPanelSetting = disabled); 0 = any free port",
-    apply(into, v, flag) {
-      into.controlPanelPort = int(flag, v, 0, 65535);
-    },
-  },
+  }),
   {
     names: ["homedir"],
     kind: "string",
@@ -177,16 +194,12 @@ const SPECS: readonly FlagSpec[] = [
       into.homeDir = v;
     },
   },
-  {
+  intFlag("blockTimeSeconds", 1, 86400, {
     names: ["blktime"],
-    kind: "int",
     arg: "SECONDS",
     shown: "6, or [App] DirectoryBlockInSeconds; MAIN always 600",
     help: "seconds per directory block (a minute is a tenth of it)",
-    apply(into, v, flag) {
-      into.blockTimeSeconds = int(flag, v, 1, 86400);
-    },
-  },
+  }),
   {
     names: ["config"],
     kind: "string",
@@ -198,15 +211,11 @@ const SPECS: readonly FlagSpec[] = [
       into.configFile = v;
     },
   },
-  {
+  boolFlag("journaling", {
     names: ["journaling"],
-    kind: "bool",
     shown: "false",
     help: "keep a human-readable journal of messages for the debug method `messages`",
-    apply(into, v, flag) {
-      into.journaling = bool(flag, v);
-    },
-  },
+  }),
   {
     names: ["rpcuser"],
     kind: "string",
@@ -253,17 +262,13 @@ const SPECS: readonly FlagSpec[] = [
       into.listenHost = bare;
     },
   },
-  {
+  boolFlag("insecureNoAuth", {
     names: ["insecure-noauth"],
-    kind: "bool",
     shown: "false",
     help:
       "INSECURE: serve a non-loopback -listenhost without credentials; anyone who reaches the port drives " +
       "the node (logged at warning level at every start)",
-    apply(into, v, flag) {
-      into.insecureNoAuth = bool(flag, v);
-    },
-  },
+  }),
   {
     names: ["debugapi"],
     kind: "string",
@@ -277,15 +282,11 @@ const SPECS: readonly FlagSpec[] = [
       into.debugApi = mode as DebugApiMode;
     },
   },
-  {
+  boolFlag("tls", {
     names: ["tls"],
-    kind: "bool",
     shown: "false, or [App] NodeTlsEnabled",
     help: "serve HTTPS only; a self-signed certificate is created when the files are missing",
-    apply(into, v, flag) {
-      into.tls = bool(flag, v);
-    },
-  },
+  }),
   {
     names: ["selfaddr"],
     kind: "string",
@@ -306,46 +307,30 @@ const SPECS: readonly FlagSpec[] = [
       into.selfAddrs = entries.map((e) => (e.startsWith("[") && e.endsWith("]") ? e.slice(1, -1) : e));
     },
   },
-  {
+  intFlag("maxBodyBytes", MIN_BODY_BYTES, MAX_BODY_BYTES_LIMIT, {
     names: ["maxbody"],
-    kind: "int",
     arg: "BYTES",
     shown: `${DEFAULT_MAX_BODY_BYTES} (1 MiB), or [App] MaxBodyBytes`,
     help: "largest accepted HTTP request body, bytes",
-    apply(into, v, flag) {
-      into.maxBodyBytes = int(flag, v, MIN_BODY_BYTES, MAX_BODY_BYTES_LIMIT);
-    },
-  },
-  {
+  }),
+  intFlag("minFreeDiskMB", 1, MAX_MIN_FREE_DISK_MB, {
     names: ["minfreemb"],
-    kind: "int",
     arg: "MB",
     shown: `${DEFAULT_MIN_FREE_DISK_MB}, or [App] MinFreeDiskMB`,
     help: "MiB kept free on the data directory's disk; writes are refused (Storage full) below it",
-    apply(into, v, flag) {
-      into.minFreeDiskMB = int(flag, v, 1, MAX_MIN_FREE_DISK_MB);
-    },
-  },
-  {
+  }),
+  intFlag("metricsPort", 0, 65535, {
     names: ["metricsport"],
-    kind: "int",
     arg: "PORT",
     shown: "0, or [App] MetricsPort",
     help: "also serve /metrics and /health on this port (the reference uses 9876); 0 = only on the API port",
-    apply(into, v, flag) {
-      into.metricsPort = int(flag, v, 0, 65535);
-    },
-  },
-  {
+  }),
+  intFlag("verifyThreads", 0, MAX_VERIFY_THREADS, {
     names: ["verifythreads"],
-    kind: "int",
     arg: "N",
     shown: "1 with 2 or more CPUs, else 0; or [App] VerifyThreads",
     help: "signature-verification worker threads; 0 = verify in the main thread",
-    apply(into, v, flag) {
-      into.verifyThreads = int(flag, v, 0, MAX_VERIFY_THREADS);
-    },
-  },
+  }),
   {
     names: ["loglevel"],
     kind: "string",
@@ -358,16 +343,12 @@ const SPECS: readonly FlagSpec[] = [
       into.logLevel = level;
     },
   },
-  {
+  intFlag("dropRatePerMille", 0, 1000, {
     names: ["drop"],
-    kind: "int",
     arg: "N",
     shown: "0, or [App] DropRate",
     help: "network testing: refuse (with an error) N of every 1000 submitted messages (the reference's -drop)",
-    apply(into, v, flag) {
-      into.dropRatePerMille = int(flag, v, 0, 1000);
-    },
-  },
+  }),
   {
     names: ["nats"],
     kind: "string",
@@ -397,36 +378,24 @@ const SPECS: readonly FlagSpec[] = [
       into.role = r;
     },
   },
-  {
+  intFlag("clusterReplicas", 1, 5, {
     names: ["clusterreplicas"],
-    kind: "int",
     arg: "N",
     shown: "3, or [Cluster] Replicas",
     help: "replicas of the log stream when this node creates it (1..5)",
-    apply(into, v, flag) {
-      into.clusterReplicas = int(flag, v, 1, 5);
-    },
-  },
-  {
+  }),
+  intFlag("faultTimeoutSeconds", 1, 86400, {
     names: ["faulttimeout"],
-    kind: "int",
     arg: "SECONDS",
     shown: "120, or [Cluster] FaultTimeout",
     help: "seconds without a federated server's signature or end of minute before it is faulted",
-    apply(into, v, flag) {
-      into.faultTimeoutSeconds = int(flag, v, 1, 86400);
-    },
-  },
-  {
+  }),
+  intFlag("roundTimeoutSeconds", 1, 86400, {
     names: ["roundtimeout"],
-    kind: "int",
     arg: "SECONDS",
     shown: "30, or [Cluster] RoundTimeout",
     help: "seconds per election round",
-    apply(into, v, flag) {
-      into.roundTimeoutSeconds = int(flag, v, 1, 86400);
-    },
-  },
+  }),
   {
     names: ["anchorrpc"],
     kind: "string",
@@ -450,24 +419,16 @@ const SPECS: readonly FlagSpec[] = [
       into.anchorKey = v;
     },
   },
-  {
+  boolFlag("help", {
     names: ["h", "help"],
-    kind: "bool",
     shown: "",
     help: "print this help and exit",
-    apply(into, v, flag) {
-      into.help = bool(flag, v);
-    },
-  },
-  {
+  }),
+  boolFlag("version", {
     names: ["v", "version"],
-    kind: "bool",
     shown: "",
     help: "print the version and exit",
-    apply(into, v, flag) {
-      into.version = bool(flag, v);
-    },
-  },
+  }),
 ];
 
 function findSpec(name: string): FlagSpec | undefined {

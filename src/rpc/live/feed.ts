@@ -196,15 +196,7 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes !== undefined) c.minutes = req.minutes;
     if (req.health !== undefined) c.health = req.health;
     if (req.content !== undefined) c.content = req.content;
-    this.send(c, {
-      event: "subscribed",
-      chains: c.chains.size,
-      addresses: c.addresses.size,
-      hashes: c.hashes.size,
-      minutes: c.minutes,
-      health: c.health,
-      content: c.content,
-    });
+    this.send(c, subscribedEvent(c));
     // the current status of each new hash, then the health, so a subscriber starts from the truth
     for (const h of hashes) this.send(c, this.currentStatus(h));
     if (req.health === true) this.send(c, this.healthEvent());
@@ -219,15 +211,7 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes === true) c.minutes = false;
     if (req.health === true) c.health = false;
     if (req.content === true) c.content = false;
-    this.send(c, {
-      event: "subscribed",
-      chains: c.chains.size,
-      addresses: c.addresses.size,
-      hashes: c.hashes.size,
-      minutes: c.minutes,
-      health: c.health,
-      content: c.content,
-    });
+    this.send(c, subscribedEvent(c));
   }
 
   /**
@@ -475,6 +459,19 @@ export class LiveFeed implements LedgerObserver {
     this.closed(c);
     c.socket.end(LiveCloseCode.slowConsumer, "slow consumer");
   }
+}
+
+/** What `c` is subscribed to now: the answer to a subscribe or unsubscribe request. */
+function subscribedEvent(c: FeedConnection): Record<string, unknown> {
+  return {
+    event: "subscribed",
+    chains: c.chains.size,
+    addresses: c.addresses.size,
+    hashes: c.hashes.size,
+    minutes: c.minutes,
+    health: c.health,
+    content: c.content,
+  };
 }
 
 const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
