@@ -73,11 +73,14 @@ export class BlockCloser {
     const { state, store } = this.host;
     const started = performance.now();
     const cpu = process.cpuUsage();
-    // carried into the next height's journal as its first records, sequences 0…
-    const carry = state.holding.list().map((h, i) => ({
-      seq: i,
-      bytes: encodeMessage({ kind: "reveal", timeMs: h.arrivalMs, entryRaw: h.raw }),
-    }));
+    // A held reveal keeps its own journal record past this close (holdingQueue.ts): only one without a record
+    // of this node's journal (a cluster node's) is carried into the next height's journal, sequences 0…
+    const carry = state.holding
+      .list()
+      .filter((h) => h.record === undefined)
+      .map((h, i) => ({ seq: i, bytes: encodeMessage({ kind: "reveal", timeMs: h.arrivalMs, entryRaw: h.raw }) }));
+    const keep = state.holding.recordsAt(state.pl.height);
+    const released = state.holding.takeReleased().filter((p) => p.height !== state.pl.height);
     const closed = closeBlock(state.pl, {
       tip: state.tip,
       signer: this.host.signer,
@@ -107,7 +110,13 @@ export class BlockCloser {
         });
         // the block holds these messages now; a removal lost in a crash is redone at the next start
         this.cleanupChain = this.cleanupChain
-          .then(() => store.removeJournalRecords(confirmed.height, confirmed.journalSeqs))
+          .then(() =>
+            store.removeJournalRecords(
+              confirmed.height,
+              keep.size === 0 ? confirmed.journalSeqs : confirmed.journalSeqs.filter((s) => !keep.has(s)),
+            ),
+          )
+          .then(() => removeReleased(store, released))
           .catch((e: unknown) =>
             this.host.log("warn", "journal cleanup failed", { error: e instanceof Error ? e.message : String(e) }),
           );
@@ -160,4 +169,14 @@ export class BlockCloser {
     counters.lastCloseLongestTurnMs = Math.max(counters.lastCloseLongestTurnMs, packed.longestTurnMs);
     counters.lastCloseWriteMs = await store.savePacked(packed);
   }
+}
+
+/** Remove the records of reveals that left the holding queue during the closed height (paid or expired), by height. */
+async function removeReleased(
+  store: Pick<LedgerStore, "removeJournalRecords">,
+  released: readonly { height: number; seq: number }[],
+): Promise<void> {
+  const byHeight = new Map<number, number[]>();
+  for (const p of released) byHeight.set(p.height, [...(byHeight.get(p.height) ?? []), p.seq]);
+  for (const [height, seqs] of byHeight) await store.removeJournalRecords(height, seqs);
 }

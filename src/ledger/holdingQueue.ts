@@ -1,9 +1,12 @@
 /**
  * Reveals that arrived before their commit (status NotConfirmed). They wait until a commit for their
  * entry hash is accepted, or until HOLD_EXPIRY_MS after their arrival (swept at each end of minute).
- * Held reveals are journaled like any message and carried into the next height's journal at a block
- * close, so a restart keeps them. How much it may hold, and per source, is holdingPolicy.ts; this file keeps
- * the reveals and the counts that policy reads.
+ * A held reveal's journal record stays where it was written (its `record`) across block closes: a close
+ * writes nothing for it, and the record is removed once the reveal leaves the queue (paid into a saved
+ * block, or expired; `takeReleased`). A restart restores the queue from those records (replay.ts). A reveal
+ * held without a record of this node's journal (a cluster node applies the replicated log, not a journal)
+ * is carried into the next height's journal at the close instead (close.ts). How much the queue may hold,
+ * and per source, is holdingPolicy.ts; this file keeps the reveals and the counts that policy reads.
  */
 import { toHex } from "../protocol/bytes.js";
 import type { Entry } from "../protocol/entry.js";
@@ -25,6 +28,14 @@ export interface HeldReveal {
   arrivalMs: number;
   /** who sent it (holdingPolicy.ts sourceOf), when this node's API took it; not in the log */
   source?: string;
+  /** the journal record that holds it (height and sequence), once written */
+  record?: JournalPlace;
+}
+
+/** Where a journal record is: its height and sequence. */
+export interface JournalPlace {
+  height: number;
+  seq: number;
 }
 
 export class HoldingQueue {
@@ -32,6 +43,10 @@ export class HoldingQueue {
   private heldBytes = 0;
   /** reveals and bytes held per source (only reveals with a source) */
   private readonly bySource = new Map<string, { reveals: number; bytes: number }>();
+  /** the last reveal added, until its journal record is known (`located`) */
+  private unlocated: HeldReveal | undefined;
+  /** journal records of reveals that left the queue since the last `takeReleased` */
+  private released: JournalPlace[] = [];
 
   constructor(private readonly options: { limits: HoldingLimits }) {}
 
@@ -63,6 +78,32 @@ export class HoldingQueue {
     this.held.set(k, r);
     this.heldBytes += r.raw.length;
     if (r.source !== undefined) this.count(r.source, 1, r.raw.length);
+    this.unlocated = r.record === undefined ? r : undefined;
+  }
+
+  /**
+   * The reveal message `raw` (the very bytes the rules were given) was journaled at `place`: when the queue
+   * took it, that record now holds it (the writer and replay call this after each journaled reveal).
+   */
+  located(raw: Uint8Array, place: JournalPlace): void {
+    const r = this.unlocated;
+    if (r === undefined || r.raw !== raw) return;
+    this.unlocated = undefined;
+    if (this.held.get(toHex(r.entryHash)) === r) r.record = place;
+  }
+
+  /** Journal records of the reveals that left the queue since the last call (to remove once that is saved). */
+  takeReleased(): JournalPlace[] {
+    const out = this.released;
+    this.released = [];
+    return out;
+  }
+
+  /** Held reveals whose journal record is `height`'s (they keep it past that height's close). */
+  recordsAt(height: number): Set<number> {
+    const seqs = new Set<number>();
+    for (const r of this.held.values()) if (r.record?.height === height) seqs.add(r.record.seq);
+    return seqs;
   }
 
   /** Count a held reveal against `source` (the API knows the sender only after the log has applied it). */
@@ -83,6 +124,8 @@ export class HoldingQueue {
     this.held.delete(k);
     this.heldBytes -= r.raw.length;
     if (r.source !== undefined) this.count(r.source, -1, -r.raw.length);
+    if (r.record !== undefined) this.released.push(r.record);
+    if (this.unlocated === r) this.unlocated = undefined;
   }
 
   private count(source: string, reveals: number, bytes: number): void {
@@ -121,5 +164,7 @@ export class HoldingQueue {
     this.held.clear();
     this.heldBytes = 0;
     this.bySource.clear();
+    this.unlocated = undefined;
+    this.released = [];
   }
 }

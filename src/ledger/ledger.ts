@@ -287,6 +287,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     if (journal) {
       const seq = pl.nextSeq++;
       pl.journalSeqs.push(seq);
+      // a held reveal keeps this record past the close (holdingQueue.ts)
+      if (msg.kind === "reveal") this.state.holding.located(msg.entryRaw, { height: pl.height, seq });
       waits.push(this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg)));
     } else {
       // Same answer as an earlier identical message: not before that one is durable too.

@@ -4,8 +4,11 @@
  * follower — runs the same loop over its own state.
  */
 import { NodeError } from "../errors.js";
+import { entryHash } from "../protocol/entry.js";
 import type { LedgerStore } from "../store/store.js";
+import { HOLD_EXPIRY_MS } from "./constants.js";
 import { decodeMessage, type LogMessage } from "./messages.js";
+import { decodeEntry } from "./rules.js";
 import type { LedgerState } from "./state.js";
 
 /** A block closed again while replaying the journal could not be saved: the replay stops there. */
@@ -20,7 +23,10 @@ export class ReplaySaveError extends NodeError {
 
 /** What replay needs of the node that runs it. */
 export interface ReplayHost {
-  readonly store: Pick<LedgerStore, "journalRecords" | "removeJournalBelow" | "removeJournalAbove">;
+  readonly store: Pick<
+    LedgerStore,
+    "journalRecords" | "journalRecordsBelow" | "removeJournalRecordsSync" | "removeJournalAbove"
+  >;
   readonly state: LedgerState;
   /** apply one message (the writer's apply: the end of minute 10 closes and saves the block) */
   apply(msg: LogMessage): boolean;
@@ -35,8 +41,7 @@ export interface ReplayHost {
  */
 export function replayJournal(host: ReplayHost): void {
   const { store, state } = host;
-  const stale = store.removeJournalBelow(state.pl.height);
-  if (stale > 0) host.log("info", "removed journal records of saved heights", { count: stale });
+  restoreHeld(host);
   let carried = 0;
   for (;;) {
     const height = state.pl.height;
@@ -74,6 +79,7 @@ function replayHeight(host: ReplayHost, records: ReturnType<ReplayHost["store"][
       pl.nextSeq = Math.max(pl.nextSeq, r.seq + 1);
       pl.journalSeqs.push(r.seq);
       host.apply(msg);
+      if (msg.kind === "reveal") state.holding.located(msg.entryRaw, { height, seq: r.seq });
       replayed++;
       state.counters.replayedMessages++;
     } catch (e) {
@@ -83,4 +89,60 @@ function replayHeight(host: ReplayHost, records: ReturnType<ReplayHost["store"][
     }
   }
   return replayed;
+}
+
+/**
+ * Records below the open height are either held reveals, kept in place past their height's close (holdingQueue.ts),
+ * or records of saved blocks whose removal a crash cut short. The first go back into the holding queue, in
+ * log order, with their record; the others are removed: any message but a reveal, a reveal whose entry is in
+ * a saved block, and one the last saved block's final end of minute swept (expired at its time, which starts
+ * the open block). So the queue is what it was, and the open height's records replay onto the same room.
+ */
+function restoreHeld(host: ReplayHost): void {
+  const { store, state } = host;
+  const stale: { height: number; seq: number }[] = [];
+  let restored = 0;
+  for (const r of store.journalRecordsBelow(state.pl.height)) {
+    let msg: LogMessage;
+    try {
+      msg = decodeMessage(r.bytes);
+    } catch (e) {
+      host.log("error", "journal message not replayed", { height: r.height, seq: r.seq, error: String(e) });
+      stale.push(r);
+      continue;
+    }
+    if (msg.kind !== "reveal") {
+      stale.push(r);
+      continue;
+    }
+    // swept already: expired at the last saved block's final end of minute (its time starts the open block)
+    if (msg.timeMs + HOLD_EXPIRY_MS < state.pl.startMs) {
+      stale.push(r);
+      continue;
+    }
+    const hash = entryHash(msg.entryRaw);
+    if (state.saved.entryLocation(hash) !== undefined) {
+      stale.push(r);
+      continue;
+    }
+    try {
+      const entry = decodeEntry(msg.entryRaw);
+      state.holding.add({
+        entryHash: hash,
+        raw: msg.entryRaw,
+        entry,
+        arrivalMs: msg.timeMs,
+        record: { height: r.height, seq: r.seq },
+      });
+      restored++;
+    } catch (e) {
+      host.log("error", "journal message not replayed", { height: r.height, seq: r.seq, error: String(e) });
+      stale.push(r);
+    }
+  }
+  // a reveal held again later (after expiring) replaced its older record: that one goes too
+  stale.push(...state.holding.takeReleased());
+  store.removeJournalRecordsSync(stale);
+  if (stale.length > 0) host.log("info", "removed journal records of saved heights", { count: stale.length });
+  if (restored > 0) host.log("info", "restored held reveals from the journal", { count: restored });
 }

@@ -176,6 +176,24 @@ export class Journal {
     return out;
   }
 
+  /** Records of the heights below `height`, in (height, seq) order: held reveals kept past their height's close. */
+  recordsBelow(height: number): JournalRecord[] {
+    const out: JournalRecord[] = [];
+    for (const { key, value } of this.db.getRange({ start: journalKey(0, 0), end: journalKey(height, 0) })) {
+      const k = parseJournalKey(key);
+      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
+    }
+    return out;
+  }
+
+  /** Remove these records at once, in one transaction (the start's cleanup of records no longer needed). */
+  removeSync(places: readonly { height: number; seq: number }[]): void {
+    if (places.length === 0) return;
+    this.env.transactionSync(() => {
+      for (const p of places) this.db.removeSync(journalKey(p.height, p.seq));
+    });
+  }
+
   /** Id of the main environment this journal belongs to (undefined: not recorded yet). */
   storeId(): Uint8Array | undefined {
     const v = this.meta.getBinary(STORE_ID_KEY);

@@ -500,6 +500,16 @@ export class LedgerStore {
     return this.journal.records(height);
   }
 
+  /** Journal records of the heights below `height`, in (height, seq) order (Journal.recordsBelow). */
+  journalRecordsBelow(height: number): JournalRecord[] {
+    return this.journal.recordsBelow(height);
+  }
+
+  /** Remove these journal records now, in one transaction. */
+  removeJournalRecordsSync(places: readonly { height: number; seq: number }[]): void {
+    this.journal.removeSync(places);
+  }
+
   /** Remove journal records of heights below `height`: saved blocks whose cleanup was cut short. Returns how many. */
   removeJournalBelow(height: number): number {
     return this.journal.removeBelow(height);
