@@ -3,7 +3,7 @@
 // unless switched to readwrite, every knob change is logged with the caller, and no knob makes the node
 // acknowledge a write and then drop it.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { X509Certificate } from "node:crypto";
 import {
   chmodSync,
@@ -926,5 +926,36 @@ describe("the wallet file", () => {
     const fresh = join(dir, "fresh.json");
     assert.equal(run(dir, fresh, ["new-fa"], { LEDGERD_WALLET_PASS: "another one" }).status, 0);
     assert.equal((JSON.parse(readFileSync(fresh, "utf8")) as { version: number }).version, 2);
+  });
+
+  it("on a terminal the wallet asks for the passphrase without echoing it", async (t) => {
+    const dir = mkdtempSync(join(tmpdir(), "ledgerd-sec-wallet-"));
+    t.after(() => rmSync(dir, { recursive: true, force: true }));
+    const wallet = join(dir, "wallet.json");
+    const made = run(dir, wallet, ["new-fa"], { LEDGERD_WALLET_PASS: "typed secret" });
+    assert.equal(made.status, 0, made.stderr);
+    /** `list` under a pseudo-terminal (util-linux script), typing `typed` once the prompt shows */
+    const onTerminal = (typed: string) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn("script", ["-qc", `${WALLET} list`, "/dev/null"], {
+          env: { PATH: process.env.PATH ?? "", HOME: dir, LEDGERD_WALLET: wallet },
+        });
+        let out = "";
+        let sent = false;
+        child.stdout.on("data", (d: Buffer) => {
+          out += d.toString("utf8");
+          if (!sent && out.includes("wallet passphrase: ")) {
+            sent = true;
+            child.stdin.write(`${typed}\r`);
+          }
+        });
+        child.on("error", reject);
+        child.on("close", () => resolve(out));
+        setTimeout(() => child.kill(), 20_000);
+      });
+    const right = await onTerminal("typed secret");
+    assert.match(right, /wallet passphrase: [\s\S]*FA[1-9A-HJ-NP-Za-km-z]{50}/);
+    assert.ok(!right.includes("typed secret"), "the passphrase was echoed");
+    assert.match(await onTerminal("wrong"), /wrong passphrase \(or the file was changed\)/);
   });
 });

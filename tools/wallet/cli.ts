@@ -7,8 +7,9 @@ import { WalletError } from "./errors.js";
 function askOnTerminal(prompt: string): Promise<string> {
   return new Promise((resolve, reject) => {
     const stdin = process.stdin;
-    process.stderr.write(prompt);
+    // echo off before the prompt shows: whatever is typed after it is never echoed
     stdin.setRawMode(true);
+    process.stderr.write(prompt);
     stdin.resume();
     let text = "";
     const done = (error?: Error): void => {
