@@ -4,19 +4,29 @@
  * its limit, or a row is more than MAX_REGRESSION× worse than its baseline (ops/s for a micro row, the
  * budgeted value for a budget row). A row has to fail twice: the rows that failed are measured again at once
  * and the better of the two measurements counts — the cores here are shared, and a burst of another tenant's
- * work made a single micro row 3.25× slower in one run (ARCHITECTURE.md, bench/README.md). `--write-baseline`
+ * work made a single micro row 3.25× slower in one run (ARCHITECTURE.md, bench/README.md). Each ratio is read
+ * against the calibration row (calibration.ts) measured in the same run: when the machine runs that fixed
+ * workload k× slower than when the baseline was written, a row's ratio is divided by k — k clamped to
+ * [1/MAX_CALIBRATION_CREDIT, MAX_CALIBRATION_CREDIT], so no machine state can excuse a row more than
+ * MAX_REGRESSION × MAX_CALIBRATION_CREDIT worse than its baseline. `--write-baseline`
  * records this run as the new baseline instead. The comparison is written to bench/results/check.json.
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { budgetRows } from "./budgets.js";
+import { CALIBRATION_ID, calibrationRow } from "./calibration.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
 import type { BenchRow } from "./row.js";
 
 /** A row fails when it is more than this many times worse than its baseline. */
 export const MAX_REGRESSION = 2;
+/**
+ * Most a slower calibration may excuse (and a faster one tighten): a row more than MAX_REGRESSION ×
+ * MAX_CALIBRATION_CREDIT (4×) worse than its baseline fails however slow the machine runs now.
+ */
+export const MAX_CALIBRATION_CREDIT = 2;
 
 const BASELINE = fileURLToPath(new URL("../../bench/results/baseline.json", import.meta.url));
 const CHECK = fileURLToPath(new URL("../../bench/results/check.json", import.meta.url));
@@ -31,32 +41,54 @@ export interface Baseline {
 /** The verdict on one row. */
 export interface RowCheck {
   id: string;
-  /** how many times worse than the baseline (> 1 = worse); undefined when there is nothing to compare */
+  /**
+   * how many times worse than the baseline (> 1 = worse), read against the calibration (`machine`);
+   * undefined when there is nothing to compare
+   */
   worse?: number;
   overBudget: boolean;
   failed: boolean;
   why: string;
 }
 
+/**
+ * How many times slower this run's calibration row is than the baseline's, clamped to
+ * [1/MAX_CALIBRATION_CREDIT, MAX_CALIBRATION_CREDIT]; 1 when either has none.
+ */
+export function machineSlowdown(rows: readonly BenchRow[], baseline: readonly BenchRow[]): number {
+  const now = rows.find((r) => r.id === CALIBRATION_ID);
+  const then = baseline.find((r) => r.id === CALIBRATION_ID);
+  if (now === undefined || then === undefined || !(now.opsPerSec > 0) || !(then.opsPerSec > 0)) return 1;
+  const k = then.opsPerSec / now.opsPerSec;
+  return Math.min(MAX_CALIBRATION_CREDIT, Math.max(1 / MAX_CALIBRATION_CREDIT, k));
+}
+
 /** Compare `rows` with `baseline` (pure: the tests of check.ts call it with made-up rows). */
 export function compareRows(rows: readonly BenchRow[], baseline: readonly BenchRow[]): RowCheck[] {
   const before = new Map(baseline.map((r) => [r.id, r]));
+  const slowdown = machineSlowdown(rows, baseline);
   return rows.map((r): RowCheck => {
     if (r.samples === 0) return { id: r.id, overBudget: false, failed: false, why: r.note ?? "no figures" };
+    if (r.id === CALIBRATION_ID) {
+      const why = `the machine runs ${slowdown.toFixed(2)}× slower than for the baseline (clamped); ratios read against it`;
+      return { id: r.id, overBudget: false, failed: false, why };
+    }
     const overBudget = r.budget !== undefined && !(r.budget.value <= r.budget.limit);
     const b = before.get(r.id);
     let worse: number | undefined;
     if (b !== undefined && b.samples > 0) {
       if (r.budget !== undefined && b.budget !== undefined) {
-        if (b.budget.value > 0) worse = r.budget.value / b.budget.value;
+        if (b.budget.value > 0) worse = r.budget.value / b.budget.value / slowdown;
       } else if (r.opsPerSec > 0) {
-        worse = b.opsPerSec / r.opsPerSec;
+        worse = b.opsPerSec / r.opsPerSec / slowdown;
       }
     }
     const regressed = worse !== undefined && worse > MAX_REGRESSION;
     const why = [
       overBudget ? `over budget: ${r.budget!.value} > ${r.budget!.limit} ${r.budget!.unit}` : "",
-      regressed ? `${worse!.toFixed(2)}× worse than the baseline (limit ${MAX_REGRESSION}×)` : "",
+      regressed
+        ? `${worse!.toFixed(2)}× worse than the baseline (limit ${MAX_REGRESSION}×${slowdown === 1 ? "" : `, machine ${slowdown.toFixed(2)}× slower`})`
+        : "",
       b === undefined ? "no baseline row" : "",
     ]
       .filter((x) => x !== "")
@@ -92,7 +124,7 @@ function writeJson(path: string, value: unknown): void {
 async function main(): Promise<void> {
   const machine = describeMachine();
   process.stdout.write(`bench-check — ${machine.cpus} × ${machine.cpuModel}, load ${machine.loadAverage1m}\n`);
-  let rows = [...(await runMicro()), ...(await budgetRows())];
+  let rows = [calibrationRow(), ...(await runMicro()), ...(await budgetRows())];
   if (process.argv.includes("--write-baseline")) {
     const baseline: Baseline = { schema: 1, date: new Date().toISOString(), machine, rows };
     writeJson(BASELINE, baseline);
@@ -107,7 +139,7 @@ async function main(): Promise<void> {
     process.stdout.write(`measuring again: ${[...failedIds].join(", ")}\n`);
     const micro = [...failedIds].some((id) => !id.startsWith("budget.")) ? await runMicro() : [];
     const budgets = [...failedIds].some((id) => id.startsWith("budget.")) ? await budgetRows() : [];
-    rows = betterOf(rows, [...micro, ...budgets]);
+    rows = betterOf(rows, [calibrationRow(), ...micro, ...budgets]);
     checks = compareRows(rows, baseline.rows);
   }
   const width = Math.max(...checks.map((c) => c.id.length));

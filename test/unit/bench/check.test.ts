@@ -1,10 +1,18 @@
 /**
  * `make bench-check`'s verdicts (bench/check.ts compareRows): over budget fails, more than 2× worse than the
- * baseline fails, within both passes; rows without figures or without a baseline never fail.
+ * baseline fails, within both passes; rows without figures or without a baseline never fail; ratios are read
+ * against the calibration row of the same run, within a clamp that keeps the check able to fail.
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { betterOf, compareRows, MAX_REGRESSION } from "../../../bench/check.js";
+import { CALIBRATION_ID, calibrationRow } from "../../../bench/calibration.js";
+import {
+  betterOf,
+  compareRows,
+  MAX_CALIBRATION_CREDIT,
+  MAX_REGRESSION,
+  machineSlowdown,
+} from "../../../bench/check.js";
 import type { BenchRow } from "../../../bench/row.js";
 
 function row(id: string, opsPerSec: number, budget?: { value: number; limit: number }): BenchRow {
@@ -58,4 +66,46 @@ test("a row measured twice counts with its better measurement", () => {
   assert.equal(best[0]!.opsPerSec, 300);
   assert.equal(best[1]!.budget!.value, 90);
   assert.equal(best[2]!.opsPerSec, 7, "a row that failed to run the first time takes the second measurement");
+});
+
+test("ratios are read against the calibration row: a machine 1.8× slower now excuses a row 3× slower, not 4.1×", () => {
+  const base = [row(CALIBRATION_ID, 100), row("a", 1000), row("b", 1000), row("c", 10, { value: 50, limit: 250 })];
+  const slow = row(CALIBRATION_ID, 100 / 1.8);
+  assert.equal(machineSlowdown([slow], base).toFixed(2), "1.80");
+  const [cal, a, b, c] = compareRows(
+    [slow, row("a", 1000 / 3), row("b", 1000 / 4.1), row("c", 10, { value: 170, limit: 250 })],
+    base,
+  );
+  assert.equal(cal!.failed, false, "the calibration row never fails itself");
+  assert.equal(a!.failed, false, a!.why);
+  assert.equal(a!.worse, 1.67);
+  assert.equal(b!.failed, true, "4.1 / 1.8 = 2.28× is still over the limit");
+  assert.match(b!.why, /machine 1\.80× slower/);
+  assert.equal(c!.failed, false, "a budget row's value too: 170 / 50 / 1.8 = 1.89×");
+});
+
+test("the calibration credit is clamped: no machine state excuses a row more than 4× worse, and a faster machine tightens", () => {
+  const base = [row(CALIBRATION_ID, 100), row("a", 1000), row("b", 1000)];
+  const crawling = row(CALIBRATION_ID, 100 / 10);
+  assert.equal(machineSlowdown([crawling], base), MAX_CALIBRATION_CREDIT);
+  const [, a] = compareRows([crawling, row("a", 1000 / (MAX_REGRESSION * MAX_CALIBRATION_CREDIT + 0.2))], base);
+  assert.equal(a!.failed, true, a!.why);
+  const fast = row(CALIBRATION_ID, 100 * 1.5);
+  const [, b] = compareRows([fast, row("b", 1000 / 1.5)], base);
+  assert.equal(b!.failed, true, "1.5× slower on a machine running 1.5× faster is 2.25× worse");
+});
+
+test("without a calibration row on either side the ratios are the raw ones", () => {
+  const base = [row("a", 1000)];
+  assert.equal(machineSlowdown([row(CALIBRATION_ID, 10)], base), 1);
+  assert.equal(machineSlowdown([], [row(CALIBRATION_ID, 10)]), 1);
+  const [a] = compareRows([row("a", 1000 / 2.1)], base);
+  assert.equal(a!.failed, true);
+});
+
+test("the calibration row measures something: positive CPU figures over its rounds", () => {
+  const r = calibrationRow();
+  assert.equal(r.id, CALIBRATION_ID);
+  assert.ok(r.opsPerSec > 0 && Number.isFinite(r.opsPerSec), JSON.stringify(r));
+  assert.equal(r.roundOpsPerSec!.length, r.samples);
 });
