@@ -191,7 +191,10 @@ export class UwsExchange {
     if (!isLast) return;
     this.received = true;
     if (this.tooLarge && !this.initiated) {
-      if (this.answersAtOnce(Math.max(this.receivedBytes, this.declared))) return this.answerTooLarge();
+      if (this.answersAtOnce(Math.max(this.receivedBytes, this.declared))) {
+        this.answerTooLarge();
+        return;
+      }
       this.res.cork(() => this.initiate(413, "application/json", []));
       this.pendingBody = tooLargeBody(this.maxBodyBytes);
     }
