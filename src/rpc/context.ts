@@ -9,6 +9,7 @@ import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
+import type { AddressCache } from "./addressCache.js";
 import type { MessageIntake } from "./intake.js";
 import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
@@ -66,6 +67,8 @@ export interface RpcContext extends RpcDependencies {
   intake: MessageIntake;
   /** JSON views of saved blocks, per decoded block (viewCache.ts) */
   views: ViewCache;
+  /** public addresses already decoded (addressCache.ts); absent: decoded per call */
+  addresses?: AddressCache;
   /** the request being answered; absent outside an HTTP request */
   request?: RequestInfo;
 }

@@ -165,11 +165,16 @@ const KIND_WORDS: Record<PublicAddressKind, string> = {
  * reference accepts for single-balance queries, the raw 32 bytes as 64 hex characters. Returns the
  * 32-byte payload (RCD hash for FA, public key for EC).
  */
-export function expectAddress(p: Params | unknown, name: string, kind: PublicAddressKind): Uint8Array {
+export function expectAddress(
+  p: Params | unknown,
+  name: string,
+  kind: PublicAddressKind,
+  cache?: { key(text: string, name: string, kind: PublicAddressKind): Uint8Array },
+): Uint8Array {
   const v = asParams(p).get(name);
   if (v === undefined) throw invalidParams(`${name}: required, expected ${KIND_WORDS[kind]}`);
   if (typeof v !== "string") throw invalidParams(`${name}: expected ${KIND_WORDS[kind]}, got ${jsonType(v)}`);
-  return addressFromText(v, name, kind, true);
+  return cache === undefined ? addressFromText(v, name, kind, true) : cache.key(v, name, kind);
 }
 
 /**

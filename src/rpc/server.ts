@@ -15,6 +15,7 @@
  */
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
+import { AddressCache } from "./addressCache.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { BodyBudget } from "./bodyReader.js";
@@ -87,6 +88,7 @@ export class RpcServer {
       ...deps,
       intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
       views: new ViewCache(),
+      addresses: new AddressCache(),
     };
     this.logins = new LoginGuard({ log: deps.log });
     const v2 = v2Methods();

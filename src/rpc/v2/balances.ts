@@ -11,12 +11,12 @@ import { addressFromText, expectAddress, jsonType, Params, type PublicAddressKin
 
 /** `entry-credit-balance` {address}: EC… or 64-hex public key → balance in entry credits, in-flight included. */
 export function entryCreditBalance(params: unknown, ctx: RpcContext) {
-  return { balance: jsonInteger(ctx.ledger.ecBalance(expectAddress(params, "address", "EC")).ack) };
+  return { balance: jsonInteger(ctx.ledger.ecBalance(expectAddress(params, "address", "EC", ctx.addresses)).ack) };
 }
 
 /** `asset-balance` {address}: FA… or 64-hex RCD hash → balance in base units, in-flight included. */
 export function assetBalance(params: unknown, ctx: RpcContext) {
-  return { balance: jsonInteger(ctx.ledger.assetBalance(expectAddress(params, "address", "FA")).ack) };
+  return { balance: jsonInteger(ctx.ledger.assetBalance(expectAddress(params, "address", "FA", ctx.addresses)).ack) };
 }
 
 /** Per-item `err` texts of spec §4.1.4 (clients compare them). */
