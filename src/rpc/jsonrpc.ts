@@ -274,7 +274,8 @@ export function handleBody(
   } catch (e) {
     return single(parseError(e instanceof Error ? e.message : "invalid JSON"));
   }
-  if (nestsDeeperThan(parsed, MAX_JSON_DEPTH))
+  // nesting deeper than MAX_JSON_DEPTH takes that many brackets opened and closed: a shorter text cannot
+  if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(parsed, MAX_JSON_DEPTH))
     return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
   const unexpected = (thrown: unknown): EnvelopeAnswer => {
     ctx.log.error("rpc envelope failed", {
