@@ -1,7 +1,8 @@
 /**
  * Edges of protocol/bytes.ts that the first mutation run left open (docs/testing.md): the exact errors of
- * fromHex, encodeVarint, the 48-bit timestamp and an over-long varint (what a client reads in `data`),
- * equality of arrays that differ only in length, and byte ordering as Go's bytes.Compare.
+ * fromHex, encodeVarint, the 48-bit timestamp (both ends) and over-long, non-minimal and too large varints
+ * (what a client reads in `data`), equality of arrays that differ only in length, and byte ordering as Go's
+ * bytes.Compare.
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
@@ -62,7 +63,22 @@ describe("bytes: exact errors", () => {
     );
   });
 
-  test("a timestamp outside 0..2^48-1 ms is refused, naming it", () => {
+  test("a non-minimal varint and one above 2^64-1 are refused, naming the field", () => {
+    assert.equal(
+      errorOf(() => new ByteReader(Uint8Array.of(0x80, 0x01), "tx").varint("amount")),
+      "BAD_VARINT tx.amount: non-minimal varint (leading 0x80 group)",
+    );
+    // 10 groups: 2 · 2^63 + … > 2^64 - 1
+    const above = Uint8Array.of(0x82, ...new Array(8).fill(0xff), 0x7f);
+    assert.equal(
+      errorOf(() => new ByteReader(above, "tx").varint("amount")),
+      "BAD_VARINT tx.amount: varint exceeds 2^64-1",
+    );
+  });
+
+  test("a timestamp outside 0..2^48-1 ms is refused, naming it; 0 and 2^48-1 are written", () => {
+    assert.deepEqual(new ByteWriter().u48(0).finish(), new Uint8Array(6));
+    assert.deepEqual(new ByteWriter().u48(2 ** 48 - 1).finish(), new Uint8Array(6).fill(0xff));
     assert.equal(
       errorOf(() => new ByteWriter().u48(2 ** 48)),
       `BAD_VALUE timestamp: milliseconds ${2 ** 48} outside 0..2^48-1`,
