@@ -75,6 +75,8 @@ describe("receipt JSON edges: the anchor part", () => {
     assert.equal(plain.anchorblockhash, "");
     assert.equal(receiptAnchorFromJson(plain), undefined);
     assert.equal(receiptAnchorFromJson("not an object"), undefined);
+    // 0 is a count like any other (the first transaction of an Ethereum block has index 0)
+    assert.equal(receiptAnchorFromJson(withEthereum("txindex", 0))?.record.ethereum.txIndex, 0);
     // upper-case Ethereum hex is accepted and read as lower case
     const upper = withEthereum("txid", anchor.record.ethereum.txId.toUpperCase().replace("0X", "0x"));
     assert.equal(receiptAnchorFromJson(upper)?.record.ethereum.txId, anchor.record.ethereum.txId);
