@@ -26,6 +26,7 @@ const CANDIDATES = {
     "ledger/ruleEdges",
     "ledger/rules",
     "ledger/messages",
+    "ledger/holdingPolicy",
     "ledger/merkleBuilder",
     "ledger/decodedBlockCache",
     "ledger/clock",
@@ -39,7 +40,8 @@ const CANDIDATES = {
  * tests (a minute per run) would only re-test what these already kill.
  */
 const FOCUS = {
-  "ledger/rules": ["ledger/consensus", "ledger/ruleEdges", "ledger/rules"],
+  // holdingPolicy: the only test of wouldHold (a reveal with a caller address, the per-source share)
+  "ledger/rules": ["ledger/consensus", "ledger/ruleEdges", "ledger/rules", "ledger/holdingPolicy"],
 };
 
 if (!(folder in CANDIDATES) || !/^[a-z]+(\/[a-zA-Z0-9]+)+$/.test(target))
