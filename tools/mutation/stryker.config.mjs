@@ -27,6 +27,7 @@ const CANDIDATES = {
     "ledger/rules",
     "ledger/messages",
     "ledger/holdingPolicy",
+    "ledger/holdingShareEdges",
     "ledger/merkleBuilder",
     "ledger/decodedBlockCache",
     "ledger/clock",
@@ -40,8 +41,14 @@ const CANDIDATES = {
  * tests (a minute per run) would only re-test what these already kill.
  */
 const FOCUS = {
-  // holdingPolicy: the only test of wouldHold (a reveal with a caller address, the per-source share)
-  "ledger/rules": ["ledger/consensus", "ledger/ruleEdges", "ledger/rules", "ledger/holdingPolicy"],
+  // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
+  "ledger/rules": [
+    "ledger/consensus",
+    "ledger/ruleEdges",
+    "ledger/rules",
+    "ledger/holdingPolicy",
+    "ledger/holdingShareEdges",
+  ],
 };
 
 if (!(folder in CANDIDATES) || !/^[a-z]+(\/[a-zA-Z0-9]+)+$/.test(target))
