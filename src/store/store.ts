@@ -181,7 +181,11 @@ function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Ui
 
 export type { JournalRecord } from "./journal.js";
 
-/** A plain Uint8Array view of a Buffer lmdb-js returned (getBinary copies, so the view is ours). */
+/**
+ * A plain Uint8Array view of a Buffer lmdb-js returned. From `getBinaryFast` the bytes are lmdb-js's reused
+ * read buffer, valid only until the next read on this thread: every caller decodes (records.ts copies
+ * every byte field) or copies at once, before any other read.
+ */
 function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
@@ -563,33 +567,33 @@ export class LedgerStore {
     return v === undefined ? undefined : new Uint8Array(v);
   }
   entryLocation(entryHash: Uint8Array): EntryLocation | undefined {
-    const v = this.dbs.entryLocations.getBinary(entryHash);
+    const v = this.dbs.entryLocations.getBinaryFast(entryHash);
     return v === undefined ? undefined : decodeEntryLocation(plain(v));
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
-    const v = this.dbs.transactionLocations.getBinary(hash);
+    const v = this.dbs.transactionLocations.getBinaryFast(hash);
     return v === undefined ? undefined : decodeTransactionLocation(plain(v));
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
-    const v = this.dbs.commitLocations.getBinary(hash);
+    const v = this.dbs.commitLocations.getBinaryFast(hash);
     return v === undefined ? undefined : decodeCommitLocation(plain(v));
   }
   paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
-    const v = this.dbs.paidCommits.getBinary(entryHash);
+    const v = this.dbs.paidCommits.getBinaryFast(entryHash);
     return v === undefined ? undefined : decodePaidCommit(plain(v));
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
-    const v = this.dbs.chainHeads.getBinary(chainId);
+    const v = this.dbs.chainHeads.getBinaryFast(chainId);
     return v === undefined ? undefined : decodeChainHead(plain(v));
   }
   /** Saved balance in base units; undefined when the address never had one. */
   assetBalance(address: Uint8Array): bigint | undefined {
-    const v = this.dbs.assetBalances.getBinary(address);
+    const v = this.dbs.assetBalances.getBinaryFast(address);
     return v === undefined ? undefined : decodeBalance(plain(v));
   }
   /** Saved balance in entry credits; undefined when the key never had one. */
   ecBalance(publicKey: Uint8Array): bigint | undefined {
-    const v = this.dbs.ecBalances.getBinary(publicKey);
+    const v = this.dbs.ecBalances.getBinaryFast(publicKey);
     return v === undefined ? undefined : decodeBalance(plain(v));
   }
 
