@@ -10,12 +10,11 @@ import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
 import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
 
-/** The Debian package's browser (tools/os/install-packages.sh chromium); never a downloaded build. */
-const CHROMIUM = "/usr/bin/chromium";
 const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "panel");
 
 function rpcOf(t: TestNode): RpcCall {
@@ -36,7 +35,7 @@ async function post(
 }
 
 describe("control panel in headless Chromium", {
-  skip: !existsSync(CHROMIUM) && `${CHROMIUM} missing: run make os-packages-test as root`,
+  skip: !existsSync(CHROMIUM_PATH) && `${CHROMIUM_PATH} missing: run make os-packages-test as root`,
 }, () => {
   let t: TestNode;
   let panel: string;
@@ -83,18 +82,9 @@ describe("control panel in headless Chromium", {
     mkdirSync(SCREENSHOTS, { recursive: true });
     profile = mkdtempSync(join(tmpdir(), "ledgerd-chromium-"));
     context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM,
+      executablePath: CHROMIUM_PATH,
       headless: true,
-      // Without the background-networking switches this closed network refuses the browser's own connections.
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: [...CHROMIUM_ARGS],
       viewport: { width: 1280, height: 900 },
     });
     page = context.pages()[0] ?? (await context.newPage());

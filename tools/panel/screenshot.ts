@@ -17,6 +17,7 @@ import { keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.
 import { toHex } from "../../src/protocol/bytes.js";
 import { sha256 } from "../../src/protocol/hash.js";
 import { composeChain, composeEntry, composeTransaction } from "../wallet/compose.js";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "./headlessChromium.js";
 
 const args = new Map(
   process.argv.slice(2).map((a) => {
@@ -98,17 +99,9 @@ try {
   process.stdout.write(`wrote ${n} entries\n`);
   const profile = mkdtempSync(join(tmpdir(), "ledgerd-chromium-"));
   const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
+    executablePath: CHROMIUM_PATH,
     headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
+    args: [...CHROMIUM_ARGS],
     viewport: { width: 1280, height: 1000 },
   });
   const page = context.pages()[0] ?? (await context.newPage());
