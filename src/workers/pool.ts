@@ -43,7 +43,15 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const { threads } = options;
   if (!Number.isInteger(threads) || threads < 1)
     throw new RangeError(`threads: expected an integer ≥ 1, got ${threads}`);
-  const pool = new Piscina({ minThreads: threads, maxThreads: threads, idleTimeout: Infinity });
+  const pool = new Piscina({
+    minThreads: threads,
+    maxThreads: threads,
+    idleTimeout: Infinity,
+    // Piscina loads a task file with require() first; on Node 20.19+ that is require(esm), which aborted
+    // the whole process once in CI (V8 FATAL "IsGraphAsync must be used on an instantiated module" in a
+    // worker). Without it piscina falls back to import(), the path Node < 20.19 always took.
+    execArgv: ["--no-experimental-require-module"],
+  });
   // A worker that dies with no task in flight is replaced by piscina; without this listener the
   // 'error' event would crash the process. A failure during a task is reported to that task's caller.
   pool.on("error", () => {});
