@@ -285,6 +285,12 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     await waitSavedHeight([fresh], h, 90_000);
     await assertIdenticalBlocks([node("fed0"), fresh], 1, h);
     assert.match(logOf(), /catching up from block sets[^\n]*height[^0-9]*1\b/);
+    // the follower can reach fed0's height while still applying archived sets beyond it: wait for the switch
+    await waitFor(
+      async () => (/block sets applied; following the log/.test(logOf()) ? true : undefined),
+      60_000,
+      () => `no "block sets applied" line:\n${logOf().slice(-1500)}`,
+    );
     assert.match(logOf(), /block sets applied; following the log/);
     assert.equal(
       await writer.addEntry(fresh, chainId),
