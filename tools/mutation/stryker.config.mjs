@@ -26,6 +26,7 @@ const CANDIDATES = {
     "ledger/ruleEdges",
     "ledger/rules",
     "ledger/messages",
+    "ledger/messageEdges",
     "ledger/holdingPolicy",
     "ledger/holdingShareEdges",
     "ledger/merkleBuilder",
