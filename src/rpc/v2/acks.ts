@@ -20,7 +20,7 @@ import { ProtocolError } from "../../protocol/errors.js";
 import { decodeTransaction, transactionId } from "../../protocol/transaction.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, toRpcError } from "../errors.js";
-import { expectString, hashFromText, Params } from "../params.js";
+import { expectHex, expectString, hashFromText, Params } from "../params.js";
 
 const EC_CHAIN = toHex(EC_CHAIN_ID);
 const ASSET_CHAIN = toHex(ASSET_CHAIN_ID);
@@ -74,11 +74,12 @@ function commitOrEntry(bytes: Uint8Array): { commit: Commit } | { entryHash: Uin
   return { entryHash: entryHash(bytes) };
 }
 
-/** Decode the `fulltransaction` hex member, mapping format errors to data naming it. */
+/**
+ * Decode the non-empty `fulltransaction` hex member; the data names the first character that is not hex,
+ * or an odd length.
+ */
 function fullTransactionBytes(text: string): Uint8Array {
-  if (!/^[0-9a-fA-F]*$/.test(text) || text.length % 2 !== 0)
-    throw invalidParams("fulltransaction: expected an even number of hex characters");
-  return Uint8Array.from(Buffer.from(text, "hex"));
+  return Uint8Array.from(expectHex({ fulltransaction: text }, "fulltransaction"));
 }
 
 function withParam<T>(param: string, f: () => T): T {
