@@ -72,20 +72,51 @@ describe("requests", () => {
 });
 
 describe("envelope errors", () => {
-  const cases: [string, string, number, number][] = [
-    ["empty body (A4)", "", 400, -32600],
-    ["whitespace body", "  \n ", 400, -32600],
-    ["truncated JSON (A5)", `{"jsonrpc":"2.0","id":1,`, 400, -32700],
-    ["trailing garbage (A17)", `${PROPERTIES} x`, 400, -32700],
-    ["not JSON at all", "garbage", 400, -32700],
-    ["JSON null", "null", 400, -32600],
-    ["JSON number", "5", 400, -32600],
-    ["no jsonrpc (A6)", `{"id":7,"method":"properties"}`, 400, -32600],
-    ["jsonrpc 1.0 (A7)", `{"jsonrpc":"1.0","id":7,"method":"properties"}`, 400, -32600],
-    ["jsonrpc a number (A8)", `{"jsonrpc":2.0,"id":7,"method":"properties"}`, 400, -32600],
-    ["method a number (A12)", `{"jsonrpc":"2.0","id":3,"method":5}`, 400, -32600],
+  // data: the reason; a parse error's is V8's JSON.parse message (a RegExp: Node 22 adds "(line 1 column n)")
+  const cases: [string, string, number, number, string | RegExp][] = [
+    ["empty body (A4)", "", 400, -32600, "empty body"],
+    ["whitespace body", "  \n ", 400, -32600, "empty body"],
+    [
+      "truncated JSON (A5)",
+      `{"jsonrpc":"2.0","id":1,`,
+      400,
+      -32700,
+      /^Expected double-quoted property name in JSON at position 24\b/,
+    ],
+    [
+      "trailing garbage (A17)",
+      `${PROPERTIES} x`,
+      400,
+      -32700,
+      /^Unexpected non-whitespace character after JSON at position 47\b/,
+    ],
+    ["not JSON at all", "garbage", 400, -32700, /^Unexpected token 'g', "garbage" is not valid JSON/],
+    ["JSON null", "null", 400, -32600, "expected a request object, got null"],
+    ["JSON number", "5", 400, -32600, "expected a request object, got number"],
+    ["no jsonrpc (A6)", `{"id":7,"method":"properties"}`, 400, -32600, 'jsonrpc: expected "2.0", got nothing'],
+    [
+      "jsonrpc 1.0 (A7)",
+      `{"jsonrpc":"1.0","id":7,"method":"properties"}`,
+      400,
+      -32600,
+      'jsonrpc: expected "2.0", got "1.0"',
+    ],
+    [
+      "jsonrpc a number (A8)",
+      `{"jsonrpc":2.0,"id":7,"method":"properties"}`,
+      400,
+      -32600,
+      'jsonrpc: expected "2.0", got 2',
+    ],
+    [
+      "method a number (A12)",
+      `{"jsonrpc":"2.0","id":3,"method":5}`,
+      400,
+      -32600,
+      "method: expected a string, got number",
+    ],
   ];
-  for (const [name, body, status, code] of cases) {
+  for (const [name, body, status, code, data] of cases) {
     it(`${name} → ${code}, id null, HTTP ${status}`, async () => {
       const a = await rawJson(t.base, { body });
       assert.equal(a.status, status);
@@ -93,6 +124,8 @@ describe("envelope errors", () => {
       assert.equal(a.json.id, null);
       assert.equal(a.json.error?.code, code);
       assert.equal(a.json.error?.message, code === -32700 ? "Parse error" : "Invalid Request");
+      if (typeof data === "string") assert.equal(a.json.error?.data, data);
+      else assert.match(String(a.json.error?.data), data);
       assert.equal(a.json.result, undefined);
     });
   }
@@ -120,6 +153,7 @@ describe("envelope errors", () => {
   it("method names are case-sensitive", async () => {
     const a = await rpc(t.base, "Properties");
     assert.equal(a.json.error?.code, -32601);
+    assert.equal(a.json.error?.data, "Properties");
   });
 
   it("a debug method on /v2 and a v2 method on /debug → -32601 saying where it is served (A22, A23)", async () => {
@@ -147,9 +181,13 @@ describe("batches", () => {
     assert.equal(list.length, 4);
     assert.deepEqual(list[0], { jsonrpc: "2.0", id: 1, result: PROPERTIES_RESULT });
     assert.equal(list[1]!.id, 2);
-    assert.equal(list[1]!.error?.code, -32601);
+    assert.deepEqual(list[1]!.error, { code: -32601, message: "Method not found", data: "nope" });
     assert.equal(list[2]!.id, null);
-    assert.equal(list[2]!.error?.code, -32600);
+    assert.deepEqual(list[2]!.error, {
+      code: -32600,
+      message: "Invalid Request",
+      data: "expected a request object, got number",
+    });
     assert.equal(list[3]!.id, 4);
     assert.equal(list[3]!.error?.code, -32602);
     assert.equal(list[3]!.error?.data, "chainid: expected 64 hex characters, got 3");
@@ -185,10 +223,12 @@ describe("hostile JSON", () => {
     assert.equal(a.json.error?.data, "JSON nests deeper than 64 levels");
     const b = await rawJson(t.base, { body: "[".repeat(500_000) });
     assert.equal(b.json.error?.code, -32700);
+    assert.equal(b.json.error?.data, "Unexpected end of JSON input");
     const c = await rawJson(t.base, {
       body: `{"jsonrpc":"2.0","id":1,"method":"properties","params":${'{"a":'.repeat(100_000)}1${"}".repeat(100_000)}}`,
     });
     assert.equal(c.json.error?.code, -32600);
+    assert.equal(c.json.error?.data, "JSON nests deeper than 64 levels");
     const d = await rpc(t.base, "properties");
     assert.deepEqual(d.json.result, PROPERTIES_RESULT);
   });
@@ -354,11 +394,11 @@ describe("no user input is an internal error", () => {
           assert.equal(a.status, 200, `${method}: ${a.text.slice(0, 200)}`);
           const list = JSON.parse(a.text) as { id: number; error?: { code: number; data?: unknown } }[];
           for (const r of list) {
-            assert.notEqual(
-              r.error?.code,
-              -32603,
-              `${method} ${JSON.stringify(paramsList[r.id] ?? null).slice(0, 80)}`,
-            );
+            const what = `${method} ${JSON.stringify(paramsList[r.id] ?? null).slice(0, 80)}`;
+            assert.notEqual(r.error?.code, -32603, what);
+            // refused params say what was wrong
+            if (r.error?.code === -32602)
+              assert.ok(typeof r.error.data === "string" && r.error.data.length > 0, `${what}: no data`);
           }
         }
       }
