@@ -8,7 +8,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { httpRequest, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { httpRequest, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
+import { waitUntil } from "../support/waitFor.js";
 
 after(() => killAllNodes());
 
@@ -17,12 +18,9 @@ function logFile(node: LedgerdProcess): string {
   return join(node.homeDir, "database", "Log", "ledgerd.log");
 }
 
-async function until(what: string, probe: () => boolean, timeoutMs = 15_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!probe()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
+/** Wait (≤ 15 s) until `probe` holds. */
+function until(what: string, probe: () => boolean): Promise<void> {
+  return waitUntil(what, probe, 15_000, 100);
 }
 
 /** The log file at info (its default is error, as the reference's; stderr is at info by default). */
@@ -108,16 +106,23 @@ describe("signals and the operator's log", () => {
       writeConfig(node, ["MinFreeDiskMB = 1048576"]); // 1 TiB: cannot be met
       await node.rpc("reload-configuration", undefined, "debug");
       await until("the refusal's warning", () => readFileSync(file, "utf8").includes("health check storage failing"));
-      await sleep(4_500); // two more looks of the watch: no repeat
-      const lines = readFileSync(file, "utf8").split("\n");
-      assert.equal(lines.filter((l) => l.includes("health check storage failing")).length, 1);
-      assert.match(lines.find((l) => l.includes("health check storage failing"))!, /writes refused/);
+      assert.match(
+        readFileSync(file, "utf8")
+          .split("\n")
+          .find((l) => l.includes("health check storage failing"))!,
+        /writes refused/,
+      );
 
       writeConfig(node, ["MinFreeDiskMB = 1"]);
       await node.rpc("reload-configuration", undefined, "debug");
       await until("the end of the refusal", () =>
         readFileSync(file, "utf8").includes("health check storage passes again"),
       );
+      // one line for each change, none for the looks in between (each look is checked in
+      // test/unit/monitor/healthWatch.test.ts)
+      const lines = readFileSync(file, "utf8").split("\n");
+      assert.equal(lines.filter((l) => l.includes("health check storage failing")).length, 1);
+      assert.equal(lines.filter((l) => l.includes("health check storage passes again")).length, 1);
     } finally {
       await node.kill9();
       node.cleanup();

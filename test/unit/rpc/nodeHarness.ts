@@ -109,18 +109,5 @@ export async function startTestNode(
   };
 }
 
-/** Poll `probe` every `everyMs` until it returns a value other than undefined, or fail after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined>,
-  timeoutMs = 30_000,
-  everyMs = 50,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, everyMs));
-  }
-}
+/** The tests' one polling helper (test/support/waitFor.ts), here for the callers that import the harness. */
+export { waitFor } from "../../support/waitFor.js";
