@@ -1,7 +1,8 @@
 // Resource limits of the HTTP side (issue "Reliability"; docs/operations.md §Limits), against real nodes:
 // body size (1 MiB default, -maxbody / [App] MaxBodyBytes), 16 MB bodies, batch size ([App] MaxBatch),
 // slow clients (headers or body trickled, idle connections), many concurrent connections, deep JSON
-// nesting, oversized headers, and the node's memory under a flood of invalid requests.
+// nesting, oversized headers, and a flood of invalid requests. No timing or memory asserts here (a loaded CI
+// machine is not a measurement): the node's RSS over the flood is `make bench`'s budget.rpc.floodRss.
 //
 // Flood size: CI 10,000 requests; LEDGERD_LONG=1 200,000.
 import assert from "node:assert/strict";
@@ -9,15 +10,10 @@ import { spawnSync } from "node:child_process";
 import * as http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
-import { type HttpAnswer, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { type HttpAnswer, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
-import {
-  FLOOD_CONCURRENCY,
-  FLOOD_WARMUP_REQUESTS,
-  floodBodies,
-  floodPoster,
-  settledRss,
-} from "../support/workloads.js";
+import { waitFor, waitUntil } from "../support/waitFor.js";
+import { FLOOD_CONCURRENCY, FLOOD_WARMUP_REQUESTS, floodBodies, floodPoster } from "../support/workloads.js";
 import { fuzzSeed, LONG } from "./mode.js";
 
 const MiB = 1024 * 1024;
@@ -29,9 +25,12 @@ const DEFAULT_MAX_BATCH = 100;
 const FLOOD_REQUESTS = LONG ? 200_000 : 10_000;
 // The node's RSS growth over a flood of 200,000 requests is a budget row of `make bench` (bench/budgets.ts,
 // `budget.rpc.floodRss`, < 160 MiB), not an assert here: this suite checks that every request is answered
-// and the node still serves, and prints the RSS figures.
-/** A slow client must be disconnected within this many ms (uWebSockets' idle timeout is 10 s). */
-const SLOW_CLIENT_CUTOFF_MS = 20_000;
+// and the node still serves.
+/**
+ * A slow client is disconnected by uWebSockets' idle timeout (10 s); the test gives up on a connection
+ * still open after this many ms (a bound for a hang, not a measurement).
+ */
+const SLOW_CLIENT_GIVE_UP_MS = 30_000;
 
 const PROPERTIES = '{"jsonrpc":"2.0","id":1,"method":"properties"}';
 
@@ -89,6 +88,53 @@ function sendLargeBody(port: number, size: number, chunked: boolean): Promise<Ht
   });
 }
 
+/** The node's whole 413 answer body for the default 1 MiB limit. */
+const TOO_LARGE_1MIB =
+  '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"request body exceeds the limit of 1048576 bytes"}}';
+
+/**
+ * Start a `size`-byte upload on a keep-alive connection and stop early — declared (Content-Length): after the
+ * headers; chunked: once 1 MiB + 64 KiB of body is sent — then wait (≤ 30 s, a hang bound) for the whole
+ * answer. Only a node that refuses before reading the body answers it.
+ */
+async function refusedMidUpload(
+  port: number,
+  size: number,
+  chunked: boolean,
+): Promise<{ status: number; text: string }> {
+  const s = net.connect(port, "127.0.0.1");
+  let received = "";
+  let closed = false;
+  s.on("data", (d: Buffer) => (received += d.toString("latin1")));
+  s.on("close", () => (closed = true));
+  s.on("error", () => {});
+  try {
+    const length = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${size}`;
+    s.write(`POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\n${length}\r\n\r\n`);
+    if (chunked) {
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      for (let sent = 0; sent <= DEFAULT_MAX_BODY; sent += chunk.length)
+        s.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
+    }
+    return await waitFor(
+      `an answer to a ${chunked ? "chunked" : "declared"} ${size}-byte upload that stopped early`,
+      () => {
+        const head = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n/.exec(received);
+        const declared = head === null ? undefined : /^content-length: *(\d+)/im.exec(head[2]!)?.[1];
+        if (head === null || declared === undefined) {
+          if (closed) throw new Error(`connection closed without an answer: ${JSON.stringify(received.slice(0, 200))}`);
+          return undefined;
+        }
+        const body = received.slice(head[0].length);
+        return body.length >= Number(declared) ? { status: Number(head[1]), text: body } : undefined;
+      },
+      30_000,
+    );
+  } finally {
+    s.destroy();
+  }
+}
+
 /** Open a raw TCP connection, send `parts` one every `intervalMs`, resolve when the server closes it (or at `giveUpMs`). */
 function trickle(
   port: number,
@@ -142,13 +188,11 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
     small?.cleanup();
   });
 
-  /** The node still answers a normal call (quickly). */
+  /** The node still answers a normal call (the 30 s bound is for a hang, not a measurement). */
   async function stillServes(p: LedgerdProcess, what: string): Promise<void> {
     assert.ok(p.isRunning, `${what}: the node died (${p.exitDescription})\n${p.tail()}`);
-    const t0 = performance.now();
-    const a = await p.post(PROPERTIES, { timeoutMs: 5000 });
+    const a = await p.post(PROPERTIES, { timeoutMs: 30_000 });
     assert.equal(a.status, 200, `${what}: ${a.text}`);
-    assert.ok(performance.now() - t0 < 2000, `${what}: a normal call took ${Math.round(performance.now() - t0)} ms`);
   }
 
   describe("body size", () => {
@@ -165,29 +209,30 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         assert.ok(!("error" in a), `chunked=${chunked}: connection failed: ${"error" in a ? a.error : ""}`);
         assert.equal(a.status, 413, `chunked=${chunked}`);
         const e = rpcError(a, `413 answer (chunked=${chunked})`);
-        assert.equal(e.code, -32600);
-        assert.equal(e.id, null);
-        assert.match(String(e.data), /1048576/, "data names the limit");
+        assert.deepEqual(e, {
+          id: null,
+          code: -32600,
+          message: "Invalid Request",
+          data: "request body exceeds the limit of 1048576 bytes",
+        });
       }
       await stillServes(node, "after 413");
     });
 
-    it("refuses 16 MB bodies (declared and chunked) without buffering them, and keeps serving", async () => {
-      const before = node.rssBytes();
+    it("refuses 16 MB bodies (declared and chunked) before they are uploaded, and keeps serving", async () => {
+      // Not buffered: the 413 comes while the upload has not happened (declared: no body byte sent) or has
+      // just passed the limit (chunked: 1 MiB + 64 KiB sent, the rest never) — a node that read the body
+      // first would never answer these.
       for (const chunked of [false, true]) {
-        const t0 = performance.now();
-        const a = await sendLargeBody(node.port, 16 * MiB, chunked);
-        const ms = performance.now() - t0;
-        // Either an answer (413) or the server cutting the upload short is a clean refusal; a 200 is not.
-        if (!("error" in a)) assert.equal(a.status, 413, `16 MB chunked=${chunked}: ${a.text.slice(0, 200)}`);
-        assert.ok(ms < 15_000, `16 MB chunked=${chunked}: refused after ${Math.round(ms)} ms`);
+        const a = await refusedMidUpload(node.port, 16 * MiB, chunked);
+        assert.equal(a.status, 413, `16 MB chunked=${chunked}: ${a.text}`);
+        assert.equal(a.text, TOO_LARGE_1MIB, `16 MB chunked=${chunked}`);
       }
-      const afterRss = node.rssBytes();
-      if (before !== undefined && afterRss !== undefined)
-        assert.ok(
-          afterRss - before < 16 * MiB,
-          `RSS grew by ${Math.round((afterRss - before) / MiB)} MiB over two 16 MB uploads: the body was buffered`,
-        );
+      // and whole 16 MB uploads are refused (413, or the upload cut short), never served
+      for (const chunked of [false, true]) {
+        const a = await sendLargeBody(node.port, 16 * MiB, chunked);
+        if (!("error" in a)) assert.equal(a.status, 413, `16 MB chunked=${chunked}: ${a.text.slice(0, 200)}`);
+      }
       await stillServes(node, "after 16 MB bodies");
     });
 
@@ -196,7 +241,12 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       assert.equal(ok.status, 200, ok.text);
       const a = await small.post(" ".repeat(4097 - PROPERTIES.length) + PROPERTIES);
       assert.equal(a.status, 413);
-      assert.equal(rpcError(a, "413 of -maxbody=4096").code, -32600);
+      assert.deepEqual(rpcError(a, "413 of -maxbody=4096"), {
+        id: null,
+        code: -32600,
+        message: "Invalid Request",
+        data: "request body exceeds the limit of 4096 bytes",
+      });
     });
   });
 
@@ -214,36 +264,43 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       );
       const a = await node.post(batch(DEFAULT_MAX_BATCH + 1));
       assert.equal(a.status, 400);
-      const e = rpcError(a, "batch over the limit");
-      assert.equal(e.code, -32600);
-      assert.match(String(e.data), /101.*100/);
+      assert.deepEqual(rpcError(a, "batch over the limit"), {
+        id: null,
+        code: -32600,
+        message: "Invalid Request",
+        data: "batch of 101 requests is larger than the limit of 100",
+      });
     });
 
     it("applies [App] MaxBatch = 5 on the small node", async () => {
       assert.equal((await small.post(batch(5))).status, 200);
       const a = await small.post(batch(6));
-      assert.equal(rpcError(a, "batch of 6").code, -32600);
+      assert.equal(rpcError(a, "batch of 6").data, "batch of 6 requests is larger than the limit of 5");
     });
   });
 
   describe("JSON shape", () => {
     it("refuses deep nesting (body, id, params) with a JSON-RPC error and keeps serving", async () => {
-      const cases: [string, string][] = [
-        ["100,000 nested arrays", "[".repeat(100_000) + "]".repeat(100_000)],
-        ["100,000 nested objects", '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000)],
-        ["id nested 65 deep", `{"jsonrpc":"2.0","method":"properties","id":${"[".repeat(65)}${"]".repeat(65)}}`],
+      const DEEP = { code: -32600, message: "Invalid Request", data: "JSON nests deeper than 64 levels" };
+      const cases: [string, string, typeof DEEP][] = [
+        ["100,000 nested arrays", "[".repeat(100_000) + "]".repeat(100_000), DEEP],
+        ["100,000 nested objects", '{"a":'.repeat(100_000) + "1" + "}".repeat(100_000), DEEP],
+        ["id nested 65 deep", `{"jsonrpc":"2.0","method":"properties","id":${"[".repeat(65)}${"]".repeat(65)}}`, DEEP],
         [
           "params nested 1,000 deep",
           `{"jsonrpc":"2.0","id":1,"method":"heights","params":${"[".repeat(1000)}${"]".repeat(1000)}}`,
+          DEEP,
         ],
-        ["unterminated 500,000 [", "[".repeat(500_000)],
+        [
+          "unterminated 500,000 [",
+          "[".repeat(500_000),
+          { code: -32700, message: "Parse error", data: "Unexpected end of JSON input" },
+        ],
       ];
-      for (const [name, body] of cases) {
+      for (const [name, body, error] of cases) {
         const a = await node.post(body);
         assert.equal(a.status, 400, name);
-        const e = rpcError(a, name);
-        assert.ok(e.code === -32600 || e.code === -32700, `${name}: code ${e.code}`);
-        assert.equal(e.id, null, name);
+        assert.deepEqual(rpcError(a, name), { id: null, ...error }, name);
       }
       // the documented depth is accepted: an id nested 63 deep is echoed
       const a = await node.post(`{"jsonrpc":"2.0","method":"properties","id":${"[".repeat(63)}${"]".repeat(63)}}`);
@@ -251,42 +308,47 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       await stillServes(node, "after deep nesting");
     });
 
-    it("survives oversized and too many headers (the connection is refused or answered, the node serves)", async () => {
+    it("closes the connection of oversized and too many headers without an answer, and serves", async () => {
       const big = await trickle(
         node.port,
-        [`POST /v2 HTTP/1.1\r\nHost: x\r\nX-Big: ${"a".repeat(4 * MiB)}\r\nContent-Length: 2\r\n\r\n{}`],
+        [
+          `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nX-Big: ${"a".repeat(4 * MiB)}\r\nContent-Length: 2\r\n\r\n{}`,
+        ],
         1,
         10_000,
       );
       assert.ok(big.closedAfterMs !== undefined, "a 4 MiB header must not hold the connection open");
-      assert.ok(!big.received.startsWith("HTTP/1.1 200"), "a 4 MiB header must not be served");
+      assert.equal(big.received, "", "a 4 MiB header: closed without an answer");
       const many = Array.from({ length: 500 }, (_, i) => `X-H${i}: v\r\n`).join("");
       const r = await trickle(
         node.port,
-        [`POST /v2 HTTP/1.1\r\nHost: x\r\n${many}Content-Length: ${PROPERTIES.length}\r\n\r\n${PROPERTIES}`],
+        [
+          `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\n${many}Content-Length: ${PROPERTIES.length}\r\n\r\n${PROPERTIES}`,
+        ],
         1,
         15_000,
       );
-      assert.ok(
-        r.closedAfterMs !== undefined || r.received.startsWith("HTTP/1.1"),
-        "500 headers: no answer and no close",
-      );
+      // uWebSockets closes the connection without an answer (headers past its buffer, or past its count)
+      assert.ok(r.closedAfterMs !== undefined, "500 headers must not hold the connection open");
+      assert.equal(r.received, "", "500 headers: closed without an answer");
       await stillServes(node, "after oversized headers");
     });
   });
 
   describe("connections", () => {
-    it(`cuts slow clients off within ${SLOW_CLIENT_CUTOFF_MS / 1000} s (headers trickled, body trickled, idle) and serves others meanwhile`, async () => {
-      const head = "POST /v2 HTTP/1.1\r\nHost: x\r\nContent-Type: text/plain\r\n";
+    it("cuts slow clients off (headers trickled, body trickled, idle) and serves others meanwhile", async () => {
+      const head = `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nContent-Type: text/plain\r\n`;
       const headers = head + `Content-Length: ${PROPERTIES.length}\r\n\r\n`;
+      // headers: ~90 parts and body: ~46 parts at one per 500 ms would outlast the give-up: only a cut ends them
+      const fdsBefore = node.openFds();
       const slow = [
-        ...Array.from({ length: 20 }, () => trickle(node.port, [...headers], 500, SLOW_CLIENT_CUTOFF_MS + 5000)),
-        ...Array.from({ length: 20 }, () =>
-          trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_CUTOFF_MS + 5000),
-        ),
-        ...Array.from({ length: 20 }, () => trickle(node.port, [], 500, SLOW_CLIENT_CUTOFF_MS + 5000)),
+        ...Array.from({ length: 20 }, () => trickle(node.port, [...headers], 500, SLOW_CLIENT_GIVE_UP_MS)),
+        ...Array.from({ length: 20 }, () => trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_GIVE_UP_MS)),
+        ...Array.from({ length: 20 }, () => trickle(node.port, [], 500, SLOW_CLIENT_GIVE_UP_MS)),
       ];
-      await sleep(1000);
+      // the 60 are connected (the node holds their sockets) while it serves another client
+      if (fdsBefore !== undefined)
+        await waitUntil("the node to hold the 60 slow connections", () => (node.openFds() ?? 0) >= fdsBefore + 60);
       await stillServes(node, "with 60 slow clients connected");
       const results = await Promise.all(slow);
       const kinds = ["headers trickled", "body trickled", "idle"];
@@ -294,9 +356,8 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         const kind = kinds[Math.floor(i / 20)];
         assert.ok(
           r.closedAfterMs !== undefined,
-          `${kind}: connection still open after ${SLOW_CLIENT_CUTOFF_MS + 5000} ms (${r.sent} parts sent)`,
+          `${kind}: connection still open after ${SLOW_CLIENT_GIVE_UP_MS} ms (${r.sent} parts sent)`,
         );
-        assert.ok(r.closedAfterMs <= SLOW_CLIENT_CUTOFF_MS, `${kind}: closed only after ${r.closedAfterMs} ms`);
         assert.ok(!r.received.includes('"result"'), `${kind}: a trickled request must not have been completed`);
       });
       await stillServes(node, "after the slow clients");
@@ -337,19 +398,19 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
         agent.destroy();
       }
       // closed by the client: the node lets go of every socket
-      const deadline = Date.now() + 5000;
-      let fds = node.openFds();
-      while (fdsBefore !== undefined && fds !== undefined && fds > fdsBefore + 10 && Date.now() < deadline) {
-        await sleep(100);
-        fds = node.openFds();
-      }
-      if (fdsBefore !== undefined && fds !== undefined)
-        assert.ok(fds <= fdsBefore + 10, `open fds ${fdsBefore} before, ${fds} after closing ${count} connections`);
+      if (fdsBefore !== undefined)
+        await waitUntil(
+          `the node to close the ${count} sockets`,
+          () => (node.openFds() ?? 0) <= fdsBefore + 10,
+          30_000,
+          100,
+          () => `open fds ${fdsBefore} before, ${node.openFds()} now`,
+        );
     });
   });
 
   describe("memory", () => {
-    it(`stays bounded under a flood of ${FLOOD_REQUESTS} invalid requests`, async () => {
+    it(`answers every request of a flood of ${FLOOD_REQUESTS} invalid ones and keeps serving (RSS: make bench)`, async () => {
       const rng = new Random(fuzzSeed());
       const bodies = floodBodies();
       const { post, destroy } = floodPoster(node.port);
@@ -360,18 +421,13 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
           for (let i = 0; i < FLOOD_WARMUP_REQUESTS / FLOOD_CONCURRENCY; i++) await post(rng.pick(bodies));
         }),
       );
-      await sleep(500);
-      const rss0 = node.rssBytes();
       let next = 0;
       let ok = 0;
-      const samples: number[] = [];
-      const t0 = performance.now();
       try {
         await Promise.all(
           Array.from({ length: FLOOD_CONCURRENCY }, async () => {
             while (next < FLOOD_REQUESTS) {
               const i = next++;
-              if (i % Math.floor(FLOOD_REQUESTS / 4) === 0) samples.push(node.rssBytes() ?? 0);
               const status = await post(i % 997 === 0 ? PROPERTIES : rng.pick(bodies));
               if (status === 400 || status === 200) ok++;
             }
@@ -380,14 +436,8 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       } finally {
         destroy();
       }
-      const seconds = (performance.now() - t0) / 1000;
-      const rss1 = await settledRss(node);
       assert.equal(ok, FLOOD_REQUESTS, "every flood request got a JSON-RPC answer (200 or 400)");
       await stillServes(node, "after the flood");
-      process.stdout.write(
-        `# flood: ${FLOOD_REQUESTS} requests in ${seconds.toFixed(1)} s (${Math.round(FLOOD_REQUESTS / seconds)}/s); node RSS ` +
-          `${[rss0, ...samples.slice(1), rss1].map((b) => `${Math.round((b ?? 0) / MiB)}`).join(" → ")} MiB\n`,
-      );
     });
   });
 });
