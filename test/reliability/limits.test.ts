@@ -10,9 +10,10 @@ import { spawnSync } from "node:child_process";
 import * as http from "node:http";
 import net from "node:net";
 import { after, before, describe, it } from "node:test";
+import { refusedMidUpload } from "../support/httpUpload.js";
 import { type HttpAnswer, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
-import { waitFor, waitUntil } from "../support/waitFor.js";
+import { waitUntil } from "../support/waitFor.js";
 import { FLOOD_CONCURRENCY, FLOOD_WARMUP_REQUESTS, floodBodies, floodPoster } from "../support/workloads.js";
 import { fuzzSeed, LONG } from "./mode.js";
 
@@ -91,49 +92,6 @@ function sendLargeBody(port: number, size: number, chunked: boolean): Promise<Ht
 /** The node's whole 413 answer body for the default 1 MiB limit. */
 const TOO_LARGE_1MIB =
   '{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid Request","data":"request body exceeds the limit of 1048576 bytes"}}';
-
-/**
- * Start a `size`-byte upload on a keep-alive connection and stop early — declared (Content-Length): after the
- * headers; chunked: once 1 MiB + 64 KiB of body is sent — then wait (≤ 30 s, a hang bound) for the whole
- * answer. Only a node that refuses before reading the body answers it.
- */
-async function refusedMidUpload(
-  port: number,
-  size: number,
-  chunked: boolean,
-): Promise<{ status: number; text: string }> {
-  const s = net.connect(port, "127.0.0.1");
-  let received = "";
-  let closed = false;
-  s.on("data", (d: Buffer) => (received += d.toString("latin1")));
-  s.on("close", () => (closed = true));
-  s.on("error", () => {});
-  try {
-    const length = chunked ? "Transfer-Encoding: chunked" : `Content-Length: ${size}`;
-    s.write(`POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\n${length}\r\n\r\n`);
-    if (chunked) {
-      const chunk = Buffer.alloc(64 * 1024, 0x20);
-      for (let sent = 0; sent <= DEFAULT_MAX_BODY; sent += chunk.length)
-        s.write(Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from("\r\n")]));
-    }
-    return await waitFor(
-      `an answer to a ${chunked ? "chunked" : "declared"} ${size}-byte upload that stopped early`,
-      () => {
-        const head = /^HTTP\/1\.1 (\d+)[^\r]*\r\n([\s\S]*?)\r\n\r\n/.exec(received);
-        const declared = head === null ? undefined : /^content-length: *(\d+)/im.exec(head[2]!)?.[1];
-        if (head === null || declared === undefined) {
-          if (closed) throw new Error(`connection closed without an answer: ${JSON.stringify(received.slice(0, 200))}`);
-          return undefined;
-        }
-        const body = received.slice(head[0].length);
-        return body.length >= Number(declared) ? { status: Number(head[1]), text: body } : undefined;
-      },
-      30_000,
-    );
-  } finally {
-    s.destroy();
-  }
-}
 
 /** Open a raw TCP connection, send `parts` one every `intervalMs`, resolve when the server closes it (or at `giveUpMs`). */
 function trickle(
@@ -224,7 +182,7 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       // just passed the limit (chunked: 1 MiB + 64 KiB sent, the rest never) — a node that read the body
       // first would never answer these.
       for (const chunked of [false, true]) {
-        const a = await refusedMidUpload(node.port, 16 * MiB, chunked);
+        const a = await refusedMidUpload(node.port, 16 * MiB, chunked, DEFAULT_MAX_BODY);
         assert.equal(a.status, 413, `16 MB chunked=${chunked}: ${a.text}`);
         assert.equal(a.text, TOO_LARGE_1MIB, `16 MB chunked=${chunked}`);
       }

@@ -90,9 +90,39 @@ function valueFreeDescription(e: ConfigError): string {
   // a field name only when it is one of ours: a stray line (a pasted password) reads as an unknown name
   const known = e.field !== undefined && KNOWN_FIELDS.has(e.field.toLowerCase());
   return (
-    `${where}: ${known ? `${e.field}: ` : ""}${expected ?? "invalid"}; nothing changed ` +
+    `${where}: ${known ? `${e.field}: ` : ""}${expected ?? errorKind(e.message.startsWith(`${where}: `) ? e.message.slice(where.length + 2) : e.message) ?? "invalid"}; nothing changed ` +
     "(values are not echoed here: the node's log at warning level says what is wrong)"
   );
+}
+
+/**
+ * The kind of a syntax error or unknown name of config/ini.ts (`message` without its "file:line: ") in words of
+ * our own (its message quotes the line or the name, which may be a pasted secret): "syntax error: a quoted
+ * value has no closing quote", "unknown field name", …; undefined for other errors.
+ */
+function errorKind(message: string): string | undefined {
+  const kinds: [RegExp, string][] = [
+    [/^syntax error: missing closing quote/, "syntax error: a quoted value has no closing quote"],
+    [/^syntax error: expected "Name = value"/, 'syntax error: expected "Name = value" or a group header such as [App]'],
+    [/^syntax error: expected "=" after/, 'syntax error: expected "=" after the name'],
+    [/^syntax error: invalid escape/, String.raw`syntax error: an escape other than \\, \", \n or \t`],
+    [
+      /^syntax error: the value of .* continues past the end of the file/,
+      "syntax error: a value continues past the end of the file",
+    ],
+    [
+      /^syntax error: field .* comes before any group header/,
+      "syntax error: a field before any group header such as [App]",
+    ],
+    [
+      /^syntax error: expected a group header|^syntax error: bad group name/,
+      "syntax error: expected a group header such as [App]",
+    ],
+    [/^syntax error: subsections/, "syntax error: subsections ([Group name]) are not supported"],
+    [/^unknown field /, "unknown field name (the log names it)"],
+    [/^unknown group /, "unknown group name (the log names it)"],
+  ];
+  return kinds.find(([re]) => re.test(message))?.[1];
 }
 
 /** "group.field" of every configuration field, lower case. */
