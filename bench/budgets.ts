@@ -5,6 +5,7 @@
  * The functional half of each check (the block closes with every entry; the node answers every request of
  * the flood and still serves) stays in `make test`.
  */
+import { STALLED_CONSUMERS, stalledConsumers } from "../test/support/liveConsumers.js";
 import { LedgerdProcess, sleep } from "../test/support/nodeProcess.js";
 import {
   BIG_BLOCK,
@@ -40,9 +41,17 @@ const CLOSE_ROUNDS = 3;
 export const FLOOD_RSS_GROWTH_LIMIT_MIB = 160;
 export const FLOOD_REQUESTS = 200_000;
 
+/**
+ * Most the node's RSS may grow while STALLED_CONSUMERS live-feed consumers replay ~10 MB of entry events and
+ * never read, bytes (test/support/liveConsumers.ts; the test that they are dropped with 4008 is
+ * test/integration/live-feed). The replay's pacing holds ≤ 256 KiB unsent per consumer; without it each would
+ * buffer every event the kernel does not take (~10 MB × 10). The limit is that of the former test assert.
+ */
+export const STALLED_FEED_RSS_GROWTH_LIMIT_MIB = 40;
+
 /** Every budget row, in table order. */
 export async function budgetRows(): Promise<BenchRow[]> {
-  return [await closeRow(), await floodRow()];
+  return [await closeRow(), await floodRow(), await stalledFeedRow()];
 }
 
 /** One close of CLOSE_ENTRIES entries in CLOSE_CHAINS chains on a fresh store: its main-thread CPU ms. */
@@ -141,6 +150,40 @@ async function floodRow(): Promise<BenchRow> {
     };
   } finally {
     destroy();
+    await node.stop();
+    node.cleanup();
+  }
+}
+
+/** `budget.live.stalledRss`: growth of a node's RSS, MiB, from before the stalled replays to their peak. */
+async function stalledFeedRow(): Promise<BenchRow> {
+  const node = await LedgerdProcess.start({ blockTimeSeconds: 1 });
+  try {
+    let rss0: number | undefined;
+    let peak = 0;
+    const t0 = performance.now();
+    await stalledConsumers(node, {
+      beforeReplays: async () => {
+        rss0 = await settledRss(node);
+      },
+      whileDropping: () => {
+        peak = Math.max(peak, node.rssBytes() ?? 0);
+      },
+    });
+    const seconds = (performance.now() - t0) / 1000;
+    const growthMiB = rss0 === undefined || peak === 0 ? Number.NaN : (peak - rss0) / MiB;
+    return {
+      id: "budget.live.stalledRss",
+      section: "budget",
+      name: `node RSS growth while ${STALLED_CONSUMERS} live-feed replays stall (never read) until dropped`,
+      opsPerSec: 1 / seconds,
+      meanUs: seconds * 1e6,
+      p99Us: 0,
+      samples: 1,
+      note: `RSS ${mib(rss0)} → at most ${mib(peak)} MiB`,
+      budget: { value: round1(growthMiB), limit: STALLED_FEED_RSS_GROWTH_LIMIT_MIB, unit: "MiB" },
+    };
+  } finally {
     await node.stop();
     node.cleanup();
   }

@@ -1,23 +1,20 @@
 // The live event feed (/live, docs/api.md "Live event feed") against the real node: block events without
 // subscribing; entry, transaction and status events in order (acknowledged, then confirmed); resume from a
 // height; Basic auth on the upgrade; the client library's reconnect across a node restart; and consumers
-// that never read, dropped with close code 4008 while the node's RSS stays flat.
+// that never read, dropped with close code 4008 (the node's RSS meanwhile: make bench, budget.live.stalledRss).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
 import { type LiveEvent, subscribe } from "../../src/client/liveClient.js";
 import { chainIdFromExtIds } from "../../src/protocol/entry.js";
-import { DEFAULT_LIVE_FEED_OPTIONS } from "../../src/rpc/live/feed.js";
 import { composeEntry } from "../../tools/wallet/compose.js";
-import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
-import { killAllNodes, LedgerdProcess, PROJECT_ROOT, sleep } from "../support/nodeProcess.js";
+import { buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
+import { STALLED_ENTRIES, STALLED_ENTRY_CONTENT_BYTES, stalledConsumers } from "../support/liveConsumers.js";
+import { killAllNodes, LedgerdProcess, PROJECT_ROOT } from "../support/nodeProcess.js";
 import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
-
-const MiB = 1024 * 1024;
 
 /** With LIVE_CAPTURE=<file>, the first event of each kind is written there (the examples of docs/api.md). */
 function capture(events: LiveEvent[], only?: string): void {
@@ -284,16 +281,20 @@ describe("live feed on a node process", () => {
     try {
       const events: LiveEvent[] = [];
       const opens: { reconnect: boolean; resumedFrom?: number }[] = [];
+      const closes: { retryInMs?: number }[] = [];
       const sub = subscribe(
         { url: node.url, reconnectMs: 100 },
         {},
-        { onEvent: (e) => events.push(e), onOpen: (i) => opens.push(i) },
+        { onEvent: (e) => events.push(e), onOpen: (i) => opens.push(i), onClose: (i) => closes.push(i) },
       );
       await waitFor("two block events", async () =>
         events.filter((e) => e.event === "block").length >= 2 ? true : undefined,
       );
       await node.stop();
-      await sleep(300);
+      // the client saw the node go and will retry (restarting before would race its close)
+      await waitFor("the client to see the close", async () =>
+        closes.some((c) => c.retryInMs !== undefined) ? true : undefined,
+      );
       await node.restart();
       await waitFor("a reconnect", async () => (opens.some((o) => o.reconnect) ? true : undefined));
       const before = sub.lastHeight;
@@ -310,187 +311,24 @@ describe("live feed on a node process", () => {
     }
   });
 
-  it("consumers that never read are dropped with 4008 and the node's RSS stays flat", async () => {
+  it("consumers that never read are dropped with 4008 before they get every event (their RSS: make bench)", async () => {
     const node = await LedgerdProcess.start({ blockTimeSeconds: 1 });
     try {
-      const call: RpcCall = (m, p) => node.rpc(m, p);
-      const ec = ecKeyOf("ledgerd live feed slow consumer EC key");
-      await buyCredits(call, ec, ENTRIES * 10 + 100);
-      await waitFor("credits", async () => {
-        const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
-        return b.balance >= ENTRIES * 10 + 100 ? true : undefined;
-      });
-      const { chainId } = await createChain(call, ec, `slow consumer ${Date.now()}`);
-      const from = ((await call("heights")) as { directoryblockheight: number }).directoryblockheight;
-      // One consumer that stops reading before the writes: dropped by the live path (a send that would take
-      // its unsent events over 1 MiB closes it).
-      const live = await neverReading(node.port, { op: "subscribe", chains: [chainId], content: true });
-      const content = new Uint8Array(ENTRY_CONTENT_BYTES).fill(0x61);
-      for (let i = 0; i < ENTRIES; i += WRITE_CONCURRENCY)
-        await Promise.all(
-          Array.from({ length: Math.min(WRITE_CONCURRENCY, ENTRIES - i) }, (_, j) =>
-            addEntry(call, ec, chainId, content, { extIds: [`n${i + j}`] }),
-          ),
-        );
-      const written = ((await call("heights")) as { leaderheight: number }).leaderheight;
-      await waitFor("the entries saved", async () =>
-        ((await call("heights")) as { directoryblockheight: number }).directoryblockheight >= written
-          ? true
-          : undefined,
-      );
-      await sleep(500);
-      // Ten consumers that replay those blocks with content and never read. The replay sends while the
-      // node's unsent bytes for them stay under 256 KiB, waits for a drain, and drops them when none comes
-      // within 5 s. Without that pacing the node would buffer everything the kernel does not take.
-      const rss0 = node.rssBytes()!;
-      const stalled = await Promise.all(
-        Array.from({ length: CONSUMERS }, () =>
-          neverReading(node.port, { op: "subscribe", chains: [chainId], content: true, fromheight: from }),
-        ),
-      );
-      // Wait for the node to report every drop (its hello events count them): no consumer reads before.
-      let rss1 = rss0;
-      await waitFor(
-        `${CONSUMERS + 1} slow consumers dropped`,
-        async () => {
-          rss1 = Math.max(rss1, node.rssBytes() ?? 0);
-          return (await feedStats(node.port)).dropped >= CONSUMERS + 1 ? true : undefined;
-        },
-        180_000,
-        250,
-      );
-      process.stdout.write(
-        `# ${CONSUMERS} stalled replays: node RSS ${Math.round(rss0 / MiB)} → at most ${Math.round(rss1 / MiB)} MiB\n`,
-      );
-      assert.ok(
-        rss1 - rss0 < 40 * MiB,
-        `node RSS grew from ${Math.round(rss0 / MiB)} to ${Math.round(rss1 / MiB)} MiB with ${CONSUMERS} stalled consumers`,
-      );
-      // Now read what each got: a prefix of the events, then the close frame 4008.
+      const { live, stalled } = await stalledConsumers(node);
+      // Each got a prefix of the events, then the close frame 4008.
       for (const s of [live, ...stalled]) {
         const got = await s.readAll();
         assert.equal(got.closeCode, 4008, `close code (read ${got.bytes} bytes)`);
-        assert.ok(got.bytes < ENTRIES * 2 * ENTRY_CONTENT_BYTES, `read ${got.bytes} bytes: dropped before all events`);
+        assert.ok(
+          got.bytes < STALLED_ENTRIES * 2 * STALLED_ENTRY_CONTENT_BYTES,
+          `read ${got.bytes} bytes: dropped before all events`,
+        );
       }
       // The node still answers.
-      await call("heights");
+      await node.rpc("heights");
     } finally {
       await node.stop();
       node.cleanup();
     }
   });
 });
-
-const CONSUMERS = 10;
-/** Content bytes per entry (an entry is at most 10,240 bytes); an event carries it as hex, twice the size. */
-const ENTRY_CONTENT_BYTES = 9900;
-/**
- * Entries written: their events (with content) must be more than the kernel can hold for a consumer that
- * never reads, or no drop can happen. A never-reading receiver's buffer stays near its initial size
- * (tcp_rmem[1]); the sender's grows up to tcp_wmem[2]. Both are read here with a wide margin (×8 on the
- * receiving side, ×1.5 overall), plus the feed's 1 MiB limit: 4 MiB + 8 × 128 KiB here → 500 entries.
- */
-const ENTRIES = entriesToOverflowSockets();
-const WRITE_CONCURRENCY = 20;
-
-function entriesToOverflowSockets(): number {
-  const field = (file: string, i: number, fallback: number): number => {
-    try {
-      return Number(readFileSync(file, "utf8").trim().split(/\s+/)[i]) || fallback;
-    } catch {
-      return fallback;
-    }
-  };
-  const kernel =
-    field("/proc/sys/net/ipv4/tcp_wmem", 2, 4 * MiB) + 8 * field("/proc/sys/net/ipv4/tcp_rmem", 1, 128 * 1024);
-  const bytes = 1.5 * (kernel + DEFAULT_LIVE_FEED_OPTIONS.maxBufferedBytes);
-  return Math.min(2000, Math.max(300, Math.ceil(bytes / (2 * ENTRY_CONTENT_BYTES))));
-}
-
-/** The feed's counters, from the `hello` of a short connection. */
-async function feedStats(port: number): Promise<{ connections: number; dropped: number }> {
-  const ws = new WebSocket(`ws://127.0.0.1:${port}/live`);
-  try {
-    return await new Promise((resolve, reject) => {
-      ws.once("message", (d) =>
-        resolve((JSON.parse(d.toString()) as { feed: { connections: number; dropped: number } }).feed),
-      );
-      ws.once("error", reject);
-    });
-  } finally {
-    ws.close();
-  }
-}
-
-/** A raw WebSocket client that sends `request`, then stops reading. */
-async function neverReading(
-  port: number,
-  request: Record<string, unknown>,
-): Promise<{ readAll(): Promise<{ bytes: number; closeCode: number | undefined }> }> {
-  const socket = net.connect(port, "127.0.0.1");
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", resolve);
-    socket.once("error", reject);
-  });
-  socket.write(
-    "GET /live HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-      "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n",
-  );
-  let head = Buffer.alloc(0);
-  await new Promise<void>((resolve) => {
-    const onData = (d: Buffer): void => {
-      head = Buffer.concat([head, d]);
-      if (head.includes("\r\n\r\n")) {
-        socket.off("data", onData);
-        socket.pause();
-        resolve();
-      }
-    };
-    socket.on("data", onData);
-  });
-  assert.match(head.toString("latin1"), /^HTTP\/1\.1 101/);
-  const body = Buffer.from(JSON.stringify(request));
-  socket.write(maskedTextFrame(body));
-  const chunks: Buffer[] = [head.subarray(head.indexOf("\r\n\r\n") + 4)];
-  return {
-    readAll: () =>
-      new Promise((resolve) => {
-        const finish = (): void => resolve(parseFrames(Buffer.concat(chunks)));
-        socket.on("data", (d: Buffer) => chunks.push(d));
-        socket.on("close", finish);
-        socket.on("error", () => {});
-        socket.resume();
-      }),
-  };
-}
-
-function maskedTextFrame(payload: Buffer): Buffer {
-  const mask = Buffer.from([1, 2, 3, 4]);
-  const len = payload.length;
-  const header = len < 126 ? Buffer.from([0x81, 0x80 | len]) : Buffer.from([0x81, 0x80 | 126, len >> 8, len & 255]);
-  const masked = Buffer.from(payload.map((b, i) => b ^ mask[i % 4]!));
-  return Buffer.concat([header, mask, masked]);
-}
-
-/** Walk server frames (unmasked): total payload bytes and the close frame's code, if any. */
-function parseFrames(buf: Buffer): { bytes: number; closeCode: number | undefined } {
-  let at = 0;
-  let bytes = 0;
-  while (at + 2 <= buf.length) {
-    const opcode = buf[at]! & 0x0f;
-    let len = buf[at + 1]! & 0x7f;
-    let p = at + 2;
-    if (len === 126) {
-      len = buf.readUInt16BE(p);
-      p += 2;
-    } else if (len === 127) {
-      len = Number(buf.readBigUInt64BE(p));
-      p += 8;
-    }
-    if (p + len > buf.length) break;
-    if (opcode === 0x8) return { bytes, closeCode: len >= 2 ? buf.readUInt16BE(p) : undefined };
-    bytes += len;
-    at = p + len;
-  }
-  return { bytes, closeCode: undefined };
-}
