@@ -32,14 +32,36 @@ const CANDIDATES = {
     "ledger/merkleBuilder",
     "ledger/decodedBlockCache",
     "ledger/clock",
+    "ledger/clockEdges",
+    "ledger/holdingQueue",
+    "ledger/processList",
+    "ledger/replayEdges",
+    "ledger/holdingJournal",
     "ledger/blocks",
   ],
 };
 
 /**
- * Source files whose own tests are named here rather than found by imports: the ledger's rule functions
- * are reached through the hub (ledger.ts) by every ledger test, but only these state the rules; the block
- * tests (a minute per run) would only re-test what these already kill.
+ * The ledger's fast rule tests (seconds each; a real ledger over LMDB), fastest first: a mutant stops at the
+ * first file that fails. They are the tests of every ledger part the hub (ledger.ts) delegates to. The
+ * block tests (`ledger/blocks`, a minute per run) are a second pass: LEDGERD_MUTATION_SLOW=1 adds them, for
+ * the mutants only they can kill (a second pass replaces the first pass's results of that file).
+ */
+const LEDGER_FAST = [
+  "ledger/holdingShareEdges",
+  "ledger/holdingPolicy",
+  "ledger/ruleEdges",
+  "ledger/holdingJournal",
+  "ledger/consensus",
+  "ledger/rules",
+  ...(process.env.LEDGERD_MUTATION_SLOW === "1" ? ["ledger/blocks"] : []),
+];
+
+/**
+ * Source files whose own tests are named here rather than found by imports: the ledger's parts are reached
+ * through the hub (ledger.ts) by every ledger test, but only these state their rules; the block tests (a
+ * minute per run) would only re-test what these already kill. A ledger file named neither here nor by a
+ * test of its own (messages, merkleBuilder, decodedBlockCache) runs LEDGER_FAST.
  */
 const FOCUS = {
   // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
@@ -50,7 +72,17 @@ const FOCUS = {
     "ledger/holdingPolicy",
     "ledger/holdingShareEdges",
   ],
+  // its schedule on mock timers (clockEdges, seconds), then on real timers (blockTimeSeconds 0.5)
+  "ledger/clock": ["ledger/clockEdges", "ledger/clock"],
+  // plain state the rules fill: its own unit test first (milliseconds), then the rules' tests
+  "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
+  "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
+  // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
+  // property test that restarts a ledger from its journal mid-sequence
+  "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
 };
+const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
+if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
 
 if (!(folder in CANDIDATES) || !/^[a-z]+(\/[a-zA-Z0-9]+)+$/.test(target))
   throw new Error(

@@ -1,0 +1,209 @@
+/**
+ * The process list's bookkeeping, exactly (processList.ts; docs/testing.md §Mutation testing): the asset
+ * block period of each minute, the EC block body built item by item (wire-format §5.4), the entry blocks
+ * with their minute markers (§6.4) and Merkle roots, the lookups by txid and full hash, and the balance
+ * deltas. Real commits, entries and signed transactions; the list is plain state the rules fill.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { periodOfMinute, ProcessList, type RevealedEntry } from "../../../src/ledger/processList.js";
+import { toHex } from "../../../src/protocol/bytes.js";
+import { commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
+import { entryHash, unmarshalEntry } from "../../../src/protocol/entry.js";
+import { merkleRoot } from "../../../src/protocol/merkle.js";
+import { transactionId } from "../../../src/protocol/transaction.js";
+import { assetKey, chainCommit, entryCommit, entryRaw, firstEntry, payment, UNIT } from "./harness.js";
+
+const T0 = Date.UTC(2024, 0, 1);
+
+function marker(minute: number): Uint8Array {
+  const m = new Uint8Array(32);
+  m[31] = minute;
+  return m;
+}
+
+function reveal(raw: Uint8Array, timeMs = T0): RevealedEntry {
+  return { entryHash: entryHash(raw), raw, entry: unmarshalEntry(raw), commitTxId: new Uint8Array(32), timeMs };
+}
+
+function concat(...parts: (Uint8Array | number[])[]): Uint8Array {
+  return Uint8Array.from(parts.flatMap((p) => [...p]));
+}
+
+describe("process list", () => {
+  test("a transaction of minute m lands in period max(0, m − 1): minutes 0 and 1 share period 0", () => {
+    assert.deepEqual(
+      Array.from({ length: 10 }, (_, m) => periodOfMinute(m)),
+      [0, 0, 1, 2, 3, 4, 5, 6, 7, 8],
+    );
+    const pl = new ProcessList(5, T0);
+    assert.equal(pl.periods.length, 10);
+    const txs = [0, 1, 2, 3].map((i) =>
+      payment({ milliTime: T0 + i, outputs: [{ to: assetKey(i + 1), amount: UNIT }] }),
+    );
+    const accepted = txs.map((tx) => ({
+      tx,
+      txId: transactionId(tx),
+      fullHash: new Uint8Array(32).fill(1 + txs.indexOf(tx)),
+      timeMs: T0,
+    }));
+    pl.addTransaction(accepted[0]!); // minute 0
+    pl.endMinute(T0 + 600);
+    pl.addTransaction(accepted[1]!); // minute 1
+    pl.endMinute(T0 + 1200);
+    pl.addTransaction(accepted[2]!); // minute 2
+    pl.addTransaction(accepted[3]!); // minute 2
+    assert.deepEqual(
+      pl.periods.map((p) => p.length),
+      [2, 2, 0, 0, 0, 0, 0, 0, 0, 0],
+    );
+    assert.equal(pl.periods[0]![0], accepted[0]);
+    assert.equal(pl.periods[0]![1], accepted[1]);
+    assert.deepEqual(pl.transactions, accepted);
+    for (const a of accepted) {
+      assert.equal(pl.transactionsByHash.get(toHex(a.txId)), a);
+      assert.equal(pl.transactionsByHash.get(toHex(a.fullHash)), a);
+    }
+    assert.equal(pl.transactionsByHash.size, 8);
+  });
+
+  test("starts at minute 0 of its height, sequence 0, the minute starting with the block", () => {
+    const pl = new ProcessList(7, T0 + 42);
+    assert.equal(pl.height, 7);
+    assert.equal(pl.startMs, T0 + 42);
+    assert.equal(pl.minute, 0);
+    assert.equal(pl.minuteStartMs, T0 + 42);
+    assert.equal(pl.nextSeq, 0);
+    assert.equal(pl.ecBody.length, 0);
+    assert.deepEqual(pl.ecItems, []);
+    assert.equal(pl.entryBlocks.size, 0);
+  });
+
+  test("the EC block body grows item by item: ECID 02/03 ‖ the commit, ECID 01 ‖ the minute (1..10)", () => {
+    const pl = new ProcessList(1, T0);
+    const a = firstEntry(["pl", "a"], "x");
+    const cc = chainCommit(a.raw, T0);
+    const ec = entryCommit(entryRaw(a.chainId, ["b"], "y"), T0);
+    const p1 = pl.addCommit(cc, commitTxId(cc), commitFullHash(cc), T0 + 1);
+    assert.deepEqual(p1, {
+      commit: cc,
+      txId: commitTxId(cc),
+      fullHash: commitFullHash(cc),
+      timeMs: T0 + 1,
+      ecIndex: 0,
+    });
+    pl.endMinute(T0 + 600);
+    const p2 = pl.addCommit(ec, commitTxId(ec), commitFullHash(ec), T0 + 601);
+    assert.equal(p2.ecIndex, 2, "after the chain commit and the minute item");
+    pl.endMinute(T0 + 1200);
+    assert.deepEqual(
+      pl.ecItems.map((i) => i.type),
+      ["chainCommit", "minute", "entryCommit", "minute"],
+    );
+    assert.deepEqual([...pl.ecBody.finish()], [...concat([2], cc.raw, [1, 1], [3], ec.raw, [1, 2])]);
+    assert.deepEqual(pl.commits, [p1, p2]);
+    assert.equal(pl.commitsByHash.size, 4);
+    for (const p of [p1, p2]) {
+      assert.equal(pl.commitsByHash.get(toHex(p.txId)), p);
+      assert.equal(pl.commitsByHash.get(toHex(p.fullHash)), p);
+    }
+    // the body goes on past its first allocation (4,096 bytes) unchanged
+    for (let i = 0; i < 7; i++) pl.endMinute(T0 + 1800 + i);
+    for (let i = 0; i < 40; i++) pl.addCommit(ec, commitTxId(ec), new Uint8Array(32).fill(i), T0 + 7000);
+    const body = pl.ecBody.finish();
+    assert.equal(body.length, 342 + 7 * 2 + 40 * 137);
+    assert.deepEqual([...body.subarray(body.length - 137)], [...concat([3], ec.raw)]);
+    assert.deepEqual([...body.subarray(342, 356)], [1, 3, 1, 4, 1, 5, 1, 6, 1, 7, 1, 8, 1, 9]);
+  });
+
+  test("minutes advance one at a time, each end taking its time as the next minute's start", () => {
+    const pl = new ProcessList(1, T0);
+    for (let m = 0; m < 10; m++) {
+      assert.equal(pl.minute, m);
+      pl.endMinute(T0 + 600 * (m + 1) + 3);
+      assert.equal(pl.minuteStartMs, T0 + 600 * (m + 1) + 3);
+      assert.deepEqual(pl.ecItems.at(-1), { type: "minute", number: m + 1 });
+    }
+    assert.equal(pl.minute, 10);
+    assert.equal(pl.startMs, T0, "the block start does not move");
+  });
+
+  test("entry blocks: one per chain, in arrival order, a minute marker after each minute with entries", () => {
+    const pl = new ProcessList(2, T0);
+    const a = firstEntry(["pl chain a"], "a0");
+    const b = firstEntry(["pl chain b"], "b0");
+    const a0 = reveal(a.raw);
+    const b0 = reveal(b.raw);
+    const a1 = reveal(entryRaw(a.chainId, ["a1"], "a1"));
+    const a2 = reveal(entryRaw(a.chainId, ["a2"], "a2"));
+    pl.addReveal(a0, true);
+    pl.endMinute(T0 + 600); // marker 1 into chain a
+    pl.addReveal(b0, true);
+    pl.addReveal(a1, false);
+    pl.endMinute(T0 + 1200); // marker 2 into a and b
+    pl.endMinute(T0 + 1800); // no entries in minute 3: no marker 3 (the last item is a marker)
+    pl.addReveal(a2, false);
+    pl.endMinute(T0 + 2400); // marker 4 into a only
+    const ea = pl.entryBlocks.get(toHex(a.chainId))!;
+    const eb = pl.entryBlocks.get(toHex(b.chainId))!;
+    assert.deepEqual([...pl.entryBlocks.keys()], [toHex(a.chainId), toHex(b.chainId)]);
+    assert.deepEqual(
+      ea.items.map(toHex),
+      [a0.entryHash, marker(1), a1.entryHash, marker(2), a2.entryHash, marker(4)].map(toHex),
+    );
+    assert.deepEqual(eb.items.map(toHex), [b0.entryHash, marker(2)].map(toHex));
+    assert.equal(toHex(ea.merkle.root()), toHex(merkleRoot(ea.items)));
+    assert.equal(toHex(eb.merkle.root()), toHex(merkleRoot(eb.items)));
+    assert.equal(ea.newChain, true);
+    assert.equal(eb.newChain, true);
+    assert.equal(toHex(ea.chainId), toHex(a.chainId));
+    assert.deepEqual([...pl.newChains].sort(), [toHex(a.chainId), toHex(b.chainId)].sort());
+    assert.equal(a0.block, ea);
+    assert.equal(a1.block, ea);
+    assert.equal(b0.block, eb);
+    assert.deepEqual(pl.reveals, [a0, b0, a1, a2]);
+    for (const r of [a0, b0, a1, a2]) assert.equal(pl.revealsByHash.get(toHex(r.entryHash)), r);
+  });
+
+  test("an entry block of an existing chain is not a new chain; the latest reveal of an entry hash is kept", () => {
+    const pl = new ProcessList(2, T0);
+    const a = firstEntry(["pl existing"], "e0");
+    const e1 = reveal(entryRaw(a.chainId, ["e1"], "e1"));
+    pl.addReveal(e1, false);
+    const eb = pl.entryBlocks.get(toHex(a.chainId))!;
+    assert.equal(eb.newChain, false);
+    assert.equal(pl.newChains.size, 0);
+    // the same entry again (paid again): a second item, and the lookup gives the later reveal
+    const again = reveal(e1.raw, T0 + 5);
+    pl.addReveal(again, false);
+    assert.deepEqual(eb.items.map(toHex), [e1.entryHash, e1.entryHash].map(toHex));
+    assert.equal(pl.revealsByHash.get(toHex(e1.entryHash)), again);
+    assert.equal(pl.reveals.length, 2);
+  });
+
+  test("balance changes add up per address", () => {
+    const pl = new ProcessList(1, T0);
+    const x = new Uint8Array(32).fill(1);
+    const y = new Uint8Array(32).fill(2);
+    pl.changeAsset(x, 5n);
+    pl.changeAsset(y, -3n);
+    pl.changeAsset(x, -7n);
+    pl.changeEC(x, 10n);
+    pl.changeEC(x, 4n);
+    pl.changeEC(y, -1n);
+    assert.deepEqual(
+      [...pl.assetDelta.entries()],
+      [
+        [toHex(x), { address: x, delta: -2n }],
+        [toHex(y), { address: y, delta: -3n }],
+      ],
+    );
+    assert.deepEqual(
+      [...pl.ecDelta.entries()],
+      [
+        [toHex(x), { publicKey: x, delta: 14n }],
+        [toHex(y), { publicKey: y, delta: -1n }],
+      ],
+    );
+  });
+});
