@@ -31,11 +31,13 @@ const CANDIDATES = {
     "ledger/holdingShareEdges",
     "ledger/merkleBuilder",
     "ledger/decodedBlockCache",
+    "ledger/decodedBlockCacheEdges",
     "ledger/clock",
     "ledger/clockEdges",
     "ledger/holdingQueue",
     "ledger/processList",
     "ledger/replayEdges",
+    "ledger/closeEdges",
     "ledger/holdingJournal",
     "ledger/blocks",
   ],
@@ -77,6 +79,8 @@ const FOCUS = {
   // plain state the rules fill: its own unit test first (milliseconds), then the rules' tests
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
+  // the close's logs, counters and journal removal (closeEdges), then the rules' tests
+  "ledger/close": ["ledger/closeEdges", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
   "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],

@@ -138,6 +138,22 @@ describe("holding queue", () => {
     assert.deepEqual(q.takeReleased(), []);
   });
 
+  test("another reveal leaving the queue before a reveal's record is known does not lose it", () => {
+    const q = queue();
+    const other = held("other");
+    q.add(other);
+    q.located(other.raw, { height: 1, seq: 0 });
+    const a = held("a");
+    q.add(a);
+    // the sweep or a paying commit removes another reveal between a's add and its journal record
+    q.remove(other.entryHash);
+    q.located(a.raw, { height: 1, seq: 1 });
+    assert.deepEqual(a.record, { height: 1, seq: 1 });
+    // a held reveal without a record (a cluster node's) is in no height's records
+    q.add(held("no record"));
+    assert.deepEqual([...q.recordsAt(1)], [1]);
+  });
+
   test("a reveal removed before its record is known is not located afterwards", () => {
     const q = queue();
     const a = held("a");

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { periodOfMinute, ProcessList, type RevealedEntry } from "../../../src/ledger/processList.js";
+import { ProcessList, periodOfMinute, type RevealedEntry } from "../../../src/ledger/processList.js";
 import { toHex } from "../../../src/protocol/bytes.js";
 import { commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
 import { entryHash, unmarshalEntry } from "../../../src/protocol/entry.js";
