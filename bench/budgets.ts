@@ -5,8 +5,12 @@
  * The functional half of each check (the block closes with every entry; the node answers every request of
  * the flood and still serves) stays in `make test`.
  */
+import { buildCorpus, vectorBlobs } from "../test/reliability/corpus.js";
+import { decoderTable } from "../test/reliability/decoderTable.js";
+import { fuzzDecoder } from "../test/support/fuzz.js";
 import { STALLED_CONSUMERS, stalledConsumers } from "../test/support/liveConsumers.js";
 import { LedgerdProcess, sleep } from "../test/support/nodeProcess.js";
+import { Random } from "../test/support/random.js";
 import {
   BIG_BLOCK,
   FLOOD_CONCURRENCY,
@@ -49,9 +53,58 @@ export const FLOOD_REQUESTS = 200_000;
  */
 export const STALLED_FEED_RSS_GROWTH_LIMIT_MIB = 40;
 
+/**
+ * Longest one decode of a fuzzed input may take, ms: a decoder that loops or allocates by a hostile count is a
+ * bug (the limit `make test`'s decoder fuzz asserted per case; decodes take microseconds).
+ */
+export const SLOWEST_DECODE_LIMIT_MS = 2_000;
+/** Fuzzed inputs per decoder for that row (the test runs 5,000 each; this keeps the row to seconds). */
+const DECODE_CASES = 2_000;
+
 /** Every budget row, in table order. */
 export async function budgetRows(): Promise<BenchRow[]> {
-  return [await closeRow(), await floodRow(), await stalledFeedRow()];
+  return [await closeRow(), await floodRow(), await stalledFeedRow(), slowestDecodeRow()];
+}
+
+/** `budget.fuzz.slowestDecode`: the slowest single decode, ms, over DECODE_CASES fuzzed inputs per decoder. */
+function slowestDecodeRow(): BenchRow {
+  const table = decoderTable(buildCorpus());
+  const blobs = vectorBlobs();
+  let slowest = 0;
+  let slowestName = "";
+  let cases = 0;
+  const t0 = performance.now();
+  table.forEach((d, index) => {
+    const timed = (bytes: Uint8Array): unknown => {
+      const start = performance.now();
+      try {
+        return d.decode(bytes);
+      } finally {
+        const ms = performance.now() - start;
+        if (ms > slowest) [slowest, slowestName] = [ms, d.name];
+      }
+    };
+    const seeds = d.ownSeeds.length > 0 ? d.ownSeeds : blobs;
+    fuzzDecoder(new Random(1 + index * 7919), timed, {
+      seeds,
+      cases: DECODE_CASES,
+      maxRandomLength: d.maxRandomLength,
+    });
+    cases += DECODE_CASES;
+  });
+  const seconds = (performance.now() - t0) / 1000;
+  return {
+    id: "budget.fuzz.slowestDecode",
+    section: "budget",
+    name: `slowest decode of ${cases.toLocaleString("en-US")} fuzzed inputs (${table.length} decoders)`,
+    opsPerSec: cases / seconds,
+    meanUs: (seconds * 1e6) / cases,
+    p99Us: slowest * 1000,
+    samples: cases,
+    itemUnit: "decode",
+    note: `slowest: ${slowestName}`,
+    budget: { value: round1(slowest), limit: SLOWEST_DECODE_LIMIT_MS, unit: "ms" },
+  };
 }
 
 /** One close of CLOSE_ENTRIES entries in CLOSE_CHAINS chains on a fresh store: its main-thread CPU ms. */

@@ -25,8 +25,6 @@ import { testWallet, type Wallet, Workload } from "./workload.js";
 const CASES_PER_DECODER = LONG ? 100_000 : 5_000;
 /** Share of the cases given to structure-aware variants (extreme field values, splices of two seeds). */
 const STRUCTURED_SHARE = 0.25;
-/** One decode must never take this long, ms: a decoder that loops or allocates by a hostile count is a bug. */
-const MAX_CASE_MS = 2_000;
 
 /** Big-endian extremes for 1-, 2-, 4- and 8-byte fields: counts, sizes, heights, amounts. */
 const EXTREMES: readonly number[][] = [
@@ -94,18 +92,8 @@ describe("protocol decoders under random and mutated input", { concurrency: fals
       // a decoder without valid inputs of its own is fed every blob (cross-format bytes)
       const seeds = own.length > 0 ? own : blobs.slice();
       const structuredCases = Math.floor(CASES_PER_DECODER * STRUCTURED_SHARE);
-      let slowest = 0;
-      const timed = (b: Uint8Array): unknown => {
-        const t0 = performance.now();
-        try {
-          return d.decode(b);
-        } finally {
-          const ms = performance.now() - t0;
-          if (ms > slowest) slowest = ms;
-          if (ms > MAX_CASE_MS)
-            assert.fail(`seed ${rng.seed}: ${d.name} took ${Math.round(ms)} ms on ${b.length} bytes`);
-        }
-      };
+      // No time limit per case here (a loaded machine is not a measurement): a decoder that loops on hostile
+      // input hangs this test until its timeout; the slowest decode is make bench's budget.fuzz.slowestDecode.
       const onAccept = (value: unknown, bytes: Uint8Array): void => {
         try {
           d.onAccept?.(value as never, bytes);
@@ -114,17 +102,17 @@ describe("protocol decoders under random and mutated input", { concurrency: fals
         }
       };
       const accepted =
-        fuzzDecoder(rng, timed, {
+        fuzzDecoder(rng, d.decode, {
           seeds,
           cases: CASES_PER_DECODER - structuredCases,
           maxRandomLength: d.maxRandomLength,
           onAccept,
-        }) + fuzzDecoder(rng, timed, { seeds: structuredVariants(rng, seeds, 256), cases: structuredCases, onAccept });
+        }) +
+        fuzzDecoder(rng, d.decode, { seeds: structuredVariants(rng, seeds, 256), cases: structuredCases, onAccept });
       total += CASES_PER_DECODER;
       // Every case ran (fuzzDecoder fails on anything but ProtocolError); the accept count shows the fuzz
       // reached past the first checks for decoders that have valid inputs.
       if (own.length > 0) assert.ok(accepted > 0, `${d.name}: no mutated input was ever accepted (seed ${seed})`);
-      assert.ok(slowest < MAX_CASE_MS);
     });
   });
 

@@ -275,8 +275,9 @@ describe("NodeClient errors", () => {
       assert.match(e.message, /within 300 ms/);
       return true;
     });
+    // not before the timeout (no upper bound: a client that never gave up would hang this test instead)
     const took = Date.now() - started;
-    assert.ok(took >= 290 && took < 5000, `took ${took} ms`);
+    assert.ok(took >= 290, `took ${took} ms`);
   });
 
   test("404 page, 500 with text, and a non-JSON 200 → HttpError with status", async () => {

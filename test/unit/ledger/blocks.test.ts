@@ -7,7 +7,6 @@
 import assert from "node:assert/strict";
 import { statfsSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { setTimeout as sleepMs } from "node:timers/promises";
 import { verifyEd25519 } from "../../../src/crypto/ed25519.js";
 import { adminBlockHashes, isDirectoryBlockSignature } from "../../../src/protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../../../src/protocol/bytes.js";
@@ -22,6 +21,7 @@ import { verifyReceipt } from "../../../src/protocol/receipt.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
 import { processListView } from "../../../src/rpc/debug/processList.js";
 import type { Verifier } from "../../../src/workers/verifier.js";
+import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
   buyEC,
@@ -511,14 +511,17 @@ describe("a closed block whose save did not commit", () => {
           assert.equal(n.ledger.heights().directoryBlockHeight >= 2, true, "reads are served");
           await assert.rejects(n.ledger.submitReveal(later), (e: unknown) => String(e).includes("STORAGE_FULL"));
           n.store.setReserveBytes(0);
-          const deadline = Date.now() + 10_000;
-          while (n.store.savedHeight() < 3 && Date.now() < deadline) await sleepMs(100);
-          await sleepMs(50);
-        } else {
-          const deadline = Date.now() + 10_000;
-          while (n.store.savedHeight() < 3 && Date.now() < deadline) await sleepMs(100);
-          await sleepMs(50); // the recovery's rebuild finishes in the turn that saved the block
         }
+        // block 3 is saved again from the journal, and the recovery rebuilds the process list (in the turn
+        // after the save): wait for both, then compare everything
+        const view = (x: TestNode) => JSON.stringify(processListView(x.ledger.processList()));
+        await waitUntil(
+          "block 3 saved again and the process list rebuilt",
+          () => n.store.savedHeight() >= 3 && view(n) === view(twin),
+          10_000,
+          20,
+          () => `saved height ${n.store.savedHeight()}; process list ${view(n)} vs ${view(twin)}`,
+        );
         assert.equal(n.store.savedHeight(), 3, "block 3 closed again from the journal");
         assert.deepEqual(chainDump(n), chainDump(twin), "byte-identical blocks");
         assert.equal(

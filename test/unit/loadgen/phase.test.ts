@@ -31,7 +31,8 @@ describe("loadgen phase recorder and workers", () => {
     const rec = new PhaseRecorder();
     let next = 0;
     const done: number[] = [];
-    await runWorkers({ concurrency: 7, durationMs: 10_000, maxErrors: 10 }, rec, async () => {
+    // the duration is out of reach: the workers can only stop because the steps ran out
+    await runWorkers({ concurrency: 7, durationMs: 3_600_000, maxErrors: 10 }, rec, async () => {
       const i = next++;
       if (i >= 100) return false;
       await new Promise((r) => setImmediate(r));
@@ -43,7 +44,6 @@ describe("loadgen phase recorder and workers", () => {
       [...new Set(done)].sort((a, b) => a - b),
       Array.from({ length: 100 }, (_, i) => i),
     );
-    assert.ok(rec.elapsedSeconds < 10);
   });
 
   test("workers stop at the error budget", async () => {
