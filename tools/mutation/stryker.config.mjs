@@ -38,6 +38,8 @@ const CANDIDATES = {
     "ledger/processList",
     "ledger/replayEdges",
     "ledger/closeEdges",
+    "ledger/debugViewsEdges",
+    "ledger/savedStateEdges",
     "ledger/holdingJournal",
     "ledger/blocks",
   ],
@@ -81,6 +83,10 @@ const FOCUS = {
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
   // the close's logs, counters and journal removal (closeEdges), then the rules' tests
   "ledger/close": ["ledger/closeEdges", ...LEDGER_FAST],
+  // reads of a closed block during its save against the store's answers after it (savedStateEdges)
+  "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
+  // the /debug views field by field (debugViewsEdges), then the rules' tests
+  "ledger/debugViews": ["ledger/debugViewsEdges", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
   "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],

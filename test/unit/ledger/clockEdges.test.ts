@@ -268,3 +268,52 @@ describe("clock options and networks", () => {
     }
   });
 });
+
+describe("clock stop (real timers)", () => {
+  /** Timers this process has pending (node's list of active resources). */
+  const timers = () => process.getActiveResourcesInfo().filter((r) => r === "Timeout").length;
+
+  test("stop leaves no timer behind: neither the next tick's nor one scheduled by a tick in progress", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock(T0);
+    const n = openNode(dir, { clock });
+    try {
+      await n.ledger.flush();
+      // the store's start-up timers run out within milliseconds: wait for none to be pending (≤ 10 s)
+      const deadline = Date.now() + 10_000;
+      while (timers() > 0 && Date.now() < deadline) await new Promise<void>((resolve) => setTimeout(resolve, 10));
+      const baseline = timers();
+      assert.equal(baseline, 0);
+      // 10-minute blocks: the next tick is a minute away
+      const slow = new LedgerClock({ blockTimeSeconds: 600 }, { ledger: n.ledger, log: new MemoryLog(), now: clock.now });
+      await slow.start();
+      assert.equal(timers(), baseline + 1, "the next tick's timer");
+      await slow.stop();
+      assert.equal(timers(), baseline, "cleared by stop");
+      // stopped while a tick is in progress: the tick does not schedule another
+      let ticker: LedgerClock | undefined;
+      let stopped: Promise<void> | undefined;
+      const rec = new Recorder(n);
+      const stopping: MinuteSink = {
+        startBlock: (t) => rec.startBlock(t),
+        isProducing: () => rec.isProducing(),
+        endMinute: (t) => {
+          const p = rec.endMinute(t);
+          stopped ??= ticker!.stop();
+          return p;
+        },
+      };
+      ticker = new LedgerClock({ blockTimeSeconds: 0.01 }, { ledger: stopping, log: new MemoryLog(), now: () => Date.now() });
+      await ticker.start();
+      while (stopped === undefined) await new Promise<void>((resolve) => setImmediate(resolve));
+      await stopped;
+      await settle(rec);
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      assert.equal(rec.calls.filter((c) => c.startsWith("endMinute")).length, 1);
+      assert.equal(timers(), baseline, "no tick scheduled after stop");
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+});

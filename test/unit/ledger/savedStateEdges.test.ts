@@ -1,0 +1,113 @@
+/**
+ * The closing overlay (savedState.ts; docs/testing.md §Mutation testing): from the moment a block closes until
+ * its LMDB transaction commits, every read of saved state — blocks by height and by each of their hashes,
+ * entries, commits, transactions (the coinbase too) with their locations, acks, chain heads, balances — is
+ * answered from the block being saved, exactly as the store answers once the save has committed. The reads
+ * are taken synchronously after the end of minute 10 is applied (the save starts a turn later), then again
+ * after the save; both sets of answers must be equal, and the store must not have held the block the first
+ * time. Real ledger over LMDB in a temp directory.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { toHex } from "../../../src/protocol/bytes.js";
+import { commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
+import { directoryBlockHashes } from "../../../src/protocol/dblock.js";
+import { entryHash } from "../../../src/protocol/entry.js";
+import { transactionId } from "../../../src/protocol/transaction.js";
+import { BlockKind } from "../../../src/store/keys.js";
+import {
+  assetKey,
+  buyEC,
+  chainCommit,
+  cleanup,
+  closeNode,
+  ecKey,
+  endMinutes,
+  entryCommit,
+  entryRaw,
+  firstEntry,
+  ManualClock,
+  openNode,
+  payment,
+  rcdHashOf,
+  sand,
+  type TestNode,
+  tempDir,
+  UNIT,
+} from "./harness.js";
+
+const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
+
+test("a closed block is read from the block being saved exactly as from the store once saved", async () => {
+  const n: TestNode = openNode(tempDir(), { clock: new ManualClock(T0) });
+  try {
+    const h = n.ledger.openBlock().height;
+    const buy = await buyEC(n, ecKey, 100n);
+    const pay = payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(4), amount: UNIT }] });
+    await n.ledger.submitTransaction(pay);
+    const a = firstEntry(["saved state", "a"], "x");
+    const cc = chainCommit(a.raw, n.clock.ms);
+    await n.ledger.submitCommit(cc);
+    await n.ledger.submitReveal(a.raw);
+    const second = entryRaw(a.chainId, ["second"], "y");
+    const ec = entryCommit(second, n.clock.ms);
+    await n.ledger.submitCommit(ec);
+    await n.ledger.submitReveal(second);
+    const other = firstEntry(["saved state", "other"], "o"); // a chain of an earlier block: read from the store
+    await endMinutes(n, 9);
+    await n.ledger.flush();
+
+    const reads = () => {
+      const dir = n.ledger.directoryBlockByHeight(h);
+      const admin = n.ledger.adminBlockByHeight(h);
+      const ecb = n.ledger.ecBlockByHeight(h);
+      const asset = n.ledger.assetBlockByHeight(h);
+      const coinbase = asset === undefined ? undefined : transactionId(asset.block.periods[0]![0]!);
+      const dirHashes = dir === undefined ? undefined : directoryBlockHashes(dir.block);
+      const ebKeyMR = dir?.block.entries.find((e) => toHex(e.chainId) === toHex(a.chainId))?.keyMR;
+      return {
+        dir,
+        byKeyMR: dirHashes && n.ledger.directoryBlockByHash(dirHashes.keyMR),
+        byFullHash: dirHashes && n.ledger.directoryBlockByHash(dirHashes.fullHash),
+        genesis: n.ledger.directoryBlockByHeight(0),
+        admin,
+        ecb,
+        asset,
+        entryBlock: ebKeyMR && n.ledger.entryBlockByHash(ebKeyMR),
+        entries: [a.raw, second].map((r) => n.ledger.entry(entryHash(r))),
+        entryAcks: [a.raw, second].map((r) => n.ledger.entryAck(entryHash(r))),
+        commits: [cc, ec].flatMap((c) => [n.ledger.commit(commitTxId(c)), n.ledger.commit(commitFullHash(c))]),
+        commitAcks: [cc, ec].map((c) => n.ledger.commitAck(commitTxId(c))),
+        transactions: [buy, pay].map((t) => n.ledger.transaction(transactionId(t))),
+        transactionAcks: [buy, pay].map((t) => n.ledger.transactionAck(transactionId(t))),
+        coinbase: coinbase && n.ledger.transaction(coinbase),
+        chainHead: n.ledger.chainHead(a.chainId),
+        otherChain: n.ledger.chainHead(other.chainId),
+        balances: [
+          n.ledger.ecBalance(ecKey.publicKey),
+          n.ledger.assetBalance(rcdHashOf(sand)),
+          n.ledger.assetBalance(rcdHashOf(assetKey(4))),
+          n.ledger.assetBalance(rcdHashOf(assetKey(5))),
+        ],
+      };
+    };
+
+    assert.equal(n.ledger.openBlock().minute, 9);
+    const closing = n.ledger.endMinute(n.clock.advance(600));
+    // applied at once: the next height is open, and the closed block is not in the store yet
+    assert.equal(n.ledger.openBlock().height, h + 1);
+    assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined);
+    const during = reads();
+    await closing;
+    await n.ledger.flush();
+    assert.notEqual(n.store.blockHashAt(BlockKind.directory, h), undefined);
+    const after = reads();
+    assert.ok(during.dir !== undefined && during.coinbase !== undefined && during.entryBlock !== undefined);
+    for (const item of [...during.entries, ...during.commits, ...during.transactions, during.coinbase])
+      assert.equal(item?.location?.directoryBlockHeight, h, "located in the closed block");
+    assert.deepEqual(during, after);
+  } finally {
+    await closeNode(n);
+    cleanup(n.dir);
+  }
+});
