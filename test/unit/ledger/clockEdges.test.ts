@@ -285,7 +285,10 @@ describe("clock stop (real timers)", () => {
       const baseline = timers();
       assert.equal(baseline, 0);
       // 10-minute blocks: the next tick is a minute away
-      const slow = new LedgerClock({ blockTimeSeconds: 600 }, { ledger: n.ledger, log: new MemoryLog(), now: clock.now });
+      const slow = new LedgerClock(
+        { blockTimeSeconds: 600 },
+        { ledger: n.ledger, log: new MemoryLog(), now: clock.now },
+      );
       await slow.start();
       assert.equal(timers(), baseline + 1, "the next tick's timer");
       await slow.stop();
@@ -303,7 +306,10 @@ describe("clock stop (real timers)", () => {
           return p;
         },
       };
-      ticker = new LedgerClock({ blockTimeSeconds: 0.01 }, { ledger: stopping, log: new MemoryLog(), now: () => Date.now() });
+      ticker = new LedgerClock(
+        { blockTimeSeconds: 0.01 },
+        { ledger: stopping, log: new MemoryLog(), now: () => Date.now() },
+      );
       await ticker.start();
       while (stopped === undefined) await new Promise<void>((resolve) => setImmediate(resolve));
       await stopped;
