@@ -68,6 +68,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   private readonly inflight = new Set<Promise<void>>();
   /** pending recovery probe after a storage failure */
   private recoveryTimer: NodeJS.Timeout | undefined;
+  /** the state rebuilt from disk after a failed journal write (once per failure), see `rollBack` */
+  private rollback: Promise<void> | undefined;
   private closed = false;
   /** the live feed, told of accepted messages and saved blocks (observer.ts) */
   private observer: LedgerObserver | undefined;
@@ -130,7 +132,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   }
 
   /** Replay the journal from the open height on (replay.ts); a replayed close saves at once. */
-  private replay(): void {
+  private replay(cleanup = true): void {
     this.replaying = true;
     try {
       replayJournal({
@@ -138,6 +140,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
         state: this.state,
         apply: (msg) => this.apply(msg),
         log: (level, msg, fields) => this.log(level, msg, fields),
+        cleanup,
       });
     } finally {
       this.replaying = false;
@@ -283,21 +286,32 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     // the block the message goes into (the end of minute 10 replaces this.state.pl by the next block's list)
     const pl = this.state.pl;
     const journal = this.apply(msg);
-    const waits: Promise<void>[] = [];
+    let durable: Promise<void>;
     if (journal) {
       const seq = pl.nextSeq++;
       pl.journalSeqs.push(seq);
       // a held reveal keeps this record past the close (holdingQueue.ts)
       if (msg.kind === "reveal") this.state.holding.located(msg.entryRaw, { height: pl.height, seq });
-      waits.push(this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg)));
+      durable = this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg));
     } else {
       // Same answer as an earlier identical message: not before that one is durable too.
-      waits.push(this.deps.store.flushed());
+      durable = this.deps.store.journalDurable();
     }
+    // A record that is not on disk leaves its message applied in memory: the state is rebuilt from disk
+    // before the refusal is answered, so a refused write is never seen as accepted (`rollBack`).
+    const waits: Promise<void>[] = [
+      durable.catch((e: unknown) => {
+        this.fail(`a write to the journal failed: ${e instanceof Error ? e.message : String(e)}`);
+        return this.rollBack().then(() => {
+          throw new LedgerError({ code: "STORAGE_FULL", info: this.failure ?? String(e) });
+        });
+      }),
+    ];
     if (this.state.pl !== pl && this.state.saved.closing !== undefined) waits.push(this.state.saved.closing.saved);
     const done = Promise.all(waits).then(
       () => {},
       (e: unknown) => {
+        if (e instanceof LedgerError) throw e;
         this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
         throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
       },
@@ -359,9 +373,34 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     this.recoveryTimer.unref();
   }
 
+  /**
+   * After a failed journal write: once every write queued settles, rebuild the state from disk (last
+   * saved block + the journal's durable records), dropping every message whose record is not on disk
+   * (journal.ts refuses every record after a failed one, so that is all from the first failure on).
+   * Writes stay refused until the recovery probe. Reads only, no write: the disk may still be full.
+   */
+  private rollBack(): Promise<void> {
+    this.rollback ??= (async () => {
+      await this.deps.store.journalSettled();
+      await Promise.allSettled([this.state.saved.closing?.saved, this.closer.cleanup]);
+      try {
+        this.reload(false);
+        this.log("warn", "dropped the messages whose journal write failed", {
+          height: this.state.pl.height,
+          minute: this.state.pl.minute,
+        });
+      } catch (e) {
+        this.log("error", "rebuilding the state from disk failed", {
+          error: e instanceof Error ? e.message : String(e),
+        });
+      }
+    })();
+    return this.rollback;
+  }
+
   private async tryRecover(): Promise<void> {
     // Let every write already queued settle, so the disk holds all that will ever be acknowledged.
-    await Promise.allSettled([...this.inflight, this.state.saved.closing?.saved, this.closer.cleanup]);
+    await Promise.allSettled([...this.inflight, this.rollback, this.state.saved.closing?.saved, this.closer.cleanup]);
     try {
       await this.deps.store.probeWrite();
       this.reload();
@@ -376,17 +415,21 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       after: this.failure,
     });
     this.failure = undefined;
+    this.rollback = undefined;
   }
 
-  /** Rebuild the in-memory state from the store: last saved block, then the open height's journal. */
-  private reload(): void {
+  /**
+   * Rebuild the in-memory state from the store: last saved block, then the open height's journal.
+   * `cleanup` false: remove no stale journal records (a rebuild while the disk may be full).
+   */
+  private reload(cleanup = true): void {
     const store = this.deps.store;
     this.state.saved.closing = undefined;
     this.state.holding.clear();
     const height = store.savedHeight();
     this.state.tip = loadTip(store, height);
     this.state.pl = new ProcessList(height + 1, store.openBlockStartMs());
-    this.replay();
+    this.replay(cleanup);
   }
 
   /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */

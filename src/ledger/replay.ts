@@ -31,6 +31,8 @@ export interface ReplayHost {
   /** apply one message (the writer's apply: the end of minute 10 closes and saves the block) */
   apply(msg: LogMessage): boolean;
   log(level: "debug" | "info" | "warn" | "error", msg: string, fields?: Record<string, unknown>): void;
+  /** remove stale records (default true); false rebuilds the state without writing (the disk may be full) */
+  readonly cleanup?: boolean;
 }
 
 /**
@@ -55,6 +57,7 @@ export function replayJournal(host: ReplayHost): void {
   }
   // Records beyond the open height without the close before them were never acknowledged (a close's
   // marker is journaled before any later record).
+  if (host.cleanup === false) return;
   const unreachable = store.removeJournalAbove(state.pl.height);
   if (unreachable > 0)
     host.log("warn", "removed journal records beyond the open height", {
@@ -142,7 +145,9 @@ function restoreHeld(host: ReplayHost): void {
   }
   // a reveal held again later (after expiring) replaced its older record: that one goes too
   stale.push(...state.holding.takeReleased());
-  store.removeJournalRecordsSync(stale);
-  if (stale.length > 0) host.log("info", "removed journal records of saved heights", { count: stale.length });
+  if (host.cleanup !== false) {
+    store.removeJournalRecordsSync(stale);
+    if (stale.length > 0) host.log("info", "removed journal records of saved heights", { count: stale.length });
+  }
   if (restored > 0) host.log("info", "restored held reveals from the journal", { count: restored });
 }

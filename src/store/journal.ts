@@ -59,6 +59,12 @@ export class Journal {
   private committing: Group | undefined;
   /** a commit of `open` is scheduled for the next turn (setImmediate) */
   private scheduled = false;
+  /**
+   * Why a group commit failed, until a probe succeeds. Every group after a failed one fails too: a record
+   * is acknowledged only if every record before it is on disk, so the durable journal is always a prefix of
+   * the log (a later record may depend on an earlier one: a reveal on its commit, a commit on a purchase).
+   */
+  private failure: unknown;
 
   private constructor(
     readonly path: string,
@@ -90,6 +96,7 @@ export class Journal {
    * before its own group's transaction is committed and flushed.
    */
   append(height: number, seq: number, bytes: Uint8Array): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure);
     let g = this.open;
     if (g === undefined) {
       g = newGroup();
@@ -111,6 +118,10 @@ export class Journal {
     const g = this.open;
     if (g === undefined || this.committing !== undefined) return;
     this.open = undefined;
+    if (this.failure !== undefined) {
+      g.reject(this.failure);
+      return;
+    }
     this.committing = g;
     guarded(() =>
       this.env.batch(() => {
@@ -118,7 +129,10 @@ export class Journal {
       }),
     )
       .then(() => guarded(() => this.env.flushed))
-      .then(g.resolve, g.reject)
+      .then(g.resolve, (e: unknown) => {
+        this.failure ??= e;
+        g.reject(e);
+      })
       .finally(() => {
         this.committing = undefined;
         // records appended during this commit waited at least one turn already: commit them now
@@ -145,12 +159,17 @@ export class Journal {
     });
   }
 
-  /** Write and flush a small record, then remove it: resolves when the disk takes writes again. */
+  /**
+   * Write and flush a small record, then remove it: resolves when the disk takes writes again, and appends
+   * are taken again from then on (after a failed group commit they are refused until a probe succeeds).
+   */
   async probe(): Promise<void> {
     const key = journalKey(0xffffffff, 0xffffffff);
+    await this.appended();
     await guarded(() => this.db.put(key, Uint8Array.of(1)));
     await guarded(() => this.db.remove(key));
     await guarded(() => this.env.flushed);
+    this.failure = undefined;
   }
 
   /**
@@ -238,8 +257,18 @@ export class Journal {
     await guarded(() => this.env.flushed);
   }
 
+  /**
+   * Resolves once every record appended so far is on disk; rejects when one of them is not (its group
+   * commit failed, or an earlier one did). An answer that repeats an earlier record's (a resubmitted
+   * held reveal) waits for this.
+   */
+  async durable(): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    await Promise.all([this.committing?.done, this.open?.done]);
+  }
+
   /** Resolves when every record appended so far has been committed (or its group failed). */
-  private async appended(): Promise<void> {
+  async appended(): Promise<void> {
     const pending = [this.committing?.done, this.open?.done].filter((p) => p !== undefined);
     await Promise.allSettled(pending);
   }
