@@ -40,6 +40,7 @@ const CANDIDATES = {
     "ledger/closeEdges",
     "ledger/debugViewsEdges",
     "ledger/savedStateEdges",
+    "ledger/bootstrapEdges",
     "ledger/holdingJournal",
     "ledger/blocks",
   ],
@@ -85,6 +86,8 @@ const FOCUS = {
   "ledger/close": ["ledger/closeEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
+  // the bootstrap signer and the CUSTOM genesis check at open (bootstrapEdges)
+  "ledger/bootstrap": ["ledger/bootstrapEdges", ...LEDGER_FAST],
   // the /debug views field by field (debugViewsEdges), then the rules' tests
   "ledger/debugViews": ["ledger/debugViewsEdges", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
