@@ -261,4 +261,64 @@ describe("journal replay", () => {
       cleanup(n.dir);
     }
   });
+
+  test("a reveal held in the open height keeps its own record across a restart and the close after it", async () => {
+    let n = openNode(tempDir(), { clock: new ManualClock(T0) });
+    try {
+      const h = n.ledger.openBlock().height;
+      const held = newEntry();
+      await n.ledger.submitReveal(held);
+      await endMinutes(n, 1);
+      const heldSeq = 0;
+      assert.deepEqual(
+        n.store.journalRecords(h).map((r) => r.seq),
+        [heldSeq, 1],
+      );
+      n = await reopen(n);
+      assert.equal(n.ledger.holdingQueue().length, 1);
+      await finishBlock(n);
+      await n.ledger.flush();
+      // the close wrote nothing for it (its record is located again by the replay) and kept its record
+      assert.deepEqual(
+        n.store.journalRecords(h).map((r) => r.seq),
+        [heldSeq],
+      );
+      assert.deepEqual(n.store.journalRecords(h + 1), []);
+    } finally {
+      await closeNode(n);
+      cleanup(n.dir);
+    }
+  });
+
+  test("a replayed close whose save fails stops the replay: writes refused, saying which block", async () => {
+    let n = openNode(tempDir(), { clock: new ManualClock(T0) });
+    try {
+      const h = n.ledger.openBlock().height;
+      for (let m = 0; m < 10; m++)
+        await append(n, h, m, { kind: "endOfMinute", timeMs: n.clock.advance(600), minute: m });
+      await append(n, h + 1, 0, { kind: "endOfMinute", timeMs: n.clock.advance(600), minute: 0 });
+      await n.ledger.flush();
+      await closeNode(n);
+      // the disk below the store's free-space reserve: the replayed close cannot be saved
+      n = openNode(n.dir, { clock: new ManualClock(n.clock.ms), reserveBytes: Number.MAX_SAFE_INTEGER });
+      assert.equal(n.ledger.heights().directoryBlockHeight, h - 1, "not saved");
+      const refusing = n.log.lines.filter((l) => l.msg === "refusing writes until the database takes writes again");
+      assert.equal(refusing.length, 1);
+      assert.match(
+        String(refusing[0]!.fields?.reason),
+        new RegExp(
+          `^closing block ${h} failed: saving block ${h}, closed again from the journal, failed: .* below the reserve `,
+        ),
+      );
+      assert.deepEqual(
+        replayLog(n).filter((l) => l.msg !== "removed journal records beyond the open height"),
+        [],
+        "stopped at the failed save: nothing more replayed or logged as replayed",
+      );
+      await assert.rejects(n.ledger.endMinute(n.clock.advance(600)), /STORAGE_FULL/);
+    } finally {
+      await closeNode(n);
+      cleanup(n.dir);
+    }
+  });
 });
