@@ -34,9 +34,9 @@ import {
   serverKeys,
   startTestDevnet,
   type TestDevnet,
-  waitFor,
   waitSavedHeight,
 } from "../support/testDevnet.js";
+import { waitFor } from "../support/waitFor.js";
 
 /** Seconds per block: short, so that faults and catch-up show within seconds. */
 const BLOCK_SECONDS = 2;
@@ -202,13 +202,15 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       chainId,
       () => [node("fed0"), node("fed1"), fed2, node("follower0")],
       async () => {
-        await sleep(2 * BLOCK_SECONDS * 1000);
+        // two blocks of writes before the kill
+        await waitSavedHeight(running(), (await savedHeight()) + 2);
         const atKill = await savedHeight();
         await net.devnet.kill9("fed2");
         // blocks keep coming without it
         await waitSavedHeight(running(), atKill + 3);
         // after faulttimeout the audit server replaces it, in every node's view
         await waitFor(
+          "the audit server to replace fed2 in every view",
           async () => {
             const views = await Promise.all(
               running().map((n) =>
@@ -226,6 +228,7 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
             return ok ? true : undefined;
           },
           (FAULT_TIMEOUT_SECONDS + 4 * ROUND_TIMEOUT_SECONDS) * 1000 + 30_000,
+          200,
           async () =>
             `federated-servers on fed0: ${JSON.stringify(await node("fed0").client.call("federated-servers", undefined, "debug"))}`,
         );
@@ -256,7 +259,8 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       chainId,
       () => [node("fed0"), node("fed1"), node("follower0")],
       async () => {
-        await sleep(2 * BLOCK_SECONDS * 1000);
+        // two blocks of writes before the kill
+        await waitSavedHeight(running(), (await savedHeight()) + 2);
         const atKill = await savedHeight();
         await net.devnet.kill9(leader);
         await net.devnet.nats.waitStreamLeader(LOCAL_STREAM, { not: leader });
@@ -287,8 +291,10 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     assert.match(logOf(), /catching up from block sets[^\n]*height[^0-9]*1\b/);
     // the follower can reach fed0's height while still applying archived sets beyond it: wait for the switch
     await waitFor(
+      "the follower's switch to the log",
       async () => (/block sets applied; following the log/.test(logOf()) ? true : undefined),
       60_000,
+      200,
       () => `no "block sets applied" line:\n${logOf().slice(-1500)}`,
     );
     assert.match(logOf(), /block sets applied; following the log/);

@@ -17,8 +17,9 @@ import { ETHEREUM_ANCHOR_CHAIN_ID } from "../../src/anchor/record.js";
 import { keyPairFromSeed } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { EthereumChain } from "../support/ethereumChain.js";
-import { freeLoopbackPort, httpRequest, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { freeLoopbackPort, httpRequest, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
 import { Random } from "../support/random.js";
+import { waitFor, waitUntil } from "../support/waitFor.js";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const WALLET_BIN = join(ROOT, "bin", "ledgerd-wallet");
@@ -130,19 +131,18 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     return all;
   }
 
-  async function anchoredReceipt(entryHash: string, timeoutMs = 90_000): Promise<ReceiptAnswer["receipt"]> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      try {
-        const r = await node.rpc<ReceiptAnswer>("receipt", { hash: entryHash });
-        if (r.receipt.anchortransactionhash !== "") return r.receipt;
-      } catch {
-        // not yet in a saved block
-      }
-      if (Date.now() > deadline)
-        throw new Error(`entry ${entryHash} not anchored within ${timeoutMs} ms\n${node.tail()}`);
-      await sleep(250);
-    }
+  function anchoredReceipt(entryHash: string, timeoutMs = 90_000): Promise<ReceiptAnswer["receipt"]> {
+    return waitFor(
+      `entry ${entryHash} anchored`,
+      async () => {
+        // (an error: not yet in a saved block)
+        const r = await node.rpc<ReceiptAnswer>("receipt", { hash: entryHash }).catch(() => undefined);
+        return r !== undefined && r.receipt.anchortransactionhash !== "" ? r.receipt : undefined;
+      },
+      timeoutMs,
+      250,
+      () => node.tail(),
+    );
   }
 
   async function addEntry(text: string): Promise<string> {
@@ -235,24 +235,29 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
   });
 
   test("killed while an anchor is in flight, the restarted node finishes that anchor: nothing twice or skipped", async () => {
-    const deadline = Date.now() + 60_000;
-    let inFlight: { tx: { hash: string }; dbHeightMax: number; recordEntry?: string } | undefined;
-    while (inFlight === undefined || inFlight.recordEntry !== undefined) {
-      assert.ok(Date.now() < deadline, `no anchor in flight seen within 60 s\n${node.tail()}`);
-      await sleep(20);
-      try {
-        inFlight = existsSync(pendingFile) ? JSON.parse(readFileSync(pendingFile, "utf8")) : undefined;
-      } catch {
-        inFlight = undefined; // replaced while read
-      }
-    }
+    type InFlight = { tx: { hash: string }; dbHeightMax: number; recordEntry?: string };
+    const inFlight = await waitFor(
+      "an anchor in flight",
+      () => {
+        let pending: InFlight | undefined;
+        try {
+          pending = existsSync(pendingFile) ? (JSON.parse(readFileSync(pendingFile, "utf8")) as InFlight) : undefined;
+        } catch {
+          pending = undefined; // replaced while read
+        }
+        return pending !== undefined && pending.recordEntry === undefined ? pending : undefined;
+      },
+      60_000,
+      20,
+      () => node.tail(),
+    );
     await node.kill9();
     await node.restart();
     const entry = await addEntry("after restart");
     await anchoredReceipt(entry);
     const all = await checkNothingTwiceOrSkipped();
     assert.equal(
-      all.filter((r) => r.Ethereum.TxID === inFlight!.tx.hash).length,
+      all.filter((r) => r.Ethereum.TxID === inFlight.tx.hash).length,
       1,
       "the in-flight anchor recorded once",
     );
@@ -262,16 +267,18 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     await chain.cut();
     const before = (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
     const entry = await addEntry("while unreachable");
-    let r: ReceiptAnswer | undefined;
-    while (r === undefined) {
-      await sleep(250);
-      r = await node.rpc<ReceiptAnswer>("receipt", { hash: entry }).catch(() => undefined);
-    }
-    await sleep(4000);
+    // blocks go on (two more saved), the entry has its receipt, and the node has said the chain is gone
+    await waitUntil(
+      "two more blocks, the entry's receipt and the unreachable chain in the log",
+      async () =>
+        (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight >= before + 2 &&
+        (await node.rpc<ReceiptAnswer>("receipt", { hash: entry }).catch(() => undefined)) !== undefined &&
+        /the Ethereum RPC does not answer/.test(node.log),
+      60_000,
+      250,
+      () => node.tail(),
+    );
     assert.equal((await node.rpc<ReceiptAnswer>("receipt", { hash: entry })).receipt.anchortransactionhash, "");
-    const h = (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
-    assert.ok(h >= before + 2, `blocks go on: ${before} → ${h}`);
-    assert.match(node.log, /the Ethereum RPC does not answer/);
     const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
     assert.match(summary.Summary, /anchor_rpc_unreachable=1/);
     await chain.restore();
@@ -323,11 +330,13 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
     const initcode = `0x6008600c60003960086000f3${runtime}` as const;
     const deploy = await account.signTransaction({ ...fees, nonce: 0, data: initcode, gas: 100_000n });
     const deployHash = await chain.rpc<string>("eth_sendRawTransaction", [deploy]);
-    let deployed: { contractAddress: string } | null = null;
-    while (deployed === null) {
-      await sleep(100);
-      deployed = await chain.rpc<{ contractAddress: string } | null>("eth_getTransactionReceipt", [deployHash]);
-    }
+    const deployed = await waitFor(
+      "the contract deployed",
+      async () =>
+        (await chain.rpc<{ contractAddress: string } | null>("eth_getTransactionReceipt", [deployHash])) ?? undefined,
+      30_000,
+      100,
+    );
     const contract = deployed.contractAddress.toLowerCase();
     assert.equal(await chain.rpc<string>("eth_getCode", [contract, "latest"]), `0x${runtime}`);
 
@@ -369,11 +378,13 @@ describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }
       ],
     });
     ok(await runWallet(["buy-ec", `-node=${second.url}`, SAND, ec.publicAddress, "100"]), "buy-ec");
-    const deadline = Date.now() + 60_000;
-    while ((await records(second)).length === 0) {
-      assert.ok(Date.now() < deadline, `not anchored within 60 s\n${second.tail()}`);
-      await sleep(250);
-    }
+    await waitUntil(
+      "the second node's first anchor",
+      async () => (await records(second)).length > 0,
+      60_000,
+      250,
+      () => second.tail(),
+    );
     assert.match(second.log, /the anchor in flight does not match this node's blocks/);
     assert.equal(await chain.rpc<unknown>("eth_getTransactionByHash", [strayHash]), null, "the stray was never sent");
     const all = await checkNothingTwiceOrSkipped(second, address, 1);

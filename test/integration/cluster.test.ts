@@ -21,18 +21,14 @@ import { buildTransaction, transactionFeeEC, transactionId } from "../../src/pro
 import { addServerMessage, newIdentity } from "../../tools/cluster/commands.js";
 import { GENESIS_PRIVATE_KEY, testSeed } from "../reliability/corpus.js";
 import { startNatsCluster, stopAllNats } from "../support/natsServer.js";
-import { killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
+import { waitFor as waitForValue } from "../support/waitFor.js";
 
 const BLOCK_SECONDS = 2;
 
-async function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await probe().catch(() => undefined);
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(200);
-  }
+/** The tests' waitFor (test/support/waitFor.ts) with a probe's error read as "not yet" (a node still starting). */
+function waitFor<T>(what: string, timeoutMs: number, probe: () => Promise<T | undefined>): Promise<T> {
+  return waitForValue(what, () => probe().catch(() => undefined), timeoutMs, 200);
 }
 
 interface ClusterView {

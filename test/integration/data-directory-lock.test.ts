@@ -8,23 +8,14 @@ import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { freeLoopbackPort, killAllNodes, LedgerdProcess, sleep } from "../support/nodeProcess.js";
+import { waitForHeight } from "../reliability/ledgerChecks.js";
+import { freeLoopbackPort, killAllNodes, LedgerdProcess } from "../support/nodeProcess.js";
 
 after(() => killAllNodes());
 
 interface DBlock {
   header: { prevkeymr: string; dbheight: number };
   keymr: string;
-}
-
-/** Wait until the node's saved directory-block height reaches `height` (blocks of 1 s). */
-async function waitForHeight(node: LedgerdProcess, height: number): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    const h = await node.rpc<{ directoryblockheight: number }>("heights");
-    if (h.directoryblockheight >= height) return;
-    await sleep(100);
-  }
-  throw new Error(`height ${height} not reached:\n${node.tail()}`);
 }
 
 describe("data directory lock", () => {

@@ -13,8 +13,9 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { promisify } from "node:util";
 import type { DevnetJson } from "../../tools/devnet/devnet.js";
-import { commandLineOf, sleep } from "../../tools/devnet/process.js";
+import { commandLineOf } from "../../tools/devnet/process.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
+import { waitFor } from "../support/waitFor.js";
 
 const run = promisify(execFile);
 const DEVNET_BIN = join(PROJECT_ROOT, "bin", "ledgerd-devnet");
@@ -131,9 +132,16 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
     const fed1Args = commandLineOf(fed1.pid!);
     process.kill(fed1.pid!, "SIGKILL");
     process.kill(nats1.pid!, "SIGKILL");
-    await sleep(300);
-    const down1 = await devnet("status", "--dir", dir);
-    assert.match(down1.stdout, /^fed1 +federated +\S+ +- +- +- +- +- +down$/m);
+    // status shows fed1 down once its process is gone (the kill is not instant)
+    await waitFor(
+      "devnet status to show fed1 down",
+      async () => {
+        const down1 = await devnet("status", "--dir", dir);
+        return /^fed1 +federated +\S+ +- +- +- +- +- +down$/m.test(down1.stdout) ? true : undefined;
+      },
+      30_000,
+      200,
+    );
     for (const name of ["nats1", "fed1"]) {
       const r = await devnet("restart", name, "--dir", dir);
       assert.equal(r.code, 0, `restart ${name}: ${r.stderr}`);

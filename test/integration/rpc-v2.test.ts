@@ -27,6 +27,9 @@ const HEX64 = /^[0-9a-f]{64}$/;
 const HEX = /^([0-9a-f]{2})*$/;
 /** An accepted message: in the process list, or already in a saved block when a block closed meanwhile. */
 const ACKED = ["TransactionACK", "DBlockConfirmed"];
+/** LOCAL's exchange rate (base units per entry credit) and genesis allocation (base units): docs/quickstart.md. */
+const LOCAL_RATE = 1000;
+const GENESIS_BALANCE = 20_000 * 100_000_000;
 
 const genesisKey = keyPairFromPrivate("Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK");
 const ecKey = keyPairFromSeed("EC", sha256(new TextEncoder().encode("ledgerd rpc-v2 test EC key")));
@@ -102,7 +105,7 @@ describe("node information", () => {
   it("entry-credit-rate (C3, B7)", async () => {
     const r = await t.call("entry-credit-rate", { hash: R });
     ok(r);
-    assert.ok(Number.isInteger(r.result.rate) && r.result.rate > 0);
+    assert.deepEqual(r.result, { rate: LOCAL_RATE }, "LOCAL's genesis exchange rate, base units per EC");
   });
 
   it("tps-rate (extra)", async () => {
@@ -220,9 +223,16 @@ describe("genesis blocks", () => {
     assert.equal(f.chainid, ASSET_CHAIN);
     assert.equal(f.keymr, g.F0);
     assert.equal(f.dbheight, 0);
-    assert.ok(Number.isInteger(f.exchrate));
+    assert.equal(f.exchrate, LOCAL_RATE);
     assert.match(f.ledgerkeymr, HEX64);
-    assert.ok(f.transactions.length >= 1);
+    // the coinbase, then the allocation of GENESIS_BALANCE to each of the 25 LOCAL test addresses
+    assert.equal(f.transactions.length, 2);
+    assert.equal(f.transactions[0].inputs.length, 0, "the coinbase first");
+    assert.equal(f.transactions[1].outputs.length, 25);
+    for (const o of f.transactions[1].outputs) assert.equal(o.amount, GENESIS_BALANCE);
+    assert.ok(
+      f.transactions[1].outputs.some((o: { useraddress: string }) => o.useraddress === genesisKey.publicAddress),
+    );
     g.TX0 = f.transactions[0].txid;
     assert.deepEqual((await t.call("asset-block", { KeyMR: g.F0 })).result, r.result);
     assert.deepEqual((await t.call("asset-block", { keymr: f.ledgerkeymr })).result.fblock, f);
@@ -359,7 +369,7 @@ describe("balances", () => {
   it("asset-balance of the genesis-funded address; raw-hex form; errors (F1–F6)", async () => {
     const r = await t.call("asset-balance", { address: genesisKey.publicAddress });
     ok(r);
-    assert.ok(r.result.balance > 0);
+    assert.deepEqual(r.result, { balance: GENESIS_BALANCE }, "LOCAL's genesis allocation, untouched so far");
     const raw = await t.call("asset-balance", { address: R });
     assert.deepEqual(raw.result, { balance: 0 });
     fails(
@@ -1002,8 +1012,10 @@ describe("the full flow", () => {
   });
 
   it("the EC block of the commits lists them; balances went down by the credits paid", async () => {
+    // bought 2,000 + 10 (send-raw-message's transaction); paid: two chain commits of a first entry under
+    // 1 KiB (10 + 1 each) and three entry commits (1 each; the repeated one refused, not paid)
     const ec = (await t.call("entry-credit-balance", { address: ecKey.publicAddress })).result.balance;
-    assert.ok(ec < flow.ecBought && ec > 0, `balance ${ec}`);
+    assert.equal(ec, flow.ecBought + 10 - 2 * 11 - 3 * 1);
     const h = (await t.call("transaction", { hash: flow.first.commitTxid })).result.includedindirectoryblockheight;
     const b = await t.call("ecblock-by-height", { height: h });
     assert.ok(b.result.ecblock.body.entries.some((x: { entryhash?: string }) => x.entryhash === flow.first.hash));

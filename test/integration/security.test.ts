@@ -811,8 +811,7 @@ describe("request bodies are held only as they arrive", () => {
     // reserved: with all 300 open (the node holds their sockets), a whole 1 MiB body still fits the 64 MiB
     // budget and is served.
     const idle = await slowUploads(node.port, 300, MiB, 1);
-    if (fdsBefore !== undefined)
-      await waitUntil("the node to hold the 300 connections", () => (node.openFds() ?? 0) >= fdsBefore + 300);
+    await waitUntil("the node to hold the 300 connections", () => node.openFds() >= fdsBefore + 300);
     const fullBody = " ".repeat(MiB - heights.length) + heights;
     assert.equal((await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, fullBody))).status, 200);
     for (const s of idle) s.destroy();

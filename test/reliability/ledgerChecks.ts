@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import type { LedgerdProcess } from "../support/nodeProcess.js";
-import { sleep } from "../support/nodeProcess.js";
+import { waitFor } from "../support/waitFor.js";
 import type { FinalStatus, Sent, SentReveal, Wallet, Workload } from "./workload.js";
 import { rcdHex } from "./workload.js";
 
@@ -23,15 +23,17 @@ export async function savedHeight(node: LedgerdProcess): Promise<number> {
 }
 
 /** Wait until the saved height reaches `height` (each block takes -blktime seconds). */
-export async function waitForHeight(node: LedgerdProcess, height: number, timeoutMs = 60_000): Promise<number> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const h = await savedHeight(node);
-    if (h >= height) return h;
-    if (Date.now() > deadline)
-      assert.fail(`height ${h} did not reach ${height} within ${timeoutMs} ms\n${node.tail()}`);
-    await sleep(100);
-  }
+export function waitForHeight(node: LedgerdProcess, height: number, timeoutMs = 60_000): Promise<number> {
+  return waitFor(
+    `saved height ${height}`,
+    async () => {
+      const h = await savedHeight(node);
+      return h >= height ? h : undefined;
+    },
+    timeoutMs,
+    100,
+    () => node.tail(),
+  );
 }
 
 /** The ack request that reads a message's status. */

@@ -17,7 +17,8 @@ import type { HeightsResult } from "../../src/client/index.js";
 import { verifyEd25519 } from "../../src/crypto/ed25519.js";
 import { Devnet, type DevnetOptions } from "../../tools/devnet/devnet.js";
 import type { LedgerdNode } from "../../tools/devnet/ledgerdNode.js";
-import { killAllAttached, sleep } from "../../tools/devnet/process.js";
+import { killAllAttached } from "../../tools/devnet/process.js";
+import { waitFor } from "./waitFor.js";
 
 /** Bytes of a directory-block header: what a directory-block signature signs (FEDERATION.md §1.2). */
 export const DBLOCK_HEADER_BYTES = 113;
@@ -55,21 +56,6 @@ function hex(s: string): Uint8Array {
   return Uint8Array.from(Buffer.from(s, "hex"));
 }
 
-/** Poll `check` until it returns a value other than undefined; throws `describe()` after `timeoutMs`. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs: number,
-  describe: () => string | Promise<string>,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await check();
-    if (v !== undefined) return v;
-    if (Date.now() > deadline) throw new Error(`not within ${timeoutMs} ms: ${await describe()}`);
-    await sleep(POLL_MS);
-  }
-}
-
 /** heights of a node, or undefined when it does not answer. */
 export async function heightsOf(node: LedgerdNode): Promise<HeightsResult | undefined> {
   try {
@@ -87,12 +73,14 @@ export async function waitSavedHeight(
 ): Promise<number> {
   let seen: (number | undefined)[] = [];
   return waitFor(
+    `saved height ${height}`,
     async () => {
       seen = (await Promise.all(nodes.map(heightsOf))).map((h) => h?.directoryblockheight);
       const low = Math.min(...seen.map((h) => h ?? -1));
       return low >= height ? low : undefined;
     },
     timeoutMs,
+    POLL_MS,
     () =>
       `saved height ${height} on ${nodes.map((n, i) => `${n.name}=${seen[i] ?? "no answer"}`).join(", ")}:\n` +
       nodes.map((n) => `--- ${n.name}\n${n.process.logTail(800)}`).join("\n"),
