@@ -224,7 +224,11 @@ describe("control panel over HTTP", () => {
       ["/rpc/v2", "asset-submit"],
     ] as const) {
       const r = await post(`${panel}${path}`, { jsonrpc: "2.0", id: 1, method, params: {} }, auth);
-      assert.equal((r.json.error as { code: number }).code, -32601, `${method}: ${JSON.stringify(r.json)}`);
+      assert.deepEqual(
+        r.json.error,
+        { code: -32601, message: "Method not found", data: method },
+        `${method}: ${JSON.stringify(r.json)}`,
+      );
     }
     const status = (await (await fetch(`${panel}/panel/status`, { headers: auth })).json()) as {
       setting: string;

@@ -323,6 +323,11 @@ describe("body limits", () => {
   it("refuses one byte more with 413, and keeps serving", async () => {
     const a = await rawRequest(t.base, { body: PROPERTIES + " ".repeat(LIMIT - PROPERTIES.length + 1) });
     assert.equal(a.status, 413);
+    assert.deepEqual(JSON.parse(a.text), {
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: "Invalid Request", data: `request body exceeds the limit of ${LIMIT} bytes` },
+    });
     assert.equal((await rpc(t.base, "properties")).status, 200);
   });
 
