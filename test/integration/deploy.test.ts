@@ -12,7 +12,8 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { loadConfig } from "../../src/config/index.js";
 import { allFields } from "../../src/config/ini.js";
-import { freeLoopbackPort, httpRequest, LEDGERD_BIN, PROJECT_ROOT, sleep } from "../support/nodeProcess.js";
+import { freeLoopbackPort, httpRequest, LEDGERD_BIN, PROJECT_ROOT } from "../support/nodeProcess.js";
+import { waitUntil } from "../support/waitFor.js";
 
 const UNIT = readFileSync(join(PROJECT_ROOT, "deploy", "ledgerd.service"), "utf8");
 const EXAMPLE = readFileSync(join(PROJECT_ROOT, "deploy", "ledgerd.conf.example"), "utf8");
@@ -90,15 +91,19 @@ describe("deploy files", () => {
     child.stderr!.on("data", (d: Buffer) => (output += d.toString()));
     const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
     try {
-      let healthy = false;
-      for (let i = 0; i < 150 && !healthy && child.exitCode === null; i++) {
-        healthy = await httpRequest(port, { method: "GET", path: "/health", timeoutMs: 2000 }).then(
-          (a) => a.status === 200,
-          () => false,
-        );
-        if (!healthy) await sleep(200);
-      }
-      assert.ok(healthy, `never healthy:\n${output}`);
+      await waitUntil(
+        "the installed node healthy",
+        async () => {
+          if (child.exitCode !== null) throw new Error(`the node exited (${child.exitCode}):\n${output}`);
+          return httpRequest(port, { method: "GET", path: "/health", timeoutMs: 10_000 }).then(
+            (a) => a.status === 200,
+            () => false,
+          );
+        },
+        30_000,
+        200,
+        () => output,
+      );
       assert.equal((await httpRequest(metricsPort, { method: "GET", path: "/health" })).status, 200);
     } finally {
       child.kill("SIGTERM");

@@ -13,6 +13,7 @@ import { after, describe, test } from "node:test";
 import { NatsCluster, natsServerConfig } from "../../tools/devnet/natsCluster.js";
 import { commandLineOf, killAllAttached, sleep } from "../../tools/devnet/process.js";
 import { natsRequest } from "../support/natsRequest.js";
+import { waitUntil } from "../support/waitFor.js";
 
 const STREAM = "DEVNET_TEST";
 
@@ -140,14 +141,14 @@ describe("devnet: nats-server cluster", () => {
     cluster.start(leader);
     await cluster.waitReady();
     const restarted = cluster.server(leader);
-    const deadline = Date.now() + 20_000;
     let have: number | undefined;
-    for (;;) {
-      have = await storedMessages(restarted.layout.httpPort);
-      if (have === 7 || Date.now() > deadline) break;
-      await sleep(100);
-    }
-    assert.equal(have, 7, `${leader} holds all 7 messages after its restart`);
+    await waitUntil(
+      `${leader} to hold all 7 messages after its restart`,
+      async () => (have = await storedMessages(restarted.layout.httpPort)) === 7,
+      20_000,
+      100,
+      () => `it holds ${have}`,
+    );
 
     const pids = cluster.servers.map((s) => s.pid!);
     await cluster.stopAll();

@@ -25,6 +25,7 @@ import {
 } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
+import { waitUntil } from "../../support/waitFor.js";
 import { cleanup, closeNode, openNode, tempDir } from "../ledger/harness.js";
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
@@ -72,11 +73,7 @@ async function setup(stream: string) {
   };
   const append = async (rec: ClusterRecord): Promise<void> => {
     const { seq } = await log.append(recordSubject(rec.kind), encodeRecord(rec));
-    const deadline = Date.now() + 10_000;
-    while (fed.status().appliedSequence < seq) {
-      if (Date.now() > deadline) throw new Error(`record ${seq} not applied`);
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitUntil(`record ${seq} applied`, () => fed.status().appliedSequence >= seq, 10_000, 10);
   };
   const stop = async (): Promise<void> => {
     await fed.stop();

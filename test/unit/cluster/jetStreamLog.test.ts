@@ -11,6 +11,7 @@ import { encodeBlockSet } from "../../../src/cluster/blockSets.js";
 import { JetStreamLog, type LogRecord } from "../../../src/cluster/jetStreamLog.js";
 import { ensureCertificate } from "../../../src/rpc/tls.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
+import { waitUntil } from "../../support/waitFor.js";
 
 const quiet = { log: { info: () => {}, warn: () => {} } };
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -106,13 +107,13 @@ describe("JetStreamLog (real nats-server)", () => {
         }
       };
       const writers = [0, 1, 2, 3].map(writer);
-      while (acked.size < 200) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil("200 appends acknowledged", () => acked.size >= 200, 60_000, 20);
       const leaderName = await log.streamLeader();
       const victim = nats.servers.find((s) => s.name === leaderName);
       assert.ok(victim, `stream leader ${JSON.stringify(leaderName)} is none of the servers`);
       await victim.kill9();
       const before = acked.size;
-      while (acked.size < before + 200) await new Promise((r) => setTimeout(r, 50));
+      await waitUntil("200 more appends acknowledged after the kill", () => acked.size >= before + 200, 60_000, 50);
       stop = true;
       await Promise.all(writers);
       const last = await reader.lastSequence();
@@ -140,14 +141,19 @@ describe("JetStreamLog (real nats-server)", () => {
         seen.push(r.seq);
       });
       for (let i = 0; i < 20; i++) await writer.append("tx", enc(`a${i}`));
-      while (seen.length < 20) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil("the first 20 records followed", () => seen.length >= 20, 30_000, 20);
       const on = reader.status().server;
       const victim = nats.servers.find((s) => on.endsWith(`:${s.url.split(":")[2]}`));
       assert.ok(victim, `the reader's server ${on} is none of the cluster's`);
       await victim.kill9();
       for (let i = 0; i < 20; i++) await writer.append("tx", enc(`b${i}`));
-      const deadline = Date.now() + 30_000;
-      while (seen.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      await waitUntil(
+        "40 records followed",
+        () => seen.length >= 40,
+        30_000,
+        50,
+        () => `seen ${seen.join(",")}`,
+      );
       assert.deepEqual(
         seen,
         Array.from({ length: 40 }, (_, i) => i + 1),
@@ -195,7 +201,7 @@ describe("JetStreamLog (real nats-server)", () => {
       const f = log.follow(1, (r) => {
         got.push(dec(r.data));
       });
-      while (got.length < 2) await new Promise((r) => setTimeout(r, 20));
+      await waitUntil("both records followed", () => got.length >= 2, 30_000, 20);
       await f.stop();
       assert.deepEqual(got, ["x", "y"]);
       // the block-set archive works under the same permissions (its own subjects)
