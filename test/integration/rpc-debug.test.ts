@@ -127,14 +127,18 @@ describe("debug methods (journaling off)", () => {
     // A first entry of a new chain whose commit has not come: the node holds it.
     const extIds = [text("held"), text(String(Date.now()))];
     const raw = marshalEntry({ version: 0, chainId: chainIdFromExtIds(extIds), extIds, content: new Uint8Array() });
+    const sentMs = Date.now();
     ok(await t.call("reveal-entry", { entry: toHex(raw) }));
+    const answeredMs = Date.now();
     const r = await debug("holding-queue");
     ok(r);
     assert.equal(r.result.Messages.length, 1);
     const m = r.result.Messages[0];
     assert.equal(m.Type, "reveal");
     assert.equal(m.Hash, toHex(entryHash(raw)));
-    assert.ok(m.ExpiresMs > m.ReceivedMs && m.ReceivedMs > 1_000_000_000_000);
+    // received while the call ran (ms since epoch); held for the reveal lifetime of one hour
+    assert.ok(sentMs <= m.ReceivedMs && m.ReceivedMs <= answeredMs, `received at ${m.ReceivedMs}`);
+    assert.equal(m.ExpiresMs - m.ReceivedMs, 3_600_000);
     assert.equal(
       (await t.call("ack", { hash: m.Hash, chainid: toHex(chainIdFromExtIds(extIds)) })).result.entrydata.status,
       "NotConfirmed",
