@@ -144,7 +144,10 @@ describe("devnet: nats-server cluster", () => {
     let have: number | undefined;
     await waitUntil(
       `${leader} to hold all 7 messages after its restart`,
-      async () => (have = await storedMessages(restarted.layout.httpPort)) === 7,
+      async () => {
+        have = await storedMessages(restarted.layout.httpPort);
+        return have === 7;
+      },
       20_000,
       100,
       () => `it holds ${have}`,
