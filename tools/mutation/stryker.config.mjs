@@ -82,8 +82,9 @@ const FOCUS = {
   // plain state the rules fill: its own unit test first (milliseconds), then the rules' tests
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
-  // the close's logs, counters and journal removal (closeEdges), then the rules' tests
-  "ledger/close": ["ledger/closeEdges", ...LEDGER_FAST],
+  // the close's logs, counters and journal removal (closeEdges), a replayed close whose save fails
+  // (replayEdges), then the rules' tests
+  "ledger/close": ["ledger/closeEdges", "ledger/replayEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
   // the bootstrap signer and the CUSTOM genesis check at open (bootstrapEdges)

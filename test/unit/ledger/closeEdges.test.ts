@@ -7,9 +7,12 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { AckStatus } from "../../../src/ledger/api.js";
 import { encodeMessage } from "../../../src/ledger/messages.js";
 import { toHex } from "../../../src/protocol/bytes.js";
 import { directoryBlockHashes } from "../../../src/protocol/dblock.js";
+import { entryHash } from "../../../src/protocol/entry.js";
+import { BlockKind } from "../../../src/store/keys.js";
 import {
   assetKey,
   buyEC,
@@ -18,6 +21,8 @@ import {
   closeNode,
   ecKey,
   endMinutes,
+  entryCommit,
+  entryRaw,
   firstEntry,
   ManualClock,
   openNode,
@@ -183,7 +188,57 @@ describe("block close", () => {
         },
       ]);
       assert.equal(s.lastCloseMs, s.lastCloseBuildMs, "saved synchronously: no packing time");
+      // saved in the store itself, not only shown from memory
+      assert.notEqual(n.store.blockHashAt(BlockKind.directory, h), undefined);
+      assert.equal(n.store.savedHeight(), h);
       assert.deepEqual(n.store.journalRecords(h), []);
+    } finally {
+      await closeNode(n);
+      cleanup(n.dir);
+    }
+  });
+
+  test("a chain's entry block in a later block links to its previous one; a held reveal's record goes when a later close pays it", async () => {
+    const n = openNode(tempDir(), { clock: new ManualClock(T0) });
+    try {
+      const h = n.ledger.openBlock().height;
+      await buyEC(n, ecKey, 100n);
+      const a = firstEntry(["close edges", "chain"], "first");
+      await n.ledger.submitCommit(chainCommit(a.raw, n.clock.ms));
+      await n.ledger.submitReveal(a.raw);
+      const held = firstEntry(["close edges", "held later"], "z").raw;
+      await n.ledger.submitReveal(held);
+      const heldSeq = n.store.journalRecords(h).at(-1)!.seq;
+      await endMinutes(n, 10);
+      await n.ledger.flush();
+      assert.deepEqual(
+        n.store.journalRecords(h).map((r) => r.seq),
+        [heldSeq],
+      );
+      const first = n.ledger
+        .directoryBlockByHeight(h)!
+        .block.entries.find((e) => toHex(e.chainId) === toHex(a.chainId))!;
+      // block h + 1: the chain's next entry, and the commit that pays the held reveal
+      const next = entryRaw(a.chainId, ["next"], "second");
+      await n.ledger.submitCommit(entryCommit(next, n.clock.ms));
+      await n.ledger.submitReveal(next);
+      await n.ledger.submitCommit(chainCommit(held, n.clock.ms));
+      await endMinutes(n, 10);
+      await n.ledger.flush();
+      const second = n.ledger
+        .directoryBlockByHeight(h + 1)!
+        .block.entries.find((e) => toHex(e.chainId) === toHex(a.chainId))!;
+      const eb = n.ledger.entryBlockByHash(second.keyMR)!.block;
+      assert.equal(toHex(eb.prevKeyMR), toHex(first.keyMR));
+      assert.equal(eb.sequence, 1);
+      assert.equal(toHex(n.ledger.chainHead(a.chainId).head!), toHex(second.keyMR));
+      assert.equal(n.ledger.entryAck(entryHash(held)).entry.status, AckStatus.DBlockConfirmed);
+      assert.deepEqual(
+        n.store.journalRecords(h),
+        [],
+        "the held reveal's record at height h went with the close that paid it",
+      );
+      assert.deepEqual(n.store.journalRecords(h + 1), []);
     } finally {
       await closeNode(n);
       cleanup(n.dir);
