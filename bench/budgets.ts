@@ -22,6 +22,7 @@ import {
   submitBigBlock,
 } from "../test/support/workloads.js";
 import { cleanup, closeNode, finishBlock, openNode, tempDir } from "../test/unit/ledger/harness.js";
+import { openBlockMemoryRow } from "./openBlockMemory.js";
 import type { BenchRow } from "./row.js";
 
 const MiB = 1024 * 1024;
@@ -63,7 +64,7 @@ const DECODE_CASES = 2_000;
 
 /** Every budget row, in table order. */
 export async function budgetRows(): Promise<BenchRow[]> {
-  return [await closeRow(), await floodRow(), await stalledFeedRow(), slowestDecodeRow()];
+  return [await closeRow(), await openBlockMemoryRow(), await floodRow(), await stalledFeedRow(), slowestDecodeRow()];
 }
 
 /** `budget.fuzz.slowestDecode`: the slowest single decode, ms, over DECODE_CASES fuzzed inputs per decoder. */

@@ -33,7 +33,7 @@ export function processListSnapshot(view: LedgerView): ProcessListSnapshot {
       credits: c.commit.credits,
       kind: c.commit.kind,
     })),
-    entries: pl.reveals.map((r) => ({ entryHash: r.entryHash, chainId: r.entry.chainId })),
+    entries: pl.reveals.map((r) => ({ entryHash: r.entryHash, chainId: r.chainId })),
     transactions: pl.transactions.map((t) => ({ txId: t.txId })),
     entryBlocks: [...pl.entryBlocks.values()].map((eb) => ({
       chainId: eb.chainId,

@@ -4,16 +4,17 @@
  * are in rules.ts.
  */
 import { ByteWriter, toHex } from "../protocol/bytes.js";
-import type { Commit } from "../protocol/commit.js";
+import { type Commit, chainCommitView, entryCommitView } from "../protocol/commit.js";
 import { markerMinute, minuteMarker } from "../protocol/eblock.js";
 import { type ECBlockItem, writeECBlockItem } from "../protocol/ecblock.js";
-import type { Entry } from "../protocol/entry.js";
+import { ENTRY_CHAIN_ID_OFFSET } from "../protocol/entry.js";
 import type { Transaction } from "../protocol/transaction.js";
 import type { PaidCommit } from "../store/records.js";
+import { ByteArena } from "./byteArena.js";
 import { MINUTES_PER_BLOCK } from "./constants.js";
 import { IncrementalMerkle } from "./merkleBuilder.js";
 
-/** A commit accepted into the open block. */
+/** A commit accepted into the open block. Its byte fields are views of the process list's arena. */
 export interface PendingCommit {
   commit: Commit;
   txId: Uint8Array;
@@ -24,11 +25,15 @@ export interface PendingCommit {
   ecIndex: number;
 }
 
-/** An entry revealed (and paid) in the open block. */
+/**
+ * An entry revealed (and paid) in the open block. Byte fields are views of the process list's arena; the
+ * decoded entry is not kept (decode `raw` where its fields are needed).
+ */
 export interface RevealedEntry {
   entryHash: Uint8Array;
   raw: Uint8Array;
-  entry: Entry;
+  /** the entry's chain ID (a view of `raw`) */
+  chainId: Uint8Array;
   /** txid of the commit that paid for it */
   commitTxId: Uint8Array;
   /** arrival of the reveal, ms since epoch */
@@ -100,6 +105,8 @@ export class ProcessList {
   readonly paidCommits = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
   /** chains created in this block (chain ID hex) */
   readonly newChains = new Set<string>();
+  /** the bytes of the commits and entries above (byteArena.ts) */
+  readonly arena = new ByteArena();
   /** journal sequences of this height, in log order */
   readonly journalSeqs: number[] = [];
   /** sequence of the next journal record of this height (sequences restart at 0 for each height) */
@@ -114,30 +121,64 @@ export class ProcessList {
     this.minuteStartMs = startMs;
   }
 
-  /** Append a commit (charging is the caller's job). */
-  addCommit(commit: Commit, txId: Uint8Array, fullHash: Uint8Array, timeMs: number): PendingCommit {
-    const p: PendingCommit = { commit, txId, fullHash, timeMs, ecIndex: this.ecItems.length };
-    this.addECItem(commit.kind === "chain" ? { type: "chainCommit", commit } : { type: "entryCommit", commit });
+  /**
+   * Append a commit and its paid-commit record (charging is the caller's job). The commit is kept as a
+   * view of a copy of its bytes in the arena, with `record.txId` the arena's copy of `txId`.
+   */
+  addCommit(commit: Commit, txId: Uint8Array, fullHash: Uint8Array, timeMs: number, record: PaidCommit): PendingCommit {
+    const raw = this.arena.copy(commit.raw);
+    const kept = commit.kind === "chain" ? chainCommitView(raw) : entryCommitView(raw);
+    const p: PendingCommit = {
+      commit: kept,
+      txId: this.arena.copy(txId),
+      fullHash: this.arena.copy(fullHash),
+      timeMs,
+      ecIndex: this.ecItems.length,
+    };
+    this.addECItem(
+      kept.kind === "chain" ? { type: "chainCommit", commit: kept } : { type: "entryCommit", commit: kept },
+    );
     this.commits.push(p);
-    this.commitsByHash.set(toHex(txId), p);
-    this.commitsByHash.set(toHex(fullHash), p);
+    this.commitsByHash.set(toHex(p.txId), p);
+    this.commitsByHash.set(toHex(p.fullHash), p);
+    const chainIdHash = kept.kind === "chain" ? kept.chainIdHash : record.chainIdHash;
+    this.paidCommits.set(toHex(kept.entryHash), {
+      entryHash: kept.entryHash,
+      record: { ...record, txId: p.txId, chainIdHash },
+    });
     return p;
   }
 
-  /** Append a revealed entry to its chain's entry block. */
-  addReveal(r: RevealedEntry, newChain: boolean): void {
-    const key = toHex(r.entry.chainId);
-    let eb = this.entryBlocks.get(key);
+  /**
+   * Append a revealed entry (marshalled `raw`, its hash) to its chain's entry block, and mark the commit that
+   * `paid` for it as revealed. The bytes are copied into the arena.
+   */
+  addReveal(raw: Uint8Array, entryHash: Uint8Array, paid: PaidCommit, timeMs: number): RevealedEntry {
+    const key = toHex(entryHash);
+    const kept = this.arena.copy(raw);
+    const chainId = kept.subarray(ENTRY_CHAIN_ID_OFFSET, ENTRY_CHAIN_ID_OFFSET + 32);
+    // the entry hash and txid of a commit of this block are in the arena already
+    const own = this.paidCommits.get(key);
+    const hash = own?.entryHash ?? this.arena.copy(entryHash);
+    const commitTxId = own?.record.txId ?? this.arena.copy(paid.txId);
+    const chainIdHash =
+      own?.record.chainIdHash ?? (paid.kind === "chain" ? this.arena.copy(paid.chainIdHash) : paid.chainIdHash);
+    this.paidCommits.set(key, { entryHash: hash, record: { ...paid, txId: commitTxId, chainIdHash, revealed: true } });
+    const newChain = paid.kind === "chain";
+    const r: RevealedEntry = { entryHash: hash, raw: kept, chainId, commitTxId, timeMs };
+    const chainKey = toHex(chainId);
+    let eb = this.entryBlocks.get(chainKey);
     if (eb === undefined) {
-      eb = { chainId: r.entry.chainId, items: [], merkle: new IncrementalMerkle(), newChain };
-      this.entryBlocks.set(key, eb);
+      eb = { chainId, items: [], merkle: new IncrementalMerkle(), newChain };
+      this.entryBlocks.set(chainKey, eb);
     }
-    if (newChain) this.newChains.add(key);
-    eb.items.push(r.entryHash);
-    eb.merkle.add(r.entryHash);
+    if (newChain) this.newChains.add(chainKey);
+    eb.items.push(hash);
+    eb.merkle.add(hash);
     r.block = eb;
     this.reveals.push(r);
-    this.revealsByHash.set(toHex(r.entryHash), r);
+    this.revealsByHash.set(key, r);
+    return r;
   }
 
   private addECItem(item: ECBlockItem): void {

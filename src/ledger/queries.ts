@@ -211,7 +211,7 @@ export class LedgerQueries implements LedgerReads {
       }
     }
     const pending = pl.revealsByHash.get(toHex(hash));
-    if (pending !== undefined) return { entry: pending.entry, raw: pending.raw };
+    if (pending !== undefined) return { entry: unmarshalEntry(pending.raw), raw: pending.raw };
     return undefined;
   }
 
@@ -311,7 +311,7 @@ export class LedgerQueries implements LedgerReads {
         status: AckStatus.TransactionACK,
         blockTimeMs: pending.timeMs,
         entryHash: hash,
-        chainId: pending.entry.chainId,
+        chainId: pending.chainId,
       };
       commitTxIdOfEntry = pending.commitTxId;
     } else if (loc !== undefined) {
@@ -364,7 +364,7 @@ export class LedgerQueries implements LedgerReads {
       if (!out.has(k))
         out.set(k, {
           entryHash: c.commit.entryHash,
-          chainId: pl.revealsByHash.get(k)?.entry.chainId,
+          chainId: pl.revealsByHash.get(k)?.chainId,
           status: AckStatus.TransactionACK,
         });
     }
@@ -372,8 +372,8 @@ export class LedgerQueries implements LedgerReads {
       const k = toHex(r.entryHash);
       const have = out.get(k);
       if (have === undefined)
-        out.set(k, { entryHash: r.entryHash, chainId: r.entry.chainId, status: AckStatus.TransactionACK });
-      else have.chainId ??= r.entry.chainId;
+        out.set(k, { entryHash: r.entryHash, chainId: r.chainId, status: AckStatus.TransactionACK });
+      else have.chainId ??= r.chainId;
     }
     for (const h of holding.list()) {
       const k = toHex(h.entryHash);

@@ -31,7 +31,6 @@ import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "./error
 import { checkHoldingRoom } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import type { LogMessage } from "./messages.js";
-import type { RevealedEntry } from "./processList.js";
 import type { LedgerState } from "./state.js";
 
 /**
@@ -103,12 +102,11 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number): voi
 
   // accepted: charge, record, and release a reveal that was waiting for it
   s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits));
-  s.pl.addCommit(commit, txId, commitFullHash(commit), timeMs);
-  s.pl.paidCommits.set(toHex(hash), { entryHash: hash, record });
+  s.pl.addCommit(commit, txId, commitFullHash(commit), timeMs, record);
   s.counters.commitsAccepted++;
   if (held !== undefined) {
     s.holding.remove(hash);
-    acceptReveal(s, held.entry, held.raw, hash, record, held.arrivalMs);
+    acceptReveal(s, held.raw, hash, record, held.arrivalMs);
   }
 }
 
@@ -128,7 +126,7 @@ export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number): bo
   if (paid?.revealed === true) throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: toHex(hash) });
   if (paid !== undefined) {
     checkPairing(s, entry, raw, hash, paid);
-    acceptReveal(s, entry, raw, hash, paid, timeMs);
+    acceptReveal(s, raw, hash, paid, timeMs);
     return true;
   }
   // No commit yet: hold it, unless no commit could ever make it valid.
@@ -199,17 +197,8 @@ function checkPairing(s: LedgerState, entry: Entry, raw: Uint8Array, hash: Uint8
     throw new LedgerError({ code: "CREDITS_TOO_LOW", entryHash: toHex(hash), need, paid: paid.credits });
 }
 
-function acceptReveal(
-  s: LedgerState,
-  entry: Entry,
-  raw: Uint8Array,
-  hash: Uint8Array,
-  paid: PaidCommit,
-  timeMs: number,
-): void {
-  s.pl.paidCommits.set(toHex(hash), { entryHash: hash, record: { ...paid, revealed: true } });
-  const r: RevealedEntry = { entryHash: hash, raw, entry, commitTxId: paid.txId, timeMs };
-  s.pl.addReveal(r, paid.kind === "chain");
+function acceptReveal(s: LedgerState, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit, timeMs: number): void {
+  s.pl.addReveal(raw, hash, paid, timeMs);
   s.counters.revealsAccepted++;
 }
 

@@ -66,7 +66,15 @@ function checkCredits(credits: number, range: { min: number; max: number }, fiel
  */
 export function parseEntryCommit(bytes: Uint8Array): EntryCommit {
   checkLength(bytes, ENTRY_COMMIT_SIZE, "entry commit");
-  const raw = bytes.slice();
+  return entryCommitView(bytes.slice());
+}
+
+/**
+ * parseEntryCommit without the copy: every byte field, `raw` included, is a view of `raw`, which the caller
+ * must not change afterwards (the ledger's process list parses its own copies, ledger/byteArena.ts).
+ */
+export function entryCommitView(raw: Uint8Array): EntryCommit {
+  checkLength(raw, ENTRY_COMMIT_SIZE, "entry commit");
   const r = new ByteReader(raw, "entry commit");
   const version = r.u8("version");
   if (version !== 0) throw new ProtocolError("BAD_VERSION", "entry commit.version", `expected 0, got ${version}`);
@@ -85,7 +93,12 @@ export function parseEntryCommit(bytes: Uint8Array): EntryCommit {
 /** Structural parse of a chain commit (exact length, version 0), no credit range: see parseEntryCommit. */
 export function parseChainCommit(bytes: Uint8Array): ChainCommit {
   checkLength(bytes, CHAIN_COMMIT_SIZE, "chain commit");
-  const raw = bytes.slice();
+  return chainCommitView(bytes.slice());
+}
+
+/** parseChainCommit without the copy: see entryCommitView. */
+export function chainCommitView(raw: Uint8Array): ChainCommit {
+  checkLength(raw, CHAIN_COMMIT_SIZE, "chain commit");
   const r = new ByteReader(raw, "chain commit");
   const version = r.u8("version");
   if (version !== 0) throw new ProtocolError("BAD_VERSION", "chain commit.version", `expected 0, got ${version}`);

@@ -7,6 +7,8 @@ import { sha256, sha256d, sha512 } from "./hash.js";
 export const MAX_ENTRY_PAYLOAD = 10240;
 /** Header bytes not charged for: version(1) + chain ID(32) + ext ID section length(2). */
 export const ENTRY_HEADER_SIZE = 35;
+/** Offset of the chain ID in a marshalled entry (after the version byte); 32 bytes. */
+export const ENTRY_CHAIN_ID_OFFSET = 1;
 /** Largest marshalled entry, bytes: header + largest payload (factom.js MAX_ENTRY_SIZE). */
 export const MAX_ENTRY_SIZE = ENTRY_HEADER_SIZE + MAX_ENTRY_PAYLOAD;
 /** Payload bytes paid by one entry credit. */

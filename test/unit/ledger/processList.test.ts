@@ -8,10 +8,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { ProcessList, periodOfMinute, type RevealedEntry } from "../../../src/ledger/processList.js";
 import { toHex } from "../../../src/protocol/bytes.js";
-import { commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
-import { entryHash, unmarshalEntry } from "../../../src/protocol/entry.js";
+import { type Commit, commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
+import { entryHash } from "../../../src/protocol/entry.js";
 import { merkleRoot } from "../../../src/protocol/merkle.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
+import type { PaidCommit } from "../../../src/store/records.js";
 import { assetKey, chainCommit, entryCommit, entryRaw, firstEntry, payment, UNIT } from "./harness.js";
 
 const T0 = Date.UTC(2024, 0, 1);
@@ -22,8 +23,32 @@ function marker(minute: number): Uint8Array {
   return m;
 }
 
-function reveal(raw: Uint8Array, timeMs = T0): RevealedEntry {
-  return { entryHash: entryHash(raw), raw, entry: unmarshalEntry(raw), commitTxId: new Uint8Array(32), timeMs };
+/** The paid-commit record the rules keep for `commit` (or a bare one of `kind`), not yet revealed. */
+function paidRecord(commit: Commit | "entry" | "chain", height = 2): PaidCommit {
+  if (typeof commit === "string")
+    return {
+      kind: commit,
+      credits: 1,
+      revealed: false,
+      height,
+      milliTime: T0,
+      txId: new Uint8Array(32).fill(9),
+      chainIdHash: new Uint8Array(32),
+    };
+  return {
+    kind: commit.kind,
+    credits: commit.credits,
+    revealed: false,
+    height,
+    milliTime: commit.milliTime,
+    txId: commitTxId(commit),
+    chainIdHash: commit.kind === "chain" ? commit.chainIdHash : new Uint8Array(32),
+  };
+}
+
+/** Reveal `raw` into `pl`, paid by a commit of a former block (chain commit when `newChain`). */
+function reveal(pl: ProcessList, raw: Uint8Array, newChain: boolean, timeMs = T0): RevealedEntry {
+  return pl.addReveal(raw, entryHash(raw), paidRecord(newChain ? "chain" : "entry"), timeMs);
 }
 
 function concat(...parts: (Uint8Array | number[])[]): Uint8Array {
@@ -84,7 +109,7 @@ describe("process list", () => {
     const a = firstEntry(["pl", "a"], "x");
     const cc = chainCommit(a.raw, T0);
     const ec = entryCommit(entryRaw(a.chainId, ["b"], "y"), T0);
-    const p1 = pl.addCommit(cc, commitTxId(cc), commitFullHash(cc), T0 + 1);
+    const p1 = pl.addCommit(cc, commitTxId(cc), commitFullHash(cc), T0 + 1, paidRecord(cc));
     assert.deepEqual(p1, {
       commit: cc,
       txId: commitTxId(cc),
@@ -92,8 +117,24 @@ describe("process list", () => {
       timeMs: T0 + 1,
       ecIndex: 0,
     });
+    // kept as a copy of its bytes in the arena, not the caller's objects
+    assert.notEqual(p1.commit, cc);
+    assert.notEqual(p1.commit.raw.buffer, cc.raw.buffer);
+    assert.equal(p1.txId.buffer, p1.commit.raw.buffer, "the txid lies in the arena's chunk too");
+    const rec = pl.paidCommits.get(toHex(cc.entryHash))!;
+    assert.deepEqual(rec, { entryHash: cc.entryHash, record: paidRecord(cc, 2) });
+    assert.equal(rec.record.txId, p1.txId, "the record shares the arena's txid");
+    assert.equal(rec.entryHash, p1.commit.entryHash);
+    // its reveal shares the commit's hash and txid in the arena and marks the record revealed
+    const r1 = pl.addReveal(a.raw, entryHash(a.raw), rec.record, T0 + 2);
+    assert.equal(r1.entryHash, p1.commit.entryHash);
+    assert.equal(r1.commitTxId, p1.txId);
+    assert.deepEqual(pl.paidCommits.get(toHex(cc.entryHash)), {
+      entryHash: p1.commit.entryHash,
+      record: { ...paidRecord(cc, 2), revealed: true },
+    });
     pl.endMinute(T0 + 600);
-    const p2 = pl.addCommit(ec, commitTxId(ec), commitFullHash(ec), T0 + 601);
+    const p2 = pl.addCommit(ec, commitTxId(ec), commitFullHash(ec), T0 + 601, paidRecord(ec));
     assert.equal(p2.ecIndex, 2, "after the chain commit and the minute item");
     pl.endMinute(T0 + 1200);
     assert.deepEqual(
@@ -109,7 +150,8 @@ describe("process list", () => {
     }
     // the body goes on past its first allocation (4,096 bytes) unchanged
     for (let i = 0; i < 7; i++) pl.endMinute(T0 + 1800 + i);
-    for (let i = 0; i < 40; i++) pl.addCommit(ec, commitTxId(ec), new Uint8Array(32).fill(i), T0 + 7000);
+    for (let i = 0; i < 40; i++)
+      pl.addCommit(ec, commitTxId(ec), new Uint8Array(32).fill(i), T0 + 7000, paidRecord(ec));
     const body = pl.ecBody.finish();
     assert.equal(body.length, 342 + 7 * 2 + 40 * 137);
     assert.deepEqual([...body.subarray(body.length - 137)], [...concat([3], ec.raw)]);
@@ -132,17 +174,27 @@ describe("process list", () => {
     const pl = new ProcessList(2, T0);
     const a = firstEntry(["pl chain a"], "a0");
     const b = firstEntry(["pl chain b"], "b0");
-    const a0 = reveal(a.raw);
-    const b0 = reveal(b.raw);
-    const a1 = reveal(entryRaw(a.chainId, ["a1"], "a1"));
-    const a2 = reveal(entryRaw(a.chainId, ["a2"], "a2"));
-    pl.addReveal(a0, true);
+    const a0 = reveal(pl, a.raw, true);
     pl.endMinute(T0 + 600); // marker 1 into chain a
-    pl.addReveal(b0, true);
-    pl.addReveal(a1, false);
+    const b0 = reveal(pl, b.raw, true);
+    const a1 = reveal(pl, entryRaw(a.chainId, ["a1"], "a1"), false);
     pl.endMinute(T0 + 1200); // marker 2 into a and b
     pl.endMinute(T0 + 1800); // no entries in minute 3: no marker 3 (the last item is a marker)
-    pl.addReveal(a2, false);
+    const a2Raw = entryRaw(a.chainId, ["a2"], "a2");
+    const a2 = reveal(pl, a2Raw, false, T0 + 1900);
+    // the record: copies in the arena, the chain ID a view of the entry's bytes
+    assert.deepEqual(a2, {
+      entryHash: entryHash(a2Raw),
+      raw: a2Raw,
+      chainId: a.chainId,
+      commitTxId: new Uint8Array(32).fill(9),
+      timeMs: T0 + 1900,
+      block: pl.entryBlocks.get(toHex(a.chainId)),
+    });
+    assert.notEqual(a2.raw.buffer, a2Raw.buffer);
+    assert.equal(a2.chainId.buffer, a2.raw.buffer);
+    assert.equal(a2.chainId.byteOffset, a2.raw.byteOffset + 1);
+    assert.deepEqual(pl.paidCommits.get(toHex(a2.entryHash))?.record, { ...paidRecord("entry"), revealed: true });
     pl.endMinute(T0 + 2400); // marker 4 into a only
     const ea = pl.entryBlocks.get(toHex(a.chainId))!;
     const eb = pl.entryBlocks.get(toHex(b.chainId))!;
@@ -168,14 +220,12 @@ describe("process list", () => {
   test("an entry block of an existing chain is not a new chain; the latest reveal of an entry hash is kept", () => {
     const pl = new ProcessList(2, T0);
     const a = firstEntry(["pl existing"], "e0");
-    const e1 = reveal(entryRaw(a.chainId, ["e1"], "e1"));
-    pl.addReveal(e1, false);
+    const e1 = reveal(pl, entryRaw(a.chainId, ["e1"], "e1"), false);
     const eb = pl.entryBlocks.get(toHex(a.chainId))!;
     assert.equal(eb.newChain, false);
     assert.equal(pl.newChains.size, 0);
     // the same entry again (paid again): a second item, and the lookup gives the later reveal
-    const again = reveal(e1.raw, T0 + 5);
-    pl.addReveal(again, false);
+    const again = reveal(pl, e1.raw, false, T0 + 5);
     assert.deepEqual(eb.items.map(toHex), [e1.entryHash, e1.entryHash].map(toHex));
     assert.equal(pl.revealsByHash.get(toHex(e1.entryHash)), again);
     assert.equal(pl.reveals.length, 2);
