@@ -233,6 +233,41 @@ describe("store", () => {
     }
   });
 
+  test("a data file ending before its meta pages' last page number opens while it holds their root pages (LMDB counts pages taken and freed unwritten)", async () => {
+    const dir = tempDir();
+    try {
+      const s = LedgerStore.open({ path: join(dir, "good"), ...LOCAL });
+      s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+      await s.close();
+      const good = readFileSync(join(dir, "good", "data.mdb"));
+      const pageSize = 4096;
+      const pages = BigInt(good.length / pageSize);
+      // meta page layout of this lmdb-js build (store/fileCheck.ts): magic at 24, the two database records'
+      // roots at 24 + 24 + 40 and + 48, the last page number at 24 + 24 + 96
+      const metaAt = (m: number, field: number): number => m * pageSize + 24 + 24 + field;
+      for (const m of [0, 1])
+        assert.equal(good.readUInt32LE(m * pageSize + 24), 0xbeefc0de, "the layout fileCheck reads");
+      const withTail = Buffer.from(good);
+      for (const m of [0, 1]) withTail.writeBigUInt64LE(pages + 55n, metaAt(m, 96));
+      const tail = join(dir, "tail");
+      mkdirSync(tail);
+      writeFileSync(join(tail, "data.mdb"), withTail);
+      const opened = LedgerStore.open({ path: tail, ...LOCAL });
+      assert.equal(opened.savedHeight(), 0);
+      await opened.close();
+      // a root page past the end is a file cut short
+      const cut = Buffer.from(good);
+      for (const m of [0, 1]) cut.writeBigUInt64LE(pages + 3n, metaAt(m, 48 + 40));
+      const cutDir = join(dir, "cut");
+      mkdirSync(cutDir);
+      writeFileSync(join(cutDir, "data.mdb"), cut);
+      const e = expectStoreError(() => LedgerStore.open({ path: cutDir, ...LOCAL }), "CORRUPT");
+      assert.match(e.message, /truncated: \d+ bytes, a root page ends at byte \d+/);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   test("another program's LMDB environment → UNKNOWN_FORMAT, nothing written into it", async () => {
     const dir = tempDir();
     try {
