@@ -10,7 +10,7 @@
  * wrote (entries, their chains and entry blocks, the loaded directory blocks), cycled through.
  *
  *   node dist/bench/reads.js [--fill-seconds=30] [--seconds=4] [--methods=heights,entry] [--generator=wrk|threads]
- *                            [--home=DIR] [--node-arg=--cpu-prof ...]
+ *                            [--home=DIR] [--node-arg=--cpu-prof ...] [--ledgerd-arg=-httpfront ...]
  * With --home the data directory is kept and a second run can skip the fill (--fill-seconds=0).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -62,6 +62,8 @@ export interface ReadBenchOptions {
   home?: string;
   /** extra node.js flags of the node (e.g. --cpu-prof --cpu-prof-dir=DIR) */
   nodeArgs: string[];
+  /** extra ledgerd flags (e.g. -httpfront) */
+  ledgerdArgs: string[];
   log: (line: string) => void;
 }
 
@@ -74,6 +76,7 @@ export function defaultReadBenchOptions(): ReadBenchOptions {
     methods: Object.keys(READ_TARGETS) as ComparedMethod[],
     generator: "auto",
     nodeArgs: [],
+    ledgerdArgs: [],
     log: (line) => console.error(`reads: ${line}`),
   };
 }
@@ -216,7 +219,7 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       homeDir: home,
       port,
       blockTimeSeconds: 6,
-      extraArgs: [],
+      extraArgs: options.ledgerdArgs,
       nodeArgs: options.nodeArgs,
       logPath: path.join(home, "ledgerd.log"),
       startTimeoutMs: 60_000,
@@ -384,6 +387,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
       generator: { type: "string" },
       home: { type: "string" },
       "node-arg": { type: "string", multiple: true },
+      "ledgerd-arg": { type: "string", multiple: true },
     },
   });
   const o = defaultReadBenchOptions();
@@ -403,6 +407,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   }
   if (values.home !== undefined) o.home = path.resolve(values.home);
   o.nodeArgs = values["node-arg"] ?? [];
+  o.ledgerdArgs = values["ledgerd-arg"] ?? [];
   const c = await compareReads(o);
   console.log(formatComparison(c));
 }

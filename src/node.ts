@@ -3,7 +3,7 @@
  * `startNode` returns a running node; `stop()` shuts it down in the reverse order (clock first, so no
  * block is closing while the server and the store go away).
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
@@ -24,6 +24,7 @@ import { countWrites } from "./monitor/writeOutcomes.js";
 import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
+import { frontSocketPath } from "./rpc/httpFront.js";
 import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "./rpc/live/feed.js";
 import { MetricsServer } from "./rpc/metricsServer.js";
 import { assertPortFree, ListenError } from "./rpc/portCheck.js";
@@ -242,7 +243,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       return { config: current, restartNeeded: r.restartNeeded };
     };
     const server = new RpcServer(
-      { port: config.port, host: config.listenHost, ...(tls ? { tls } : {}), live },
+      {
+        port: config.port,
+        host: config.listenHost,
+        ...(tls ? { tls } : {}),
+        live,
+        ...(config.httpFront ? { front: { socketPath: frontSocketPath(dirname(dataDir)) } } : {}),
+      },
       {
         ledger: countWrites(ledger, monitor.metrics),
         log,

@@ -40,6 +40,8 @@ export interface FlagValues {
   listenHost?: string;
   /** serve a non-loopback address without credentials (-insecure-noauth) */
   insecureNoAuth?: boolean;
+  /** -httpfront: answer malformed HTTP through a node:net front (rpc/httpFront.ts) */
+  httpFront?: boolean;
   debugApi?: DebugApiMode;
   tls?: boolean;
   selfAddrs?: string[];
@@ -282,6 +284,14 @@ const SPECS: readonly FlagSpec[] = [
       into.debugApi = mode as DebugApiMode;
     },
   },
+  boolFlag("httpFront", {
+    names: ["httpfront"],
+    shown: "false",
+    help:
+      "answer malformed HTTP (HTTP/1.0, no Host, unknown methods, the target *, control characters) with " +
+      "400/405/505 through a front that copies every request; costs read throughput, plain HTTP only " +
+      "(docs/operations.md §5)",
+  }),
   boolFlag("tls", {
     names: ["tls"],
     shown: "false, or [App] NodeTlsEnabled",

@@ -297,6 +297,12 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   if (listenHost === "")
     throw fieldError("App.ListenHost", "[App] ListenHost: expected an interface address, got an empty value");
   const insecureNoAuth = flags.insecureNoAuth ?? false;
+  if (flags.httpFront === true && (flags.tls ?? fileBool(raw, "App", "NodeTlsEnabled")))
+    throw new ConfigError(
+      "-httpfront serves plain HTTP only (it reads requests before uWebSockets.js does); with TLS, put a " +
+        "reverse proxy in front instead (docs/operations.md §5)",
+      { field: "-httpfront" },
+    );
   // Checked here, so that a reload which drops the credentials of an exposed node is refused too.
   if (!isLoopbackHost(listenHost) && rpcUser === "" && rpcPass === "" && !insecureNoAuth) {
     const message =
@@ -383,6 +389,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     port: flags.port ?? fileInt(raw, "App", "PortNumber")!,
     listenHost,
     insecureNoAuth,
+    httpFront: flags.httpFront ?? false,
     debugApi,
     debugRpcUser,
     debugRpcPass,

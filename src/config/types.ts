@@ -36,6 +36,8 @@ export interface NodeConfig {
   listenHost: string;
   /** -insecure-noauth: serve a non-loopback listenHost without credentials */
   insecureNoAuth: boolean;
+  /** -httpfront: a node:net front answers requests uWebSockets.js would drop (rpc/httpFront.ts) */
+  httpFront: boolean;
   /** the /debug endpoint (default: off on MAIN, readonly elsewhere) */
   debugApi: DebugApiMode;
   /** Basic credentials that callers off loopback need for the state-changing /debug methods (both empty = none) */

@@ -13,6 +13,7 @@
  * 404 unknown path (plain text), or `/debug` with a verb other than GET/POST (empty); 413 (a JSON-RPC -32600 naming the limit) for a body
  * over config.maxBodyBytes.
  */
+import { rmSync } from "node:fs";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
@@ -22,10 +23,11 @@ import { BodyBudget } from "./bodyReader.js";
 import type { RequestInfo, RpcContext, RpcDependencies } from "./context.js";
 import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } from "./cors.js";
 import { debugMethods } from "./debug/index.js";
+import { HttpFront } from "./httpFront.js";
 import { MessageIntake } from "./intake.js";
 import { type Endpoint, type EnvelopeAnswer, encodeJson, handleBody } from "./jsonrpc.js";
 import type { LiveFeed } from "./live/feed.js";
-import { basicAuthCheck, mountLiveRoute } from "./live/route.js";
+import { basicAuthCheck, mountLiveRoute, proxiedRemoteOf, remoteOf } from "./live/route.js";
 import { LoginGuard } from "./loginGuard.js";
 import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree, ListenError } from "./portCheck.js";
@@ -59,6 +61,11 @@ export interface RpcServerOptions {
   tls?: { keyFile: string; certFile: string };
   /** serve this live event feed at /live (live/route.ts) */
   live?: LiveFeed;
+  /**
+   * -httpfront (httpFront.ts): a node:net listener on host:port answers what uWS would drop and hands the
+   * rest to uWS listening on this Unix socket
+   */
+  front?: { socketPath: string };
 }
 
 export class RpcServer {
@@ -71,6 +78,10 @@ export class RpcServer {
   /** bytes held by unfinished request bodies, all connections (bodyReader.ts) */
   private readonly bodies = new BodyBudget();
   private listening = false;
+  /** the -httpfront, when on */
+  private readonly front: HttpFront | undefined;
+  /** the caller's address of a hyper-express request (behind the front: the PROXY header's) */
+  private readonly remoteOf: (req: Request) => string;
   private lastOrigin:
     | (Pick<NodeConfig, "listenHost" | "selfAddrs" | "nodeLocation" | "allowedHosts" | "corsDomains"> & {
         host: string | undefined;
@@ -96,6 +107,14 @@ export class RpcServer {
     this.v2 = { path: "/v2", methods: v2, elsewhere: (m) => (debug.has(m) ? "/debug" : undefined) };
     this.debug = { path: "/debug", methods: debug, elsewhere: (m) => (v2.has(m) ? "/v2" : undefined) };
 
+    this.front =
+      options.front === undefined
+        ? undefined
+        : new HttpFront(
+            { host: options.host, port: options.port, upstreamPath: options.front.socketPath },
+            { log: deps.log },
+          );
+    this.remoteOf = options.front === undefined ? remoteOf : proxiedRemoteOf;
     installJsonBodyLimitAnswer();
     this.app = new HyperExpress.Server({
       ...(options.tls
@@ -114,6 +133,7 @@ export class RpcServer {
       const auth = basicAuthCheck(
         () => ({ user: this.ctx.getConfig().rpcUser, pass: this.ctx.getConfig().rpcPass }),
         this.logins,
+        this.remoteOf,
       );
       mountLiveRoute(this.app, options.live, {
         // browsers apply no CORS to WebSockets: the Origin check is all that stops a page reading the feed
@@ -130,7 +150,7 @@ export class RpcServer {
         const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
         if (foreign !== undefined) return send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
         const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig(), (why) =>
-          this.logins.failed(safeRemote(req), why, route.path),
+          this.logins.failed(this.remoteOf(req), why, route.path),
         );
         send(res, a.status, a.body, a.contentType, a.headers ?? []);
       });
@@ -164,18 +184,30 @@ export class RpcServer {
   async listen(): Promise<void> {
     try {
       if (this.options.port !== 0) await assertPortFree(this.options.port, this.options.host);
-      await this.app.listen(this.options.port, this.options.host);
+      if (this.front === undefined) await this.app.listen(this.options.port, this.options.host);
+      else {
+        // a socket file left by a crash (the data directory lock says no other node uses it)
+        rmSync(this.options.front!.socketPath, { force: true });
+        await this.app.listen(this.options.front!.socketPath);
+        try {
+          await this.front.listen();
+        } catch (e) {
+          this.app.close();
+          throw e;
+        }
+      }
     } catch (e) {
       throw new ListenError(
         `cannot listen on ${this.options.host}:${this.options.port}: ${e instanceof Error ? e.message : String(e)}`,
       );
     }
-    this.boundPort = this.app.port;
+    this.boundPort = this.front === undefined ? this.app.port : this.front.port;
     this.listening = true;
     this.ctx.log.info("rpc listening", {
       host: this.options.host,
       port: this.boundPort,
       scheme: this.options.tls ? "https" : "http",
+      ...(this.front === undefined ? {} : { front: this.options.front!.socketPath }),
     });
   }
 
@@ -183,6 +215,7 @@ export class RpcServer {
   async close(): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
+    this.front?.close();
     this.app.close();
     // uWS keeps keep-alive connections open after the listen socket closes; close them all. Requests still
     // in flight are aborted; hyper-express may throw from its abort handler then, which must not escape.
@@ -198,8 +231,9 @@ export class RpcServer {
   /** `/v2` and `/debug` straight on uWebSockets.js (uwsExchange.ts: why, and what of hyper-express it keeps). */
   private route(path: string, endpoint: Endpoint): void {
     const maxBody = this.ctx.getConfig().maxBodyBytes;
+    const viaFront = this.front !== undefined;
     this.app.uws_instance.any(path, (res, req) => {
-      const x = new UwsExchange(res, req, this.bodies, maxBody);
+      const x = new UwsExchange(res, req, this.bodies, maxBody, viaFront);
       // a declared length over the limit never reaches the handler (hyper-express's order): 413 once read
       if (x.refusedAtStart) return;
       const failed = (error: unknown): void => {
@@ -367,12 +401,4 @@ function send(res: Response, status: number, body: string, contentType: string |
   if (contentType !== undefined) res.header("Content-Type", contentType);
   for (const [name, value] of headers) res.header(name, value);
   res.send(body);
-}
-
-function safeRemote(req: Request): string {
-  try {
-    return req.ip;
-  } catch {
-    return "";
-  }
 }

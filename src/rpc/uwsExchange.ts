@@ -86,6 +86,8 @@ export class UwsExchange {
     req: UWS.HttpRequest,
     private readonly budget: BodyBudget,
     private readonly maxBodyBytes: number,
+    /** connections come through the -httpfront (httpFront.ts): the caller's address is the PROXY header's */
+    private readonly viaFront = false,
   ) {
     const m = req.getMethod().toUpperCase();
     this.method = m === "DEL" ? "DELETE" : m;
@@ -113,7 +115,9 @@ export class UwsExchange {
     if (this.remoteText !== undefined) return this.remoteText;
     if (this.completed) return "";
     try {
-      this.remoteText = Buffer.from(this.res.getRemoteAddressAsText()).toString("utf8");
+      this.remoteText = Buffer.from(
+        this.viaFront ? this.res.getProxiedRemoteAddressAsText() : this.res.getRemoteAddressAsText(),
+      ).toString("utf8");
     } catch {
       this.remoteText = "";
     }

@@ -94,14 +94,18 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
  * The API's Basic auth (auth.ts) as a route check: credentials read from the configuration per request; a
  * failure is counted and logged by `logins`, and its 401 waits the failed-login delay.
  */
-export function basicAuthCheck(credentials: () => { user: string; pass: string }, logins: LoginGuard): LiveRouteChecks {
+export function basicAuthCheck(
+  credentials: () => { user: string; pass: string },
+  logins: LoginGuard,
+  remote: (req: HyperExpress.Request) => string = remoteOf,
+): LiveRouteChecks {
   return {
     refuse: (req) => {
       const { user, pass } = credentials();
       const header = req.headers.authorization;
       if (!authEnabled(user, pass) || authorized(header, user, pass)) return undefined;
       return {
-        wait: logins.failed(remoteOf(req), header === undefined ? "missing" : "wrong", LIVE_PATH),
+        wait: logins.failed(remote(req), header === undefined ? "missing" : "wrong", LIVE_PATH),
         status: 401,
         headers: [
           ["Content-Type", "text/plain; charset=utf-8"],
@@ -117,6 +121,15 @@ export function basicAuthCheck(credentials: () => { user: string; pass: string }
 export function remoteOf(req: HyperExpress.Request): string {
   try {
     return req.ip;
+  } catch {
+    return "";
+  }
+}
+
+/** The caller's address behind the -httpfront (rpc/httpFront.ts: from the PROXY header), "" when unknown. */
+export function proxiedRemoteOf(req: HyperExpress.Request): string {
+  try {
+    return req.proxy_ip;
   } catch {
     return "";
   }

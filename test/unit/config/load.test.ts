@@ -349,6 +349,15 @@ describe("exposure: listen address, credentials, debug API", () => {
     configError(() => loadConfig(["-listenhost=not an address"], env));
   });
 
+  it("-httpfront is off by default, on with the flag, and refused with TLS", () => {
+    const { env } = home();
+    assert.equal(loadConfig([], env).httpFront, false);
+    assert.equal(loadConfig(["-httpfront"], env).httpFront, true);
+    const e = configError(() => loadConfig(["-httpfront", "-tls"], env));
+    assert.equal(e.field, "-httpfront");
+    assert.match(e.message, /plain HTTP only/);
+  });
+
   it("a reload that removes the credentials of an exposed node is refused", () => {
     const { env, dir } = home();
     const conf = join(dir, "r.conf");
