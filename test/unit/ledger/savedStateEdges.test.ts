@@ -3,7 +3,7 @@
  * its LMDB transaction commits, every read of saved state — blocks by height and by each of their hashes,
  * entries, commits, transactions (the coinbase too) with their locations, acks, chain heads, balances — is
  * answered from the block being saved, exactly as the store answers once the save has committed. The reads
- * are taken synchronously after the end of minute 10 is applied (the save starts a turn later), then again
+ * (and those of an earlier block, read from the store meanwhile) are taken synchronously after the end of minute 10 is applied (the save starts a turn later), then again
  * after the save; both sets of answers must be equal, and the store must not have held the block the first
  * time. Real ledger over LMDB in a temp directory.
  */
@@ -41,6 +41,14 @@ const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 test("a closed block is read from the block being saved exactly as from the store once saved", async () => {
   const n: TestNode = openNode(tempDir(), { clock: new ManualClock(T0) });
   try {
+    // an earlier saved block: while the next one is being saved, its items are read from the store
+    const earlyBuy = await buyEC(n, ecKey, 50n);
+    const early = firstEntry(["saved state", "early"], "e");
+    const earlyCommit = chainCommit(early.raw, n.clock.ms);
+    await n.ledger.submitCommit(earlyCommit);
+    await n.ledger.submitReveal(early.raw);
+    await endMinutes(n, 10);
+    await n.ledger.flush();
     const h = n.ledger.openBlock().height;
     const buy = await buyEC(n, ecKey, 100n);
     const pay = payment({ milliTime: n.clock.ms, outputs: [{ to: assetKey(4), amount: UNIT }] });
@@ -82,6 +90,16 @@ test("a closed block is read from the block being saved exactly as from the stor
         transactionAcks: [buy, pay].map((t) => n.ledger.transactionAck(transactionId(t))),
         coinbase: coinbase && n.ledger.transaction(coinbase),
         chainHead: n.ledger.chainHead(a.chainId),
+        earlier: {
+          dir: n.ledger.directoryBlockByHeight(h - 1),
+          entry: n.ledger.entry(entryHash(early.raw)),
+          entryAck: n.ledger.entryAck(entryHash(early.raw)),
+          commit: n.ledger.commit(commitTxId(earlyCommit)),
+          commitAck: n.ledger.commitAck(commitTxId(earlyCommit)),
+          transaction: n.ledger.transaction(transactionId(earlyBuy)),
+          transactionAck: n.ledger.transactionAck(transactionId(earlyBuy)),
+          chainHead: n.ledger.chainHead(early.chainId),
+        },
         otherChain: n.ledger.chainHead(other.chainId),
         balances: [
           n.ledger.ecBalance(ecKey.publicKey),
@@ -105,6 +123,8 @@ test("a closed block is read from the block being saved exactly as from the stor
     assert.ok(during.dir !== undefined && during.coinbase !== undefined && during.entryBlock !== undefined);
     for (const item of [...during.entries, ...during.commits, ...during.transactions, during.coinbase])
       assert.equal(item?.location?.directoryBlockHeight, h, "located in the closed block");
+    for (const item of [during.earlier.entry, during.earlier.commit, during.earlier.transaction])
+      assert.equal(item?.location?.directoryBlockHeight, h - 1, "located in the earlier block");
     assert.deepEqual(during, after);
   } finally {
     await closeNode(n);
