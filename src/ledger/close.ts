@@ -1,21 +1,35 @@
 /**
  * The block close (end of minute 10): build every block of the height from the process list
  * (blockBuilder.ts), queue their save as one LMDB transaction, open the next height at once, and remove
- * the confirmed journal records once the save has committed. Until then readers see the closed block
- * through the saved state's `closing` overlay (savedState.ts).
+ * the confirmed journal records once the save has committed. Readers see the closed block once its end of
+ * minute 10 is durable (`PreClose`), through the saved state's `closing` overlay (savedState.ts) until the
+ * save commits.
  *
  * The close's wall-clock and CPU times are measured here, in the writer, for the debug counters: the
  * rules (rules.ts) and the blocks they build never read a clock (DESIGN §7).
  */
+import { NodeError } from "../errors.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { toHex } from "../protocol/bytes.js";
 import type { BlockSetWrite, LedgerStore } from "../store/store.js";
-import { type BlockSigner, closeBlock } from "./blockBuilder.js";
+import { type BlockSigner, type ChainTip, closeBlock } from "./blockBuilder.js";
 import { encodeMessage } from "./messages.js";
 import { ProcessList } from "./processList.js";
 import { ReplaySaveError } from "./replay.js";
-import { closingOf } from "./savedState.js";
+import { closingOf, type SavedState } from "./savedState.js";
 import type { LedgerState } from "./state.js";
+
+/**
+ * What readers see while a close's end of minute 10 is not durable yet: the state just before that close
+ * (the closed height's process list, the previous tip and saved state). A kill -9 before the marker's
+ * journal commit loses the close, and the restart closes that height again at another time: a block
+ * shown before that could come back with another keyMR (docs/ledger.md §5).
+ */
+export interface PreClose {
+  tip: ChainTip;
+  pl: ProcessList;
+  saved: SavedState;
+}
 
 /** What the close needs of the ledger that runs it. */
 export interface BlockCloserHost {
@@ -29,6 +43,8 @@ export interface BlockCloserHost {
   fail(reason: string): void;
   /** the block set of `info.height` is saved (the ledger logs it and tells its observer and events) */
   saved(info: SavedBlockInfo): void;
+  /** set while a close's marker is not durable (`PreClose`); the ledger's readers see `current` then */
+  readonly shown: { current: PreClose | undefined };
 }
 
 /** A block the store has saved: what the node logs and measures of it. */
@@ -55,6 +71,8 @@ export interface ClusterClose {
 export class BlockCloser {
   /** removal of confirmed journal records, running after each block save */
   private cleanupChain: Promise<void> = Promise.resolve();
+  /** the last close whose end-of-minute-10 record is being journaled: its save starts once that is durable */
+  private marker: { resolve: () => void; reject: (e: unknown) => void } | undefined;
 
   constructor(private readonly host: BlockCloserHost) {}
 
@@ -68,11 +86,29 @@ export class BlockCloser {
    * transaction, and open the next height at once. Until the save commits, readers see the closed block
    * through `closing`. `synchronous` (replaying the journal at start or in recovery) saves at once: the
    * next height's records build on this block; its failure throws ReplaySaveError.
+   *
+   * `journaled` (a single node closing on a new end of minute 10, whose journal record the ledger appends
+   * right after): the save starts, and readers see the closed block and the next height, only once that
+   * record is durable (`markerJournaled`) — nothing shown may change in a kill -9 and restart. The close's
+   * main-thread work is the same; the block's records are packed meanwhile.
    */
-  close(timeMs: number, synchronous: boolean, cluster?: ClusterClose): void {
+  close(timeMs: number, synchronous: boolean, cluster?: ClusterClose, journaled = false): void {
     const { state, store } = this.host;
     const started = performance.now();
     const cpu = process.cpuUsage();
+    let marker: Promise<void> | undefined;
+    if (journaled && !synchronous) {
+      const pre: PreClose = { tip: state.tip, pl: state.pl, saved: state.saved.copy() };
+      marker = new Promise<void>((resolve, reject) => {
+        this.marker = { resolve, reject };
+      });
+      this.host.shown.current = pre;
+      const unhide = (): void => {
+        if (this.host.shown.current === pre) this.host.shown.current = undefined;
+      };
+      // a failed marker keeps the close hidden: the ledger rebuilds its state from disk (without it)
+      marker.then(unhide, () => {});
+    }
     // A held reveal keeps its own journal record past this close (holdingQueue.ts): only one without a record
     // of this node's journal (a cluster node's) is carried into the next height's journal, sequences 0…
     const carry = state.holding
@@ -92,7 +128,7 @@ export class BlockCloser {
       journalCarry: carry,
       ...(cluster === undefined ? {} : { adminEntries: cluster.adminEntries, logSequence: cluster.logSequence }),
     });
-    const saved = synchronous ? this.saveNow(closed.write) : this.saveClosed(closed.write);
+    const saved = synchronous ? this.saveNow(closed.write) : this.saveClosed(closed.write, marker);
     const closing = closingOf(state.pl, closed, saved);
     state.saved.closing = closing;
     const confirmed = state.pl;
@@ -144,6 +180,23 @@ export class BlockCloser {
     });
   }
 
+  /**
+   * The end-of-minute-10 record of the last `journaled` close is durable (`durable` resolves) or failed
+   * (rejects: the block is never saved nor shown).
+   */
+  markerJournaled(durable: Promise<void>): void {
+    const m = this.marker;
+    this.marker = undefined;
+    if (m !== undefined) durable.then(m.resolve, m.reject);
+  }
+
+  /** Forget a close waiting for its marker (the ledger rebuilds its state from disk). */
+  reset(): void {
+    this.marker?.reject(new NodeError("the ledger state was rebuilt from disk before this close's marker was durable"));
+    this.marker = undefined;
+    this.host.shown.current = undefined;
+  }
+
   /** Save synchronously (replay); a failure throws ReplaySaveError, which ends the replay. */
   private saveNow(write: BlockSetWrite): Promise<void> {
     try {
@@ -159,10 +212,11 @@ export class BlockCloser {
    * arrived during the build are answered in between and none waits for the build and the packing
    * together (docs/performance.md, block close); the writer thread then applies them.
    */
-  private async saveClosed(write: BlockSetWrite): Promise<void> {
+  private async saveClosed(write: BlockSetWrite, marker: Promise<void> | undefined): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));
     const { store, state } = this.host;
-    const packed = await store.packBlockSet(write);
+    // packed while the marker's journal commit is in flight; written only once the marker is durable
+    const [packed] = await Promise.all([store.packBlockSet(write), marker]);
     const counters = state.counters;
     counters.lastCloseSaveMs = packed.busyMs;
     counters.lastCloseMs += packed.busyMs;

@@ -24,7 +24,7 @@ import { StoreError } from "../store/errors.js";
 import type { LedgerApi, LedgerDebugApi } from "./api.js";
 import { genesisBlockSet } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
-import { BlockCloser, type ClusterClose, type SavedBlockInfo } from "./close.js";
+import { BlockCloser, type ClusterClose, type PreClose, type SavedBlockInfo } from "./close.js";
 import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
 import { LedgerError } from "./errors.js";
 import { checkSourceShare, HOLDING_QUEUE_BYTES, HOLDING_QUEUE_LIMIT, sourceOf } from "./holdingPolicy.js";
@@ -45,7 +45,7 @@ import {
   wouldHold,
 } from "./rules.js";
 import { SavedState } from "./savedState.js";
-import { type LedgerState, newCounters } from "./state.js";
+import { type LedgerState, type LedgerView, newCounters } from "./state.js";
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
 const PRODUCING_NETWORKS: readonly NetworkName[] = ["LOCAL", "CUSTOM"];
@@ -70,6 +70,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   private recoveryTimer: NodeJS.Timeout | undefined;
   /** the state rebuilt from disk after a failed journal write (once per failure), see `rollBack` */
   private rollback: Promise<void> | undefined;
+  /** set while `accept` applies a message it journals next (a close then waits for that record) */
+  private journaling = false;
   private closed = false;
   /** the live feed, told of accepted messages and saved blocks (observer.ts) */
   private observer: LedgerObserver | undefined;
@@ -99,11 +101,13 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       saved: new SavedState(store),
       counters: newCounters(),
     };
-    super({ view: state, store, options, now, producing, signer, replicated: deps.replicated });
+    const shown: { current: PreClose | undefined } = { current: undefined };
+    super({ view: readersView(state, shown), store, options, now, producing, signer, replicated: deps.replicated });
     this.deps = deps;
     this.networkIdValue = networkIdValue;
     this.state = state;
     this.closer = new BlockCloser({
+      shown,
       store,
       state: this.state,
       networkId: this.networkIdValue,
@@ -285,7 +289,13 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     if (this.deps.replicated !== undefined) return this.deps.replicated.submit(msg);
     // the block the message goes into (the end of minute 10 replaces this.state.pl by the next block's list)
     const pl = this.state.pl;
-    const journal = this.apply(msg);
+    let journal: boolean;
+    this.journaling = true;
+    try {
+      journal = this.apply(msg);
+    } finally {
+      this.journaling = false;
+    }
     let durable: Promise<void>;
     if (journal) {
       const seq = pl.nextSeq++;
@@ -293,6 +303,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       // a held reveal keeps this record past the close (holdingQueue.ts)
       if (msg.kind === "reveal") this.state.holding.located(msg.entryRaw, { height: pl.height, seq });
       durable = this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg));
+      // the end of minute 10: the block is saved and shown once this record is durable (close.ts)
+      if (this.state.pl !== pl) this.closer.markerJournaled(durable);
     } else {
       // Same answer as an earlier identical message: not before that one is durable too.
       durable = this.deps.store.journalDurable();
@@ -424,6 +436,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
    */
   private reload(cleanup = true): void {
     const store = this.deps.store;
+    this.closer.reset();
     this.state.saved.closing = undefined;
     this.state.holding.clear();
     const height = store.savedHeight();
@@ -455,7 +468,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   private apply(msg: LogMessage): boolean {
     return applyMessage(this.state, msg, (timeMs) => {
       try {
-        this.closer.close(timeMs, this.replaying, this.clusterClose);
+        this.closer.close(timeMs, this.replaying, this.clusterClose, this.journaling);
       } catch (e) {
         this.fail(`closing block ${this.state.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
         throw e;
@@ -495,6 +508,12 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   // ───────────────────────────── node state ─────────────────────────────
 
+  /** Height and minute of the open block as the writer has it (the clock, cluster): a close not yet durable included. */
+  override openBlock(): { height: number; minute: number; startMs: number; minuteStartMs: number } {
+    const pl = this.state.pl;
+    return { height: pl.height, minute: pl.minute, startMs: pl.startMs, minuteStartMs: pl.minuteStartMs };
+  }
+
   isBooted(): boolean {
     return this.booted;
   }
@@ -503,6 +522,27 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   writeRefusal(): string | undefined {
     return this.failure;
   }
+}
+
+/**
+ * The state as readers see it: the writer's, except while a close's end of minute 10 is not durable yet
+ * (`shown.current`): then the state just before that close, so no block, height or write of the next
+ * height is shown that a kill -9 could undo (close.ts `PreClose`).
+ */
+function readersView(state: LedgerState, shown: { current: PreClose | undefined }): LedgerView {
+  return {
+    get tip() {
+      return shown.current?.tip ?? state.tip;
+    },
+    get pl() {
+      return shown.current?.pl ?? state.pl;
+    },
+    get saved() {
+      return shown.current?.saved ?? state.saved;
+    },
+    holding: state.holding,
+    counters: state.counters,
+  };
 }
 
 /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */

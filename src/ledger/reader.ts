@@ -84,7 +84,8 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
     return {
       leaderHeight: this.view.pl.height,
       directoryBlockHeight: this.view.tip.height,
-      minute: this.view.pl.minute,
+      // 10 only for the moment a close's marker is being made durable (close.ts PreClose): the block is still open
+      minute: Math.min(this.view.pl.minute, MINUTES_PER_BLOCK - 1),
       currentBlockStartTimeNs: BigInt(this.view.pl.startMs) * 1_000_000n,
       currentMinuteStartTimeNs: BigInt(this.view.pl.minuteStartMs) * 1_000_000n,
       currentTimeNs: BigInt(nowMs) * 1_000_000n,

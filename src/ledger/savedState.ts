@@ -1,7 +1,7 @@
 /**
  * Saved state: what the last saved block says, read through the block being saved first (`closing`),
- * then the store. A block is visible to readers and rules from the moment it closes, not only once its
- * LMDB transaction commits (docs/ledger.md §5).
+ * then the store. A block is visible to the rules from the moment it closes, and to readers once its
+ * close marker is durable (close.ts `PreClose`), not only once its LMDB transaction commits (docs/ledger.md §5).
  */
 import { toHex } from "../protocol/bytes.js";
 import type { BlockKind } from "../store/keys.js";
@@ -83,6 +83,13 @@ export class SavedState {
   closing: Closing | undefined;
 
   constructor(private readonly store: SavedStore) {}
+
+  /** The same lookups, over the same store and the current `closing` overlay, unaffected by later closes. */
+  copy(): SavedState {
+    const s = new SavedState(this.store);
+    s.closing = this.closing;
+    return s;
+  }
 
   paidCommit(hash: Uint8Array): PaidCommit | undefined {
     return this.closing?.pl.paidCommits.get(toHex(hash))?.record ?? this.store.paidCommit(hash);

@@ -1,9 +1,10 @@
 /**
- * The closing overlay (savedState.ts; docs/testing.md §Mutation testing): from the moment a block closes until
+ * The closing overlay (savedState.ts; docs/testing.md §Mutation testing): from the moment a block is shown until
  * its LMDB transaction commits, every read of saved state — blocks by height and by each of their hashes,
  * entries, commits, transactions (the coinbase too) with their locations, acks, chain heads, balances — is
  * answered from the block being saved, exactly as the store answers once the save has committed. The reads
- * (and those of an earlier block, read from the store meanwhile) are taken synchronously after the end of minute 10 is applied (the save starts a turn later), then again
+ * (and those of an earlier block, read from the store meanwhile) are taken as soon as the end of minute 10 is
+ * durable (before that readers see the open block), then again
  * after the save; both sets of answers must be equal, and the store must not have held the block the first
  * time. Real ledger over LMDB in a temp directory.
  */
@@ -114,6 +115,11 @@ test("a closed block is read from the block being saved exactly as from the stor
     const closing = n.ledger.endMinute(n.clock.advance(600));
     // applied at once: the next height is open, and the closed block is not in the store yet
     assert.equal(n.ledger.openBlock().height, h + 1);
+    assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined);
+    // readers see it once its end of minute 10 is durable (close.ts PreClose), in the turn that flush
+    // resolves — the save is handed to the writer thread then, and its answer comes in a later turn
+    assert.equal(n.ledger.directoryBlockByHeight(h), undefined);
+    while (n.ledger.heights().directoryBlockHeight < h) await new Promise((r) => setImmediate(r));
     assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined);
     const during = reads();
     await closing;
