@@ -41,6 +41,7 @@ const CANDIDATES = {
     "ledger/debugViewsEdges",
     "ledger/savedStateEdges",
     "ledger/bootstrapEdges",
+    "ledger/holdingSourceEdges",
     "ledger/holdingJournal",
     "ledger/blocks",
   ],
@@ -87,6 +88,8 @@ const FOCUS = {
   "ledger/close": ["ledger/closeEdges", "ledger/replayEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
+  // the per-source share's address normalization (holdingSourceEdges, milliseconds) before the rules' tests
+  "ledger/holdingPolicy": ["ledger/holdingSourceEdges", ...LEDGER_FAST],
   // the bootstrap signer and the CUSTOM genesis check at open (bootstrapEdges)
   "ledger/bootstrap": ["ledger/bootstrapEdges", ...LEDGER_FAST],
   // the /debug views field by field (debugViewsEdges), then the rules' tests
