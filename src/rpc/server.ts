@@ -25,7 +25,7 @@ import { actualRequestHeaders, type HeaderList, isPreflight, preflightHeaders } 
 import { debugMethods } from "./debug/index.js";
 import { HttpFront } from "./httpFront.js";
 import { MessageIntake } from "./intake.js";
-import { type Endpoint, type EnvelopeAnswer, encodeJson, handleBody } from "./jsonrpc.js";
+import { type Endpoint, encodeJson, handleBodyToSend, type SendableAnswer } from "./jsonrpc.js";
 import type { LiveFeed } from "./live/feed.js";
 import { basicAuthCheck, mountLiveRoute, proxiedRemoteOf, remoteOf } from "./live/route.js";
 import { LoginGuard } from "./loginGuard.js";
@@ -362,7 +362,7 @@ export class RpcServer {
     // Bodies over the limit: answered 413 by the exchange. Invalid UTF-8 sequences become U+FFFD, as with
     // the reference node.
     const caller = isDebug ? (remote !== "" ? remote : x.remote()) : "";
-    const answer = (a: EnvelopeAnswer): void => {
+    const answer = (a: SendableAnswer): void => {
       x.send(a.status, a.body, JSON_CONTENT_TYPE, corsHeaders);
       this.ctx.requestServed?.(endpoint.path, a.calls, (performance.now() - started) / 1000);
       log(a.status, () => ({
@@ -384,7 +384,7 @@ export class RpcServer {
           credential,
           address: () => (remote !== "" ? remote : x.remote()),
         };
-        const a = handleBody(body.text, endpoint, ctx, config.maxBatch);
+        const a = handleBodyToSend(body.text, endpoint, ctx, config.maxBatch);
         if (a instanceof Promise) a.then(answer).catch(failed);
         else answer(a);
       } catch (error) {

@@ -78,7 +78,7 @@ export class UwsExchange {
   private bodyWaiter: ((b: BodyText) => void) | undefined;
   private bodyOutcome: BodyText | undefined;
   /** an answer waiting for the request to be complete */
-  private pendingBody: string | undefined;
+  private pendingBody: string | Uint8Array | undefined;
 
   /** Read what is needed from `req` (valid only during this call) and start reading the body. */
   constructor(
@@ -130,14 +130,17 @@ export class UwsExchange {
     else this.bodyWaiter = then;
   }
 
-  /** Answer; the body goes out once the request is complete. No-op once completed. */
-  send(status: number, body: string, contentType: string | undefined, headers: HeaderList): void {
+  /**
+   * Answer; the body goes out once the request is complete. No-op once completed. Bytes are sent before this
+   * returns (uWebSockets copies what the socket does not take at once) or copied: the caller may reuse them.
+   */
+  send(status: number, body: string | Uint8Array, contentType: string | undefined, headers: HeaderList): void {
     if (this.completed || this.initiated) return;
     this.res.cork(() => {
       this.initiate(status, contentType, headers);
       if (this.received) this.finish(body);
       else {
-        this.pendingBody = body;
+        this.pendingBody = typeof body === "string" ? body : Buffer.from(body);
         this.stopReading();
       }
     });
@@ -163,9 +166,10 @@ export class UwsExchange {
     for (const [name, values] of byName) for (const v of values) res.writeHeader(name, v);
   }
 
-  private finish(body: string): void {
+  private finish(body: string | Uint8Array): void {
     this.completed = true;
-    if (this.method === "HEAD") this.res.endWithoutBody(Buffer.byteLength(body));
+    if (this.method === "HEAD")
+      this.res.endWithoutBody(typeof body === "string" ? Buffer.byteLength(body) : body.byteLength);
     else this.res.end(body);
   }
 

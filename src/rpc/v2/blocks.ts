@@ -44,7 +44,7 @@ export function directoryBlock(params: unknown, ctx: RpcContext) {
   const keymr = expectHash(p, "keymr");
   expectBool(p, "noraw");
   const { block } = found(ctx.ledger.directoryBlockByHash(keymr));
-  return ctx.views.get(block, "directory-block", () => JsonText.of(directoryBlockSimpleJson(block)));
+  return ctx.views.get(block, "directory-block", () => JsonText.remembered(directoryBlockSimpleJson(block)));
 }
 
 /** `dblock-by-height` {height, noraw}: full shape, header.timestamp in minutes. */
@@ -53,7 +53,7 @@ export function dblockByHeight(params: unknown, ctx: RpcContext) {
   const [height, noraw] = [expectHeight(p), expectBool(p, "noraw")];
   const s = found(ctx.ledger.directoryBlockByHeight(height));
   return ctx.views.get(s.block, noraw ? "dblock-by-height noraw" : "dblock-by-height", () =>
-    JsonText.of(wrap("dblock", directoryBlockJson(s.block), s.raw, noraw)),
+    JsonText.remembered(wrap("dblock", directoryBlockJson(s.block), s.raw, noraw)),
   );
 }
 
@@ -83,7 +83,7 @@ const EC_VIEW_MAX_RAW_BYTES = 256 * 1024;
 function ecWrap(ctx: RpcContext, s: { block: Parameters<typeof ecBlockToJson>[0]; raw: Uint8Array }, noraw: boolean) {
   const build = () => ({ ecblock: ecBlockToJson(s.block), rawdata: noraw ? "" : toHex(s.raw) });
   if (s.raw.length > EC_VIEW_MAX_RAW_BYTES) return build();
-  return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", () => JsonText.of(build()));
+  return ctx.views.get(s.block, noraw ? "ecblock noraw" : "ecblock", () => JsonText.remembered(build()));
 }
 
 /** `ecblock-by-height` {height, noraw}. */
@@ -126,6 +126,6 @@ export function entryBlock(params: unknown, ctx: RpcContext) {
     const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
     if (dblock === undefined)
       throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
-    return JsonText.of(entryBlockToJson(block, dblock.block.timestamp));
+    return JsonText.remembered(entryBlockToJson(block, dblock.block.timestamp));
   });
 }
