@@ -145,8 +145,13 @@ export interface LedgerApi {
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined;
 
   // ── entries, chains, transactions ──
-  /** An entry, saved or acknowledged-pending; location set once confirmed. */
-  entry(entryHash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined;
+  /**
+   * An entry, saved or acknowledged-pending; location set once confirmed. `committed`: in a block whose save has
+   * committed — found the same forever (a pending entry may still be dropped, a block being saved may fail).
+   */
+  entry(
+    entryHash: Uint8Array,
+  ): { entry: Entry; raw: Uint8Array; location?: ItemLocation; committed?: boolean } | undefined;
   /** keyMR of the chain's last saved entry block; inProcessList when the open block has entries for it. */
   chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean };
   /** A transaction by txid (or full hash), saved or pending. */

@@ -166,7 +166,7 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
     return this.queries.entryBlockByHash(hash);
   }
-  entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation } | undefined {
+  entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation; committed?: boolean } | undefined {
     return this.queries.entry(hash);
   }
   chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {

@@ -9,8 +9,11 @@ import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
+import type { EntryJson } from "../protocol/json/entryJson.js";
 import type { AddressCache } from "./addressCache.js";
+import type { AnswerCache, KeptAnswer } from "./answerCache.js";
 import type { MessageIntake } from "./intake.js";
+import type { Serialized } from "./methods.js";
 import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
 
@@ -69,6 +72,8 @@ export interface RpcContext extends RpcDependencies {
   views: ViewCache;
   /** public addresses already decoded (addressCache.ts); absent: decoded per call */
   addresses?: AddressCache;
+  /** answers of saved entries, by hash text (answerCache.ts); absent: built per call */
+  entryAnswers?: AnswerCache<Serialized<EntryJson> & KeptAnswer>;
   /** the request being answered; absent outside an HTTP request */
   request?: RequestInfo;
 }

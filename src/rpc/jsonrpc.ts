@@ -95,9 +95,9 @@ export function encodeJson(value: unknown): string {
 
 /**
  * Bytes left free in front of a remembered view for the start of its answer, `{"jsonrpc":"2.0","id":<id>,"result":`
- * (30 bytes and the id's JSON): ids of up to ~98 bytes are spliced in place; a longer one gets a copy.
+ * (30 bytes and the id's JSON): ids of up to ~98 bytes are spliced in place; a longer one takes the text path.
  */
-const ANSWER_HEADROOM = 128;
+export const ANSWER_HEADROOM = 128;
 const RESULT_END = 0x7d; // "}"
 
 /**
@@ -115,10 +115,13 @@ export class JsonText<T = unknown> implements Serialized<T> {
   private readonly plain: string | undefined;
   /** headroom, the text as UTF-8, "}" (remembered views only) */
   private readonly wire: Buffer | undefined;
+  /** free bytes at the start of `wire` */
+  private readonly headroom: number;
 
-  constructor(text: string, wire?: Buffer) {
+  constructor(text: string, wire?: Buffer, headroom = 0) {
     this.plain = wire === undefined ? text : undefined;
     this.wire = wire;
+    this.headroom = headroom;
   }
 
   /** The JSON text of `value` (encodeJson), typed as the JSON of T. */
@@ -126,20 +129,29 @@ export class JsonText<T = unknown> implements Serialized<T> {
     return new JsonText<T>(encodeJson(value));
   }
 
-  /** The JSON text of `value`, kept as answer bytes (`answerBytes`) rather than as a string: for views kept. */
-  static remembered<T>(value: T): JsonText<T> {
+  /**
+   * The JSON text of `value`, kept as answer bytes (`answerBytes`) rather than as a string: for views kept.
+   * `headroom` free bytes (ANSWER_HEADROOM; fewer for many small answers: an id that does not fit takes the
+   * text path).
+   */
+  static remembered<T>(value: T, headroom = ANSWER_HEADROOM): JsonText<T> {
     const text = encodeJson(value);
     const n = Buffer.byteLength(text);
-    const wire = Buffer.allocUnsafeSlow(ANSWER_HEADROOM + n + 1);
-    wire.fill(0x20, 0, ANSWER_HEADROOM);
-    wire.write(text, ANSWER_HEADROOM, n, "utf8");
-    wire[ANSWER_HEADROOM + n] = RESULT_END;
-    return new JsonText<T>("", wire);
+    const wire = Buffer.allocUnsafeSlow(headroom + n + 1);
+    wire.fill(0x20, 0, headroom);
+    wire.write(text, headroom, n, "utf8");
+    wire[headroom + n] = RESULT_END;
+    return new JsonText<T>("", wire, headroom);
   }
 
   /** The JSON text (decoded from the answer bytes of a remembered view: batches and nested values only). */
   get text(): string {
-    return this.plain ?? this.wire!.toString("utf8", ANSWER_HEADROOM, this.wire!.length - 1);
+    return this.plain ?? this.wire!.toString("utf8", this.headroom, this.wire!.length - 1);
+  }
+
+  /** Bytes held outside the JS heap (a remembered view's answer bytes), for caches that count them. */
+  get heldBytes(): number {
+    return this.wire?.byteLength ?? 0;
   }
 
   /**
@@ -152,9 +164,9 @@ export class JsonText<T = unknown> implements Serialized<T> {
     if (wire === undefined) return undefined;
     const start = `{"jsonrpc":"2.0","id":${idJson},"result":`;
     const n = Buffer.byteLength(start);
-    if (n > ANSWER_HEADROOM) return undefined;
-    wire.write(start, ANSWER_HEADROOM - n, n, "utf8");
-    return wire.subarray(ANSWER_HEADROOM - n);
+    if (n > this.headroom) return undefined;
+    wire.write(start, this.headroom - n, n, "utf8");
+    return wire.subarray(this.headroom - n);
   }
 
   toJSON(): never {

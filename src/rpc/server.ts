@@ -17,6 +17,7 @@ import { rmSync } from "node:fs";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
+import { AnswerCache } from "./answerCache.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { BodyBudget } from "./bodyReader.js";
@@ -100,6 +101,7 @@ export class RpcServer {
       intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
       views: new ViewCache(),
       addresses: new AddressCache(),
+      entryAnswers: new AnswerCache(),
     };
     this.logins = new LoginGuard({ log: deps.log });
     const v2 = v2Methods();

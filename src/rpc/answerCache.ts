@@ -1,0 +1,62 @@
+/**
+ * Answers of saved entries, kept as answer bytes (jsonrpc.ts JsonText.remembered) by the hash text the client
+ * sent (issue 16). An `entry` read costs two store reads, the entry's parse and its hex and JSON text (~24 µs
+ * of CPU against ~11 µs for `heights`, docs/performance.md §Reads); a kept answer costs a map lookup, and its
+ * bytes go to the socket with the id written in place. Explorers and clients following a chain read the same
+ * recent entries over and over.
+ *
+ * Never stale: an entry's bytes are a pure function of its hash, and only entries in a block whose save has
+ * committed are kept (`LedgerReads.entry` → `committed`): a saved entry is never removed, while a pending one may
+ * still be dropped. Only texts that were valid hashes are keys, so every malformed param still gets its error.
+ * Bounded by bytes (ENTRY_ANSWER_BYTES, oldest first out): no growth with the store or the traffic.
+ */
+
+/** What a kept answer tells the cache: the bytes it holds outside the JS heap (JsonText.heldBytes). */
+export interface KeptAnswer {
+  readonly heldBytes: number;
+}
+
+/**
+ * Bytes of kept entry answers, counted with their key and ~400 B of per-answer objects (the map entry, the
+ * JsonText, the Buffer and its backing store). 8 MiB holds ~13,000 entries of the bench's 283-byte answers,
+ * or ~400 of the largest (10 KiB of content: ~20 KB of hex); it is ~4 % of the 200 MB at-rest RSS target.
+ */
+export const ENTRY_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/** Estimated bytes of the objects around one kept answer (map entry, JsonText, Buffer, backing store). */
+const PER_ANSWER_OVERHEAD = 400;
+
+export class AnswerCache<V extends KeptAnswer = KeptAnswer> {
+  private readonly answers = new Map<string, { view: V; bytes: number }>();
+  private bytes = 0;
+
+  /** @param maxBytes budget of kept answers, bytes (counted as above) */
+  constructor(private readonly maxBytes: number = ENTRY_ANSWER_BYTES) {}
+
+  /** The answer kept for `key`, if any. */
+  get(key: string): V | undefined {
+    return this.answers.get(key)?.view;
+  }
+
+  /**
+   * Keep `view` (a remembered JsonText) as the answer for `key`. An answer over a sixteenth of the budget is not
+   * kept (one huge entry must not push out hundreds of small ones); the oldest answers go to make room.
+   */
+  set(key: string, view: V): void {
+    if (this.answers.has(key)) return;
+    const bytes = view.heldBytes + 2 * key.length + PER_ANSWER_OVERHEAD;
+    if (bytes > this.maxBytes / 16) return;
+    for (const [oldest, kept] of this.answers) {
+      if (this.bytes + bytes <= this.maxBytes) break;
+      this.answers.delete(oldest);
+      this.bytes -= kept.bytes;
+    }
+    this.answers.set(key, { view, bytes });
+    this.bytes += bytes;
+  }
+
+  /** Answers kept and the bytes they count (for tests and the docs' measurements). */
+  get size(): { answers: number; bytes: number } {
+    return { answers: this.answers.size, bytes: this.bytes };
+  }
+}
