@@ -182,12 +182,16 @@ function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Ui
 export type { JournalRecord } from "./journal.js";
 
 /**
- * A plain Uint8Array view of a Buffer lmdb-js returned. From `getBinaryFast` the bytes are lmdb-js's reused
- * read buffer, valid only until the next read on this thread: every caller decodes (records.ts copies
- * every byte field) or copies at once, before any other read.
+ * A plain Uint8Array view of the value a `getBinaryFast` returned. The bytes are lmdb-js's reused read buffer,
+ * valid only until the next read on this thread: every caller decodes (records.ts copies every byte field) or
+ * copies at once, before any other read. The returned Buffer IS that whole buffer (16 MiB) with only its JS
+ * `length` property set to the value's size: `byteLength`, `new Uint8Array(b)` and `Buffer.from(b)` all see the
+ * 16 MiB. So the view takes `length` — a view of `byteLength` let a decoder read a damaged short record's
+ * missing bytes from an earlier read, and a copy by `new Uint8Array(b)` (an earlier try for entries and heights)
+ * made a 16 MiB "hash" that lmdb-js's key writer refused (RangeError: offset is out of bounds).
  */
 function plain(b: Buffer): Uint8Array {
-  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
 /** Key of a `meta` record. */
@@ -568,13 +572,14 @@ export class LedgerStore {
   /** Primary hash of the block of `kind` at `height`. */
   blockHashAt(kind: BlockKind, height: number): Uint8Array | undefined {
     if (!Number.isInteger(height) || height < 0 || height > 0xffffffff) return undefined;
-    const v = this.dbs.heights.getBinary(heightKey(kind, height));
-    return v === undefined ? undefined : new Uint8Array(v);
+    const v = this.dbs.heights.getBinaryFast(heightKey(kind, height));
+    return v === undefined ? undefined : plain(v).slice();
   }
 
   entryRaw(entryHash: Uint8Array): Uint8Array | undefined {
-    const v = this.dbs.entries.getBinary(entryHash);
-    return v === undefined ? undefined : new Uint8Array(v);
+    // one copy of the value (getBinary copied it, and then this copied it again)
+    const v = this.dbs.entries.getBinaryFast(entryHash);
+    return v === undefined ? undefined : plain(v).slice();
   }
   entryLocation(entryHash: Uint8Array): EntryLocation | undefined {
     const v = this.dbs.entryLocations.getBinaryFast(entryHash);

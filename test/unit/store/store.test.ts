@@ -370,6 +370,33 @@ describe("store", () => {
       cleanup(dir);
     }
   });
+  test("point reads see exactly the stored value: a short record is refused, entry bytes and height hashes exact", async () => {
+    const dir = tempDir();
+    try {
+      let s = LedgerStore.open({ path: join(dir, "db"), ...LOCAL });
+      s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
+      s.saveBlockSet(fullBlockSet(1));
+      await s.close();
+      // a damaged chain-head record: 40 of its 72 bytes
+      const env = openEnvironment(join(dir, "db"));
+      openDatabases(env).chainHeads.putSync(hash(20), new Uint8Array(40).fill(5));
+      await env.close();
+      s = LedgerStore.open({ path: join(dir, "db"), ...LOCAL });
+      // lmdb-js reads every value into one reused buffer: fill it with another record first
+      assert.deepEqual(s.chainHead(hash(60)), { keyMR: hash(3), fullHash: hash(4), sequence: 2, height: 1 });
+      assert.throws(() => s.chainHead(hash(20)), /chain head/, "the missing bytes are not read from the buffer");
+      assert.equal(s.block(hash(1))!.raw.length, 5000);
+      const e = [...fullBlockSet(1).entries][7]!;
+      assert.deepEqual(s.entryRaw(e.entryHash), e.raw);
+      assert.deepEqual(s.blockHashAt(BlockKind.directory, 1), hash(1));
+      assert.deepEqual(s.blockHashAt(BlockKind.directory, 0), hash(1), "an exact 32-byte key for the next read");
+      assert.equal(s.block(s.blockHashAt(BlockKind.directory, 1)!)!.raw.length, 5000);
+      await s.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   test("a block set saved on the writer thread stores exactly what a synchronous save stores", async () => {
     const dir = tempDir();
     try {
