@@ -235,11 +235,14 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
   return false;
 }
 
-/** A member of the request object: exact name first, then any letter case (Go's decoder does the same). */
-function member(obj: Record<string, unknown>, name: string): { present: boolean; value: unknown } {
-  if (Object.hasOwn(obj, name)) return { present: true, value: obj[name] };
-  let found: { present: boolean; value: unknown } = { present: false, value: undefined };
-  for (const key of Object.keys(obj)) if (key.toLowerCase() === name) found = { present: true, value: obj[key] };
+/**
+ * A member of the request object: exact name first, then any letter case (Go's decoder does the same; the last
+ * such key wins). `undefined` when absent (a parsed JSON object holds no undefined member).
+ */
+function member(obj: Record<string, unknown>, name: string): unknown {
+  if (Object.hasOwn(obj, name)) return obj[name];
+  let found: unknown;
+  for (const key of Object.keys(obj)) if (key.toLowerCase() === name) found = obj[key];
   return found;
 }
 
@@ -258,75 +261,82 @@ interface Outcome {
   record: CallRecord;
 }
 
+function failure(id: unknown, e: RpcError, name?: string): Outcome {
+  return { text: errorResponse(id, e), record: { method: name, code: e.code } };
+}
+
+/** A handler threw (or its promise rejected): the error's answer; an internal error is logged with its stack. */
+function failedCall(thrown: unknown, id: unknown, name: string, endpoint: Endpoint, ctx: RpcContext): Outcome {
+  const e = toRpcError(thrown);
+  if (isInternal(e)) {
+    ctx.log.error("rpc method failed", {
+      path: endpoint.path,
+      method: name,
+      error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+    });
+  }
+  return failure(id, e, name);
+}
+
+function answeredCall(result: unknown, id: unknown, name: string, asBytes: boolean): Outcome {
+  if (asBytes && result instanceof JsonText) {
+    const bytes = result.answerBytes(encodeJson(id));
+    if (bytes !== undefined) return { text: "", bytes, record: { method: name } };
+  }
+  const text =
+    result === undefined
+      ? encodeJson({ jsonrpc: "2.0", id })
+      : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
+  return { text, record: { method: name } };
+}
+
 /**
  * Run one request object; returns its response text and whether it failed. Synchronous when the handler
- * is (every read): no promise per request, ~1 µs and some garbage less on a light read.
+ * is (every read): no promise per request, ~1 µs and some garbage less on a light read; no closure either
+ * (the helpers above take what they need), nor an object per member looked up.
  */
 function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: boolean): Outcome | Promise<Outcome> {
-  if (typeof request !== "object" || request === null || Array.isArray(request)) {
-    const e = invalidRequest(`expected a request object, got ${jsonType(request)}`);
-    return { text: errorResponse(null, e), record: { method: undefined, code: e.code } };
-  }
+  if (typeof request !== "object" || request === null || Array.isArray(request))
+    return failure(null, invalidRequest(`expected a request object, got ${jsonType(request)}`));
   const obj = request as Record<string, unknown>;
-  const version = member(obj, "jsonrpc").value;
+  const version = member(obj, "jsonrpc");
   const method = member(obj, "method");
-  const id = member(obj, "id").value ?? null;
-  const params = member(obj, "params").value;
-
-  const fail = (e: RpcError, name?: string): Outcome => ({
-    text: errorResponse(id, e),
-    record: { method: name, code: e.code },
-  });
+  const id = member(obj, "id") ?? null;
+  const params = member(obj, "params");
 
   if (version !== "2.0")
-    return fail(
+    return failure(
+      id,
       invalidRequest(`jsonrpc: expected "2.0", got ${version === undefined ? "nothing" : JSON.stringify(version)}`),
     );
-  if (method.present && method.value !== null && typeof method.value !== "string")
-    return fail(invalidRequest(`method: expected a string, got ${jsonType(method.value)}`));
-  const name = typeof method.value === "string" ? method.value : "";
-  if (name === "") return fail(methodNotFound("method: missing"));
+  if (method !== undefined && method !== null && typeof method !== "string")
+    return failure(id, invalidRequest(`method: expected a string, got ${jsonType(method)}`));
+  const name = typeof method === "string" ? method : "";
+  if (name === "") return failure(id, methodNotFound("method: missing"));
   const handler = endpoint.methods.get(name);
   if (handler === undefined) {
     const other = endpoint.elsewhere(name);
-    return fail(
+    return failure(
+      id,
       methodNotFound(other === undefined ? name : `${name} (served on ${other}, not ${endpoint.path})`),
       name,
     );
   }
-  const failed = (thrown: unknown): Outcome => {
-    const e = toRpcError(thrown);
-    if (isInternal(e)) {
-      ctx.log.error("rpc method failed", {
-        path: endpoint.path,
-        method: name,
-        error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
-      });
-    }
-    return fail(e, name);
-  };
-  const answered = (result: unknown): Outcome => {
-    if (asBytes && result instanceof JsonText) {
-      const bytes = result.answerBytes(encodeJson(id));
-      if (bytes !== undefined) return { text: "", bytes, record: { method: name } };
-    }
-    const text =
-      result === undefined
-        ? encodeJson({ jsonrpc: "2.0", id })
-        : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
-    return { text, record: { method: name } };
-  };
   let result: unknown;
   try {
     result = handler(params, ctx);
   } catch (thrown) {
-    return failed(thrown);
+    return failedCall(thrown, id, name, endpoint, ctx);
   }
-  if (isThenable(result)) return Promise.resolve(result).then(answered, failed);
+  if (isThenable(result))
+    return Promise.resolve(result).then(
+      (r) => answeredCall(r, id, name, asBytes),
+      (thrown: unknown) => failedCall(thrown, id, name, endpoint, ctx),
+    );
   try {
-    return answered(result);
+    return answeredCall(result, id, name, asBytes);
   } catch (thrown) {
-    return failed(thrown);
+    return failedCall(thrown, id, name, endpoint, ctx);
   }
 }
 
@@ -364,11 +374,6 @@ function answerBody(
   maxBatch: number,
   asBytes: boolean,
 ): SendableAnswer | Promise<SendableAnswer> {
-  const single = (e: RpcError): EnvelopeAnswer => ({
-    status: 400,
-    body: errorResponse(null, e),
-    calls: [{ method: undefined, code: e.code }],
-  });
   if (text.trim() === "") return single(invalidRequest("empty body"));
   let parsed: unknown;
   try {
@@ -379,29 +384,38 @@ function answerBody(
   // nesting deeper than MAX_JSON_DEPTH takes that many brackets opened and closed: a shorter text cannot
   if (text.length > 2 * MAX_JSON_DEPTH && nestsDeeperThan(parsed, MAX_JSON_DEPTH))
     return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
-  const unexpected = (thrown: unknown): EnvelopeAnswer => {
-    ctx.log.error("rpc envelope failed", {
-      error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
-    });
-    return single(internalError());
-  };
   try {
     if (!Array.isArray(parsed)) {
-      const whole = (o: Outcome): SendableAnswer => ({
-        status: o.record.code === undefined ? 200 : 400,
-        body: o.bytes ?? o.text,
-        calls: [o.record],
-      });
       const outcome = runOne(parsed, endpoint, ctx, asBytes);
-      return outcome instanceof Promise ? outcome.then(whole).catch(unexpected) : whole(outcome);
+      return outcome instanceof Promise
+        ? outcome.then(whole).catch((thrown: unknown) => unexpected(thrown, ctx))
+        : whole(outcome);
     }
     if (parsed.length === 0) return single(invalidRequest("empty batch"));
     if (parsed.length > maxBatch)
       return single(invalidRequest(`batch of ${parsed.length} requests is larger than the limit of ${maxBatch}`));
-    return runBatch(parsed, endpoint, ctx).catch(unexpected);
+    return runBatch(parsed, endpoint, ctx).catch((thrown: unknown) => unexpected(thrown, ctx));
   } catch (thrown) {
-    return unexpected(thrown);
+    return unexpected(thrown, ctx);
   }
+}
+
+/** The answer to a body that is one error (not a request's: id null). */
+function single(e: RpcError): EnvelopeAnswer {
+  return { status: 400, body: errorResponse(null, e), calls: [{ method: undefined, code: e.code }] };
+}
+
+/** The answer to a body whose handling failed in the envelope itself: -32603, logged. */
+function unexpected(thrown: unknown, ctx: RpcContext): EnvelopeAnswer {
+  ctx.log.error("rpc envelope failed", {
+    error: thrown instanceof Error ? (thrown.stack ?? thrown.message) : String(thrown),
+  });
+  return single(internalError());
+}
+
+/** The answer to a body holding one request. */
+function whole(o: Outcome): SendableAnswer {
+  return { status: o.record.code === undefined ? 200 : 400, body: o.bytes ?? o.text, calls: [o.record] };
 }
 
 /**
