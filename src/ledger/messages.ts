@@ -15,9 +15,15 @@ import {
   decodeEntryCommit,
   ENTRY_COMMIT_SIZE,
 } from "../protocol/commit.js";
-import { entryHash } from "../protocol/entry.js";
+import { type Entry, entryHash } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { decodeTransaction, type Transaction, transactionId } from "../protocol/transaction.js";
+
+/** What a reveal's entry bytes decode to: `unmarshalEntry(entryRaw)` and `entryHash(entryRaw)`. */
+export interface DecodedReveal {
+  entry: Entry;
+  entryHash: Uint8Array;
+}
 
 /** Kind byte of a journaled message. */
 export const MessageKind = {
@@ -31,8 +37,12 @@ export const MessageKind = {
 export type LogMessage =
   /** a paid commit (entry or chain) */
   | { kind: "commit"; timeMs: number; commit: Commit }
-  /** a reveal: the marshalled entry */
-  | { kind: "reveal"; timeMs: number; entryRaw: Uint8Array }
+  /**
+   * a reveal: the marshalled entry. `decoded`: the entry and its hash when the writer already computed
+   * them from these very bytes (so the rules do not decode and hash them again); never journaled, and
+   * absent on every message decoded from the journal or the log.
+   */
+  | { kind: "reveal"; timeMs: number; entryRaw: Uint8Array; decoded?: DecodedReveal }
   /** a signed asset transaction */
   | { kind: "transaction"; timeMs: number; tx: Transaction }
   /** end of minute `minute` (0..9) of the open block; minute 9 closes the block */

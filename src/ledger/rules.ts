@@ -30,7 +30,7 @@ import { COMMIT_LIFETIME_MS, MINUTES_PER_BLOCK, TIMESTAMP_WINDOW_MS } from "./co
 import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "./errors.js";
 import { checkHoldingRoom } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
-import type { LogMessage } from "./messages.js";
+import type { DecodedReveal, LogMessage } from "./messages.js";
 import type { LedgerState } from "./state.js";
 
 /**
@@ -52,7 +52,7 @@ export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeM
       applyCommit(s, msg.commit, msg.timeMs);
       return true;
     case "reveal":
-      return applyReveal(s, msg.entryRaw, msg.timeMs);
+      return applyReveal(s, msg.entryRaw, msg.timeMs, msg.decoded);
     case "transaction":
       applyTransaction(s, msg.tx, msg.timeMs);
       return true;
@@ -112,11 +112,12 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number): voi
 
 /**
  * A reveal: paired with its live commit, or held until one arrives. Returns false when the message needs
- * no journal record (a resubmitted held reveal).
+ * no journal record (a resubmitted held reveal). `decoded`: the entry and hash of `raw` when the writer has
+ * them already (messages.ts), else computed here.
  */
-export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number): boolean {
-  const entry = decodeEntry(raw);
-  const hash = entryHash(raw);
+export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, decoded?: DecodedReveal): boolean {
+  const entry = decoded?.entry ?? decodeEntry(raw);
+  const hash = decoded?.entryHash ?? entryHash(raw);
   const held = s.holding.get(hash);
   if (held !== undefined) {
     if (!HoldingQueue.expired(held, timeMs)) return false; // already waiting: same bytes, same answer

@@ -297,7 +297,10 @@ export function benchRows(report: LoadReport): BenchRow[] {
     const perEntry =
       r.entries === undefined || r.entries === 0 || res.nodeCpuSeconds === undefined
         ? ""
-        : ` = ${Math.round((res.nodeCpuSeconds / r.entries) * 1e6)} µs per entry`;
+        : ` = ${Math.round((res.nodeCpuSeconds / r.entries) * 1e6)} µs per entry` +
+          (res.nodeMainCpuSeconds === undefined
+            ? ""
+            : ` (main thread ${Math.round((res.nodeMainCpuSeconds / r.entries) * 1e6)} µs)`);
     const rest = r.rest === undefined ? "" : `, ${r.rest.rssAnonMiB} MiB ${r.rest.secondsAfter} s after the load`;
     const cpu =
       `node cpu ${res.nodeCpuCores ?? "?"} cores (main thread ${res.nodeMainThreadCores ?? "?"})${perEntry}, ` +

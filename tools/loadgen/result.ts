@@ -171,6 +171,7 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "node rss MiB",
     "anon peak",
     "µs/entry",
+    "main µs/entry",
   ];
   const rows = results.map((r) => [
     r.name,
@@ -193,6 +194,9 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     r.entries === undefined || r.entries === 0 || r.resources.nodeCpuSeconds === undefined
       ? "-"
       : fmt((r.resources.nodeCpuSeconds / r.entries) * 1e6, 0),
+    r.entries === undefined || r.entries === 0 || r.resources.nodeMainCpuSeconds === undefined
+      ? "-"
+      : fmt((r.resources.nodeMainCpuSeconds / r.entries) * 1e6, 0),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

@@ -82,6 +82,8 @@ export interface ResourceUse {
   nodeCpuSeconds: number | undefined;
   /** the node's main thread alone / wall: 1.0 = the event loop never waited */
   nodeMainThreadCores: number | undefined;
+  /** the node's main thread CPU seconds (user + system), unrounded: ÷ entries = its µs per entry */
+  nodeMainCpuSeconds: number | undefined;
   /** the load generator's own CPU / wall */
   loadgenCpuCores: number;
   /** busy CPU of the whole machine / wall (cores): minus node and generator = other work on the machine */
@@ -429,10 +431,9 @@ export class LoadSession {
       cpuNow !== undefined && mark.nodeCpuSeconds !== undefined ? cpuNow - mark.nodeCpuSeconds : undefined;
     const own = process.cpuUsage(mark.loadgenCpu);
     const mainNow = this.deps.monitor?.mainThreadCpuSeconds();
-    const nodeMainThreadCores =
-      mainNow === undefined || mark.nodeMainCpuSeconds === undefined
-        ? undefined
-        : round2((mainNow - mark.nodeMainCpuSeconds) / wallSeconds);
+    const nodeMainCpuSeconds =
+      mainNow === undefined || mark.nodeMainCpuSeconds === undefined ? undefined : mainNow - mark.nodeMainCpuSeconds;
+    const nodeMainThreadCores = nodeMainCpuSeconds === undefined ? undefined : round2(nodeMainCpuSeconds / wallSeconds);
     const mem = this.deps.monitor?.memory();
     clearInterval(mark.memory.timer);
     mark.memory.timer = undefined;
@@ -462,6 +463,7 @@ export class LoadSession {
       nodeCpuSeconds,
       nodeCpuCores: nodeCpuSeconds === undefined ? undefined : round2(nodeCpuSeconds / wallSeconds),
       nodeMainThreadCores,
+      nodeMainCpuSeconds,
       loadgenCpuCores: round2((own.user + own.system) / 1e6 / wallSeconds),
       machineBusyCores,
       disk,
