@@ -6,11 +6,13 @@ import {
   sign as nodeSign,
   verify as nodeVerify,
 } from "node:crypto";
+import { createRequire } from "node:module";
 import * as noble from "@noble/ed25519";
 
 /**
  * Ed25519 for the protocol (wire-format §0.5). Verification is node:crypto (OpenSSL), ~12× faster than
- * @noble/ed25519 here (bench/crypto), with the reference node's canonical rule applied first.
+ * @noble/ed25519 here (bench/crypto), with the reference node's canonical rule applied first; libsodium
+ * (sodium-native) answers first where it loads, ~2.2× faster again (below).
  * @noble/ed25519 is kept for key derivation in tools and as an independent cross-check in tests.
  */
 
@@ -24,6 +26,8 @@ const PKCS8_PREFIX = Buffer.from("302e020100300506032b657004220420", "hex");
 
 /** Group order L of ed25519, little-endian scalar bound for S (canonical rule). */
 const L = (1n << 252n) + 27742317777372353535851937790883648493n;
+/** L as 32 little-endian bytes: S is compared with it byte by byte from the top (no BigInt per check). */
+const L_BYTES: Uint8Array = Uint8Array.from({ length: 32 }, (_, i) => Number((L >> BigInt(8 * i)) & 0xffn));
 
 /**
  * Public keys seen recently → KeyObject. Creating a KeyObject costs about as much as hashing a
@@ -44,13 +48,45 @@ function publicKeyObject(pub: Uint8Array): KeyObject {
   return key;
 }
 
+/** libsodium's detached verify: true when `signature` by `publicKey` signs `message`. */
+type SodiumVerify = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean;
+
+/**
+ * libsodium's `crypto_sign_verify_detached` through sodium-native's prebuilt addon: 47–50 µs per verify on
+ * this project's Xeon vCPUs against 105–108 µs for OpenSSL (node:crypto) in the same process. libsodium is
+ * stricter than the reference (it also refuses small-order and non-canonical keys), and everything it
+ * accepts satisfies the same cofactorless equation OpenSSL checks, so it is used only to say yes: a
+ * signature it refuses is asked of OpenSSL, whose answer stands. The accepted set stays OpenSSL's (the
+ * consensus rule the tests pin, small-order keys included); only a refused signature costs both.
+ * Undefined where the addon does not load (a platform without a prebuild): OpenSSL alone then.
+ */
+const sodiumVerify: SodiumVerify | undefined = loadSodiumVerify();
+
+function loadSodiumVerify(): SodiumVerify | undefined {
+  try {
+    const sodium = createRequire(import.meta.url)("sodium-native") as { crypto_sign_verify_detached?: unknown };
+    const verify = sodium.crypto_sign_verify_detached;
+    return typeof verify === "function" ? (verify as SodiumVerify) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when libsodium is answering first (sodium-native loaded); false: OpenSSL alone. */
+export function libsodiumLoaded(): boolean {
+  return sodiumVerify !== undefined;
+}
+
 /** S (bytes 32..63, little-endian) must be < L and the top three bits of byte 63 clear (reference rule). */
 export function isCanonicalSignature(sig: Uint8Array): boolean {
   if (sig.length !== 64) return false;
   if ((sig[63]! & 0xe0) !== 0) return false;
-  let s = 0n;
-  for (let i = 63; i >= 32; i--) s = (s << 8n) | BigInt(sig[i]!);
-  return s < L;
+  for (let i = 31; i >= 0; i--) {
+    const s = sig[32 + i]!;
+    const l = L_BYTES[i]!;
+    if (s !== l) return s < l;
+  }
+  return false; // S = L
 }
 
 /**
@@ -60,7 +96,36 @@ export function isCanonicalSignature(sig: Uint8Array): boolean {
 export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
   if (publicKey.length !== 32 || !isCanonicalSignature(signature)) return false;
   try {
+    if (sodiumVerify?.(signature, message, publicKey) === true) return true;
+  } catch {
+    // a refusal by the addon: OpenSSL decides
+  }
+  return openSslVerify(publicKey, message, signature);
+}
+
+/** The consensus rule through node:crypto (OpenSSL) alone, after the canonical check; never throws. */
+export function verifyEd25519OpenSsl(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  if (publicKey.length !== 32 || !isCanonicalSignature(signature)) return false;
+  return openSslVerify(publicKey, message, signature);
+}
+
+function openSslVerify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean {
+  try {
     return nodeVerify(null, message, publicKeyObject(publicKey), signature);
+  } catch {
+    return false;
+  }
+}
+
+/** libsodium's verdict alone (undefined when it did not load): for the tests' agreement checks. */
+export function verifyEd25519Sodium(
+  publicKey: Uint8Array,
+  message: Uint8Array,
+  signature: Uint8Array,
+): boolean | undefined {
+  if (sodiumVerify === undefined) return undefined;
+  try {
+    return sodiumVerify(signature, message, publicKey);
   } catch {
     return false;
   }

@@ -4,10 +4,13 @@ import { describe, test } from "node:test";
 import * as noble from "@noble/ed25519";
 import {
   isCanonicalSignature,
+  libsodiumLoaded,
   publicKeyFromSeed,
   signEd25519,
   verifyEd25519,
   verifyEd25519Noble,
+  verifyEd25519OpenSsl,
+  verifyEd25519Sodium,
 } from "../../../src/crypto/ed25519.js";
 import { Random } from "../../support/random.js";
 
@@ -162,9 +165,51 @@ describe("ed25519: node:crypto against @noble/ed25519", () => {
     for (const msg of [Uint8Array.of(1), rng.bytes(40)]) {
       assert.equal(verifyEd25519(neutral, msg, sig), true, "consensus path (node:crypto) accepts, as factomd");
       assert.equal(verifyEd25519Noble(neutral, msg, sig), false, "strict noble refuses small-order keys");
+      assert.equal(verifyEd25519Sodium(neutral, msg, sig), false, "libsodium refuses it: OpenSSL's yes stands");
     }
     const other = sig.slice();
     other[32] = 1; // S = 1: the equation no longer holds
     assert.equal(verifyEd25519(neutral, Uint8Array.of(1), other), false);
+  });
+});
+
+describe("ed25519: libsodium answers first, OpenSSL's rule stands", () => {
+  const rng = new Random(0x50d1);
+
+  test("sodium-native's prebuilt addon loads here (the fast path is the one measured)", () => {
+    assert.equal(libsodiumLoaded(), true);
+  });
+
+  test("libsodium says yes only where OpenSSL does; the consensus answer is always OpenSSL's", () => {
+    // valid signatures, one flipped bit of the message, signature or key, and garbage: libsodium's yes
+    // must imply OpenSSL's (it is stricter), and verifyEd25519 must equal OpenSSL alone on every case
+    let sodiumYes = 0;
+    for (let i = 0; i < 300; i++) {
+      const seed = rng.bytes(32);
+      const msg = rng.bytes(rng.int(0, 200));
+      const pub = publicKeyFromSeed(seed);
+      const sig = signEd25519(seed, msg);
+      const cases: [Uint8Array, Uint8Array, Uint8Array][] = [[pub, msg, sig]];
+      const s2 = sig.slice();
+      s2[rng.int(0, 63)]! ^= 1 << rng.int(0, 7);
+      const p2 = pub.slice();
+      p2[rng.int(0, 31)]! ^= 1 << rng.int(0, 7);
+      cases.push([pub, msg, s2], [p2, msg, sig], [rng.bytes(32), msg, sig]);
+      if (msg.length > 0) {
+        const m2 = msg.slice();
+        m2[rng.int(0, m2.length - 1)]! ^= 1 << rng.int(0, 7);
+        cases.push([pub, m2, sig]);
+      }
+      for (const [p, m, s] of cases) {
+        const openSsl = verifyEd25519OpenSsl(p, m, s);
+        const sodium = verifyEd25519Sodium(p, m, s);
+        if (sodium === true) {
+          sodiumYes++;
+          assert.equal(openSsl, true, `libsodium accepted what OpenSSL refuses, case ${i}`);
+        }
+        assert.equal(verifyEd25519(p, m, s), openSsl, `case ${i}`);
+      }
+    }
+    assert.ok(sodiumYes >= 300, `libsodium verified the valid signatures (${sodiumYes})`);
   });
 });
