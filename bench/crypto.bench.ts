@@ -2,7 +2,13 @@
  * Hashing and signature verification, one core: the ceilings everything above them is measured against.
  */
 import { sha256 as nobleSha256 } from "@noble/hashes/sha2.js";
-import { publicKeyFromSeed, signEd25519, verifyEd25519, verifyEd25519Noble } from "../src/crypto/ed25519.js";
+import {
+  publicKeyFromSeed,
+  signEd25519,
+  verifyEd25519,
+  verifyEd25519Noble,
+  verifyEd25519OpenSsl,
+} from "../src/crypto/ed25519.js";
 import { sha256 } from "../src/protocol/hash.js";
 import type { BenchRow } from "./row.js";
 import { type BenchCase, runCases } from "./suite.js";
@@ -45,12 +51,22 @@ export async function cryptoRows(): Promise<BenchRow[]> {
     { id: "crypto.sha256.noble", name: "sha256 64 B, @noble/hashes", fn: () => nobleSha256(block64) },
     {
       id: "crypto.ed25519.node",
-      name: "ed25519 verify 40 B, node:crypto + canonical rule (1 core ceiling)",
+      name: "ed25519 verify 40 B, the node's rule: canonical S, libsodium's yes, else OpenSSL's answer (1 core ceiling)",
       fn: () => {
         const c = next();
         if (!verifyEd25519(c.publicKey, c.message, c.signature)) throw new Error("valid signature did not verify");
       },
-      note: "one core; bounded by OpenSSL's scalar multiplication",
+      note: "one core; a valid signature is libsodium's scalar multiplication (sodium-native)",
+    },
+    {
+      id: "crypto.ed25519.openssl",
+      name: "ed25519 verify 40 B, node:crypto (OpenSSL) alone + canonical rule",
+      fn: () => {
+        const c = next();
+        if (!verifyEd25519OpenSsl(c.publicKey, c.message, c.signature))
+          throw new Error("valid signature did not verify");
+      },
+      note: "one core; what a refused signature costs on top of libsodium's check",
     },
     {
       id: "crypto.ed25519.noble",
