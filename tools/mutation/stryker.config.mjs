@@ -42,6 +42,7 @@ const CANDIDATES = {
     "ledger/savedStateEdges",
     "ledger/bootstrapEdges",
     "ledger/holdingSourceEdges",
+    "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
   ],
@@ -83,6 +84,7 @@ const FOCUS = {
   // plain state the rules fill: its own unit test first (milliseconds), then the rules' tests
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
+  "ledger/byteArena": ["ledger/byteArena", ...LEDGER_FAST],
   // the close's logs, counters and journal removal (closeEdges), a replayed close whose save fails
   // (replayEdges), then the rules' tests
   "ledger/close": ["ledger/closeEdges", "ledger/replayEdges", ...LEDGER_FAST],
