@@ -17,7 +17,7 @@ const folder = target.split("/")[0] ?? "";
  * process, whose coverage the runner cannot see, and take minutes).
  */
 const CANDIDATES = {
-  crypto: ["protocol/ed25519", "protocol/commit", "protocol/transaction", "protocol/address"],
+  crypto: ["crypto/ed25519", "protocol/commit", "protocol/transaction", "protocol/address"],
   protocol: readdirSync("test/unit/protocol")
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => `protocol/${f.slice(0, -".test.ts".length)}`),
