@@ -7,12 +7,12 @@
  *     --node-arg=--import=./dist/bench/memoryLog.js
  *
  * Every LEDGERD_MEMORY_LOG_MS (default 1,000 ms) each thread appends one JSON line: its thread id, its
- * isolate's heap (total, used, physical, malloc'ed by V8) and external memory (ArrayBuffers); the main
- * thread adds the process's RssAnon / RssFile (/proc/self/status) and its thread count. Without
- * LEDGERD_MEMORY_LOG it does nothing. The timers are unref'd: they never keep a thread alive.
+ * isolate's heap (total, used, physical, malloc'ed by V8, committed per heap space) and external memory
+ * (ArrayBuffers); the main thread adds the process's RssAnon / RssFile (/proc/self/status) and its thread
+ * count. Without LEDGERD_MEMORY_LOG it does nothing. The timers are unref'd: they never keep a thread alive.
  */
 import { appendFileSync, readFileSync } from "node:fs";
-import { getHeapStatistics } from "node:v8";
+import { getHeapSpaceStatistics, getHeapStatistics } from "node:v8";
 import { isMainThread, threadId } from "node:worker_threads";
 
 const file = process.env.LEDGERD_MEMORY_LOG;
@@ -38,6 +38,9 @@ function sample(): Record<string, number | boolean> {
     external: m.external,
     arrayBuffers: m.arrayBuffers,
   };
+  // committed bytes per heap space (new_space, old_space, code_space, large_object_space, …): which part of
+  // the heap grew and which one V8 gives back
+  for (const space of getHeapSpaceStatistics()) line[space.space_name] = space.space_size;
   if (isMainThread) {
     const status = readFileSync("/proc/self/status", "utf8");
     line.rssAnon = statusBytes(status, "RssAnon");

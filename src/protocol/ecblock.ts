@@ -4,10 +4,10 @@ import { EC_CHAIN_ID } from "./chains.js";
 import {
   CHAIN_COMMIT_SIZE,
   type ChainCommit,
+  chainCommitView,
   ENTRY_COMMIT_SIZE,
   type EntryCommit,
-  parseChainCommit,
-  parseEntryCommit,
+  entryCommitView,
 } from "./commit.js";
 import { ProtocolError } from "./errors.js";
 import { sha256 } from "./hash.js";
@@ -159,10 +159,13 @@ function readItem(r: ByteReader, i: number): ECBlockItem {
         );
       return { type: "minute", number };
     }
+    // Views of the block's own copy (decodeECBlock), not a copy per commit: an ArrayBuffer per 136-byte
+    // commit doubled what a decoded block holds (~900 bytes per commit, ledger/queries.ts keeps up to 16 MiB
+    // of raw EC blocks decoded).
     case ECID.chainCommit:
-      return { type: "chainCommit", commit: parseChainCommit(r.bytesN(CHAIN_COMMIT_SIZE, `items[${i}]`)) };
+      return { type: "chainCommit", commit: chainCommitView(r.bytesN(CHAIN_COMMIT_SIZE, `items[${i}]`)) };
     case ECID.entryCommit:
-      return { type: "entryCommit", commit: parseEntryCommit(r.bytesN(ENTRY_COMMIT_SIZE, `items[${i}]`)) };
+      return { type: "entryCommit", commit: entryCommitView(r.bytesN(ENTRY_COMMIT_SIZE, `items[${i}]`)) };
     case ECID.balanceIncrease:
       return {
         type: "balanceIncrease",
@@ -184,7 +187,7 @@ function readItem(r: ByteReader, i: number): ECBlockItem {
  * Decode; rejects truncation, unknown ECIDs, trailing bytes, an ObjectCount or BodySize that does not match
  * the body, and (unless `verifyBodyHash` is false) a stored BodyHash that is not sha256(body). Commits inside
  * are parsed structurally (no credit-range check: the block records what was accepted). The result owns a
- * copy of the bytes.
+ * copy of the bytes, and its byte fields (commits included) are views of that one copy.
  */
 export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boolean } = {}): ECBlock {
   const r = new ByteReader(bytes.slice(), "ec block");
