@@ -8,6 +8,7 @@
 import { existsSync, renameSync } from "node:fs";
 import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
+import { startIdleCollector } from "./monitor/idleCollector.js";
 import { type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
 import { NODE_VERSION } from "./version.js";
@@ -124,6 +125,9 @@ async function main(argv: string[]): Promise<number> {
   if (signalled)
     stop(node); // a signal arrived while starting
   else watchFork(node);
+  // The process's heap, not one node's: started here, where the process is ours (tests running nodes in
+  // their own process do not get it). Its timer is unref'd and never holds up the exit.
+  startIdleCollector();
   return finished;
 }
 

@@ -301,7 +301,14 @@ export function benchRows(report: LoadReport): BenchRow[] {
           (res.nodeMainCpuSeconds === undefined
             ? ""
             : ` (main thread ${Math.round((res.nodeMainCpuSeconds / r.entries) * 1e6)} µs)`);
-    const rest = r.rest === undefined ? "" : `, ${r.rest.rssAnonMiB} MiB ${r.rest.secondsAfter} s after the load`;
+    const quiet =
+      r.restQuiet === undefined
+        ? ""
+        : `, ${r.restQuiet.rssAnonMiB} MiB after ${r.restQuiet.secondsQuiet} s more without requests`;
+    const rest =
+      r.rest === undefined
+        ? ""
+        : `, ${r.rest.rssAnonMiB} MiB ${r.rest.secondsAfter} s after the load (its check done)${quiet}`;
     const cpu =
       `node cpu ${res.nodeCpuCores ?? "?"} cores (main thread ${res.nodeMainThreadCores ?? "?"})${perEntry}, ` +
       `generator ${res.loadgenCpuCores}, machine ${res.machineBusyCores ?? "?"} cores busy; ` +

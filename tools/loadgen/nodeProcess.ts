@@ -147,6 +147,26 @@ export interface NodeProcessOptions {
 /** Milliseconds between readiness polls while the node starts. */
 const READY_POLL_MS = 20;
 
+/**
+ * What bin/ledgerd's first line, `#!/usr/bin/env -S [NAME=value …] node [flags …]`, sets for the node: the
+ * environment (glibc's allocator settings) and node's own flags. The generator starts `node` itself (to add
+ * flags such as --cpu-prof and to own the pid), so it applies them from here: the node it measures runs as
+ * `bin/ledgerd` runs it. Any other first line sets nothing.
+ */
+export function launcherSettings(shebang: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const env: Record<string, string> = {};
+  const prefix = "#!/usr/bin/env -S ";
+  if (!shebang.startsWith(prefix)) return { env, nodeArgs: [] };
+  const words = shebang.slice(prefix.length).trim().split(/\s+/);
+  let i = 0;
+  for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!); i++) {
+    const eq = words[i]!.indexOf("=");
+    env[words[i]!.slice(0, eq)] = words[i]!.slice(eq + 1);
+  }
+  // words[i] is the program (node); the rest are its flags
+  return { env, nodeArgs: words.slice(i + 1) };
+}
+
 /** A ledgerd child process. */
 export class NodeProcess {
   readonly monitor: ProcessMonitor;
@@ -168,12 +188,21 @@ export class NodeProcess {
     });
   }
 
-  /** The command that runs the node: `node [nodeArgs] <entry>` so that the pid is the node itself. */
-  static command(nodeArgs: readonly string[]): { file: string; args: string[] } {
+  /**
+   * The command that runs the node: `node [launcher's node flags] [nodeArgs] <entry>` so that the pid is the
+   * node itself, with the environment bin/ledgerd's first line sets (launcherSettings).
+   */
+  static command(nodeArgs: readonly string[]): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
     const root = projectRoot();
     const entry = path.join(root, "dist", "src", "cli.js");
-    if (existsSync(entry)) return { file: process.execPath, args: [...nodeArgs, entry] };
-    return { file: path.join(root, "bin", "ledgerd"), args: [] };
+    const bin = path.join(root, "bin", "ledgerd");
+    if (!existsSync(entry)) return { file: bin, args: [], env: process.env };
+    const launcher = launcherSettings(readFileSync(bin, "utf8").split("\n", 1)[0]!);
+    return {
+      file: process.execPath,
+      args: [...launcher.nodeArgs, ...nodeArgs, entry],
+      env: { ...process.env, ...launcher.env },
+    };
   }
 
   /** Spawn the node and wait until it answers `heights` on its port. */
@@ -190,7 +219,7 @@ export class NodeProcess {
     ];
     const log = openSync(options.logPath, "a");
     const started = performance.now();
-    const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot() });
+    const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot(), env: cmd.env });
     closeSync(log);
     let exit: string | undefined;
     child.once("exit", (code, signal) => {

@@ -1,0 +1,102 @@
+/**
+ * Gives the main isolate's heap back once the node goes quiet (issue 16: anonymous RSS ≤ 200 MB at rest).
+ *
+ * Why: V8 keeps the heap a load grew it to. After a write run it held 100–130 MB committed of which ~50 MB
+ * was live, and the young generation stayed at its 32 MB maximum, for as long as we watched (30 s and more):
+ * its own memory reducer did not act while the node's timers (block clock, health watch) kept running.
+ * A full collection in a quiet second gives the free old-space pages back; a second or third one, once V8
+ * has seen the low allocation rate, shrinks the young generation too (docs/performance.md, "Memory at rest").
+ *
+ * Rule, checked once a second: a second whose event-loop utilization is below BUSY_UTILIZATION is quiet.
+ * After QUIET_SECONDS quiet seconds in a row, up to ROUNDS full collections run, ROUND_SPACING_SECONDS
+ * apart, while the quiet lasts. Then none, until the committed heap has grown REGROW_BYTES above what the
+ * last collection left (a new load), so an idle node is not collected every second. A collection costs the
+ * main thread ~30–150 ms (50–130 MB of heap): only ever in a quiet second, where no request waits long.
+ */
+import { performance } from "node:perf_hooks";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
+/** A second with a larger share of event-loop time in callbacks is busy (10 %: ~100 ms of work). */
+export const BUSY_UTILIZATION = 0.1;
+/** Quiet seconds in a row before the first collection. */
+export const QUIET_SECONDS = 2;
+/** Collections per quiet period: the first frees old space, a later one shrinks the young generation. */
+export const ROUNDS = 3;
+/** Seconds between two collections of one quiet period. */
+export const ROUND_SPACING_SECONDS = 2;
+/** Growth of the committed heap over what the last collection left that re-arms the collector, bytes. */
+export const REGROW_BYTES = 16 * 2 ** 20;
+
+/** What the collector reads and does; the node passes the real ones (idleCollectorDependencies). */
+export interface IdleCollectorDependencies {
+  /** share of the time since the previous call the event loop spent in callbacks, 0..1 */
+  utilization(): number;
+  /** the isolate's committed heap, bytes */
+  committedHeapBytes(): number;
+  /** one full garbage collection */
+  collect(): void;
+}
+
+export class IdleCollector {
+  private quietSeconds = 0;
+  private roundsLeft = 0;
+  private nextRoundAt = QUIET_SECONDS;
+  /** committed heap after the last collection (at start: the heap before any load) */
+  private floorBytes: number;
+  private collections = 0;
+
+  constructor(private readonly deps: IdleCollectorDependencies) {
+    this.floorBytes = deps.committedHeapBytes();
+  }
+
+  /** Full collections run so far. */
+  get collected(): number {
+    return this.collections;
+  }
+
+  /** One second passed: decide, and collect when the rule says so. */
+  tick(): void {
+    if (this.deps.utilization() >= BUSY_UTILIZATION) {
+      this.quietSeconds = 0;
+      this.nextRoundAt = QUIET_SECONDS;
+      return;
+    }
+    this.quietSeconds++;
+    if (this.roundsLeft === 0 && this.deps.committedHeapBytes() >= this.floorBytes + REGROW_BYTES) {
+      this.roundsLeft = ROUNDS;
+      this.nextRoundAt = Math.max(QUIET_SECONDS, this.quietSeconds);
+    }
+    if (this.roundsLeft === 0 || this.quietSeconds < this.nextRoundAt) return;
+    this.deps.collect();
+    this.collections++;
+    this.roundsLeft--;
+    this.nextRoundAt = this.quietSeconds + ROUND_SPACING_SECONDS;
+    this.floorBytes = this.deps.committedHeapBytes();
+  }
+}
+
+/** The main isolate's real figures and V8's full collection (exposed at run time, as `--expose-gc` would). */
+export function idleCollectorDependencies(): IdleCollectorDependencies {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  let last = performance.eventLoopUtilization();
+  return {
+    utilization: () => {
+      const now = performance.eventLoopUtilization();
+      const share = performance.eventLoopUtilization(now, last).utilization;
+      last = now;
+      return share;
+    },
+    committedHeapBytes: () => getHeapStatistics().total_heap_size,
+    collect: gc,
+  };
+}
+
+/** Run an IdleCollector on the real isolate, ticking every second; the timer never keeps the process alive. */
+export function startIdleCollector(): { stop(): void } {
+  const collector = new IdleCollector(idleCollectorDependencies());
+  const timer = setInterval(() => collector.tick(), 1000);
+  timer.unref();
+  return { stop: () => clearInterval(timer) };
+}

@@ -1,0 +1,103 @@
+/**
+ * The idle collector's rule (src/monitor/idleCollector.ts): full collections only in quiet seconds, a few
+ * per quiet period after a load grew the heap, none on a node that merely idles. Seconds are ticked by hand
+ * over a simulated event loop and heap (no timers, no memory figures asserted); the real dependencies are
+ * checked for what they return.
+ */
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import {
+  BUSY_UTILIZATION,
+  IdleCollector,
+  idleCollectorDependencies,
+  QUIET_SECONDS,
+  REGROW_BYTES,
+  ROUND_SPACING_SECONDS,
+  ROUNDS,
+} from "../../../src/monitor/idleCollector.js";
+
+const MiB = 2 ** 20;
+
+/** A simulated main thread: the next seconds' utilization, a committed heap a collection shrinks. */
+class Machine {
+  heap = 60 * MiB;
+  busy = false;
+  /** seconds (1-based tick numbers) at which a collection ran */
+  readonly collectedAt: number[] = [];
+  second = 0;
+  readonly collector = new IdleCollector({
+    utilization: () => (this.busy ? BUSY_UTILIZATION : BUSY_UTILIZATION / 10),
+    committedHeapBytes: () => this.heap,
+    collect: () => {
+      this.collectedAt.push(this.second);
+      this.heap = Math.max(40 * MiB, this.heap - 20 * MiB);
+    },
+  });
+
+  run(seconds: number, busy: boolean, growPerSecond = 0): void {
+    for (let i = 0; i < seconds; i++) {
+      this.second++;
+      this.busy = busy;
+      this.heap += growPerSecond;
+      this.collector.tick();
+    }
+  }
+}
+
+test("a busy node is never collected, however much its heap grows", () => {
+  const m = new Machine();
+  m.run(60, true, 4 * MiB);
+  assert.deepEqual(m.collectedAt, []);
+  assert.equal(m.collector.collected, 0);
+});
+
+test("after a load, the quiet seconds bring ROUNDS collections, spaced apart, then none while it stays quiet", () => {
+  const m = new Machine();
+  m.run(10, true, 8 * MiB); // a load: +80 MiB
+  m.run(60, false);
+  const first = 10 + QUIET_SECONDS;
+  assert.deepEqual(
+    m.collectedAt,
+    Array.from({ length: ROUNDS }, (_, i) => first + i * ROUND_SPACING_SECONDS),
+  );
+});
+
+test("a node that only idles is not collected: its heap has not grown since it started", () => {
+  const m = new Machine();
+  m.run(120, false);
+  assert.deepEqual(m.collectedAt, []);
+});
+
+test("a busy second stops the count: the next collection needs QUIET_SECONDS quiet seconds again", () => {
+  const m = new Machine();
+  m.run(5, true, 20 * MiB);
+  m.run(QUIET_SECONDS, false); // first collection at the last of these seconds
+  assert.equal(m.collectedAt.length, 1);
+  m.run(1, true);
+  m.run(QUIET_SECONDS - 1, false);
+  assert.equal(m.collectedAt.length, 1, "no collection before QUIET_SECONDS quiet seconds in a row");
+  m.run(1, false);
+  assert.equal(m.collectedAt.length, 2);
+  assert.equal(m.collectedAt[1], m.second);
+});
+
+test("only a heap grown REGROW_BYTES over what the last collection left brings collections again", () => {
+  const m = new Machine();
+  m.run(5, true, 20 * MiB);
+  m.run(30, false);
+  assert.equal(m.collectedAt.length, ROUNDS);
+  m.heap += REGROW_BYTES - MiB;
+  m.run(30, false);
+  assert.equal(m.collectedAt.length, ROUNDS, "a little growth while idle: no more collections");
+  m.run(3, true, MiB);
+  m.run(30, false);
+  assert.equal(m.collectedAt.length, 2 * ROUNDS, "grown past REGROW_BYTES: a new quiet period collects again");
+});
+
+test("the real dependencies: a share of event-loop time, the committed heap, a collection that runs", () => {
+  const deps = idleCollectorDependencies();
+  const share = deps.utilization();
+  assert.ok(share >= 0 && share <= 1, `utilization ${share}`);
+  assert.ok(deps.committedHeapBytes() > 0);
+  assert.doesNotThrow(() => deps.collect());
+});
