@@ -1,3 +1,5 @@
+import { type Releasable, releaseWhenIdle } from "../idleRelease.js";
+
 /**
  * Bounded LRU of decoded saved blocks, keyed by the block's primary hash (hex).
  *
@@ -6,9 +8,10 @@
  * those handlers (tools/loadgen, docs/performance.md). The key is the block's own hash, so a cached value
  * can never be stale: the same key always denotes the same bytes. Callers still check that the block is
  * saved before they use the cache, so a block dropped by a failed save is not served from here.
- * Cached blocks are shared between readers and must be treated as read-only.
+ * Cached blocks are shared between readers and must be treated as read-only. Everything is dropped when the
+ * node goes quiet (idleRelease.ts): a full cache is tens of MB of heap that nothing reads at rest.
  */
-export class DecodedBlockCache<B> {
+export class DecodedBlockCache<B> implements Releasable {
   private readonly map = new Map<string, { block: B; rawBytes: number }>();
   private rawBytes = 0;
 
@@ -16,7 +19,15 @@ export class DecodedBlockCache<B> {
    * @param options.maxBlocks   most blocks kept
    * @param options.maxRawBytes most raw (encoded) bytes kept in total; the decoded form is a few times larger
    */
-  constructor(private readonly options: { maxBlocks: number; maxRawBytes: number }) {}
+  constructor(private readonly options: { maxBlocks: number; maxRawBytes: number }) {
+    releaseWhenIdle(this);
+  }
+
+  /** Drop every block (the node went quiet); later reads decode again. */
+  releaseHeld(): void {
+    this.map.clear();
+    this.rawBytes = 0;
+  }
 
   /** The block remembered for `key` (marked most recently used), or undefined. */
   peek(key: string): B | undefined {

@@ -8,14 +8,16 @@
  * has seen the low allocation rate, shrinks the young generation too (docs/performance.md, "Memory at rest").
  *
  * Rule, checked once a second: a second whose event-loop utilization is below BUSY_UTILIZATION is quiet.
- * After QUIET_SECONDS quiet seconds in a row, up to ROUNDS full collections run, ROUND_SPACING_SECONDS
- * apart, while the quiet lasts. Then none, until the committed heap has grown REGROW_BYTES above what the
- * last collection left (a new load), so an idle node is not collected every second. A collection costs the
+ * After QUIET_SECONDS quiet seconds in a row, the caches registered with idleRelease.ts let go of what they
+ * hold, then up to ROUNDS full collections run, ROUND_SPACING_SECONDS apart, while the quiet lasts. Then
+ * none, until the committed heap has grown REGROW_BYTES above what the last collection left (a new load),
+ * so an idle node is not collected every second. A collection costs the
  * main thread ~30–150 ms (50–130 MB of heap): only ever in a quiet second, where no request waits long.
  */
 import { performance } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
+import { releaseIdleCaches } from "../idleRelease.js";
 
 /** A second with a larger share of event-loop time in callbacks is busy (10 %: ~100 ms of work). */
 export const BUSY_UTILIZATION = 0.1;
@@ -36,6 +38,8 @@ export interface IdleCollectorDependencies {
   committedHeapBytes(): number;
   /** one full garbage collection */
   collect(): void;
+  /** let the registered caches drop what they hold (idleRelease.ts), before a quiet period's first collection */
+  release(): void;
 }
 
 export class IdleCollector {
@@ -68,6 +72,7 @@ export class IdleCollector {
       this.nextRoundAt = Math.max(QUIET_SECONDS, this.quietSeconds);
     }
     if (this.roundsLeft === 0 || this.quietSeconds < this.nextRoundAt) return;
+    if (this.roundsLeft === ROUNDS) this.deps.release();
     this.deps.collect();
     this.collections++;
     this.roundsLeft--;
@@ -90,6 +95,9 @@ export function idleCollectorDependencies(): IdleCollectorDependencies {
     },
     committedHeapBytes: () => getHeapStatistics().total_heap_size,
     collect: gc,
+    release: () => {
+      releaseIdleCaches();
+    },
   };
 }
 

@@ -8,8 +8,11 @@
  * Never stale: an entry's bytes are a pure function of its hash, and only entries in a block whose save has
  * committed are kept (`LedgerReads.entry` → `committed`): a saved entry is never removed, while a pending one may
  * still be dropped. Only texts that were valid hashes are keys, so every malformed param still gets its error.
- * Bounded by bytes (ENTRY_ANSWER_BYTES, oldest first out): no growth with the store or the traffic.
+ * Bounded by bytes (ENTRY_ANSWER_BYTES, oldest first out): no growth with the store or the traffic. Emptied
+ * when the node goes quiet (idleRelease.ts).
  */
+
+import { type Releasable, releaseWhenIdle } from "../idleRelease.js";
 
 /** What a kept answer tells the cache: the bytes it holds outside the JS heap (JsonText.heldBytes). */
 export interface KeptAnswer {
@@ -26,12 +29,20 @@ export const ENTRY_ANSWER_BYTES = 8 * 1024 * 1024;
 /** Estimated bytes of the objects around one kept answer (map entry, JsonText, Buffer, backing store). */
 const PER_ANSWER_OVERHEAD = 400;
 
-export class AnswerCache<V extends KeptAnswer = KeptAnswer> {
+export class AnswerCache<V extends KeptAnswer = KeptAnswer> implements Releasable {
   private readonly answers = new Map<string, { view: V; bytes: number }>();
   private bytes = 0;
 
   /** @param maxBytes budget of kept answers, bytes (counted as above) */
-  constructor(private readonly maxBytes: number = ENTRY_ANSWER_BYTES) {}
+  constructor(private readonly maxBytes: number = ENTRY_ANSWER_BYTES) {
+    releaseWhenIdle(this);
+  }
+
+  /** Drop every kept answer (the node went quiet: idleRelease.ts); later reads build them again. */
+  releaseHeld(): void {
+    this.answers.clear();
+    this.bytes = 0;
+  }
 
   /** The answer kept for `key`, if any. */
   get(key: string): V | undefined {

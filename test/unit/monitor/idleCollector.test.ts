@@ -24,11 +24,17 @@ class Machine {
   busy = false;
   /** seconds (1-based tick numbers) at which a collection ran */
   readonly collectedAt: number[] = [];
+  /** what happened, in order: "release" (the caches let go) and "collect" */
+  readonly events: string[] = [];
   second = 0;
   readonly collector = new IdleCollector({
     utilization: () => (this.busy ? BUSY_UTILIZATION : BUSY_UTILIZATION / 10),
     committedHeapBytes: () => this.heap,
+    release: () => {
+      this.events.push("release");
+    },
     collect: () => {
+      this.events.push("collect");
       this.collectedAt.push(this.second);
       this.heap = Math.max(40 * MiB, this.heap - 20 * MiB);
     },
@@ -60,6 +66,16 @@ test("after a load, the quiet seconds bring ROUNDS collections, spaced apart, th
     m.collectedAt,
     Array.from({ length: ROUNDS }, (_, i) => first + i * ROUND_SPACING_SECONDS),
   );
+});
+
+test("the caches are released once per quiet period, right before its first collection", () => {
+  const m = new Machine();
+  m.run(10, true, 8 * MiB);
+  m.run(30, false);
+  m.run(3, true, 10 * MiB);
+  m.run(30, false);
+  const period = ["release", ...Array<string>(ROUNDS).fill("collect")];
+  assert.deepEqual(m.events, [...period, ...period]);
 });
 
 test("a node that only idles is not collected: its heap has not grown since it started", () => {
