@@ -45,6 +45,9 @@ const CANDIDATES = {
     "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
+    "ledger/readerEdges",
+    "ledger/readerClusterEdges",
+    "ledger/errorsEdges",
   ],
 };
 
@@ -99,6 +102,12 @@ const FOCUS = {
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
   "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // the reads no rule test makes (current-minute, blocks by hash, the cluster reads, a follower's reader:
+  // readerEdges), the /debug views (debugViewsEdges), a cluster node's NotConfirmed over a real JetStream log
+  // (readerClusterEdges, one nats-server), then the rules' tests
+  "ledger/reader": ["ledger/readerEdges", "ledger/debugViewsEdges", "ledger/readerClusterEdges", ...LEDGER_FAST],
+  // a rejection's name and message as logs show them (errorsEdges), then the rules' tests
+  "ledger/errors": ["ledger/errorsEdges", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
