@@ -3,8 +3,8 @@
  * testing): LOCAL signs with the reference bootstrap key and identity, another network with the ones it is
  * given; a CUSTOM data directory opened with another genesis configuration is refused with a message naming
  * both genesis blocks (the same configuration opens it again; other networks' genesis is fixed); blocks
- * are signed by the signer given; and a damaged store missing a block of its saved height is refused as
- * CORRUPT, naming the block's kind and height. Real ledger over LMDB in a temp directory.
+ * are signed by the signer given; and a damaged store missing a block of its saved height (a CUSTOM one its
+ * genesis block too) is refused as CORRUPT, naming the block's kind and height. Real ledger over LMDB in a temp directory.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -168,6 +168,33 @@ test("a store missing a block of its saved height is refused as CORRUPT, naming 
     // the admin block's height record is gone too: the first missing kind is named
     await damage((dbs) => dbs.heights.removeSync(heightKey(BlockKind.admin, 1)));
     await refusedWith(`no block of kind ${BlockKind.admin} at the saved height 1`);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test("a CUSTOM store that lost its genesis block is refused as CORRUPT, not compared with the configuration", async () => {
+  const dir = tempDir();
+  try {
+    const n = openCustom(dir, custom(6));
+    await n.ledger.close();
+    await n.store.close();
+    const path = join(dir, "db");
+    const env = openEnvironment(path);
+    openDatabases(env).heights.removeSync(heightKey(BlockKind.directory, 0));
+    await env.close();
+    assert.throws(
+      () => openCustom(dir, custom(6)),
+      (e: unknown) => {
+        assert.ok(e instanceof StoreError, `expected StoreError CORRUPT, got ${String(e)}`);
+        assert.deepEqual(e.type, {
+          code: "CORRUPT",
+          path,
+          info: `no block of kind ${BlockKind.directory} at the saved height 0`,
+        });
+        return true;
+      },
+    );
   } finally {
     cleanup(dir);
   }
