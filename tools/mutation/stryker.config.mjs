@@ -45,6 +45,7 @@ const CANDIDATES = {
     "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
+    "ledger/queriesEdges",
   ],
 };
 
@@ -99,6 +100,8 @@ const FOCUS = {
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
   "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // every read checked against the submitted messages and src/protocol's hashes (queriesEdges), then the rules' tests
+  "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
