@@ -132,10 +132,9 @@ export class LedgerQueries implements LedgerReads {
   private hashAt(kind: BlockKind, height: number): Uint8Array | undefined {
     const key = `${kind}/${height}`;
     const known = this.heightHashes.get(key);
-    // Stryker disable next-line ConditionalExpression: a remembered hash is the store's; not using it only costs a read
     if (known !== undefined) return known;
     const hash = this.view.saved.blockHashAt(kind, height);
-    // Stryker disable next-line all: what is remembered changes only the cost: a committed height's hash never changes, a block whose save fails is closed again byte for byte (ledger.ts)
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: what is remembered changes only the cost: a committed height's hash never changes, a block whose save fails is closed again byte for byte (ledger.ts accept)
     if (hash === undefined || this.view.saved.closing?.heights.has(key) === true) return hash;
     // Stryker disable next-line all: the bound caps memory only; an evicted height is read from the store again
     if (this.heightHashes.size >= MAX_REMEMBERED_HEIGHTS)
@@ -212,7 +211,6 @@ export class LedgerQueries implements LedgerReads {
         raw,
         committed: closing === undefined || !closing.pl.revealsByHash.has(toHex(hash)),
         get location(): ItemLocation | undefined {
-          // Stryker disable next-line ConditionalExpression: finding the location again gives the same answer; the memo only saves the reads
           if (location === null) {
             const loc = saved.entryLocation(hash);
             location = loc === undefined ? undefined : queries.location(loc.entryBlockKeyMR, loc.height);
