@@ -48,6 +48,7 @@ const CANDIDATES = {
     "ledger/readerEdges",
     "ledger/readerClusterEdges",
     "ledger/errorsEdges",
+    "ledger/queriesEdges",
   ],
 };
 
@@ -108,6 +109,8 @@ const FOCUS = {
   "ledger/reader": ["ledger/readerEdges", "ledger/debugViewsEdges", "ledger/readerClusterEdges", ...LEDGER_FAST],
   // a rejection's name and message as logs show them (errorsEdges), then the rules' tests
   "ledger/errors": ["ledger/errorsEdges", ...LEDGER_FAST],
+  // every read checked against the submitted messages and src/protocol's hashes (queriesEdges), then the rules' tests
+  "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
