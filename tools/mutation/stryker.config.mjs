@@ -38,6 +38,8 @@ const CANDIDATES = {
     "ledger/processList",
     "ledger/replayEdges",
     "ledger/closeEdges",
+    "ledger/closeDurableEdges",
+    "ledger/blockBuilderEdges",
     "ledger/debugViewsEdges",
     "ledger/savedStateEdges",
     "ledger/bootstrapEdges",
@@ -89,9 +91,11 @@ const FOCUS = {
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
   "ledger/byteArena": ["ledger/byteArena", ...LEDGER_FAST],
-  // the close's logs, counters and journal removal (closeEdges), a replayed close whose save fails
-  // (replayEdges), then the rules' tests
-  "ledger/close": ["ledger/closeEdges", "ledger/replayEdges", ...LEDGER_FAST],
+  // the close's logs, counters and journal removal (closeEdges), its durability, a cluster node's close, failed
+  // saves and cleanups (closeDurableEdges), a replayed close whose save fails (replayEdges), then the rules' tests
+  "ledger/close": ["ledger/closeEdges", "ledger/closeDurableEdges", "ledger/replayEdges", ...LEDGER_FAST],
+  // what the builder stores, read back against the wire format (blockBuilderEdges), then the rules' tests
+  "ledger/blockBuilder": ["ledger/blockBuilderEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
   // the per-source share's address normalization (holdingSourceEdges, milliseconds) before the rules' tests
