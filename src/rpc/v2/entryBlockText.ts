@@ -4,9 +4,9 @@
  * the rules; test/unit/rpc/entryBlockText.test.ts holds the two equal).
  *
  * Why: an entry-block read that misses the ledger's decoded-block cache builds its answer again; building one object
- * per entry, a hex string per hash through a Buffer each, then JSON.stringify of the whole was ~35 % of such a
+ * per entry, a hex string per hash through a Buffer each, then JSON.stringify of the whole was ~30 % of such a
  * read's main thread (a profile of change 14, docs/performance.md). Here the body's hashes are written as hex in one
- * call and the text is put together from slices of it.
+ * call and the text is put together from slices of it (the items are 32 bytes each, as decoded).
  */
 import { toHex } from "../../protocol/bytes.js";
 import { type EntryBlock, entryTimestampSeconds, MINUTES_PER_BLOCK, markerMinute } from "../../protocol/eblock.js";
