@@ -3,6 +3,8 @@
 // names the new head, every answer given before it the old one. A real node with 2-s blocks, over HTTP.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
+import { AnswerCache } from "../../../src/rpc/answerCache.js";
+import { JsonText } from "../../../src/rpc/jsonrpc.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../../support/ledgerWrites.js";
 import { rawRequest } from "./httpClient.js";
 import { startTestNode, type TestNode, waitFor } from "./nodeHarness.js";
@@ -11,6 +13,28 @@ interface ChainHeadResult {
   chainhead: string;
   chaininprocesslist: boolean;
 }
+
+describe("AnswerCache.delete", () => {
+  it("forgets a kept answer and its bytes, so a replacement is kept in its place", () => {
+    const cache = new AnswerCache(16_000);
+    const view = (n: number) => JsonText.remembered({ chainhead: "a".repeat(n), chaininprocesslist: false });
+    cache.set("k", view(64));
+    cache.set("other", view(64));
+    const before = cache.size;
+    cache.delete("k");
+    assert.equal(cache.get("k"), undefined);
+    assert.ok(cache.get("other") !== undefined, "only that key is forgotten");
+    assert.equal(cache.size.answers, before.answers - 1);
+    assert.ok(cache.size.bytes < before.bytes && cache.size.bytes > 0);
+    const afterDelete = cache.size;
+    cache.delete("k"); // nothing kept for it now: nothing changes
+    assert.deepEqual(cache.size, afterDelete);
+    const replacement = view(0);
+    cache.set("k", replacement);
+    assert.equal(cache.get("k"), replacement);
+    assert.equal(cache.size.answers, 2);
+  });
+});
 
 describe("chain-head answers over HTTP", () => {
   let t: TestNode;
