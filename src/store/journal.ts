@@ -8,8 +8,8 @@
  * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md, hot spot 4); here the free
  * list never holds more than one block's journal.
  *
- * Appends are committed by a writer thread of their own (journalWriterTask.ts); everything else (reads,
- * removals, the start's synchronous writes, the probe) runs here on the same environment.
+ * Appends are committed by the process's journal writer thread (journalWriterTask.ts); everything else
+ * (reads, removals, the start's synchronous writes, the probe) runs here on the same environment.
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
@@ -59,6 +59,67 @@ interface Group {
   reject: (e: unknown) => void;
 }
 
+/**
+ * The process's journal writer thread, shared by every open journal: started at the first append, replaced
+ * if it dies, and holding the process alive only while a request is unanswered.
+ */
+class WriterThread {
+  private worker: Worker | undefined;
+  /** open journals by number (replies name theirs) */
+  private readonly journals = new Map<number, Journal>();
+  private nextJournal = 1;
+  /** requests not answered yet: groups and closes */
+  private unanswered = 0;
+
+  /** Number a journal; its requests and replies carry it. */
+  register(journal: Journal): number {
+    const n = this.nextJournal++;
+    this.journals.set(n, journal);
+    return n;
+  }
+
+  /** Send a request; a group or a close holds the process alive until it is answered. */
+  post(request: JournalWriterRequest, transfer: ArrayBuffer[] = []): void {
+    const worker = this.worker ?? this.start();
+    if (request.kind === "group" || request.kind === "close") {
+      this.unanswered++;
+      worker.ref();
+    }
+    worker.postMessage(request, transfer);
+  }
+
+  /** True while the thread that opened journals is alive (a new thread must be told to open them again). */
+  running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL("./journalWriterTask.js", import.meta.url), {
+      workerData: { journalWriter: true },
+    });
+    worker.unref();
+    worker.on("message", (reply: JournalWriterReply) => {
+      this.unanswered -= reply.kind === "closed" ? 1 : reply.groups;
+      if (this.unanswered === 0) worker.unref();
+      const journal = this.journals.get(reply.journal);
+      if (reply.kind === "closed") this.journals.delete(reply.journal);
+      journal?.answered(reply);
+    });
+    const gone = (reason: string): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.unanswered = 0;
+      for (const j of this.journals.values()) j.writerGone(reason);
+    };
+    worker.on("error", (e: Error) => gone(`the journal writer thread failed: ${e.message}`));
+    worker.on("exit", (code) => gone(`the journal writer thread exited (code ${code})`));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const writerThread = new WriterThread();
+
 export class Journal {
   private closed = false;
   /** records appended in this event-loop turn (undefined: none) */
@@ -70,8 +131,12 @@ export class Journal {
   private nextId = 1;
   /** the open group is posted at the end of this turn (setImmediate) */
   private scheduled = false;
-  /** the writer thread (journalWriterTask.ts), started at the first append; undefined once it died */
-  private writer: Worker | undefined;
+  /** this journal's number in the writer thread; 0 until its first append */
+  private number = 0;
+  /** the writer thread has a handle on this journal (told `open`; a replacement thread is not) */
+  private opened = false;
+  /** resolves when the writer thread has closed its handle */
+  private writerClosed: (() => void) | undefined;
   /**
    * Why a group commit failed, until a probe succeeds. Every group after a failed one fails too: a record
    * is acknowledged only if every record before it is on disk, so the durable journal is always a prefix of
@@ -135,55 +200,41 @@ export class Journal {
       g.reject(this.failure);
       return;
     }
-    const writer = this.writer ?? this.startWriter();
+    if (!this.opened || !writerThread.running()) {
+      if (this.number === 0) this.number = writerThread.register(this);
+      writerThread.post({ kind: "open", journal: this.number, path: this.path });
+      this.opened = true;
+    }
     g.id = this.nextId++;
     const packed = packGroup(g.height, g.seq, g.bytes);
     this.posted.push(g);
     this.last = g;
-    // only a writer with work keeps the process alive
-    writer.ref();
-    const request: JournalWriterRequest = { kind: "group", id: g.id, packed: packed.buffer as ArrayBuffer };
-    writer.postMessage(request, [packed.buffer as ArrayBuffer]);
+    const buffer = packed.buffer as ArrayBuffer;
+    writerThread.post({ kind: "group", journal: this.number, id: g.id, packed: buffer }, [buffer]);
   }
 
-  private startWriter(): Worker {
-    const writer = new Worker(new URL("./journalWriterTask.js", import.meta.url), {
-      workerData: { path: this.path, journalWriter: true },
-    });
-    writer.unref();
-    writer.on("message", (reply: JournalWriterReply) => this.answered(reply));
-    const gone = (error: Error): void => {
-      if (this.writer !== writer) return;
-      this.writer = undefined;
-      // what it had not answered may or may not be on disk: refuse it, and everything after it
-      this.failure ??= error;
-      for (const g of this.posted.splice(0)) g.reject(this.failure);
-    };
-    writer.on("error", gone);
-    writer.on("exit", (code) =>
-      gone(
-        new StoreError({
-          code: "WRITER_FAILED",
-          path: this.path,
-          info: `the journal writer thread exited (code ${code})`,
-        }),
-      ),
-    );
-    this.writer = writer;
-    return writer;
-  }
-
-  /** The writer committed (or refused) every group up to `reply.upTo`. */
-  private answered(reply: JournalWriterReply): void {
+  /** The writer thread committed (or refused) every group up to `reply.upTo`, or closed its handle. */
+  answered(reply: JournalWriterReply): void {
+    if (reply.kind === "closed") {
+      this.writerClosed?.();
+      return;
+    }
     // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit was another thread's
-    if (reply.ok) this.env.resetReadTxn();
+    if (reply.kind === "committed") this.env.resetReadTxn();
     else this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reply.error });
     while (this.posted.length > 0 && this.posted[0]!.id <= reply.upTo) {
       const g = this.posted.shift()!;
-      if (reply.ok) g.resolve();
+      if (reply.kind === "committed") g.resolve();
       else g.reject(this.failure);
     }
-    if (this.posted.length === 0 && !this.closed) this.writer?.unref();
+  }
+
+  /** The writer thread died: what it had not answered may or may not be on disk; refuse it and what follows. */
+  writerGone(reason: string): void {
+    this.opened = false;
+    this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reason });
+    for (const g of this.posted.splice(0)) g.reject(this.failure);
+    this.writerClosed?.();
   }
 
   /** Append several messages of `height` in one transaction; resolves once flushed. */
@@ -216,7 +267,7 @@ export class Journal {
     await guarded(() => this.db.remove(key));
     await guarded(() => this.env.flushed);
     // the writer refuses groups after a failed one until told; requests are handled in posting order
-    this.writer?.postMessage({ kind: "reset" } satisfies JournalWriterRequest);
+    if (this.opened && writerThread.running()) writerThread.post({ kind: "reset", journal: this.number });
     this.failure = undefined;
   }
 
@@ -325,13 +376,13 @@ export class Journal {
   async close(): Promise<void> {
     this.closed = true;
     await this.appended();
-    const writer = this.writer;
-    if (writer !== undefined) {
-      this.writer = undefined; // its exit is the end asked for, not a failure
-      writer.ref();
-      const exited = new Promise<void>((resolve) => writer.once("exit", () => resolve()));
-      writer.postMessage({ kind: "close" } satisfies JournalWriterRequest);
-      await exited;
+    if (this.opened && writerThread.running()) {
+      const closed = new Promise<void>((resolve) => {
+        this.writerClosed = resolve;
+      });
+      writerThread.post({ kind: "close", journal: this.number });
+      await closed;
+      this.opened = false;
     }
     await this.env.flushed;
     await this.env.close();

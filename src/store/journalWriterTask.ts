@@ -1,19 +1,21 @@
 /**
- * The journal writer thread (journal.ts): commits appended journal records to the journal environment, each
- * commit one synchronous LMDB transaction, flushed to disk before it answers.
+ * The journal writer thread (journal.ts): commits appended journal records, each commit one synchronous
+ * LMDB transaction, flushed to disk before it answers. One thread per process serves every open journal
+ * (a test process opens hundreds of nodes; a thread costs tens of ms to start).
  *
  * Group commit without the main thread in the loop: the main thread posts each event-loop turn's records as
- * one group and never waits to post the next; when a commit ends, this thread takes EVERY group queued
- * meanwhile (`receiveMessageOnPort`) into the next transaction at once. The disk never waits for the main
- * thread to notice a commit and start another, and each commit carries everything that arrived during the
- * previous one.
+ * one group and never waits to post the next; when a commit ends, this thread takes EVERY request queued
+ * meanwhile (`receiveMessageOnPort`), and a journal's consecutive groups go into one transaction. The disk
+ * never waits for the main thread to notice a commit and start another, and each commit carries everything
+ * that arrived during the previous one.
  *
- * Prefix rule: once a commit fails, every later group is refused without being written, until the main thread
- * says `reset` (after its recovery probe); so the durable journal is always a prefix of the log.
+ * Prefix rule: once a journal's commit fails, every later group of that journal is refused without being
+ * written, until the main thread says `reset` (after its recovery probe); so the durable journal is always
+ * a prefix of the log.
  */
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
-import { openBinaryDb, openEnvironment, type RootEnv } from "./environment.js";
+import { type BinDb, openBinaryDb, openEnvironment, type RootEnv } from "./environment.js";
 import { journalKey } from "./keys.js";
 
 /** The journal's database (journal.ts JOURNAL_DB; not imported: journal.ts starts this thread). */
@@ -22,22 +24,25 @@ const JOURNAL_DB = "journal";
 /** Bytes of a packed record's header: height u32 ‖ seq u32 ‖ length u32, little-endian. */
 export const GROUP_RECORD_HEADER_BYTES = 12;
 
-/** Requests to the writer thread. */
+/** Requests to the writer thread; `journal` tells which open journal (journal.ts numbers them). */
 export type JournalWriterRequest =
+  /** open a handle on the journal environment in directory `path` */
+  | { kind: "open"; journal: number; path: string }
   /** commit the records packed in `packed` (packGroup) */
-  | { kind: "group"; id: number; packed: ArrayBuffer }
+  | { kind: "group"; journal: number; id: number; packed: ArrayBuffer }
   /** take groups again after a failure (the main thread's probe succeeded) */
-  | { kind: "reset" }
-  /** close the environment handle and end the thread */
-  | { kind: "close" };
+  | { kind: "reset"; journal: number }
+  /** close the handle (answered `closed`) */
+  | { kind: "close"; journal: number };
 
 /**
- * The outcome of every group up to and including `upTo` (ids are posted in increasing order): `groups` of
- * them shared one commit of `ms` milliseconds (the transaction and its flush).
+ * The outcome of every group of `journal` up to and including `upTo` (ids are posted in increasing order):
+ * `groups` of them shared one commit of `ms` milliseconds (the transaction and its flush); or `closed`.
  */
 export type JournalWriterReply =
-  | { upTo: number; groups: number; ms: number; ok: true }
-  | { upTo: number; groups: number; ms: number; ok: false; error: string };
+  | { kind: "committed"; journal: number; upTo: number; groups: number; ms: number }
+  | { kind: "failed"; journal: number; upTo: number; groups: number; ms: number; error: string }
+  | { kind: "closed"; journal: number };
 
 /** Pack records (in log order) into one transferable buffer. */
 export function packGroup(height: readonly number[], seq: readonly number[], bytes: readonly Uint8Array[]): Uint8Array {
@@ -69,59 +74,85 @@ export function forEachPacked(packed: Uint8Array, put: (height: number, seq: num
   }
 }
 
+/** One journal's handle in this thread. */
+interface Handle {
+  env: RootEnv;
+  db: BinDb;
+  /** why its last commit failed; later groups are refused until `reset` */
+  failure: string | undefined;
+}
+
 function serve(): void {
   const port = parentPort;
   if (port === null) throw new InvariantError("journalWriterTask runs as a worker thread");
-  const { path } = workerData as { path: string };
-  const env: RootEnv = openEnvironment(path);
-  const db = openBinaryDb(env, JOURNAL_DB);
-  /** why the last commit failed; later groups are refused until `reset` */
-  let failure: string | undefined;
+  const handles = new Map<number, Handle>();
 
-  /** Commit these groups in one transaction (or refuse them after a failure) and answer for all of them. */
-  const commit = (groups: { id: number; packed: ArrayBuffer }[]): void => {
-    if (groups.length === 0) return;
+  /** Commit these groups of one journal in one transaction (or refuse them after a failure); answer for all. */
+  const commit = (journal: number, groups: { id: number; packed: ArrayBuffer }[]): void => {
+    const h = handles.get(journal);
+    if (h === undefined) throw new InvariantError(`journal ${journal} was not opened in the writer thread`);
     const upTo = groups[groups.length - 1]!.id;
     const started = performance.now();
-    if (failure === undefined) {
+    if (h.failure === undefined) {
       try {
-        env.transactionSync(() => {
+        h.env.transactionSync(() => {
           for (const g of groups)
             forEachPacked(new Uint8Array(g.packed), (height, seq, bytes) => {
-              db.putSync(journalKey(height, seq), bytes);
+              h.db.putSync(journalKey(height, seq), bytes);
             });
         });
       } catch (e) {
-        failure = e instanceof Error ? e.message : String(e);
+        h.failure = e instanceof Error ? e.message : String(e);
       }
     }
-    const head = { upTo, groups: groups.length, ms: performance.now() - started };
+    const head = { journal, upTo, groups: groups.length, ms: performance.now() - started };
     const reply: JournalWriterReply =
-      failure === undefined ? { ...head, ok: true } : { ...head, ok: false, error: failure };
+      h.failure === undefined ? { kind: "committed", ...head } : { kind: "failed", ...head, error: h.failure };
     port.postMessage(reply);
   };
 
   port.on("message", (first: JournalWriterRequest) => {
-    // this request and every one queued behind it, handled in order; consecutive groups share a commit
-    let groups: { id: number; packed: ArrayBuffer }[] = [];
-    let request: JournalWriterRequest | undefined = first;
-    while (request !== undefined) {
-      if (request.kind === "group") groups.push(request);
-      else {
-        commit(groups);
-        groups = [];
-        if (request.kind === "reset") failure = undefined;
-        else {
-          void env.close().then(() => {
-            // lmdb-js keeps handles of its own alive in this thread; in a worker, exit ends only the thread
-            process.exit(0);
-          });
-          return;
+    // this request and every one queued behind it, in order; a journal's consecutive groups share a commit
+    const requests: JournalWriterRequest[] = [first];
+    for (let m = receiveMessageOnPort(port); m !== undefined; m = receiveMessageOnPort(port))
+      requests.push(m.message as JournalWriterRequest);
+    let run: { id: number; packed: ArrayBuffer }[] = [];
+    let runJournal = 0;
+    const flush = (): void => {
+      if (run.length > 0) commit(runJournal, run);
+      run = [];
+    };
+    for (const r of requests) {
+      if (r.kind === "group" && (run.length === 0 || runJournal === r.journal)) {
+        runJournal = r.journal;
+        run.push(r);
+        continue;
+      }
+      flush();
+      switch (r.kind) {
+        case "group":
+          runJournal = r.journal;
+          run.push(r);
+          break;
+        case "open": {
+          const env = openEnvironment(r.path);
+          handles.set(r.journal, { env, db: openBinaryDb(env, JOURNAL_DB), failure: undefined });
+          break;
+        }
+        case "reset":
+          handles.get(r.journal)!.failure = undefined;
+          break;
+        case "close": {
+          const h = handles.get(r.journal);
+          handles.delete(r.journal);
+          const closed: JournalWriterReply = { kind: "closed", journal: r.journal };
+          if (h === undefined) port.postMessage(closed);
+          else void h.env.close().then(() => port.postMessage(closed));
+          break;
         }
       }
-      request = receiveMessageOnPort(port)?.message as JournalWriterRequest | undefined;
     }
-    commit(groups);
+    flush();
   });
 }
 

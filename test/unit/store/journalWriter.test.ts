@@ -115,6 +115,32 @@ describe("journal appends (writer thread)", () => {
     }
   });
 
+  test("journals of two directories open at once: each record lands in its own journal, none lost", async () => {
+    const dirs = [tempDir(), tempDir()];
+    const journals = dirs.map((d) => Journal.open(d, { verify: false }));
+    try {
+      const appends: Promise<void>[] = [];
+      for (let t = 0; t < 10; t++) {
+        for (let k = 0; k < 10; k++) {
+          const seq = t * 10 + k;
+          appends.push(journals[0]!.append(5, seq, Uint8Array.of(0, seq)));
+          appends.push(journals[1]!.append(5, seq, Uint8Array.of(1, seq)));
+        }
+        await turn();
+      }
+      await Promise.all(appends);
+      for (const [i, j] of journals.entries())
+        assert.deepEqual(
+          j.records(5).map((r) => [...r.bytes]),
+          Array.from({ length: 100 }, (_, seq) => [i, seq]),
+          `journal ${i}`,
+        );
+    } finally {
+      for (const j of journals) await j.close();
+      for (const d of dirs) cleanup(d);
+    }
+  });
+
   test("durable() waits for every record appended so far, those of the current turn included", async () => {
     const dir = tempDir();
     const j = Journal.open(dir, { verify: false });
