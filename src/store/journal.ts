@@ -13,7 +13,14 @@
  */
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import { type BinDb, guarded, openBinaryDb, openCheckedEnvironment, type RootEnv } from "./environment.js";
+import {
+  type BinDb,
+  guarded,
+  openBinaryDb,
+  openCheckedEnvironment,
+  type RootEnv,
+  writesSettled,
+} from "./environment.js";
 import { StoreError } from "./errors.js";
 import type { JournalWriterReply, JournalWriterRequest } from "./journalWriterTask.js";
 import { packGroup } from "./journalWriterTask.js";
@@ -350,10 +357,13 @@ export class Journal {
     return keys.length;
   }
 
-  /** Resolves when every write so far (appended records included) is flushed to disk. */
+  /**
+   * Resolves when every write so far (appended records included) is flushed to disk or has failed; a failure
+   * is reported to the write's own caller (append, remove, probe), not here (environment.ts writesSettled).
+   */
   async flushed(): Promise<void> {
     await this.appended();
-    await guarded(() => this.env.flushed);
+    await writesSettled(this.env);
   }
 
   /**
@@ -384,7 +394,8 @@ export class Journal {
       await closed;
       this.opened = false;
     }
-    await this.env.flushed;
+    // a failed removal was its caller's to report (a cleanup's is logged); it must not keep the journal open
+    await writesSettled(this.env);
     await this.env.close();
   }
 }
