@@ -48,6 +48,7 @@ const CANDIDATES = {
     "ledger/readerEdges",
     "ledger/readerClusterEdges",
     "ledger/errorsEdges",
+    "ledger/rulesLogEdges",
   ],
 };
 
@@ -74,8 +75,10 @@ const LEDGER_FAST = [
  * test of its own (messages, merkleBuilder, decodedBlockCache) runs LEDGER_FAST.
  */
 const FOCUS = {
+  // rulesLogEdges: the rules' own refusals of messages from the replicated log (no writer's check before them);
   // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
   "ledger/rules": [
+    "ledger/rulesLogEdges",
     "ledger/consensus",
     "ledger/ruleEdges",
     "ledger/rules",
