@@ -218,8 +218,9 @@ export class ProcessList {
   endMinute(timeMs: number): void {
     const marker = minuteMarker(this.minute + 1);
     for (const eb of this.entryBlocks.values()) {
-      const last = eb.items[eb.items.length - 1];
-      if (last !== undefined && markerMinute(last) === 0) {
+      // an open entry block is created with its first entry, so it always has a last item
+      const last = eb.items[eb.items.length - 1]!;
+      if (markerMinute(last) === 0) {
         eb.items.push(marker);
         eb.merkle.add(marker);
       }
