@@ -51,6 +51,8 @@ const CANDIDATES = {
     "ledger/readerClusterEdges",
     "ledger/errorsEdges",
     "ledger/queriesEdges",
+    "ledger/rulesLogEdges",
+    "ledger/replayRollbackEdges",
   ],
 };
 
@@ -77,8 +79,10 @@ const LEDGER_FAST = [
  * test of its own (messages, merkleBuilder, decodedBlockCache) runs LEDGER_FAST.
  */
 const FOCUS = {
+  // rulesLogEdges: the rules' own refusals of messages from the replicated log (no writer's check before them);
   // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
   "ledger/rules": [
+    "ledger/rulesLogEdges",
     "ledger/consensus",
     "ledger/ruleEdges",
     "ledger/rules",
@@ -106,7 +110,8 @@ const FOCUS = {
   "ledger/debugViews": ["ledger/debugViewsEdges", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
-  "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // replayRollbackEdges: the rebuild after a failed journal write (cleanup: false) removes no record
+  "ledger/replay": ["ledger/replayEdges", "ledger/replayRollbackEdges", ...LEDGER_FAST, "property/ledgerProperties"],
   // the reads no rule test makes (current-minute, blocks by hash, the cluster reads, a follower's reader:
   // readerEdges), the /debug views (debugViewsEdges), a cluster node's NotConfirmed over a real JetStream log
   // (readerClusterEdges, one nats-server), then the rules' tests
