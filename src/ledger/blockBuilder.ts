@@ -14,7 +14,6 @@ import {
 } from "../protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../protocol/bytes.js";
 import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, DIRECTORY_CHAIN_ID, EC_CHAIN_ID } from "../protocol/chains.js";
-import { commitFullHash, commitTxId } from "../protocol/commit.js";
 import {
   buildDirectoryBlock,
   type DirectoryBlock,
@@ -45,7 +44,7 @@ import { sha256 } from "../protocol/hash.js";
 import { merkleParent } from "../protocol/merkle.js";
 import { type Transaction, transactionFullHash, transactionId } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
-import type { ChainHead, CommitLocation } from "../store/records.js";
+import type { ChainHead } from "../store/records.js";
 import type { BlockSetWrite } from "../store/store.js";
 import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
 import type { ProcessList } from "./processList.js";
@@ -164,45 +163,27 @@ function systemWrites(
   };
 }
 
-/** Transaction and commit location records of the system blocks. */
-function locationWrites(
-  height: number,
-  tip: ChainTip,
-  txs: Transaction[],
-  ec: ECBlock,
-): Pick<BlockSetWrite, "transactions" | "commits"> {
+/**
+ * Location records of the genesis transactions, by id and by full hash. A coinbase's id and full hash are the
+ * same hash (no RCDs, no signatures): its record is put twice in the one transaction, which stores it once.
+ * No commit locations: a genesis EC block holds no commit (genesis.ts: a server index and minute markers on
+ * MAIN, nothing on the other networks).
+ */
+function genesisLocations(tip: ChainTip, txs: Transaction[]): Pick<BlockSetWrite, "transactions" | "commits"> {
   const transactions = txs.map((tx, index) => ({
-    keys: dedupe([transactionId(tx), transactionFullHash(tx)]),
-    location: { assetBlockKeyMR: tip.assetKeyMR, height, index },
+    keys: [transactionId(tx), transactionFullHash(tx)],
+    location: { assetBlockKeyMR: tip.assetKeyMR, height: 0, index },
   }));
-  const commits: { keys: Uint8Array[]; location: CommitLocation }[] = [];
-  ec.items.forEach((item, index) => {
-    if (item.type === "chainCommit" || item.type === "entryCommit")
-      commits.push({
-        keys: [commitTxId(item.commit), commitFullHash(item.commit)],
-        location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index },
-      });
-  });
-  return { transactions, commits };
-}
-
-function dedupe(keys: Uint8Array[]): Uint8Array[] {
-  const seen = new Set<string>();
-  return keys.filter((k) => {
-    const h = toHex(k);
-    if (seen.has(h)) return false;
-    seen.add(h);
-    return true;
-  });
+  return { transactions, commits: [] };
 }
 
 /**
- * Apply an asset block's transactions to balances without fee or signature checks (genesis only):
- * inputs debit, outputs credit, EC outputs credit floor(amount / rate) entry credits.
+ * Apply the genesis asset block's transactions to balances without fee or signature checks: inputs debit,
+ * outputs credit. No entry credits: no genesis pays EC outputs (MAIN's, TEST's and LOCAL's fixed blocks have
+ * none, wire-format §6.3; a CUSTOM genesis pays asset allocations only, genesis.ts).
  */
-function genesisBalances(txs: Transaction[], rate: bigint): Pick<BlockSetWrite, "assetBalances" | "ecBalances"> {
+function genesisBalances(txs: Transaction[]): Pick<BlockSetWrite, "assetBalances" | "ecBalances"> {
   const asset = new Map<string, { address: Uint8Array; balance: bigint }>();
-  const ec = new Map<string, { publicKey: Uint8Array; balance: bigint }>();
   const add = (address: Uint8Array, delta: bigint): void => {
     const k = toHex(address);
     const cur = asset.get(k) ?? { address, balance: 0n };
@@ -212,14 +193,8 @@ function genesisBalances(txs: Transaction[], rate: bigint): Pick<BlockSetWrite, 
   for (const tx of txs) {
     for (const i of tx.inputs) add(i.address, -i.amount);
     for (const o of tx.outputs) add(o.address, o.amount);
-    for (const o of tx.ecOutputs) {
-      const k = toHex(o.address);
-      const cur = ec.get(k) ?? { publicKey: o.address, balance: 0n };
-      cur.balance += rate > 0n ? o.amount / rate : 0n;
-      ec.set(k, cur);
-    }
   }
-  return { assetBalances: [...asset.values()], ecBalances: [...ec.values()] };
+  return { assetBalances: [...asset.values()], ecBalances: [] };
 }
 
 /** The block set of a network's genesis (height 0). `openBlockStartMs` starts block 1. */
@@ -233,8 +208,8 @@ export function genesisBlockSet(
     height: 0,
     openBlockStartMs,
     ...systemWrites(0, genesis, tip),
-    ...locationWrites(0, tip, txs, genesis.ec),
-    ...genesisBalances(txs, genesis.asset.exchangeRate),
+    ...genesisLocations(tip, txs),
+    ...genesisBalances(txs),
     entries: [],
     paidCommits: [],
     journalCarry: [],
@@ -283,6 +258,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   const { tip } = inp;
 
   // Entry blocks, by chain ID; each links to its chain's previous entry block.
+  // Stryker disable next-line MethodExpression,ArrowFunction: buildDirectoryBlock sorts the directory entries by chain ID itself (wire-format §5.2), and nothing else depends on this order
   const chains = [...pl.entryBlocks.values()].sort((a, b) => Buffer.compare(a.chainId, b.chainId));
   const blocks: BlockSetWrite["blocks"] = [];
   const chainHeads: BlockSetWrite["chainHeads"] = [];

@@ -69,7 +69,7 @@ export class LedgerClock {
   /** Stop ticking; resolves once a tick in progress has finished. */
   async stop(): Promise<void> {
     this.running = false;
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    clearTimeout(this.timer); // a no-op for undefined (no tick pending)
     this.timer = undefined;
     await this.inFlight;
   }

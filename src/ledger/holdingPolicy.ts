@@ -81,12 +81,18 @@ export function sourceOf(address: string): string {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(a);
   if (mapped !== null) return mapped[1]!;
   if (!isIPv6(a)) return a;
-  const [head = "", tail = ""] = a.split("::");
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === "" ? [] : tail.split(":");
-  const groups = a.includes("::") ? [...left, ...Array(8 - left.length - right.length).fill("0"), ...right] : left;
+  // the groups before and after "::" (at most one), which stands for the zero groups that make 8
+  const [head, tail] = a.split("::") as [string, string?];
+  const left = groupsOf(head);
+  const right = tail === undefined ? [] : groupsOf(tail);
+  const groups = [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
   return `${groups
     .slice(0, 4)
     .map((g) => Number.parseInt(g, 16).toString(16))
     .join(":")}::/64`;
+}
+
+/** The colon-separated groups of one side of an IPv6 address's "::" (none for an empty side). */
+function groupsOf(part: string): string[] {
+  return part === "" ? [] : part.split(":");
 }

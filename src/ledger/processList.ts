@@ -141,6 +141,7 @@ export class ProcessList {
     this.commits.push(p);
     this.commitsByHash.set(toHex(p.txId), p);
     this.commitsByHash.set(toHex(p.fullHash), p);
+    // Stryker disable next-line StringLiteral: both hold the same 32 bytes (record's are the commit's); memory only
     const chainIdHash = kept.kind === "chain" ? kept.chainIdHash : record.chainIdHash;
     this.paidCommits.set(toHex(kept.entryHash), {
       entryHash: kept.entryHash,
@@ -162,6 +163,7 @@ export class ProcessList {
     const hash = own?.entryHash ?? this.arena.copy(entryHash);
     const commitTxId = own?.record.txId ?? this.arena.copy(paid.txId);
     const chainIdHash =
+      // Stryker disable next-line ConditionalExpression,EqualityOperator,StringLiteral: a copy or the original, the same bytes; memory only
       own?.record.chainIdHash ?? (paid.kind === "chain" ? this.arena.copy(paid.chainIdHash) : paid.chainIdHash);
     this.paidCommits.set(key, { entryHash: hash, record: { ...paid, txId: commitTxId, chainIdHash, revealed: true } });
     const newChain = paid.kind === "chain";
@@ -216,8 +218,9 @@ export class ProcessList {
   endMinute(timeMs: number): void {
     const marker = minuteMarker(this.minute + 1);
     for (const eb of this.entryBlocks.values()) {
-      const last = eb.items[eb.items.length - 1];
-      if (last !== undefined && markerMinute(last) === 0) {
+      // an open entry block is created with its first entry, so it always has a last item
+      const last = eb.items[eb.items.length - 1]!;
+      if (markerMinute(last) === 0) {
         eb.items.push(marker);
         eb.merkle.add(marker);
       }

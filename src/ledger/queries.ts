@@ -29,6 +29,7 @@ import {
   type Stored,
   type TransactionAck,
 } from "./api.js";
+import type { ChainTip } from "./blockBuilder.js";
 import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
 import { DecodedBlockCache } from "./decodedBlockCache.js";
 import type { LedgerView } from "./state.js";
@@ -48,24 +49,29 @@ const DIRECTORY_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 4 * 1024 * 1024 } as
 const EC_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 16 * 1024 * 1024 } as const;
 
 /**
- * Decoded saved entry blocks kept (LRU) for `entry-block`, whose decode re-hashes the body's Merkle tree
- * (~60 % of the call for a 700-entry block, docs/performance.md §Reads) and whose answer rpc/ remembers per
- * decoded block (viewCache.ts). 8 MiB of raw bytes (~250,000 entry hashes; decoded and answered, a few
- * times that in heap) holds the recent blocks of busy chains; 1,024 blocks the recent ones of many small chains.
- * An LRU read in a cycle larger than its budget misses every time: at 4 MiB, the quiet `make bench` of
- * 2026-11-25 09:21 (150,000 entries saved) read entry blocks at 1,408 µs CPU each, all misses, against ~20 µs
- * when they fit (docs/performance.md, change 13).
+ * Decoded saved entry blocks kept (LRU) for `entry-block`, whose answer rpc/ remembers per decoded block
+ * (viewCache.ts): a miss reads, decodes and answers the block again. 8 MiB of raw bytes (~250,000 entry hashes;
+ * decoded and answered, a few times that in heap) holds the recent blocks of busy chains; 1,024 blocks the recent
+ * ones of many small chains. An LRU read in a cycle larger than its budget misses every time: at 4 MiB, the quiet
+ * `make bench` of 2026-11-25 09:21 (150,000 entries saved) read entry blocks at 1,408 µs CPU each, all misses,
+ * against ~20 µs when they fit (docs/performance.md, change 13); a miss no longer re-hashes the body's Merkle tree
+ * (`entryBlockByHash`, change 14).
  */
 const ENTRY_BLOCK_CACHE = { maxBlocks: 1024, maxRawBytes: 8 * 1024 * 1024 } as const;
 
 /** Heights whose block hash is remembered (hashAt): 32 B + a key each, ~1 MiB in all. */
 const MAX_REMEMBERED_HEIGHTS = 8192;
 
-/** A saved block as the caches keep it: decoded, with its bytes and kind. */
+/**
+ * Saved chain heads remembered for the tip they were read under (`chainHead`): a 64-character key and a 32-byte
+ * keyMR each, ~0.2 KiB with the map entry; 4,096 chains is ~1 MiB. Oldest first out.
+ */
+const MAX_REMEMBERED_CHAIN_HEADS = 4096;
+
+/** A saved block as the caches keep it: decoded, with its bytes. Each cache holds blocks of one kind. */
 interface CachedBlock<B> {
   block: B;
   raw: Uint8Array;
-  kind: BlockKind;
 }
 
 /** The reads of LedgerApi: everything but the writes and the node's clock and producing state. */
@@ -84,6 +90,10 @@ export class LedgerQueries implements LedgerReads {
   private readonly entryBlockCache = new DecodedBlockCache<CachedBlock<EntryBlock>>(ENTRY_BLOCK_CACHE);
   /** `${kind}/${height}` → primary hash of committed heights (hashAt) */
   private readonly heightHashes = new Map<string, Uint8Array>();
+  /** chain ID hex → keyMR of the chain's saved head (null: no saved head), as read under `chainHeadsTip` */
+  private readonly chainHeads = new Map<string, Uint8Array | null>();
+  /** the tip the remembered chain heads were read under */
+  private chainHeadsTip: ChainTip | undefined;
 
   constructor(private readonly view: LedgerView) {}
 
@@ -116,12 +126,13 @@ export class LedgerQueries implements LedgerReads {
     if (hash === undefined || hash.length !== 32) return undefined;
     const key = cache === undefined ? "" : toHex(hash);
     const hit = cache?.peek(key);
-    if (hit !== undefined) return hit.kind === kind ? { block: hit.block, raw: hit.raw } : undefined;
+    // only a block of `kind` was put in `cache` (below), so a hit is one
+    if (hit !== undefined) return { block: hit.block, raw: hit.raw };
     const b = this.view.saved.block(hash);
     if (b === undefined || b.kind !== kind) return undefined;
     if (cache === undefined || this.view.saved.closing?.blocks.has(key) === true)
       return { block: decode(b.raw), raw: b.raw };
-    const c = cache.get(key, b.raw, (raw) => ({ block: decode(raw), raw, kind }));
+    const c = cache.get(key, b.raw, (raw) => ({ block: decode(raw), raw }));
     return { block: c.block, raw: c.raw };
   }
 
@@ -134,7 +145,9 @@ export class LedgerQueries implements LedgerReads {
     const known = this.heightHashes.get(key);
     if (known !== undefined) return known;
     const hash = this.view.saved.blockHashAt(kind, height);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator,EqualityOperator,BooleanLiteral: what is remembered changes only the cost: a committed height's hash never changes, a block whose save fails is closed again byte for byte (ledger.ts accept)
     if (hash === undefined || this.view.saved.closing?.heights.has(key) === true) return hash;
+    // Stryker disable next-line all: the bound caps memory only; an evicted height is read from the store again
     if (this.heightHashes.size >= MAX_REMEMBERED_HEIGHTS)
       this.heightHashes.delete(this.heightHashes.keys().next().value!);
     this.heightHashes.set(key, hash);
@@ -173,8 +186,14 @@ export class LedgerQueries implements LedgerReads {
   assetBlockByHash(hash: Uint8Array): Stored<AssetBlock> | undefined {
     return this.stored(hash, BlockKind.asset, decodeAssetBlock);
   }
+  /**
+   * A saved entry block, decoded without re-proving its body Merkle root: the block is found by its keyMR or full
+   * hash, which this node's close computed over these very bytes (blockBuilder.ts) before it saved them, and no
+   * other saved record is re-derived on read either (an entry is not re-hashed against its key). The check was
+   * ~90 % of a read that misses the cache: ~0.7 of ~1.1 ms for a 750-entry block (docs/performance.md, change 14).
+   */
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
-    return this.stored(hash, BlockKind.entry, (raw) => decodeEntryBlock(raw), this.entryBlockCache);
+    return this.stored(hash, BlockKind.entry, decodeSavedEntryBlock, this.entryBlockCache);
   }
 
   /** Location of something saved in `blockKeyMR` at directory block `height`. */
@@ -222,12 +241,35 @@ export class LedgerQueries implements LedgerReads {
     return undefined;
   }
 
+  /**
+   * The keyMR of the chain's saved head and whether the open block holds the chain. The saved head is remembered
+   * for the tip it was read under: the saved state a reader sees changes only with the tip it sees — a close
+   * shows its block (tip and `closing` overlay together, in one turn; close.ts), a save that commits stores what
+   * the overlay already showed, a recovery replaces both (ledger.ts `reload`) — so a new tip forgets every
+   * remembered head, and the head of a chain extended by a block is read again in the turn that block becomes
+   * visible (with the store read and decode per call this was 775 ns a call, 250 ns now: docs/performance.md,
+   * change 14).
+   * The same keyMR object is returned while it is remembered. Whether the open block holds the chain is read
+   * per call (it changes with every first entry of a chain in the block).
+   */
   chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {
     if (chainId.length !== 32) return { head: undefined, inProcessList: false };
-    return {
-      head: this.view.saved.chainHead(chainId)?.keyMR,
-      inProcessList: this.view.pl.entryBlocks.has(toHex(chainId)),
-    };
+    const view = this.view;
+    const key = toHex(chainId);
+    const tip = view.tip;
+    if (tip !== this.chainHeadsTip) {
+      this.chainHeads.clear();
+      this.chainHeadsTip = tip;
+    }
+    let head = this.chainHeads.get(key);
+    if (head === undefined) {
+      head = view.saved.chainHead(chainId)?.keyMR ?? null;
+      // Stryker disable next-line all: the bound caps memory only; a forgotten head is read from the store again
+      if (this.chainHeads.size >= MAX_REMEMBERED_CHAIN_HEADS)
+        this.chainHeads.delete(this.chainHeads.keys().next().value!);
+      this.chainHeads.set(key, head);
+    }
+    return { head: head ?? undefined, inProcessList: view.pl.entryBlocks.has(key) };
   }
 
   transaction(hash: Uint8Array): { tx: Transaction; location?: ItemLocation } | undefined {
@@ -349,7 +391,7 @@ export class LedgerQueries implements LedgerReads {
   }
 
   transactionAck(hash: Uint8Array): TransactionAck {
-    if (hash.length !== 32) return { status: AckStatus.Unknown, txId: hash };
+    // a hash that is not 32 bytes is in no process list, and `transaction` finds nothing for it
     const pending = this.view.pl.transactionsByHash.get(toHex(hash));
     if (pending !== undefined)
       return { status: AckStatus.TransactionACK, transactionTimeMs: pending.tx.milliTimestamp, txId: pending.txId };
@@ -377,10 +419,8 @@ export class LedgerQueries implements LedgerReads {
     }
     for (const r of pl.reveals) {
       const k = toHex(r.entryHash);
-      const have = out.get(k);
-      if (have === undefined)
-        out.set(k, { entryHash: r.entryHash, chainId: r.chainId, status: AckStatus.TransactionACK });
-      else have.chainId ??= r.chainId;
+      // a reveal whose commit is listed above has its chain ID already (revealsByHash holds every reveal)
+      if (!out.has(k)) out.set(k, { entryHash: r.entryHash, chainId: r.chainId, status: AckStatus.TransactionACK });
     }
     for (const h of holding.list()) {
       const k = toHex(h.entryHash);
@@ -419,6 +459,12 @@ export class LedgerQueries implements LedgerReads {
     }
     return out;
   }
+}
+
+/** A saved entry block's bytes, decoded (its body Merkle root not re-proved: `entryBlockByHash`). */
+function decodeSavedEntryBlock(raw: Uint8Array): EntryBlock {
+  // Stryker disable next-line all: re-proving the root of a block this node saved changes only the cost
+  return decodeEntryBlock(raw, { verifyBodyMR: false });
 }
 
 /** A balance from its saved value and the open block's change (either may be absent). */

@@ -170,12 +170,9 @@ export function checkChainReveal(s: LedgerState, entry: Entry, hash: Uint8Array,
 function checkPairing(s: LedgerState, entry: Entry, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit): void {
   const exists = chainExists(s, entry.chainId);
   const chainHex = toHex(entry.chainId);
-  let need: number;
-  try {
-    need = entryCreditCost(raw.length, paid.kind === "chain");
-  } catch (e) {
-    throw asLedgerError(e);
-  }
+  // Never throws here: it refuses only an entry above the size limit, and `raw` was decoded (unmarshalEntry
+  // refuses those) before any rule holds or pairs it — by the writer, by applyReveal, or by the replay.
+  const need = entryCreditCost(raw.length, paid.kind === "chain");
   if (paid.kind === "chain") {
     const derived = chainIdFromExtIds(entry.extIds);
     if (!bytesEqual(derived, entry.chainId))

@@ -115,16 +115,19 @@ export class SavedState {
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
     const c = this.closing;
-    const p = c?.pl.commitsByHash.get(toHex(hash));
-    if (c !== undefined && p !== undefined)
-      return { ecBlockHeaderHash: c.closed.tip.ecHeaderHash, height: c.pl.height, index: p.ecIndex };
+    if (c !== undefined) {
+      const p = c.pl.commitsByHash.get(toHex(hash));
+      if (p !== undefined)
+        return { ecBlockHeaderHash: c.closed.tip.ecHeaderHash, height: c.pl.height, index: p.ecIndex };
+    }
     return this.store.commitLocation(hash);
   }
   entryLocation(hash: Uint8Array): EntryLocation | undefined {
     const c = this.closing;
-    const r = c?.pl.revealsByHash.get(toHex(hash));
-    if (c !== undefined && r !== undefined)
-      return { entryBlockKeyMR: r.block!.keyMR!, height: c.pl.height, commitTxId: r.commitTxId };
+    if (c !== undefined) {
+      const r = c.pl.revealsByHash.get(toHex(hash));
+      if (r !== undefined) return { entryBlockKeyMR: r.block!.keyMR!, height: c.pl.height, commitTxId: r.commitTxId };
+    }
     return this.store.entryLocation(hash);
   }
   entryRaw(hash: Uint8Array): Uint8Array | undefined {

@@ -10,6 +10,9 @@
  * still be dropped. Only texts that were valid hashes are keys, so every malformed param still gets its error.
  * Bounded by bytes (ENTRY_ANSWER_BYTES, oldest first out): no growth with the store or the traffic. Emptied
  * when the node goes quiet (idleRelease.ts).
+ *
+ * `chain-head` answers are kept the same way (CHAIN_HEAD_ANSWER_BYTES), but a chain's head moves: each is kept with
+ * the ledger's answer it was built from and served only while the ledger still answers that (v2/entries.ts).
  */
 
 import { type Releasable, releaseWhenIdle } from "../idleRelease.js";
@@ -20,11 +23,30 @@ export interface KeptAnswer {
 }
 
 /**
+ * A `chain-head` answer kept (v2/entries.ts) with the ledger's answer it was built from: it is served only while the
+ * ledger still answers exactly that (the same head and process-list flag).
+ */
+export interface KeptChainHead<A extends KeptAnswer = KeptAnswer> extends KeptAnswer {
+  /** the chain ID the kept text was parsed into */
+  readonly chainId: Uint8Array;
+  readonly head: Uint8Array | undefined;
+  readonly inProcessList: boolean;
+  /** the answer (a remembered JsonText) */
+  readonly answer: A;
+}
+
+/**
  * Bytes of kept entry answers, counted with their key and ~400 B of per-answer objects (the map entry, the
  * JsonText, the Buffer and its backing store). 8 MiB holds ~13,000 entries of the bench's 283-byte answers,
  * or ~400 of the largest (10 KiB of content: ~20 KB of hex); it is ~4 % of the 200 MB at-rest RSS target.
  */
 export const ENTRY_ANSWER_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Bytes of kept `chain-head` answers (v2/entries.ts), counted as above: ~900 B per chain (a ~100-byte answer, its
+ * 64-character key, the chain ID and head), so 2 MiB holds ~2,300 chains.
+ */
+export const CHAIN_HEAD_ANSWER_BYTES = 2 * 1024 * 1024;
 
 /** Estimated bytes of the objects around one kept answer (map entry, JsonText, Buffer, backing store). */
 const PER_ANSWER_OVERHEAD = 400;
@@ -64,6 +86,14 @@ export class AnswerCache<V extends KeptAnswer = KeptAnswer> implements Releasabl
     }
     this.answers.set(key, { view, bytes });
     this.bytes += bytes;
+  }
+
+  /** Forget the answer kept for `key` (an answer that a later state of the ledger replaces). */
+  delete(key: string): void {
+    const kept = this.answers.get(key);
+    if (kept === undefined) return;
+    this.answers.delete(key);
+    this.bytes -= kept.bytes;
   }
 
   /** Answers kept and the bytes they count (for tests and the docs' measurements). */

@@ -11,9 +11,9 @@ import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import type { EntryJson } from "../protocol/json/entryJson.js";
 import type { AddressCache } from "./addressCache.js";
-import type { AnswerCache, KeptAnswer } from "./answerCache.js";
+import type { AnswerCache, KeptAnswer, KeptChainHead } from "./answerCache.js";
 import type { MessageIntake } from "./intake.js";
-import type { Serialized } from "./methods.js";
+import type { ChainHeadResult, Serialized } from "./methods.js";
 import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
 
@@ -74,6 +74,8 @@ export interface RpcContext extends RpcDependencies {
   addresses?: AddressCache;
   /** answers of saved entries, by hash text (answerCache.ts); absent: built per call */
   entryAnswers?: AnswerCache<Serialized<EntryJson> & KeptAnswer>;
+  /** `chain-head` answers by chain ID text, served while the ledger answers the same (v2/entries.ts) */
+  chainHeadAnswers?: AnswerCache<KeptChainHead<Serialized<ChainHeadResult> & KeptAnswer>>;
   /** the request being answered; absent outside an HTTP request */
   request?: RequestInfo;
 }

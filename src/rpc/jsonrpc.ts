@@ -135,7 +135,11 @@ export class JsonText<T = unknown> implements Serialized<T> {
    * text path).
    */
   static remembered<T>(value: T, headroom = ANSWER_HEADROOM): JsonText<T> {
-    const text = encodeJson(value);
+    return JsonText.rememberedText<T>(encodeJson(value), headroom);
+  }
+
+  /** `remembered` of a value whose JSON text (as `encodeJson` writes it) the caller has written already. */
+  static rememberedText<T>(text: string, headroom = ANSWER_HEADROOM): JsonText<T> {
     const n = Buffer.byteLength(text);
     const wire = Buffer.allocUnsafeSlow(headroom + n + 1);
     wire.fill(0x20, 0, headroom);

@@ -17,7 +17,7 @@ import { rmSync } from "node:fs";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
-import { AnswerCache } from "./answerCache.js";
+import { AnswerCache, CHAIN_HEAD_ANSWER_BYTES } from "./answerCache.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { BodyBudget } from "./bodyReader.js";
@@ -102,6 +102,7 @@ export class RpcServer {
       views: new ViewCache(),
       addresses: new AddressCache(),
       entryAnswers: new AnswerCache(),
+      chainHeadAnswers: new AnswerCache(CHAIN_HEAD_ANSWER_BYTES),
     };
     this.logins = new LoginGuard({ log: deps.log });
     const v2 = v2Methods();

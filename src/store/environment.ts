@@ -98,6 +98,20 @@ export function guarded<T>(write: () => PromiseLike<T>): Promise<T> {
 }
 
 /**
+ * Resolves once every asynchronous write of `env` started so far has committed (and is flushed: with
+ * overlappingSync off a commit is flushed before its writes resolve) or failed. Never rejects: a write's
+ * failure is reported to its own caller, through the promise `guarded` returned.
+ *
+ * Why not `env.flushed`: lmdb-js keeps the last failed commit's rejection there until the next write starts
+ * a new commit, so a flush or a close reported an old failure again, however long ago and to whomever came
+ * next: after a failed journal cleanup (logged once, harmless: the next start removes the records) every
+ * flush rejected and the store's close threw before it closed either environment.
+ */
+export async function writesSettled(env: RootEnv): Promise<void> {
+  await guarded(() => env.flushed).catch(() => {});
+}
+
+/**
  * The unnamed root database of our environments holds only the names of our databases. Anything else is
  * another program's LMDB environment: refuse it before opening (creating) our databases writes to it.
  */

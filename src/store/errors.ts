@@ -10,7 +10,7 @@ export type StoreErrorType =
   | { code: "OPEN_FAILED"; path: string; info: string }
   | { code: "CORRUPT"; path: string; info: string }
   | { code: "CLOSED"; path: string }
-  | { code: "WRITER_FAILED"; path: string; info: string } // the block-set writer thread refused or died
+  | { code: "WRITER_FAILED"; path: string; info: string } // the block-set or journal writer thread refused or died
   | { code: "WRITES_REFUSED"; path: string; info: string } // a storage failure is being recovered from
   | { code: "GENESIS_MISMATCH"; path: string; info: string } // a CUSTOM network's configured genesis changed
   | { code: "BACKUP_FAILED"; path: string; info: string }

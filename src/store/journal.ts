@@ -7,10 +7,23 @@
  * (tens of thousands in a store of a million entries). In the main environment that cost grew with the
  * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md, hot spot 4); here the free
  * list never holds more than one block's journal.
+ *
+ * Appends are committed by the process's journal writer thread (journalWriterTask.ts); everything else
+ * (reads, removals, the start's synchronous writes, the probe) runs here on the same environment.
  */
 import { join } from "node:path";
-import { type BinDb, guarded, openBinaryDb, openCheckedEnvironment, type RootEnv } from "./environment.js";
+import { Worker } from "node:worker_threads";
+import {
+  type BinDb,
+  guarded,
+  openBinaryDb,
+  openCheckedEnvironment,
+  type RootEnv,
+  writesSettled,
+} from "./environment.js";
 import { StoreError } from "./errors.js";
+import type { JournalWriterReply, JournalWriterRequest } from "./journalWriterTask.js";
+import { packGroup } from "./journalWriterTask.js";
 import { journalKey, parseJournalKey } from "./keys.js";
 
 /** The only database of the journal environment: u32 height ‖ u32 sequence → one message (ledger/messages.ts). */
@@ -31,7 +44,7 @@ function newGroup(): Group {
   // every appender gets `done` and handles it; this keeps a group nobody awaits any more from being an
   // unhandled rejection
   done.catch(() => {});
-  return { height: [], seq: [], bytes: [], done, resolve, reject };
+  return { id: 0, height: [], seq: [], bytes: [], done, resolve, reject };
 }
 
 /** A journal record as stored. */
@@ -41,8 +54,10 @@ export interface JournalRecord {
   bytes: Uint8Array;
 }
 
-/** Records waiting for one durable commit, and the promise all their appenders wait on. */
+/** Records of one event-loop turn, and the promise all their appenders wait on (resolved once durable). */
 interface Group {
+  /** its place in the order groups are posted to the writer thread (from 1; 0 until posted) */
+  id: number;
   height: number[];
   seq: number[];
   bytes: Uint8Array[];
@@ -51,14 +66,84 @@ interface Group {
   reject: (e: unknown) => void;
 }
 
+/**
+ * The process's journal writer thread, shared by every open journal: started at the first append, replaced
+ * if it dies, and holding the process alive only while a request is unanswered.
+ */
+class WriterThread {
+  private worker: Worker | undefined;
+  /** open journals by number (replies name theirs) */
+  private readonly journals = new Map<number, Journal>();
+  private nextJournal = 1;
+  /** requests not answered yet: groups and closes */
+  private unanswered = 0;
+
+  /** Number a journal; its requests and replies carry it. */
+  register(journal: Journal): number {
+    const n = this.nextJournal++;
+    this.journals.set(n, journal);
+    return n;
+  }
+
+  /** Send a request; a group or a close holds the process alive until it is answered. */
+  post(request: JournalWriterRequest, transfer: ArrayBuffer[] = []): void {
+    const worker = this.worker ?? this.start();
+    if (request.kind === "group" || request.kind === "close") {
+      this.unanswered++;
+      worker.ref();
+    }
+    worker.postMessage(request, transfer);
+  }
+
+  /** True while the thread that opened journals is alive (a new thread must be told to open them again). */
+  running(): boolean {
+    return this.worker !== undefined;
+  }
+
+  private start(): Worker {
+    const worker = new Worker(new URL("./journalWriterTask.js", import.meta.url), {
+      workerData: { journalWriter: true },
+    });
+    worker.unref();
+    worker.on("message", (reply: JournalWriterReply) => {
+      this.unanswered -= reply.kind === "closed" ? 1 : reply.groups;
+      if (this.unanswered === 0) worker.unref();
+      const journal = this.journals.get(reply.journal);
+      if (reply.kind === "closed") this.journals.delete(reply.journal);
+      journal?.answered(reply);
+    });
+    const gone = (reason: string): void => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.unanswered = 0;
+      for (const j of this.journals.values()) j.writerGone(reason);
+    };
+    worker.on("error", (e: Error) => gone(`the journal writer thread failed: ${e.message}`));
+    worker.on("exit", (code) => gone(`the journal writer thread exited (code ${code})`));
+    this.worker = worker;
+    return worker;
+  }
+}
+
+const writerThread = new WriterThread();
+
 export class Journal {
   private closed = false;
-  /** records appended since the last commit started (undefined: none) */
+  /** records appended in this event-loop turn (undefined: none) */
   private open: Group | undefined;
-  /** the group whose commit is in flight (one at a time) */
-  private committing: Group | undefined;
-  /** a commit of `open` is scheduled for the next turn (setImmediate) */
+  /** groups posted to the writer thread and not answered yet, in posting order */
+  private readonly posted: Group[] = [];
+  /** the last group posted (its outcome settles after every earlier group's) */
+  private last: Group | undefined;
+  private nextId = 1;
+  /** the open group is posted at the end of this turn (setImmediate) */
   private scheduled = false;
+  /** this journal's number in the writer thread; 0 until its first append */
+  private number = 0;
+  /** the writer thread has a handle on this journal (told `open`; a replacement thread is not) */
+  private opened = false;
+  /** resolves when the writer thread has closed its handle */
+  private writerClosed: (() => void) | undefined;
   /**
    * Why a group commit failed, until a probe succeeds. Every group after a failed one fails too: a record
    * is acknowledged only if every record before it is on disk, so the durable journal is always a prefix of
@@ -89,11 +174,11 @@ export class Journal {
    * Append one message. Resolves once the commit holding it is flushed to disk: only then may the node
    * acknowledge the message. Rejects when LMDB cannot write (disk full).
    *
-   * Group commit: the records of one event-loop turn, and every record appended while the previous
-   * commit is in flight, share one LMDB transaction and one flush; one commit is in flight at a time.
-   * Under load that makes each durable commit carry many records (one flush per group instead of one
-   * per turn), and each record costs an array push instead of an lmdb-js write promise. Nothing resolves
-   * before its own group's transaction is committed and flushed.
+   * Group commit: the records of one event-loop turn go to the writer thread together, at the end of the
+   * turn, whether or not a commit is in flight; the writer commits every group that arrived during its
+   * previous commit in one LMDB transaction and one flush (journalWriterTask.ts). Each record costs an
+   * array push here; the LMDB work is the writer's. Nothing resolves before its own transaction is
+   * committed and flushed.
    */
   append(height: number, seq: number, bytes: Uint8Array): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
@@ -105,39 +190,58 @@ export class Journal {
     g.height.push(height);
     g.seq.push(seq);
     g.bytes.push(bytes);
-    if (this.committing === undefined && !this.scheduled) {
+    if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(() => this.commitOpen());
+      setImmediate(() => this.post());
     }
     return g.done;
   }
 
-  /** Commit the open group (one transaction, then its flush); when done, the group gathered meanwhile. */
-  private commitOpen(): void {
+  /** Hand the open group to the writer thread (no wait for a commit in flight: the writer gathers). */
+  private post(): void {
     this.scheduled = false;
     const g = this.open;
-    if (g === undefined || this.committing !== undefined) return;
+    if (g === undefined) return;
     this.open = undefined;
     if (this.failure !== undefined) {
       g.reject(this.failure);
       return;
     }
-    this.committing = g;
-    guarded(() =>
-      this.env.batch(() => {
-        for (let i = 0; i < g.seq.length; i++) this.db.put(journalKey(g.height[i]!, g.seq[i]!), g.bytes[i]!);
-      }),
-    )
-      .then(() => guarded(() => this.env.flushed))
-      .then(g.resolve, (e: unknown) => {
-        this.failure ??= e;
-        g.reject(e);
-      })
-      .finally(() => {
-        this.committing = undefined;
-        // records appended during this commit waited at least one turn already: commit them now
-        if (this.open !== undefined) this.commitOpen();
-      });
+    if (!this.opened || !writerThread.running()) {
+      if (this.number === 0) this.number = writerThread.register(this);
+      writerThread.post({ kind: "open", journal: this.number, path: this.path });
+      this.opened = true;
+    }
+    g.id = this.nextId++;
+    const packed = packGroup(g.height, g.seq, g.bytes);
+    this.posted.push(g);
+    this.last = g;
+    const buffer = packed.buffer as ArrayBuffer;
+    writerThread.post({ kind: "group", journal: this.number, id: g.id, packed: buffer }, [buffer]);
+  }
+
+  /** The writer thread committed (or refused) every group up to `reply.upTo`, or closed its handle. */
+  answered(reply: JournalWriterReply): void {
+    if (reply.kind === "closed") {
+      this.writerClosed?.();
+      return;
+    }
+    // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit was another thread's
+    if (reply.kind === "committed") this.env.resetReadTxn();
+    else this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reply.error });
+    while (this.posted.length > 0 && this.posted[0]!.id <= reply.upTo) {
+      const g = this.posted.shift()!;
+      if (reply.kind === "committed") g.resolve();
+      else g.reject(this.failure);
+    }
+  }
+
+  /** The writer thread died: what it had not answered may or may not be on disk; refuse it and what follows. */
+  writerGone(reason: string): void {
+    this.opened = false;
+    this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reason });
+    for (const g of this.posted.splice(0)) g.reject(this.failure);
+    this.writerClosed?.();
   }
 
   /** Append several messages of `height` in one transaction; resolves once flushed. */
@@ -169,6 +273,8 @@ export class Journal {
     await guarded(() => this.db.put(key, Uint8Array.of(1)));
     await guarded(() => this.db.remove(key));
     await guarded(() => this.env.flushed);
+    // the writer refuses groups after a failed one until told; requests are handled in posting order
+    if (this.opened && writerThread.running()) writerThread.post({ kind: "reset", journal: this.number });
     this.failure = undefined;
   }
 
@@ -251,10 +357,13 @@ export class Journal {
     return keys.length;
   }
 
-  /** Resolves when every write so far (appended records included) is flushed to disk. */
+  /**
+   * Resolves when every write so far (appended records included) is flushed to disk or has failed; a failure
+   * is reported to the write's own caller (append, remove, probe), not here (environment.ts writesSettled).
+   */
   async flushed(): Promise<void> {
     await this.appended();
-    await guarded(() => this.env.flushed);
+    await writesSettled(this.env);
   }
 
   /**
@@ -264,19 +373,29 @@ export class Journal {
    */
   async durable(): Promise<void> {
     if (this.failure !== undefined) throw this.failure;
-    await Promise.all([this.committing?.done, this.open?.done]);
+    // groups settle in posting order: the last posted one settles after every earlier one
+    await Promise.all([this.last?.done, this.open?.done]);
   }
 
   /** Resolves when every record appended so far has been committed (or its group failed). */
   async appended(): Promise<void> {
-    const pending = [this.committing?.done, this.open?.done].filter((p) => p !== undefined);
+    const pending = [this.last?.done, this.open?.done].filter((p) => p !== undefined);
     await Promise.allSettled(pending);
   }
 
   async close(): Promise<void> {
     this.closed = true;
     await this.appended();
-    await this.env.flushed;
+    if (this.opened && writerThread.running()) {
+      const closed = new Promise<void>((resolve) => {
+        this.writerClosed = resolve;
+      });
+      writerThread.post({ kind: "close", journal: this.number });
+      await closed;
+      this.opened = false;
+    }
+    // a failed removal was its caller's to report (a cleanup's is logged); it must not keep the journal open
+    await writesSettled(this.env);
     await this.env.close();
   }
 }

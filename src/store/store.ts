@@ -21,6 +21,7 @@ import {
   openDatabases,
   type RootEnv,
   verifyReadable,
+  writesSettled,
 } from "./environment.js";
 import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
@@ -612,9 +613,12 @@ export class LedgerStore {
     return v === undefined ? undefined : decodeBalance(plain(v));
   }
 
-  /** Resolves when every write so far is flushed to disk. */
+  /**
+   * Resolves when every write so far is flushed to disk or has failed; each failure is reported to the
+   * write's own caller (a save, a probe, a journal append or cleanup), not again here (writesSettled).
+   */
   async flushed(): Promise<void> {
-    await guarded(() => this.env.flushed);
+    await writesSettled(this.env);
     await this.journal.flushed();
   }
 
@@ -624,7 +628,7 @@ export class LedgerStore {
     await Promise.allSettled([...this.saving]);
     await this.writer.close();
     await this.journal.close();
-    await this.env.flushed;
+    await writesSettled(this.env);
     await this.env.close();
   }
 

@@ -29,6 +29,16 @@ export const VERIFY_BATCH = 64;
  */
 export const MIN_TASK_BATCH = 16;
 
+/**
+ * Tasks a worker thread holds at once: the one it runs and those posted to it behind that one. With one
+ * (piscina's default) a task queued for a busy thread waits on the MAIN thread until the running one's
+ * result has been handled there, and only then is posted: the worker idles for that round trip and every
+ * queued check waits for the event loop (at 64 writes in flight a commit's signature check waited longer
+ * than it took; docs/performance.md §"Writes: what a request waits on"). Posted at once, tasks run back to
+ * back in the worker. A sync task cannot interleave with another, so this changes only where the queue is.
+ */
+export const TASKS_PER_THREAD = 4;
+
 /** The shared pool. Tasks name their file per run, so one pool serves verification and Merkle work. */
 export type WorkerPool = Piscina;
 
@@ -47,6 +57,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
     minThreads: threads,
     maxThreads: threads,
     idleTimeout: Infinity,
+    concurrentTasksPerWorker: TASKS_PER_THREAD,
     // Piscina loads a task file with require() first; on Node 20.19+ that is require(esm), which aborted
     // the whole process once in CI (V8 FATAL "IsGraphAsync must be used on an instantiated module" in a
     // worker). Without it piscina falls back to import(), the path Node < 20.19 always took.

@@ -38,6 +38,8 @@ const CANDIDATES = {
     "ledger/processList",
     "ledger/replayEdges",
     "ledger/closeEdges",
+    "ledger/closeDurableEdges",
+    "ledger/blockBuilderEdges",
     "ledger/debugViewsEdges",
     "ledger/savedStateEdges",
     "ledger/bootstrapEdges",
@@ -45,6 +47,12 @@ const CANDIDATES = {
     "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
+    "ledger/readerEdges",
+    "ledger/readerClusterEdges",
+    "ledger/errorsEdges",
+    "ledger/queriesEdges",
+    "ledger/rulesLogEdges",
+    "ledger/replayRollbackEdges",
   ],
 };
 
@@ -71,8 +79,10 @@ const LEDGER_FAST = [
  * test of its own (messages, merkleBuilder, decodedBlockCache) runs LEDGER_FAST.
  */
 const FOCUS = {
+  // rulesLogEdges: the rules' own refusals of messages from the replicated log (no writer's check before them);
   // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
   "ledger/rules": [
+    "ledger/rulesLogEdges",
     "ledger/consensus",
     "ledger/ruleEdges",
     "ledger/rules",
@@ -85,9 +95,11 @@ const FOCUS = {
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
   "ledger/byteArena": ["ledger/byteArena", ...LEDGER_FAST],
-  // the close's logs, counters and journal removal (closeEdges), a replayed close whose save fails
-  // (replayEdges), then the rules' tests
-  "ledger/close": ["ledger/closeEdges", "ledger/replayEdges", ...LEDGER_FAST],
+  // the close's logs, counters and journal removal (closeEdges), its durability, a cluster node's close, failed
+  // saves and cleanups (closeDurableEdges), a replayed close whose save fails (replayEdges), then the rules' tests
+  "ledger/close": ["ledger/closeEdges", "ledger/closeDurableEdges", "ledger/replayEdges", ...LEDGER_FAST],
+  // what the builder stores, read back against the wire format (blockBuilderEdges), then the rules' tests
+  "ledger/blockBuilder": ["ledger/blockBuilderEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
   // the per-source share's address normalization (holdingSourceEdges, milliseconds) before the rules' tests
@@ -98,7 +110,16 @@ const FOCUS = {
   "ledger/debugViews": ["ledger/debugViewsEdges", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
-  "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // replayRollbackEdges: the rebuild after a failed journal write (cleanup: false) removes no record
+  "ledger/replay": ["ledger/replayEdges", "ledger/replayRollbackEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // the reads no rule test makes (current-minute, blocks by hash, the cluster reads, a follower's reader:
+  // readerEdges), the /debug views (debugViewsEdges), a cluster node's NotConfirmed over a real JetStream log
+  // (readerClusterEdges, one nats-server), then the rules' tests
+  "ledger/reader": ["ledger/readerEdges", "ledger/debugViewsEdges", "ledger/readerClusterEdges", ...LEDGER_FAST],
+  // a rejection's name and message as logs show them (errorsEdges), then the rules' tests
+  "ledger/errors": ["ledger/errorsEdges", ...LEDGER_FAST],
+  // every read checked against the submitted messages and src/protocol's hashes (queriesEdges), then the rules' tests
+  "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;

@@ -10,11 +10,12 @@ import { adminBlockJson } from "../../protocol/json/adminBlockJson.js";
 import { assetBlockJson } from "../../protocol/json/assetBlockJson.js";
 import { directoryBlockJson, directoryBlockSimpleJson } from "../../protocol/json/directoryBlockJson.js";
 import { ecBlockToJson } from "../../protocol/json/ecBlockJson.js";
-import { entryBlockToJson } from "../../protocol/json/entryBlockJson.js";
+import type { EntryBlockJson } from "../../protocol/json/entryBlockJson.js";
 import type { RpcContext } from "../context.js";
 import { internalError, notFound } from "../errors.js";
 import { JsonText } from "../jsonrpc.js";
 import { expectBool, expectHash, expectHeight, Params } from "../params.js";
+import { entryBlockJsonText } from "./entryBlockText.js";
 
 function found<B>(stored: Stored<B> | undefined): Stored<B> {
   if (stored === undefined) throw notFound("Block");
@@ -126,6 +127,6 @@ export function entryBlock(params: unknown, ctx: RpcContext) {
     const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
     if (dblock === undefined)
       throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
-    return JsonText.remembered(entryBlockToJson(block, dblock.block.timestamp));
+    return JsonText.rememberedText<EntryBlockJson>(entryBlockJsonText(block, dblock.block.timestamp));
   });
 }

@@ -2,12 +2,13 @@
  * Chain and entry methods (spec §4.1; reference api-behavior §4): entry, chain-head, receipt,
  * pending-entries.
  */
-import { toHex } from "../../protocol/bytes.js";
+import { bytesEqual, toHex } from "../../protocol/bytes.js";
 import { entryToJson } from "../../protocol/json/entryJson.js";
 import { receiptToJson } from "../../protocol/json/receiptJson.js";
 import type { RpcContext } from "../context.js";
 import { missingChainHead, notFound, receiptCreationError } from "../errors.js";
 import { JsonText } from "../jsonrpc.js";
+import type { ChainHeadResult } from "../methods.js";
 import { expectBool, expectHash, expectString, Params } from "../params.js";
 
 /**
@@ -42,11 +43,40 @@ export function entry(params: unknown, ctx: RpcContext) {
 /**
  * `chain-head` {chainid}: keyMR of the chain's last saved entry block; `chainhead` is "" for a chain that so
  * far exists only in the process list. Unknown chain → -32009.
+ *
+ * The answer is kept as answer bytes by the chain ID text asked for (with the ID it parses into), and sent again
+ * only while the ledger's answer is the same: the ledger is asked on every call (it remembers saved heads until
+ * a block is shown, queries.ts), so the answer changes in the turn the block that extends the chain becomes
+ * visible, and with the open block. A hit skips the hex parse, the head's hex, the JSON text and the answer's
+ * string (docs/performance.md, change 14).
  */
 export function chainHead(params: unknown, ctx: RpcContext) {
-  const { head, inProcessList } = ctx.ledger.chainHead(expectHash(params, "chainid"));
+  const cache = ctx.chainHeadAnswers;
+  const p = new Params(params);
+  const asked = p.get("chainid");
+  const kept = cache !== undefined && typeof asked === "string" ? cache.get(asked) : undefined;
+  const chainId = kept?.chainId ?? expectHash(p, "chainid");
+  const { head, inProcessList } = ctx.ledger.chainHead(chainId);
   if (head === undefined && !inProcessList) throw missingChainHead();
-  return { chainhead: head === undefined ? "" : toHex(head), chaininprocesslist: inProcessList };
+  if (kept !== undefined && kept.inProcessList === inProcessList && sameHead(kept.head, head)) return kept.answer;
+  const result: ChainHeadResult = {
+    chainhead: head === undefined ? "" : toHex(head),
+    chaininprocesslist: inProcessList,
+  };
+  if (cache === undefined) return result;
+  const answer = JsonText.remembered(result, CHAIN_HEAD_ANSWER_HEADROOM);
+  // the param passed expectHash (now or when `kept` was kept): `asked` is a valid hash text
+  const key = asked as string;
+  if (kept !== undefined) cache.delete(key);
+  cache.set(key, { chainId, head, inProcessList, answer, heldBytes: answer.heldBytes + 2 * 32 });
+  return answer;
+}
+
+/** Free bytes before a kept chain-head answer, as for entries: ids of up to 18 bytes are written in place. */
+const CHAIN_HEAD_ANSWER_HEADROOM = ENTRY_ANSWER_HEADROOM;
+
+function sameHead(a: Uint8Array | undefined, b: Uint8Array | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && bytesEqual(a, b));
 }
 
 /**

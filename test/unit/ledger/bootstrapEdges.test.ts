@@ -2,8 +2,9 @@
  * The node's bootstrap identity and the genesis check at open (bootstrap.ts; docs/testing.md §Mutation
  * testing): LOCAL signs with the reference bootstrap key and identity, another network with the ones it is
  * given; a CUSTOM data directory opened with another genesis configuration is refused with a message naming
- * both genesis blocks (the same configuration opens it again; other networks' genesis is fixed); and blocks
- * are signed by the signer given. Real ledger over LMDB in a temp directory.
+ * both genesis blocks (the same configuration opens it again; other networks' genesis is fixed); blocks
+ * are signed by the signer given; and a damaged store missing a block of its saved height (a CUSTOM one its
+ * genesis block too) is refused as CORRUPT, naming the block's kind and height. Real ledger over LMDB in a temp directory.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -21,10 +22,12 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
+import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
 import { StoreError } from "../../../src/store/errors.js";
+import { BlockKind, heightKey } from "../../../src/store/keys.js";
 import { LedgerStore } from "../../../src/store/store.js";
 import { InlineVerifier } from "../../../src/workers/verifier.js";
-import { cleanup, MemoryLog, tempDir } from "./harness.js";
+import { cleanup, closeNode, finishBlock, ManualClock, MemoryLog, openNode, tempDir } from "./harness.js";
 
 const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 
@@ -120,6 +123,78 @@ test("blocks are signed by the bootstrap given", async () => {
       await n.ledger.close();
       await n.store.close();
     }
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test("a store missing a block of its saved height is refused as CORRUPT, naming the kind and the height", async () => {
+  const dir = tempDir();
+  try {
+    const n = openNode(dir, { clock: new ManualClock(T0) });
+    await finishBlock(n);
+    const path = n.store.path;
+    const asset = n.store.blockHashAt(BlockKind.asset, 1)!;
+    await closeNode(n);
+    const damage = async (edit: (dbs: ReturnType<typeof openDatabases>) => void): Promise<void> => {
+      const env = openEnvironment(path);
+      edit(openDatabases(env));
+      await env.close();
+    };
+    /** Open a ledger over the damaged store: what it throws (the store is closed again). */
+    const openError = async (): Promise<unknown> => {
+      const store = LedgerStore.open({ path, network: "LOCAL", networkId: networkId("LOCAL", "test") });
+      try {
+        const ledger = Ledger.open(
+          { network: "LOCAL", customNet: "test", blockTimeSeconds: 6 },
+          { store, verifier: new InlineVerifier(), log: new MemoryLog(), now: () => T0 },
+        );
+        await ledger.close();
+        return undefined;
+      } catch (e) {
+        return e;
+      } finally {
+        await store.close();
+      }
+    };
+    const refusedWith = async (info: string): Promise<void> => {
+      const e = await openError();
+      assert.ok(e instanceof StoreError, `expected StoreError CORRUPT, got ${String(e)}`);
+      assert.deepEqual(e.type, { code: "CORRUPT", path, info });
+    };
+    // the asset block itself is gone (its height still names it)
+    await damage((dbs) => dbs.blocks.removeSync(asset));
+    await refusedWith(`no block of kind ${BlockKind.asset} at the saved height 1`);
+    // the admin block's height record is gone too: the first missing kind is named
+    await damage((dbs) => dbs.heights.removeSync(heightKey(BlockKind.admin, 1)));
+    await refusedWith(`no block of kind ${BlockKind.admin} at the saved height 1`);
+  } finally {
+    cleanup(dir);
+  }
+});
+
+test("a CUSTOM store that lost its genesis block is refused as CORRUPT, not compared with the configuration", async () => {
+  const dir = tempDir();
+  try {
+    const n = openCustom(dir, custom(6));
+    await n.ledger.close();
+    await n.store.close();
+    const path = join(dir, "db");
+    const env = openEnvironment(path);
+    openDatabases(env).heights.removeSync(heightKey(BlockKind.directory, 0));
+    await env.close();
+    assert.throws(
+      () => openCustom(dir, custom(6)),
+      (e: unknown) => {
+        assert.ok(e instanceof StoreError, `expected StoreError CORRUPT, got ${String(e)}`);
+        assert.deepEqual(e.type, {
+          code: "CORRUPT",
+          path,
+          info: `no block of kind ${BlockKind.directory} at the saved height 0`,
+        });
+        return true;
+      },
+    );
   } finally {
     cleanup(dir);
   }

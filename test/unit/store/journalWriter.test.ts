@@ -1,0 +1,161 @@
+/**
+ * The journal's appends through its writer thread (store/journal.ts, store/journalWriterTask.ts), against a
+ * real LMDB environment in a temp directory: what an appender can observe once its promise resolves, the
+ * order of the log, and the packed form the records travel in.
+ */
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { Journal } from "../../../src/store/journal.js";
+import { forEachPacked, packGroup } from "../../../src/store/journalWriterTask.js";
+import { cleanup, tempDir } from "../ledger/harness.js";
+
+/** Record `i`'s bytes: its length varies (0 … 2,999 bytes) and its content names it. */
+function recordBytes(i: number): Uint8Array {
+  const out = new Uint8Array((i * 37) % 3000);
+  for (let k = 0; k < out.length; k++) out[k] = (i + k) & 0xff;
+  return out;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe("journal appends (writer thread)", () => {
+  test("packed records come back whole and in order: empty, large, any height and sequence", () => {
+    const heights = [0, 1, 0xffffffff, 7];
+    const seqs = [0, 0xffffffff, 3, 4];
+    const bytes = [new Uint8Array(0), recordBytes(80), Uint8Array.of(9), new Uint8Array(70_000).fill(5)];
+    const seen: [number, number, number[]][] = [];
+    forEachPacked(packGroup(heights, seqs, bytes), (h, s, b) => {
+      seen.push([h, s, [...b]]);
+    });
+    assert.deepEqual(
+      seen,
+      heights.map((h, i) => [h, seqs[i]!, [...bytes[i]!]]),
+    );
+    assert.deepEqual(
+      (() => {
+        const none: number[] = [];
+        forEachPacked(packGroup([], [], []), (h) => none.push(h));
+        return none;
+      })(),
+      [],
+    );
+  });
+
+  test("a resolved append is readable at once, in the same turn", async () => {
+    const dir = tempDir();
+    const j = Journal.open(dir, { verify: false });
+    try {
+      for (let i = 0; i < 20; i++) {
+        await j.append(1, i, recordBytes(i));
+        // no turn in between: the commit was another thread's, the read must still see it
+        assert.deepEqual(
+          j.records(1).map((r) => r.seq),
+          Array.from({ length: i + 1 }, (_, k) => k),
+          `after append ${i}`,
+        );
+      }
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
+
+  test("appends of many turns while commits are in flight: all durable, in log order, nothing lost", async () => {
+    const dir = tempDir();
+    let j = Journal.open(dir, { verify: false });
+    try {
+      const appends: Promise<void>[] = [];
+      let seq = 0;
+      // 40 turns of 1 … 40 records each, never waiting for a commit
+      for (let t = 1; t <= 40; t++) {
+        for (let k = 0; k < t; k++, seq++) appends.push(j.append(2, seq, recordBytes(seq)));
+        await turn();
+      }
+      const outcomes = await Promise.allSettled(appends);
+      assert.deepEqual(
+        outcomes.filter((o) => o.status === "rejected"),
+        [],
+      );
+      const expected = Array.from({ length: seq }, (_, i) => [i, [...recordBytes(i)]]);
+      assert.deepEqual(
+        j.records(2).map((r) => [r.seq, [...r.bytes]]),
+        expected,
+      );
+      // on disk: a fresh open of the directory finds every acknowledged record
+      await j.close();
+      j = Journal.open(dir, { verify: false });
+      assert.deepEqual(
+        j.records(2).map((r) => [r.seq, [...r.bytes]]),
+        expected,
+      );
+      assert.equal(j.count(), seq);
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
+
+  test("close waits for the appends not yet answered; they are all there after a reopen", async () => {
+    const dir = tempDir();
+    let j = Journal.open(dir, { verify: false });
+    try {
+      await j.append(3, 0, recordBytes(1)); // the writer thread is up
+      const pending = Array.from({ length: 200 }, (_, i) => j.append(3, 1 + i, recordBytes(i)));
+      await j.close();
+      const outcomes = await Promise.allSettled(pending);
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        pending.map(() => "fulfilled"),
+      );
+      j = Journal.open(dir, { verify: false });
+      assert.equal(j.records(3).length, 201);
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
+
+  test("journals of two directories open at once: each record lands in its own journal, none lost", async () => {
+    const dirs = [tempDir(), tempDir()];
+    const journals = dirs.map((d) => Journal.open(d, { verify: false }));
+    try {
+      const appends: Promise<void>[] = [];
+      for (let t = 0; t < 10; t++) {
+        for (let k = 0; k < 10; k++) {
+          const seq = t * 10 + k;
+          appends.push(journals[0]!.append(5, seq, Uint8Array.of(0, seq)));
+          appends.push(journals[1]!.append(5, seq, Uint8Array.of(1, seq)));
+        }
+        await turn();
+      }
+      await Promise.all(appends);
+      for (const [i, j] of journals.entries())
+        assert.deepEqual(
+          j.records(5).map((r) => [...r.bytes]),
+          Array.from({ length: 100 }, (_, seq) => [i, seq]),
+          `journal ${i}`,
+        );
+    } finally {
+      for (const j of journals) await j.close();
+      for (const d of dirs) cleanup(d);
+    }
+  });
+
+  test("durable() waits for every record appended so far, those of the current turn included", async () => {
+    const dir = tempDir();
+    const j = Journal.open(dir, { verify: false });
+    try {
+      const order: string[] = [];
+      const first = j.append(4, 0, recordBytes(3)).then(() => order.push("first"));
+      await turn(); // the first group is posted
+      const second = j.append(4, 1, recordBytes(4)).then(() => order.push("second"));
+      await j.durable();
+      order.push("durable");
+      await Promise.all([first, second]);
+      assert.deepEqual(order, ["first", "second", "durable"]);
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
+});
