@@ -40,3 +40,15 @@ test("every live registered cache is released, and the count says how many", () 
   assert.ok(releaseIdleCaches() >= caches.length);
   for (const c of caches) assert.equal(c.peek("x"), undefined);
 });
+
+test("a released block cache counts its bytes from zero again: a full budget fits after the release", () => {
+  const cache = new DecodedBlockCache<number>({ maxBlocks: 10, maxRawBytes: 100 });
+  cache.get("old1", new Uint8Array(60), () => 1);
+  cache.get("old2", new Uint8Array(40), () => 2);
+  releaseIdleCaches();
+  // 100 bytes again, in two blocks: both kept only if the released blocks' 100 bytes no longer count
+  cache.get("new1", new Uint8Array(50), () => 3);
+  cache.get("new2", new Uint8Array(50), () => 4);
+  assert.equal(cache.peek("new1"), 3);
+  assert.equal(cache.peek("new2"), 4);
+});

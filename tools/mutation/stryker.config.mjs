@@ -51,6 +51,8 @@ const CANDIDATES = {
     "ledger/readerClusterEdges",
     "ledger/errorsEdges",
     "ledger/queriesEdges",
+    // test/unit/idleRelease.test.ts: a released cache (decodedBlockCache's releaseHeld) holds and counts nothing
+    "idleRelease",
     "ledger/rulesLogEdges",
     "ledger/replayRollbackEdges",
   ],
@@ -120,6 +122,8 @@ const FOCUS = {
   "ledger/errors": ["ledger/errorsEdges", ...LEDGER_FAST],
   // every read checked against the submitted messages and src/protocol's hashes (queriesEdges), then the rules' tests
   "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
+  // its own tests, then the release when the node goes quiet (idleRelease, milliseconds)
+  "ledger/decodedBlockCache": ["ledger/decodedBlockCache", "ledger/decodedBlockCacheEdges", "idleRelease"],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
