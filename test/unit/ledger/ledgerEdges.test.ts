@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { LedgerError } from "../../../src/ledger/errors.js";
+import { HOLDING_QUEUE_BYTES, HOLDING_QUEUE_LIMIT, HOLDING_SOURCE_SHARE } from "../../../src/ledger/holdingPolicy.js";
 import { Ledger } from "../../../src/ledger/ledger.js";
 import type { LogMessage } from "../../../src/ledger/messages.js";
 import type { LedgerEvents, LedgerLog, ReplicatedWrites } from "../../../src/ledger/options.js";
@@ -440,6 +441,38 @@ test("the holding queue's bounds are the options given", async () => {
   }
 });
 
+test("without options a caller holds at most a tenth of the default bounds: 1,000 reveals, 3.2 MiB", async () => {
+  const dir = tempDir();
+  const n = openNode(dir, { clock: new ManualClock(T0) });
+  try {
+    const reveals = HOLDING_QUEUE_LIMIT / HOLDING_SOURCE_SHARE;
+    await Promise.all(Array.from({ length: reveals }, () => n.ledger.submitReveal(newChainEntry().raw, { from: "a" })));
+    assert.deepEqual(
+      await rejectsWith(n.ledger.submitReveal(newChainEntry().raw, { from: "a" }), "HOLDING_QUEUE_FULL"),
+      {
+        code: "HOLDING_QUEUE_FULL",
+        bound: "source reveals",
+        limit: 1000,
+        held: 1000,
+      },
+    );
+    // 10,000-byte entries: the bytes bound first
+    const big = (): Uint8Array => firstEntry([`ledgerEdges big ${++entries}`], "x".repeat(9950)).raw;
+    const size = big().length;
+    const fit = Math.floor(Math.floor(HOLDING_QUEUE_BYTES / HOLDING_SOURCE_SHARE) / size);
+    await Promise.all(Array.from({ length: fit }, () => n.ledger.submitReveal(big(), { from: "b" })));
+    assert.deepEqual(await rejectsWith(n.ledger.submitReveal(big(), { from: "b" }), "HOLDING_QUEUE_FULL"), {
+      code: "HOLDING_QUEUE_FULL",
+      bound: "source bytes",
+      limit: 3_355_443,
+      held: fit * size,
+    });
+  } finally {
+    await closeNode(n);
+    cleanup(dir);
+  }
+});
+
 // ───────────────────────────── minutes and block start ─────────────────────────────
 
 test("endMinute and startBlock without a time use the node's clock; startBlock is refused (false, no record) past minute 1", async () => {
@@ -688,6 +721,7 @@ test("a block save that fails refuses every write, saying which block, until the
     ]);
     assert.equal(n.store.savedHeight(), 1, "closed again from the journal and saved");
     assert.equal(keyMR(n.ledger, 1), shown, "the same block as shown before");
+    await n.ledger.closeSaved(); // the failed save is forgotten: no close is pending
     await n.ledger.submitReveal(held.raw);
     assert.equal(n.ledger.holdingQueue().length, 1);
     await n.ledger.endMinute(n.clock.advance(MINUTE));
@@ -716,41 +750,121 @@ test("the next block's end of minute 10 while the failed save is pending is refu
     assert.ok(reason !== undefined);
     assert.match(reason, /^saving block 1 failed: /);
     assert.equal((await rejectsWith(closing, "STORAGE_FULL")).info, reason);
+    assert.deepEqual(
+      [n.ledger.openBlock().height, n.ledger.openBlock().minute],
+      [2, 9],
+      "the refused end of minute 10 closed nothing",
+    );
   } finally {
     await closeNode(n);
     cleanup(dir);
   }
 });
 
-test("close stops the recovery probe: a closed ledger no longer probes the disk", async () => {
+test("close stops the recovery probe, and a save that fails during the close starts none", async () => {
+  /** A ledger whose block 1 save is refused, closed after that failure or (`closeFirst`) before it. */
+  async function failing(closeFirst: boolean): Promise<TestNode> {
+    const n = openNode(tempDir(), { clock: new ManualClock(T0) });
+    await endMinutes(n, 9, MINUTE);
+    const last = n.ledger.endMinute(n.clock.advance(MINUTE));
+    n.store.setReserveBytes(NO_ROOM);
+    const closing = closeFirst ? n.ledger.close() : undefined;
+    await rejectsWith(last, "STORAGE_FULL");
+    await (closing ?? n.ledger.close());
+    return n;
+  }
+  const closed = [await failing(false), await failing(true)];
+  // a third ledger fails the same way after those two, and is not closed: once its probe has run, theirs
+  // would have too
+  const probing = openNode(tempDir(), { clock: new ManualClock(T0) });
+  try {
+    await endMinutes(probing, 9, MINUTE);
+    const last = probing.ledger.endMinute(probing.clock.advance(MINUTE));
+    probing.store.setReserveBytes(NO_ROOM);
+    await rejectsWith(last, "STORAGE_FULL");
+    await waitUntil("the third ledger's probe", () =>
+      probing.log.lines.some((l) => l.msg === "database still refuses writes"),
+    );
+    for (const n of closed) {
+      assert.ok(n.ledger.writeRefusal() !== undefined);
+      assert.deepEqual(
+        n.log.lines.filter((l) => l.msg === "database still refuses writes" || l.msg === "writes resumed"),
+        [],
+      );
+    }
+  } finally {
+    await closeNode(probing);
+    cleanup(probing.dir);
+    for (const n of closed) {
+      await n.store.close();
+      cleanup(n.dir);
+    }
+  }
+});
+
+test("a restart whose replayed close cannot be saved starts anyway: reads served, writes refused until the disk takes them", async () => {
   const dir = tempDir();
-  const n = openNode(dir, { clock: new ManualClock(T0) });
+  let n = openNode(dir, { clock: new ManualClock(T0) });
   try {
     await endMinutes(n, 9, MINUTE);
     const last = n.ledger.endMinute(n.clock.advance(MINUTE));
     n.store.setReserveBytes(NO_ROOM);
     await rejectsWith(last, "STORAGE_FULL");
-    await n.ledger.close();
-    // a second ledger over another store fails the same way after this one's probe was due: once its
-    // probe has run, this one's would have too
-    const other = openNode(tempDir(), { clock: new ManualClock(T0) });
-    try {
-      await endMinutes(other, 9, MINUTE);
-      const otherLast = other.ledger.endMinute(other.clock.advance(MINUTE));
-      other.store.setReserveBytes(NO_ROOM);
-      await rejectsWith(otherLast, "STORAGE_FULL");
-      await waitUntil("the other ledger's probe", () =>
-        other.log.lines.some((l) => l.msg === "database still refuses writes"),
-      );
-    } finally {
-      await closeNode(other);
-      cleanup(other.dir);
-    }
+    const shown = keyMR(n.ledger, 1);
+    await closeNode(n);
+    n = openNode(dir, { clock: new ManualClock(n.clock.ms), reserveBytes: NO_ROOM });
+    assert.equal(n.ledger.isBooted(), true);
+    const reason = n.ledger.writeRefusal();
+    assert.ok(reason !== undefined);
+    const prefix = "closing block 1 failed: saving block 1, closed again from the journal, failed: ";
+    assert.ok(reason.startsWith(prefix), reason);
+    assert.match(reason.slice(prefix.length), belowReserve(n.store.path));
     assert.deepEqual(
-      n.log.lines.filter((l) => l.msg === "database still refuses writes" || l.msg === "writes resumed"),
-      [],
+      n.log.lines.filter((l) => l.level === "error"),
+      [{ level: "error", msg: "refusing writes until the database takes writes again", fields: { reason } }],
     );
+    assert.equal(n.ledger.heights().directoryBlockHeight, 0, "reads are served: the last saved block");
+    assert.deepEqual(await rejectsWith(n.ledger.submitReveal(newChainEntry().raw), "STORAGE_FULL"), {
+      code: "STORAGE_FULL",
+      info: reason,
+    });
+    n.store.setReserveBytes(0);
+    await waitUntil("writes resumed", () => n.ledger.writeRefusal() === undefined, 10_000);
+    assert.equal(n.store.savedHeight(), 1);
+    assert.equal(keyMR(n.ledger, 1), shown, "the block closed again from the journal is the one shown before");
+    await n.ledger.endMinute(n.clock.advance(MINUTE));
+    assert.equal(n.ledger.openBlock().minute, 1);
   } finally {
+    await closeNode(n);
+    cleanup(dir);
+  }
+});
+
+test("a commit whose signature check is in flight when writes stop is refused with the failure's reason", async () => {
+  const dir = tempDir();
+  let inFlight: Promise<unknown> | undefined;
+  let start: (() => Promise<unknown>) | undefined;
+  class Hooked extends MemoryLog {
+    override error(msg: string, fields?: Record<string, unknown>): void {
+      super.error(msg, fields);
+      // told of the failure just before writes stop: a commit arriving now passes the first check
+      if (msg === "refusing writes until the database takes writes again" && start !== undefined) inFlight = start();
+    }
+  }
+  const log = new Hooked();
+  const n = openWith(dir, { log });
+  try {
+    start = () => n.ledger.submitCommit(entryCommit(newChainEntry().raw, T0));
+    for (let m = 0; m < 9; m++) await n.ledger.endMinute(n.clock.advance(MINUTE));
+    const last = n.ledger.endMinute(n.clock.advance(MINUTE));
+    n.store.setReserveBytes(NO_ROOM);
+    await rejectsWith(last, "STORAGE_FULL");
+    assert.ok(inFlight !== undefined);
+    const reason = n.ledger.writeRefusal();
+    assert.deepEqual(await rejectsWith(inFlight, "STORAGE_FULL"), { code: "STORAGE_FULL", info: reason });
+    assert.equal(n.ledger.stats().rejected, 1);
+  } finally {
+    await n.ledger.close();
     await n.store.close();
     cleanup(dir);
   }
