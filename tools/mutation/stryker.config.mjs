@@ -45,6 +45,7 @@ const CANDIDATES = {
     "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
+    "ledger/ledgerEdges",
   ],
 };
 
@@ -99,6 +100,10 @@ const FOCUS = {
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
   "ledger/replay": ["ledger/replayEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // the writer's own rules (ledgerEdges: answers, refusals, journal, observer, failure and recovery, cluster
+  // writes, options), then a journal commit that fails after its message was applied (journalFailure: the
+  // rebuild from disk, `rollBack`; skipped without prlimit), then the rules' tests
+  "ledger/ledger": ["ledger/ledgerEdges", "ledger/journalFailure", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
