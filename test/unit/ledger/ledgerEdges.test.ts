@@ -6,6 +6,8 @@
  * counters and log lines. A real ledger over LMDB in a temp directory, real ed25519 signatures.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { LedgerError } from "../../../src/ledger/errors.js";
@@ -972,6 +974,124 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       await Promise.all(writes);
     } finally {
       await closeNode(n);
+      cleanup(dir);
+    }
+  });
+
+  test("flush resolves once a block closed before it is saved and its journal records removed", async () => {
+    const dir = tempDir();
+    const n = openNode(dir, { clock: new ManualClock(T0) });
+    try {
+      const writes = Array.from({ length: 10 }, () => n.ledger.endMinute(n.clock.advance(MINUTE)));
+      await n.ledger.flush();
+      assert.equal(n.store.savedHeight(), 1);
+      assert.deepEqual(n.store.journalRecords(1), []);
+      await Promise.all(writes);
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+
+  test("a caller's share counts a held reveal from the moment it is held, not once it is on disk", async () => {
+    const dir = tempDir();
+    const n = openNode(dir, { clock: new ManualClock(T0), holdingLimit: 10 }); // one reveal per source
+    try {
+      const first = n.ledger.submitReveal(newChainEntry().raw, { from: "10.0.0.1" });
+      const second = n.ledger.submitReveal(newChainEntry().raw, { from: "10.0.0.1" });
+      assert.equal((await rejectsWith(second, "HOLDING_QUEUE_FULL")).bound, "source reveals");
+      await first;
+      assert.equal(n.ledger.holdingQueue().length, 1);
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+});
+
+// ───────────────────────────── a journal commit that fails (sequential: a process-wide limit) ─────────────────────────────
+
+const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
+
+/** Set this process's soft file-size limit, bytes ("unlimited" lifts it): LMDB's writes past it fail (EFBIG). */
+function limitFileSize(bytes: number | "unlimited"): void {
+  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
+  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
+}
+
+describe("an end of minute 10 whose journal record fails", {
+  skip: prlimit.status === 0 ? false : "no prlimit",
+}, () => {
+  test("closes nothing: after the recovery readers see the writes, and the same end of minute closes the block", async () => {
+    const dir = tempDir();
+    const n = openNode(dir, { clock: new ManualClock(T0) });
+    try {
+      await endMinutes(n, 9, MINUTE);
+      // (the debug counters are not rebuilt: they count what was applied, refused later or not)
+      const visible = (): string => JSON.stringify({ ...JSON.parse(snapshot(n)), stats: undefined });
+      const before = visible();
+      // with the end of minute 10, in one group commit: held reveals too big for the file size allowed
+      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      let outcomes: PromiseSettledResult<unknown>[];
+      try {
+        const content = "x".repeat(9000);
+        const held = Array.from({ length: 20 }, (_, i) => firstEntry([`edges held ${i} ${++entries}`], content).raw);
+        outcomes = await Promise.allSettled([
+          ...held.map((r) => n.ledger.submitReveal(r)),
+          n.ledger.endMinute(n.clock.advance(MINUTE)),
+        ]);
+        assert.equal(visible(), before, "nothing refused is visible");
+      } finally {
+        limitFileSize("unlimited");
+      }
+      const infos = new Set<string>();
+      for (const o of outcomes) {
+        assert.equal(o.status, "rejected");
+        infos.add((await rejectsWith(Promise.reject((o as PromiseRejectedResult).reason), "STORAGE_FULL")).info);
+      }
+      // every refusal gives the one reason, the first failed write's
+      assert.equal(infos.size, 1);
+      const [reason] = infos;
+      assert.match(String(reason), /^a write to the journal failed: /);
+      assert.deepEqual(
+        n.log.lines.filter((l) => l.level === "error"),
+        [{ level: "error", msg: "refusing writes until the database takes writes again", fields: { reason } }],
+      );
+      assert.deepEqual(
+        n.log.lines.filter((l) => l.level === "warn").map((l) => [l.msg, l.fields]),
+        [["dropped the messages whose journal write failed", { height: 1, minute: 9 }]],
+      );
+      await waitUntil("writes resumed", () => n.ledger.writeRefusal() === undefined, 10_000);
+      assert.equal(n.ledger.heights().directoryBlockHeight, 0);
+      await n.ledger.closeSaved(); // no close is pending: the failed one is forgotten
+      // readers see the writes after the recovery
+      await buyEC(n, ecKey, 10n);
+      assert.equal(n.ledger.ecBalance(ecKey.publicKey).ack, 10n);
+      assert.equal(n.ledger.processList().transactions.length, 1);
+      await n.ledger.endMinute(n.clock.advance(MINUTE));
+      assert.equal(n.store.savedHeight(), 1);
+      assert.equal(n.ledger.heights().directoryBlockHeight, 1);
+
+      // a second failure after the recovery is rolled back too
+      await n.ledger.flush();
+      const again = visible();
+      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      try {
+        const content = "y".repeat(9000);
+        const held = Array.from({ length: 20 }, (_, i) => firstEntry([`edges again ${i} ${++entries}`], content).raw);
+        outcomes = await Promise.allSettled(held.map((r) => n.ledger.submitReveal(r)));
+        assert.equal(visible(), again, "nothing refused the second time is visible");
+      } finally {
+        limitFileSize("unlimited");
+      }
+      assert.deepEqual(
+        outcomes.map((o) => o.status),
+        outcomes.map(() => "rejected"),
+      );
+      assert.equal(n.log.lines.filter((l) => l.msg === "dropped the messages whose journal write failed").length, 2);
+    } finally {
+      limitFileSize("unlimited");
+      await closeNode(n).catch(() => {});
       cleanup(dir);
     }
   });
