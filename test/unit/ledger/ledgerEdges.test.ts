@@ -558,6 +558,11 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       await n.ledger.submitReveal(held.raw); // the same held reveal: no record, not told again
       await finishBlock(n, MINUTE);
       await n.ledger.flush();
+      assert.deepEqual(
+        n.log.lines.filter((l) => l.level === "warn"),
+        [],
+        "no blockSaved listener: nothing to warn of",
+      );
       // the end of minute 10 is answered (and told) once its block is saved
       assert.deepEqual(told, [
         "reveal 1",
@@ -588,6 +593,51 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       );
     } finally {
       await closeNode(n);
+      cleanup(dir);
+    }
+  });
+
+  test("the close is logged (debug) with its height, and a restart's replay (info) with what it replayed", async () => {
+    const dir = tempDir();
+    let n = openNode(dir, { clock: new ManualClock(T0) });
+    try {
+      await finishBlock(n, MINUTE);
+      const closed = n.log.lines.filter((l) => l.msg === "block closed");
+      assert.deepEqual(
+        closed.map((l) => [l.level, l.fields?.height]),
+        [["debug", 1]],
+      );
+      await n.ledger.submitReveal(newChainEntry().raw);
+      await endMinutes(n, 2, MINUTE);
+      await n.ledger.flush();
+      const clock = n.clock;
+      await closeNode(n);
+      n = openNode(dir, { clock });
+      assert.deepEqual(
+        n.log.lines.filter((l) => l.msg === "replayed the journal"),
+        [{ level: "info", msg: "replayed the journal", fields: { height: 2, messages: 3, minute: 2 } }],
+      );
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+
+  test("events without a blockSaved listener: a saved block warns of nothing", async () => {
+    const dir = tempDir();
+    const log = new MemoryLog();
+    const n = openWith(dir, { log, events: {} });
+    try {
+      for (let m = 0; m < 10; m++) await n.ledger.endMinute(n.clock.advance(MINUTE));
+      await n.ledger.flush();
+      assert.equal(n.ledger.heights().directoryBlockHeight, 1);
+      assert.deepEqual(
+        log.lines.filter((l) => l.level === "warn"),
+        [],
+      );
+    } finally {
+      await n.ledger.close();
+      await n.store.close();
       cleanup(dir);
     }
   });
@@ -1061,8 +1111,12 @@ describe("an end of minute 10 whose journal record fails", {
         n.log.lines.filter((l) => l.level === "warn").map((l) => [l.msg, l.fields]),
         [["dropped the messages whose journal write failed", { height: 1, minute: 9 }]],
       );
+      // while writes are refused, that is the answer to every write, before any other check
+      assert.equal((await rejectsWith(n.ledger.submitReveal(Uint8Array.of(0, 1, 2)), "STORAGE_FULL")).info, reason);
+      assert.equal((await rejectsWith(n.ledger.startBlock(n.clock.ms), "STORAGE_FULL")).info, reason);
       await waitUntil("writes resumed", () => n.ledger.writeRefusal() === undefined, 10_000);
       assert.equal(n.ledger.heights().directoryBlockHeight, 0);
+      assert.equal(await n.ledger.startBlock(n.clock.ms), false, "past minute 1: no block start");
       await n.ledger.closeSaved(); // no close is pending: the failed one is forgotten
       // readers see the writes after the recovery
       await buyEC(n, ecKey, 10n);
