@@ -961,13 +961,20 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       assert.equal(n.ledger.savedLogSequence(), 42);
       assert.equal(n.ledger.heights().directoryBlockHeight, 1);
       assert.deepEqual(n.ledger.adminEntries(1), [], "the admin entries the log decided");
-      // the next close without the log's decision does not reuse the last one's: the node signs it alone
-      for (let m = 0; m < 10; m++)
-        n.ledger.applyFromLog({ kind: "endOfMinute", timeMs: n.clock.advance(MINUTE), minute: m });
-      await n.ledger.closeSaved();
+      // the log's decision is for that close only: the next close, by this node's own writer, is signed by it alone
+      await endMinutes(n, 10, MINUTE);
       assert.equal(n.ledger.heights().directoryBlockHeight, 2);
       assert.deepEqual(
         n.ledger.adminEntries(2).map((e) => e.type),
+        [0x01],
+      );
+      // and a close from the log without a decision does not reuse the last one's either
+      for (let m = 0; m < 10; m++)
+        n.ledger.applyFromLog({ kind: "endOfMinute", timeMs: n.clock.advance(MINUTE), minute: m });
+      await n.ledger.closeSaved();
+      assert.equal(n.ledger.heights().directoryBlockHeight, 3);
+      assert.deepEqual(
+        n.ledger.adminEntries(3).map((e) => e.type),
         [0x01],
       );
     } finally {
