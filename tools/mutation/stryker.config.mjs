@@ -55,6 +55,7 @@ const CANDIDATES = {
     "idleRelease",
     "ledger/rulesLogEdges",
     "ledger/replayRollbackEdges",
+    "ledger/ledgerEdges",
   ],
 };
 
@@ -124,6 +125,10 @@ const FOCUS = {
   "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
   // its own tests, then the release when the node goes quiet (idleRelease, milliseconds)
   "ledger/decodedBlockCache": ["ledger/decodedBlockCache", "ledger/decodedBlockCacheEdges", "idleRelease"],
+  // the writer's own rules (ledgerEdges: answers, refusals, journal, observer, failure and recovery, cluster
+  // writes, options), then a journal commit that fails after its message was applied (journalFailure: the
+  // rebuild from disk, `rollBack`; skipped without prlimit), then the rules' tests
+  "ledger/ledger": ["ledger/ledgerEdges", "ledger/journalFailure", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
