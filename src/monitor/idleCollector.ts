@@ -29,10 +29,10 @@ export const QUIET_SECONDS = 2;
  */
 export const ROUNDS = 5;
 /**
- * Seconds between two collections of one quiet period: rounds at 2, 4, 6, 8, 10 s. Measured: the young
- * generation shrank at the third round (2-s and 3-s spacing alike) in most runs, at none in one; with 3-s
- * spacing that third round came just after the generator's reading 10 s into the quiet (docs/performance.md,
- * "Memory at rest").
+ * Seconds between two collections of one quiet period: rounds at 2, 4, 6, 8, 10 s of quiet. Measured: the young
+ * generation shrank at the third round (2-s and 3-s spacing alike) in most runs, at none in one, so an idle node
+ * is at its rest size ~6 s after a load ends; 2-s rounds rather than 3-s ones get it there sooner
+ * (docs/performance.md, "Memory at rest").
  */
 export const ROUND_SPACING_SECONDS = 2;
 /** Growth of the committed heap over what the last collection left that re-arms the collector, bytes. */
