@@ -17,7 +17,15 @@ const folder = target.split("/")[0] ?? "";
  * process, whose coverage the runner cannot see, and take minutes).
  */
 const CANDIDATES = {
-  crypto: ["crypto/ed25519", "protocol/commit", "protocol/transaction", "protocol/address"],
+  // ed25519KeyCache last: a second of 10,001 keys, needed only by the key cache's own mutants
+  crypto: [
+    "crypto/ed25519",
+    "crypto/ed25519Edges",
+    "protocol/commit",
+    "protocol/transaction",
+    "protocol/address",
+    "crypto/ed25519KeyCache",
+  ],
   protocol: readdirSync("test/unit/protocol")
     .filter((f) => f.endsWith(".test.ts"))
     .map((f) => `protocol/${f.slice(0, -".test.ts".length)}`),
