@@ -30,7 +30,7 @@ export type WriteReply =
 const port = parentPort;
 if (port === null) throw new InvariantError("blockSetWriterTask runs as a worker thread");
 const { path } = workerData as { path: string };
-const env: RootEnv = openEnvironment(path);
+const env: RootEnv = openEnvironment(path, "store");
 const dbs: Databases = openDatabases(env);
 
 async function apply(req: WriteRequest): Promise<WriteReply> {

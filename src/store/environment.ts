@@ -25,8 +25,33 @@ export type RootEnv = RootDatabase<Uint8Array, Uint8Array>;
 export type DbName = keyof typeof DB_NAMES;
 export type Databases = Record<DbName, BinDb>;
 
-/** Open (or create) the environment in directory `path`. Throws lmdb-js's error as is. */
-export function openEnvironment(path: string): RootEnv {
+/**
+ * Which of our two environments is opened. They differ in one option, `useWritemap`:
+ *
+ * * `store` (blocks, indexes, balances; written by the block-set writer, one transaction per block) writes its
+ *   pages straight into the memory map. Without it LMDB copies every page a transaction dirties into a
+ *   malloc'ed page and keeps those pages on a list for reuse until the environment closes (`me_dpages`,
+ *   liblmdb/mdb.c `mdb_page_free`): a 42,000-entry block dirties ~100,000 pages of the hash-keyed indexes, and
+ *   the process kept ~120–400 MiB of anonymous memory for the rest of its life (docs/performance.md, Memory).
+ *   With the map written directly those pages are the file's own page cache, which the kernel reclaims.
+ * * `journal` keeps LMDB's default: its transactions are small (one group of requests) and frequent, so its
+ *   list stays small, and a write map would add a whole-map `msync` to each of its thousands of commits per
+ *   second.
+ *
+ * What the write map changes for the disk: LMDB extends `data.mdb` to the map size at once (a sparse file; the
+ * blocks are allocated as pages are first written), and a write into a hole on a full disk is a SIGBUS rather
+ * than an ENOSPC. Neither reaches LMDB here: the free-space reserve (diskSpace.ts) refuses writes before the disk
+ * is full, as it must anyway, since the lmdb-js build in use does not survive an ENOSPC either; and a SIGBUS
+ * ends the process like `kill -9`, after which the last committed transaction is intact (docs/operations.md §7).
+ */
+export type EnvironmentRole = "store" | "journal";
+
+/** Open (or create) the environment in directory `path` (the store's unless `role` says). Throws lmdb-js's error as is. */
+export function openEnvironment(path: string, role: EnvironmentRole = "store"): RootEnv {
+  return openWith(path, role === "store");
+}
+
+function openWith(path: string, writeMap: boolean): RootEnv {
   return open<Uint8Array, Uint8Array>({
     path,
     // the path is always a directory, whatever its name looks like
@@ -39,6 +64,7 @@ export function openEnvironment(path: string): RootEnv {
     // commits (queued while the write thread is busy).
     eventTurnBatching: false,
     overlappingSync: false,
+    useWritemap: writeMap,
   });
 }
 
@@ -59,23 +85,36 @@ export function openDatabases(env: RootEnv): Databases {
  * Throws StoreError: CORRUPT (damaged files; with `verify` every page is read first, in a child process),
  * UNKNOWN_FORMAT (another program's environment), OPEN_FAILED.
  */
-export function openCheckedEnvironment(path: string, allowed: readonly string[], verify: boolean): RootEnv {
+export function openCheckedEnvironment(
+  path: string,
+  role: EnvironmentRole,
+  allowed: readonly string[],
+  verify: boolean,
+): RootEnv {
   checkDataFile(path);
   if (verify) verifyReadable([path]);
-  let env: RootEnv;
+  // Checked with LMDB's default options first: a write map extends data.mdb to the map size as it opens, which
+  // would write into another program's environment before checkRootNames refuses it.
+  const checked = openOrFail(path, false);
+  try {
+    checkRootNames(checked, path, allowed);
+  } catch (e) {
+    void checked.close();
+    throw e;
+  }
+  if (role === "journal") return checked;
+  // lmdb-js closes the native environment at once when nothing is being written, as here
+  void checked.close();
+  return openOrFail(path, true);
+}
+
+function openOrFail(path: string, writeMap: boolean): RootEnv {
   try {
     mkdirSync(path, { recursive: true });
-    env = openEnvironment(path);
+    return openWith(path, writeMap);
   } catch (e) {
     throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
   }
-  try {
-    checkRootNames(env, path, allowed);
-  } catch (e) {
-    void env.close();
-    throw e;
-  }
-  return env;
 }
 
 /**

@@ -161,7 +161,7 @@ export class Journal {
   /** Open (or create) the journal of the data directory `dataPath`. Throws StoreError as openCheckedEnvironment. */
   static open(dataPath: string, options: { verify: boolean }): Journal {
     const path = join(dataPath, JOURNAL_DIR);
-    const env = openCheckedEnvironment(path, [JOURNAL_DB, JOURNAL_META_DB], options.verify);
+    const env = openCheckedEnvironment(path, "journal", [JOURNAL_DB, JOURNAL_META_DB], options.verify);
     try {
       return new Journal(path, env, openBinaryDb(env, JOURNAL_DB), openBinaryDb(env, JOURNAL_META_DB));
     } catch (e) {

@@ -135,7 +135,7 @@ function serve(): void {
           run.push(r);
           break;
         case "open": {
-          const env = openEnvironment(r.path);
+          const env = openEnvironment(r.path, "journal");
           handles.set(r.journal, { env, db: openBinaryDb(env, JOURNAL_DB), failure: undefined });
           break;
         }

@@ -240,7 +240,7 @@ export class LedgerStore {
       checkDataFile(journalPath);
       verifyReadable([options.path, journalPath]);
     }
-    const env = openCheckedEnvironment(options.path, Object.values(DB_NAMES), false);
+    const env = openCheckedEnvironment(options.path, "store", Object.values(DB_NAMES), false);
     let journal: Journal | undefined;
     try {
       journal = Journal.open(options.path, { verify: false });
