@@ -124,7 +124,7 @@ export class NodeMetrics {
     });
     new Gauge({
       name: "ledgerd_store_file_bytes",
-      help: "size of the LMDB files, bytes (data.mdb of the blocks, and of the journal)",
+      help: "disk space the LMDB files take, bytes (data.mdb of the blocks, and of the journal)",
       labelNames: ["file"],
       registers,
       collect() {
@@ -276,9 +276,13 @@ function outcomeOf(code: number | undefined): CallOutcome {
   return code === -32603 ? "server_error" : "client_error";
 }
 
+/**
+ * Bytes `path` takes on disk: the blocks allocated, not the length. The store's data.mdb is sparse up to LMDB's
+ * map size (store/environment.ts, the write map), so its length overstates what it holds.
+ */
 function fileSize(path: string): number {
   try {
-    return statSync(path).size;
+    return statSync(path).blocks * 512;
   } catch {
     return 0;
   }
