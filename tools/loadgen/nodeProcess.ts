@@ -3,7 +3,7 @@
  * (or a node already running, for `--url`), and its CPU time and memory read from /proc.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -217,6 +217,8 @@ export class NodeProcess {
       "-controlpanelport=0",
       ...options.extraArgs,
     ];
+    // a --homedir that does not exist yet is created, as the node itself would (the log goes there)
+    mkdirSync(path.dirname(options.logPath), { recursive: true });
     const log = openSync(options.logPath, "a");
     const started = performance.now();
     const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot(), env: cmd.env });
