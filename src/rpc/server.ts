@@ -14,6 +14,8 @@
  * over config.maxBodyBytes.
  */
 import { rmSync } from "node:fs";
+// the global `performance` is an accessor that runs a getter on every use (Node 20): three per request here
+import { performance } from "node:perf_hooks";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
