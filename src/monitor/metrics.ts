@@ -47,6 +47,35 @@ const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0
 /** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md). */
 const CLOSE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * REQUEST_BUCKETS as the property names of prom-client's `bucketValues`: indexing it by the number converted the
+ * double to a string on every observation (~8 % of a loaded node's JavaScript answering `heights`).
+ */
+const REQUEST_BUCKET_KEYS = REQUEST_BUCKETS.map(String);
+
+/** Calls of one (endpoint, method, outcome) not yet added to `ledgerd_rpc_requests_total`. */
+interface PendingCalls {
+  readonly labels: { endpoint: string; method: string; outcome: CallOutcome };
+  n: number;
+  /** in `NodeMetrics.pendingOrder` (once counted) */
+  listed: boolean;
+}
+
+/**
+ * What one (endpoint, method label) feeds, found per request by two map lookups with strings whose hashes V8
+ * keeps: no key string built per request (the keys `${endpoint} ${method} ${outcome}` were made and hashed
+ * per call).
+ */
+interface RequestSeries {
+  readonly endpoint: string;
+  readonly method: string;
+  readonly ok: PendingCalls;
+  readonly clientError: PendingCalls;
+  readonly serverError: PendingCalls;
+  /** prom-client's entry of `requestSeconds` for the label set, updated in place (`observeRequest`) */
+  timing: { key: string; entry: HistogramEntry } | undefined;
+}
+
 /** prom-client 15's own record of one label set of a histogram (`Histogram.hashMap` values). */
 interface HistogramEntry {
   labels: Record<string, string>;
@@ -59,14 +88,16 @@ export class NodeMetrics {
   readonly registry = new Registry();
   private readonly requestSeconds: Histogram<"endpoint" | "method">;
   /**
-   * Calls per (endpoint, method, outcome) not yet added to `ledgerd_rpc_requests_total`: added when the metrics are read
-   * (the counter's `collect`). prom-client hashes and validates the labels on every `inc` and `observe`:
-   * ~2 µs of main thread per HTTP request, 14 % of a loaded node answering `heights` (docs/performance.md
-   * §Reads).
+   * Calls per (endpoint, method, outcome) not yet added to `ledgerd_rpc_requests_total`, in the order they were
+   * first counted: added when the metrics are read (the counter's `collect`). prom-client hashes and validates
+   * the labels on every `inc` and `observe`: ~2 µs of main thread per HTTP request, 14 % of a loaded node
+   * answering `heights` (docs/performance.md §Reads).
    */
-  private readonly pendingCalls = new Map<string, { labels: Record<string, string>; n: number }>();
-  /** prom-client's entry of `requestSeconds` per (endpoint, method), updated in place (`observeRequest`) */
-  private readonly timings = new Map<string, { key: string; entry: HistogramEntry }>();
+  private readonly pendingOrder: PendingCalls[] = [];
+  /** endpoint → method label (a known method or "other") → what its requests feed */
+  private readonly series = new Map<string, Map<string, RequestSeries>>();
+  /** endpoint → the timing of its batches (method="batch"; apart, since a client may call a method "batch") */
+  private readonly batches = new Map<string, RequestSeries>();
   private readonly writes: Counter<"kind" | "outcome" | "reason">;
   private readonly closeSeconds: Histogram;
 
@@ -165,14 +196,14 @@ export class NodeMetrics {
       });
     }
 
-    const pendingCalls = this.pendingCalls;
+    const pendingCalls = this.pendingOrder;
     new Counter({
       name: "ledgerd_rpc_requests_total",
       help: "JSON-RPC calls by endpoint, method and outcome (client_error: a JSON-RPC error for the caller; server_error: -32603)",
       labelNames: ["endpoint", "method", "outcome"],
       registers,
       collect() {
-        for (const p of pendingCalls.values())
+        for (const p of pendingCalls)
           if (p.n > 0) {
             this.inc(p.labels, p.n);
             p.n = 0;
@@ -209,15 +240,46 @@ export class NodeMetrics {
     calls: readonly { method: string | undefined; code?: number }[],
     seconds: number,
   ): void {
-    for (const c of calls) {
-      const method = this.label(c.method);
-      const outcome = outcomeOf(c.code);
-      const key = `${endpoint} ${method} ${outcome}`;
-      const pending = this.pendingCalls.get(key);
-      if (pending !== undefined) pending.n++;
-      else this.pendingCalls.set(key, { labels: { endpoint, method, outcome }, n: 1 });
+    let byMethod = this.series.get(endpoint);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.series.set(endpoint, byMethod);
     }
-    this.observeRequest(endpoint, calls.length === 1 ? this.label(calls[0]!.method) : "batch", seconds);
+    for (const c of calls) {
+      const s = this.seriesOf(byMethod, endpoint, c.method);
+      const code = c.code;
+      this.count(code === undefined ? s.ok : code === -32603 ? s.serverError : s.clientError);
+    }
+    let timed = calls.length === 1 ? this.seriesOf(byMethod, endpoint, calls[0]!.method) : this.batches.get(endpoint);
+    if (timed === undefined) {
+      timed = newSeries(endpoint, "batch");
+      this.batches.set(endpoint, timed);
+    }
+    this.observeRequest(timed, seconds);
+  }
+
+  /**
+   * The series of `method` on an endpoint: its own for a known method, "other" for anything else a client sends
+   * (so the map holds no client-chosen string).
+   */
+  private seriesOf(byMethod: Map<string, RequestSeries>, endpoint: string, method: string | undefined): RequestSeries {
+    const found = method === undefined ? undefined : byMethod.get(method);
+    if (found !== undefined) return found;
+    const label = this.label(method);
+    let s = byMethod.get(label);
+    if (s === undefined) {
+      s = newSeries(endpoint, label);
+      byMethod.set(label, s);
+    }
+    return s;
+  }
+
+  private count(p: PendingCalls): void {
+    p.n++;
+    if (!p.listed) {
+      p.listed = true;
+      this.pendingOrder.push(p);
+    }
   }
 
   /**
@@ -226,12 +288,11 @@ export class NodeMetrics {
    * prom-client 15's `hashMap` layout (test/unit/monitor/metrics.test.ts compares the exposition with
    * `observe`'s); a reset of the histogram is noticed (the entry is no longer in its map) and the entry made again.
    */
-  private observeRequest(endpoint: string, method: string, seconds: number): void {
+  private observeRequest(s: RequestSeries, seconds: number): void {
     const histogram = this.requestSeconds as unknown as { hashMap: Record<string, HistogramEntry> };
-    const id = `${endpoint} ${method}`;
-    let t = this.timings.get(id);
+    let t = s.timing;
     if (t === undefined || histogram.hashMap[t.key] !== t.entry) {
-      const labels = { endpoint, method };
+      const labels = { endpoint: s.endpoint, method: s.method };
       this.requestSeconds.zero(labels);
       const found = Object.entries(histogram.hashMap).find(([, e]) => e.labels === labels);
       if (found === undefined) {
@@ -239,14 +300,14 @@ export class NodeMetrics {
         return;
       }
       t = { key: found[0], entry: found[1] };
-      this.timings.set(id, t);
+      s.timing = t;
     }
     const e = t.entry;
     e.sum += seconds;
     e.count += 1;
-    for (const bound of REQUEST_BUCKETS)
-      if (seconds <= bound) {
-        e.bucketValues[bound]! += 1;
+    for (let i = 0; i < REQUEST_BUCKETS.length; i++)
+      if (seconds <= REQUEST_BUCKETS[i]!) {
+        e.bucketValues[REQUEST_BUCKET_KEYS[i]!]! += 1;
         break;
       }
   }
@@ -271,11 +332,6 @@ export class NodeMetrics {
   }
 }
 
-function outcomeOf(code: number | undefined): CallOutcome {
-  if (code === undefined) return "ok";
-  return code === -32603 ? "server_error" : "client_error";
-}
-
 /**
  * Bytes `path` takes on disk: the blocks allocated, not the length. The store's data.mdb is sparse up to LMDB's
  * map size (store/environment.ts, the write map), so its length overstates what it holds.
@@ -286,4 +342,21 @@ function fileSize(path: string): number {
   } catch {
     return 0;
   }
+}
+
+/** The series of one (endpoint, method label), nothing counted yet. */
+function newSeries(endpoint: string, method: string): RequestSeries {
+  const pending = (outcome: CallOutcome): PendingCalls => ({
+    labels: { endpoint, method, outcome },
+    n: 0,
+    listed: false,
+  });
+  return {
+    endpoint,
+    method,
+    ok: pending("ok"),
+    clientError: pending("client_error"),
+    serverError: pending("server_error"),
+    timing: undefined,
+  };
 }

@@ -35,12 +35,15 @@ export function allowedOrigin(origin: string, domains: readonly string[]): strin
 }
 
 /** True when the request is a CORS pre-flight. */
-export function isPreflight(method: string, headers: Record<string, string>): boolean {
+export function isPreflight(method: string, headers: Readonly<Record<string, string | undefined>>): boolean {
   return method === "OPTIONS" && (headers["access-control-request-method"] ?? "") !== "";
 }
 
 /** Headers of a pre-flight answer (200, empty body). */
-export function preflightHeaders(headers: Record<string, string>, domains: readonly string[]): HeaderList {
+export function preflightHeaders(
+  headers: Readonly<Record<string, string | undefined>>,
+  domains: readonly string[],
+): HeaderList {
   const out: HeaderList = [["Vary", PREFLIGHT_VARY]];
   const origin = headers.origin ?? "";
   if (origin === "") return out;
@@ -61,7 +64,7 @@ export function preflightHeaders(headers: Record<string, string>, domains: reado
 /** Headers added to an actual (non-pre-flight) request's answer. */
 export function actualRequestHeaders(
   method: string,
-  headers: Record<string, string>,
+  headers: Readonly<Record<string, string | undefined>>,
   domains: readonly string[],
 ): HeaderList {
   const out: HeaderList = [["Vary", "Origin"]];

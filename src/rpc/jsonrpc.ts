@@ -88,6 +88,11 @@ export function encodeJson(value: unknown): string {
   } catch {
     // bigint or JsonText inside
   }
+  return exactJson(value);
+}
+
+/** encodeJson's exact writer alone (for a value JSON.stringify has just refused). */
+function exactJson(value: unknown): string {
   const out: string[] = [];
   write(value as Json, out);
   return out.join("");
@@ -244,10 +249,30 @@ export function nestsDeeperThan(value: unknown, limit: number): boolean {
  * such key wins). `undefined` when absent (a parsed JSON object holds no undefined member).
  */
 function member(obj: Record<string, unknown>, name: string): unknown {
-  if (Object.hasOwn(obj, name)) return obj[name];
+  // a parsed JSON object holds no undefined member and inherits none of the four names: a value is an own member
+  const exact = obj[name];
+  if (exact !== undefined) return exact;
   let found: unknown;
   for (const key of Object.keys(obj)) if (key.toLowerCase() === name) found = obj[key];
   return found;
+}
+
+/**
+ * `{"jsonrpc":"2.0","id":<id>,"result":<result>}` (no `result` when undefined). A plain result is written with
+ * the envelope by one JSON.stringify: one flat string, where the pieces joined made a rope that uWebSockets
+ * flattened again before encoding it. JSON.stringify throws for a bigint (and a JsonText), which encodeJson writes.
+ */
+function answerText(id: unknown, result: unknown): string {
+  if (result === undefined) return encodeJson({ jsonrpc: "2.0", id });
+  // a function or symbol, which JSON.stringify would leave out of the object, is written as null by encodeJson
+  if (result instanceof JsonText || typeof result === "function" || typeof result === "symbol")
+    return `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
+  try {
+    return JSON.stringify({ jsonrpc: "2.0", id, result });
+  } catch {
+    // a bigint inside
+    return `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${exactJson(result)}}`;
+  }
 }
 
 function errorResponse(id: unknown, e: RpcError): string {
@@ -287,11 +312,7 @@ function answeredCall(result: unknown, id: unknown, name: string, asBytes: boole
     const bytes = result.answerBytes(encodeJson(id));
     if (bytes !== undefined) return { text: "", bytes, record: { method: name } };
   }
-  const text =
-    result === undefined
-      ? encodeJson({ jsonrpc: "2.0", id })
-      : `{"jsonrpc":"2.0","id":${encodeJson(id)},"result":${encodeJson(result)}}`;
-  return { text, record: { method: name } };
+  return { text: answerText(id, result), record: { method: name } };
 }
 
 /**

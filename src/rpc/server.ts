@@ -14,6 +14,8 @@
  * over config.maxBodyBytes.
  */
 import { rmSync } from "node:fs";
+// the global `performance` is an accessor that runs a getter on every use (Node 20): three per request here
+import { performance } from "node:perf_hooks";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
@@ -34,7 +36,7 @@ import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree, ListenError } from "./portCheck.js";
 import { foreignRequestRefusal } from "./requestOrigin.js";
 import { TLS12_CIPHERS } from "./tls.js";
-import { UwsExchange } from "./uwsExchange.js";
+import { type RequestHeaders, UwsExchange } from "./uwsExchange.js";
 import { v2Methods } from "./v2/index.js";
 import { ViewCache } from "./viewCache.js";
 
@@ -53,6 +55,14 @@ const BUSY_ANSWER = {
   id: null,
   error: { code: -32000, message: "Node busy", data: "too many request bodies in transfer; retry later" },
 };
+/** No extra headers (shared: a HeaderList given to UwsExchange.send is only read). */
+const NO_HEADERS: HeaderList = [];
+
+/** Writes a request's debug line (status, and fields made only when the line is written). */
+type RequestLog = (status: number, extra?: () => Record<string, unknown>) => undefined;
+
+/** The request log when debug lines are off. */
+const noLog: RequestLog = () => undefined;
 
 export interface RpcServerOptions {
   /** TCP port; 0 picks a free one (read it back from `port` after `listen`) */
@@ -239,18 +249,37 @@ export class RpcServer {
       const x = new UwsExchange(res, req, this.bodies, maxBody, viaFront);
       // a declared length over the limit never reaches the handler (hyper-express's order): 413 once read
       if (x.refusedAtStart) return;
-      const failed = (error: unknown): void => {
-        this.ctx.log.error("rpc http failure", {
-          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
-        });
-        x.send(500, encodeJson(INTERNAL_ANSWER), JSON_CONTENT_TYPE, []);
-      };
       try {
-        this.serve(x, endpoint, failed)?.catch(failed);
+        this.serve(x, endpoint)?.catch((error: unknown) => this.failed(x, error));
       } catch (error) {
-        failed(error);
+        this.failed(x, error);
       }
     });
+  }
+
+  /** Send the JSON-RPC answer `a` to a request that arrived at `started` (performance.now(), ms); count it. */
+  private answer(
+    x: UwsExchange,
+    endpoint: Endpoint,
+    corsHeaders: HeaderList,
+    started: number,
+    log: RequestLog,
+    a: SendableAnswer,
+  ): void {
+    x.send(a.status, a.body, JSON_CONTENT_TYPE, corsHeaders);
+    this.ctx.requestServed?.(endpoint.path, a.calls, (performance.now() - started) / 1000);
+    if (log !== noLog)
+      log(a.status, () => ({
+        calls: a.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),
+      }));
+  }
+
+  /** Something threw after the request arrived: 500, logged. */
+  private failed(x: UwsExchange, error: unknown): void {
+    this.ctx.log.error("rpc http failure", {
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
+    x.send(500, encodeJson(INTERNAL_ANSWER), JSON_CONTENT_TYPE, NO_HEADERS);
   }
 
   /**
@@ -258,7 +287,7 @@ export class RpcServer {
    * (compared by identity: a reload replaces them): a client sends the same two headers on every request,
    * and the check (address parsing, name list) was 2.4 % of a loaded node's main thread answering `heights`.
    */
-  private foreignRefusal(headers: Record<string, string>, config: NodeConfig): string | undefined {
+  private foreignRefusal(headers: RequestHeaders, config: NodeConfig): string | undefined {
     const m = this.lastOrigin;
     if (
       m !== undefined &&
@@ -290,38 +319,40 @@ export class RpcServer {
    * method is (every read): no promise on that path. A returned promise (a refused login waits, a write's
    * handler) settles when the answer is sent; `failed` answers 500 for what throws after the body arrived.
    */
-  private serve(x: UwsExchange, endpoint: Endpoint, failed: (error: unknown) => void): Promise<void> | undefined {
+  private serve(x: UwsExchange, endpoint: Endpoint): Promise<void> | undefined {
     const config = this.ctx.getConfig();
     const method = x.method;
     const headers = x.headers;
     // The per-request line is debug level: with debug off, skip its fields too (the remote address alone
-    // cost ~1 % of a loaded node's main thread). The address must be read before the answer is sent.
+    // cost ~1 % of a loaded node's main thread) and make no closure for it. The address must be read before
+    // the answer is sent.
     const debug = this.ctx.log.isEnabled("debug");
     const started = performance.now();
     const remote = debug ? x.remote() : "";
-    const log = (status: number, extra?: () => Record<string, unknown>): undefined => {
-      if (!debug) return;
-      this.ctx.log.debug("rpc request", {
-        path: endpoint.path,
-        http: method,
-        status,
-        remote,
-        ms: performance.now() - started,
-        ...extra?.(),
-      });
-    };
+    const log: RequestLog = !debug
+      ? noLog
+      : (status, extra) => {
+          this.ctx.log.debug("rpc request", {
+            path: endpoint.path,
+            http: method,
+            status,
+            remote,
+            ms: performance.now() - started,
+            ...extra?.(),
+          });
+        };
 
     // The debug API exists only when switched on (DebugApi: off by default on MAIN, as on the reference node).
     const isDebug = endpoint === this.debug;
     if (isDebug && config.debugApi === "off") {
-      x.send(404, NOT_FOUND_BODY, TEXT_CONTENT_TYPE, []);
+      x.send(404, NOT_FOUND_BODY, TEXT_CONTENT_TYPE, NO_HEADERS);
       return log(404);
     }
 
     // Cross-site requests and DNS rebinding (requestOrigin.ts): before anything else answers.
     const foreign = this.foreignRefusal(headers, config);
     if (foreign !== undefined) {
-      x.send(403, foreign, TEXT_CONTENT_TYPE, []);
+      x.send(403, foreign, TEXT_CONTENT_TYPE, NO_HEADERS);
       return log(403, () => ({ refused: "host or origin" }));
     }
 
@@ -332,10 +363,10 @@ export class RpcServer {
     }
     // /debug answers only GET and POST; other verbs get an empty 404 (the reference's "not allowed").
     if (endpoint === this.debug && method !== "GET" && method !== "POST") {
-      x.send(404, "", undefined, []);
+      x.send(404, "", undefined, NO_HEADERS);
       return log(404);
     }
-    const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, headers, config.corsDomains) : [];
+    const corsHeaders: HeaderList = cors ? actualRequestHeaders(method, headers, config.corsDomains) : NO_HEADERS;
 
     // On /debug the debug credential also lets a caller in (it is what the state-changing methods need off
     // loopback, debug/access.ts); the caller's address is read there only.
@@ -365,13 +396,6 @@ export class RpcServer {
     // Bodies over the limit: answered 413 by the exchange. Invalid UTF-8 sequences become U+FFFD, as with
     // the reference node.
     const caller = isDebug ? (remote !== "" ? remote : x.remote()) : "";
-    const answer = (a: SendableAnswer): void => {
-      x.send(a.status, a.body, JSON_CONTENT_TYPE, corsHeaders);
-      this.ctx.requestServed?.(endpoint.path, a.calls, (performance.now() - started) / 1000);
-      log(a.status, () => ({
-        calls: a.calls.map((c) => (c.code === undefined ? c.method : `${c.method ?? "?"}:${c.code}`)),
-      }));
-    };
     x.body((body) => {
       try {
         if (body.kind === "gone") return log(0, () => ({ body: "gone" }));
@@ -381,20 +405,33 @@ export class RpcServer {
         }
         // the shared context with this request's facts on top (a spread of every dependency cost ~0.5 µs)
         const ctx = Object.create(this.ctx) as RpcContext;
-        ctx.request = {
-          receivedMs: performance.now(),
-          remote: caller,
-          credential,
-          address: () => (remote !== "" ? remote : x.remote()),
-        };
+        ctx.request = new ExchangeRequest(performance.now(), caller, credential, x);
         const a = handleBodyToSend(body.text, endpoint, ctx, config.maxBatch);
-        if (a instanceof Promise) a.then(answer).catch(failed);
-        else answer(a);
+        if (a instanceof Promise)
+          a.then((done) => this.answer(x, endpoint, corsHeaders, started, log, done)).catch((error: unknown) =>
+            this.failed(x, error),
+          );
+        else this.answer(x, endpoint, corsHeaders, started, log, a);
       } catch (error) {
-        failed(error);
+        this.failed(x, error);
       }
     });
     return undefined;
+  }
+}
+
+/** RequestInfo of a request on `/v2` or `/debug` (a class: no closure per request for `address`). */
+class ExchangeRequest implements RequestInfo {
+  constructor(
+    readonly receivedMs: number,
+    readonly remote: string,
+    readonly credential: RequestInfo["credential"],
+    private readonly exchange: UwsExchange,
+  ) {}
+
+  /** The caller's address ("" once the client has gone); read once, then remembered by the exchange. */
+  address(): string {
+    return this.remote !== "" ? this.remote : this.exchange.remote();
   }
 }
 

@@ -5,8 +5,8 @@
  * `heights`, where the JSON-RPC work was ~20 % (docs/performance.md §Reads). The API's two routes keep
  * hyper-express's observable behaviour, which this file reproduces for what they use:
  *
- * - headers as hyper-express read them (every header, lower-case names, the last of repeated ones wins);
- *   the method upper-cased;
+ * - headers as hyper-express read them (lower-case names, the last of repeated ones wins), of the names the
+ *   server reads (`RequestHeaders`); the method upper-cased;
  * - the body limit (`maxBodyBytes`): a declared length over it is not read, a chunked body is cut where it
  *   passes it, and the rest is discarded as it arrives; the 413 (a JSON-RPC -32600 naming the limit) goes out
  *   at once, without closing the connection, or — for a client that sent `Connection: close` and less than
@@ -35,6 +35,85 @@ export type BodyText =
 const decoder = new TextDecoder();
 
 /**
+ * The request headers the server reads, by lower-case name (absent: undefined). A fixed set held in an object of
+ * one shape, instead of every header copied into a dictionary: each header name used as a key had to be hashed
+ * and looked up in V8's string table, and every store and load went through a megamorphic cache (~0.3 µs of
+ * the ~2.5 µs the node spent per `heights` request over a bare uWebSockets.js server; perf, docs/performance.md
+ * §Reads, change 15). A header the server does not read is not kept.
+ */
+export type RequestHeaders = {
+  host: string | undefined;
+  origin: string | undefined;
+  authorization: string | undefined;
+  connection: string | undefined;
+  "content-length": string | undefined;
+  "transfer-encoding": string | undefined;
+  "access-control-request-method": string | undefined;
+  "access-control-request-headers": string | undefined;
+};
+
+/** A request's headers of the names in RequestHeaders; the last of repeated ones wins, as in hyper-express. */
+function readHeaders(req: UWS.HttpRequest): RequestHeaders {
+  const h: RequestHeaders = {
+    host: undefined,
+    origin: undefined,
+    authorization: undefined,
+    connection: undefined,
+    "content-length": undefined,
+    "transfer-encoding": undefined,
+    "access-control-request-method": undefined,
+    "access-control-request-headers": undefined,
+  };
+  req.forEach((key, value) => {
+    switch (key) {
+      case "host":
+        h.host = value;
+        break;
+      case "content-length":
+        h["content-length"] = value;
+        break;
+      case "origin":
+        h.origin = value;
+        break;
+      case "authorization":
+        h.authorization = value;
+        break;
+      case "connection":
+        h.connection = value;
+        break;
+      case "transfer-encoding":
+        h["transfer-encoding"] = value;
+        break;
+      case "access-control-request-method":
+        h["access-control-request-method"] = value;
+        break;
+      case "access-control-request-headers":
+        h["access-control-request-headers"] = value;
+        break;
+    }
+  });
+  return h;
+}
+
+/** The body of a request without one (shared: a BodyText is never changed). */
+const EMPTY_BODY: BodyText = Object.freeze({ kind: "body", text: "" });
+
+/**
+ * Status lines by code, made once per code: uWebSockets writes `200 OK` itself when no status is written, and
+ * every other status line is the same text each time.
+ */
+const STATUS_LINES = new Map<number, string>();
+
+function statusLine(status: number): string {
+  let line = STATUS_LINES.get(status);
+  if (line === undefined) {
+    line = `${status} ${STATUS_CODES[status]}`;
+    STATUS_LINES.set(status, line);
+  }
+  return line;
+}
+
+/**
  * A client that sent `Connection: close` is answered 413 at once only when it declared or sent at least this
  * many times the limit; below that it gets the answer after its upload (bodyLimit.ts CLOSE_CUT_FACTOR).
  */
@@ -52,8 +131,8 @@ function tooLargeBody(limit: number): string {
 export class UwsExchange {
   /** upper-case HTTP method */
   readonly method: string;
-  /** request headers, lower-case names */
-  readonly headers: Record<string, string> = {};
+  /** the request headers the server reads (RequestHeaders), lower-case names */
+  readonly headers: RequestHeaders;
   /** true once answered or aborted: nothing more may be written */
   completed = false;
   private aborted = false;
@@ -77,6 +156,8 @@ export class UwsExchange {
   private remoteText: string | undefined;
   private bodyWaiter: ((b: BodyText) => void) | undefined;
   private bodyOutcome: BodyText | undefined;
+  /** inside uWebSockets' call with the body's one piece, where the socket is corked already */
+  private inBodyCallback = false;
   /** an answer waiting for the request to be complete */
   private pendingBody: string | Uint8Array | undefined;
 
@@ -89,22 +170,22 @@ export class UwsExchange {
     /** connections come through the -httpfront (httpFront.ts): the caller's address is the PROXY header's */
     private readonly viaFront = false,
   ) {
-    const m = req.getMethod().toUpperCase();
-    this.method = m === "DEL" ? "DELETE" : m;
-    const headers = this.headers;
-    req.forEach((key, value) => {
-      headers[key] = value;
-    });
+    // uWebSockets gives the method lower-cased; the usual ones are named without toUpperCase's work
+    const m = req.getMethod();
+    this.method = m === "post" ? "POST" : m === "get" ? "GET" : m === "del" ? "DELETE" : m.toUpperCase();
+    const headers = readHeaders(req);
+    this.headers = headers;
     res.onAborted(() => this.abort());
     const chunked = headers["transfer-encoding"] === "chunked";
     const declared = Number(headers["content-length"]);
     this.declared = chunked ? 0 : declared;
-    this.closing = /(^|,)\s*close\s*(,|$)/i.test(headers.connection ?? "");
+    const connection = headers.connection;
+    this.closing = connection !== undefined && /(^|,)\s*close\s*(,|$)/i.test(connection);
     if (declared > 0 || chunked) {
       this.received = false;
       res.onData((chunk, isLast) => this.onChunk(chunk, isLast));
     } else {
-      this.bodyOutcome = { kind: "body", text: "" };
+      this.bodyOutcome = EMPTY_BODY;
     }
     this.refusedAtStart = declared > maxBodyBytes && !chunked;
     if (this.refusedAtStart) this.refuseTooLarge(declared);
@@ -136,20 +217,25 @@ export class UwsExchange {
    */
   send(status: number, body: string | Uint8Array, contentType: string | undefined, headers: HeaderList): void {
     if (this.completed || this.initiated) return;
-    this.res.cork(() => {
-      this.initiate(status, contentType, headers);
-      if (this.received) this.finish(body);
-      else {
-        this.pendingBody = typeof body === "string" ? body : Buffer.from(body);
-        this.stopReading();
-      }
-    });
+    // uWebSockets corks the socket while it hands a request's body over: an answer given then needs no cork of
+    // its own (a call from C++ into JavaScript per request saved; the bytes written are the same)
+    if (this.inBodyCallback) this.write(status, body, contentType, headers);
+    else this.res.cork(() => this.write(status, body, contentType, headers));
+  }
+
+  private write(status: number, body: string | Uint8Array, contentType: string | undefined, headers: HeaderList): void {
+    this.initiate(status, contentType, headers);
+    if (this.received) this.finish(body);
+    else {
+      this.pendingBody = typeof body === "string" ? body : Buffer.from(body);
+      this.stopReading();
+    }
   }
 
   private initiate(status: number, contentType: string | undefined, headers: HeaderList): void {
     this.initiated = true;
     const res = this.res;
-    res.writeStatus(`${status} ${STATUS_CODES[status]}`);
+    if (status !== 200) res.writeStatus(statusLine(status));
     if (contentType !== undefined && headers.length === 0) {
       res.writeHeader("content-type", contentType);
       return;
@@ -179,7 +265,12 @@ export class UwsExchange {
     if (isLast && this.held === 0 && !this.discarding && chunk.byteLength <= this.maxBodyBytes) {
       // the whole body in one piece (nearly every request): decoded where it lies, nothing held
       this.received = true;
-      this.settle({ kind: "body", text: decoder.decode(new Uint8Array(chunk)) });
+      this.inBodyCallback = true;
+      try {
+        this.settle({ kind: "body", text: decoder.decode(new Uint8Array(chunk)) });
+      } finally {
+        this.inBodyCallback = false;
+      }
       return;
     }
     if (!this.discarding) {

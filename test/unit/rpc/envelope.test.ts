@@ -59,6 +59,25 @@ describe("requests", () => {
     assert.equal(b.text.includes(`"id":1.5,`), true);
   });
 
+  it("writes the answer as id, then result, byte for byte; exact integers past 2^53 digit for digit", async () => {
+    const result = `{"nodeversion":"${NODE_VERSION}","nodeapiversion":"${NODE_API_VERSION}"}`;
+    for (const id of ['"abc"', "7", '{"x":[1,2]}', "[1]", "true", "1.5", "null", '"\\u00e9\\n"', "-0", "1e400"]) {
+      const a = await rawRequest(t.base, { body: `{"jsonrpc":"2.0","id":${id},"method":"properties"}` });
+      const written = JSON.stringify(JSON.parse(id));
+      assert.equal(a.text, `{"jsonrpc":"2.0","id":${written},"result":${result}}`, id);
+    }
+    // current-minute's nanosecond times are bigints: written by the exact writer, alone and in a batch
+    const single = await rawRequest(t.base, { body: `{"jsonrpc":"2.0","id":3,"method":"current-minute"}` });
+    assert.match(single.text, /^\{"jsonrpc":"2\.0","id":3,"result":\{"leaderheight":\d+,.*"currenttime":\d{19},/);
+    const batch = await rawRequest(t.base, {
+      body: `[{"jsonrpc":"2.0","id":4,"method":"current-minute"},{"jsonrpc":"2.0","id":5,"method":"properties"}]`,
+    });
+    assert.match(
+      batch.text,
+      /^\[\{"jsonrpc":"2\.0","id":4,"result":\{.*"currenttime":\d{19},.*\},\{"jsonrpc":"2\.0","id":5,/,
+    );
+  });
+
   it("matches envelope member names in any letter case (A16)", async () => {
     const a = await rawJson(t.base, { body: `{"JSONRPC":"2.0","ID":9,"METHOD":"properties","Params":{}}` });
     assert.equal(a.status, 200);

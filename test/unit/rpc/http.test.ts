@@ -151,6 +151,17 @@ describe("Basic authentication", () => {
     });
   }
 
+  it("of a repeated header the last one counts (Authorization, Host), as hyper-express read them", async () => {
+    const right = basic("alice", "s3cret");
+    const wrong = basic("alice", "wrong");
+    const statusOf = async (lines: string[]) => Number((await rawHead(t.base, lines)).split(" ")[1]);
+    const host = new URL(t.base).host;
+    assert.equal(await statusOf([`Host: ${host}`, `Authorization: ${wrong}`, `Authorization: ${right}`]), 200);
+    assert.equal(await statusOf([`Host: ${host}`, `Authorization: ${right}`, `Authorization: ${wrong}`]), 401);
+    assert.equal(await statusOf([`Host: evil.example`, `Host: ${host}`, `Authorization: ${right}`]), 200);
+    assert.equal(await statusOf([`Host: ${host}`, `Host: evil.example`, `Authorization: ${right}`]), 403);
+  });
+
   it("checks credentials before reading the body (A27)", async () => {
     const a = await rawRequest(t.base, { body: "garbage" });
     assert.equal(a.status, 401);
@@ -394,3 +405,26 @@ describe("TLS", () => {
     }
   });
 });
+
+/**
+ * POST `properties` to /v2 with exactly these header lines (and Content-Length, Connection: close) over a raw
+ * socket — Node's client merges or refuses repeated headers — and return the answer's status line.
+ */
+function rawHead(base: string, lines: string[]): Promise<string> {
+  const url = new URL(base);
+  return new Promise((resolve, reject) => {
+    const s = connect(Number(url.port), url.hostname, () => {
+      const head = [
+        "POST /v2 HTTP/1.1",
+        ...lines,
+        `Content-Length: ${Buffer.byteLength(PROPERTIES)}`,
+        "Connection: close",
+      ].join("\r\n");
+      s.write(`${head}\r\n\r\n${PROPERTIES}`);
+    });
+    const chunks: Buffer[] = [];
+    s.on("data", (c: Buffer) => chunks.push(c));
+    s.on("end", () => resolve(Buffer.concat(chunks).toString("latin1").split("\r\n")[0] ?? ""));
+    s.on("error", reject);
+  });
+}
