@@ -12,7 +12,9 @@
  * while the quiet lasts, each right after the caches registered with idleRelease.ts let go of what they
  * hold. Then none, until the committed heap has grown REGROW_BYTES above what the last collection left (a
  * new load), so an idle node is not collected every second. A collection costs the main thread ~30–150 ms
- * (50–130 MB of heap): only ever in a quiet second, where no request waits long.
+ * (50–130 MB of heap): only ever in a quiet second, where no request waits long. A load that began in the
+ * last tenth of a quiet second barely moves that second's share, so the last RECENT_MS are checked on their
+ * own as well (`busyNow`): a collection at the start of a load held every request of its first 30–150 ms.
  */
 import { performance } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
@@ -37,11 +39,15 @@ export const ROUNDS = 5;
 export const ROUND_SPACING_SECONDS = 2;
 /** Growth of the committed heap over what the last collection left that re-arms the collector, bytes. */
 export const REGROW_BYTES = 16 * 2 ** 20;
+/** The window right before a tick that must be quiet too (busyNow), ms: a tenth of the second. */
+export const RECENT_MS = 100;
 
 /** What the collector reads and does; the node passes the real ones (idleCollectorDependencies). */
 export interface IdleCollectorDependencies {
   /** share of the time since the previous call the event loop spent in callbacks, 0..1 */
   utilization(): number;
+  /** true when the last RECENT_MS were busy (a share ≥ BUSY_UTILIZATION): a load may just have begun */
+  busyNow(): boolean;
   /** the isolate's committed heap, bytes */
   committedHeapBytes(): number;
   /** one full garbage collection */
@@ -80,6 +86,12 @@ export class IdleCollector {
       this.nextRoundAt = Math.max(QUIET_SECONDS, this.quietSeconds);
     }
     if (this.roundsLeft === 0 || this.quietSeconds < this.nextRoundAt) return;
+    if (this.deps.busyNow()) {
+      // a load began at the end of the quiet second: it counts as busy
+      this.quietSeconds = 0;
+      this.nextRoundAt = QUIET_SECONDS;
+      return;
+    }
     // before every round, not only the first: reads between two quiet stretches refill the caches
     this.deps.release();
     this.deps.collect();
@@ -90,11 +102,15 @@ export class IdleCollector {
   }
 }
 
-/** The main isolate's real figures and V8's full collection (exposed at run time, as `--expose-gc` would). */
-export function idleCollectorDependencies(): IdleCollectorDependencies {
+/**
+ * The main isolate's real figures and V8's full collection (exposed at run time, as `--expose-gc` would).
+ * `markRecent` must be called RECENT_MS before each `utilization`: `busyNow` is the share since that mark.
+ */
+export function idleCollectorDependencies(): IdleCollectorDependencies & { markRecent(): void } {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as () => void;
   let last = performance.eventLoopUtilization();
+  let recent = last;
   return {
     utilization: () => {
       const now = performance.eventLoopUtilization();
@@ -102,6 +118,11 @@ export function idleCollectorDependencies(): IdleCollectorDependencies {
       last = now;
       return share;
     },
+    markRecent: () => {
+      recent = performance.eventLoopUtilization();
+    },
+    busyNow: () =>
+      performance.eventLoopUtilization(performance.eventLoopUtilization(), recent).utilization >= BUSY_UTILIZATION,
     committedHeapBytes: () => getHeapStatistics().total_heap_size,
     collect: gc,
     release: () => {
@@ -110,10 +131,17 @@ export function idleCollectorDependencies(): IdleCollectorDependencies {
   };
 }
 
-/** Run an IdleCollector on the real isolate, ticking every second; the timer never keeps the process alive. */
+/**
+ * Run an IdleCollector on the real isolate, ticking every second, with the recent window marked RECENT_MS
+ * before each tick; the timers never keep the process alive.
+ */
 export function startIdleCollector(): { stop(): void } {
-  const collector = new IdleCollector(idleCollectorDependencies());
-  const timer = setInterval(() => collector.tick(), 1000);
+  const deps = idleCollectorDependencies();
+  const collector = new IdleCollector(deps);
+  const timer = setInterval(() => {
+    deps.markRecent();
+    setTimeout(() => collector.tick(), RECENT_MS).unref();
+  }, 1000);
   timer.unref();
   return { stop: () => clearInterval(timer) };
 }

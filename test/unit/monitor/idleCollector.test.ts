@@ -22,6 +22,8 @@ const MiB = 2 ** 20;
 class Machine {
   heap = 60 * MiB;
   busy = false;
+  /** the last tenth of the current second was busy (a load began at its end) */
+  busyAtEnd = false;
   /** seconds (1-based tick numbers) at which a collection ran */
   readonly collectedAt: number[] = [];
   /** what happened, in order: "release" (the caches let go) and "collect" */
@@ -29,6 +31,7 @@ class Machine {
   second = 0;
   readonly collector = new IdleCollector({
     utilization: () => (this.busy ? BUSY_UTILIZATION : BUSY_UTILIZATION / 10),
+    busyNow: () => this.busy || this.busyAtEnd,
     committedHeapBytes: () => this.heap,
     release: () => {
       this.events.push("release");
@@ -40,10 +43,11 @@ class Machine {
     },
   });
 
-  run(seconds: number, busy: boolean, growPerSecond = 0): void {
+  run(seconds: number, busy: boolean, growPerSecond = 0, busyAtEnd = false): void {
     for (let i = 0; i < seconds; i++) {
       this.second++;
       this.busy = busy;
+      this.busyAtEnd = busyAtEnd;
       this.heap += growPerSecond;
       this.collector.tick();
     }
@@ -110,10 +114,39 @@ test("only a heap grown REGROW_BYTES over what the last collection left brings c
   assert.equal(m.collectedAt.length, 2 * ROUNDS, "grown past REGROW_BYTES: a new quiet period collects again");
 });
 
+test("a load that begins at the end of a quiet second is not met by a collection; the count starts again", () => {
+  const m = new Machine();
+  m.run(5, true, 20 * MiB);
+  m.run(QUIET_SECONDS - 1, false);
+  // the second that would bring the first collection: quiet as a whole, busy in its last tenth
+  m.run(1, false, 0, true);
+  assert.deepEqual(m.collectedAt, []);
+  assert.deepEqual(m.events, [], "nothing released either");
+  m.run(QUIET_SECONDS - 1, false);
+  assert.deepEqual(m.collectedAt, [], "a busy end counts as a busy second");
+  m.run(1, false);
+  assert.deepEqual(m.collectedAt, [5 + QUIET_SECONDS + QUIET_SECONDS]);
+});
+
 test("the real dependencies: a share of event-loop time, the committed heap, a collection that runs", () => {
   const deps = idleCollectorDependencies();
   const share = deps.utilization();
   assert.ok(share >= 0 && share <= 1, `utilization ${share}`);
   assert.ok(deps.committedHeapBytes() > 0);
   assert.doesNotThrow(() => deps.collect());
+});
+
+test("the real busyNow: quiet while the loop waited since the mark, busy after work right after it", async () => {
+  const deps = idleCollectorDependencies();
+  deps.markRecent();
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  assert.equal(deps.busyNow(), false, "50 ms of waiting");
+  deps.markRecent();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const until = performance.now() + 30;
+  while (performance.now() < until) {
+    // 30 ms of work in a callback, as a load's first requests are
+  }
+  await new Promise((resolve) => setTimeout(resolve, 5));
+  assert.equal(deps.busyNow(), true, "30 ms of work in ~35 ms");
 });
