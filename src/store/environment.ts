@@ -48,7 +48,11 @@ export type EnvironmentRole = "store" | "journal";
 
 /** Open (or create) the environment in directory `path` (the store's unless `role` says). Throws lmdb-js's error as is. */
 export function openEnvironment(path: string, role: EnvironmentRole = "store"): RootEnv {
-  return openWith(path, role === "store");
+  return openWith(path, writesThroughMap(role));
+}
+
+function writesThroughMap(role: EnvironmentRole): boolean {
+  return role === "store";
 }
 
 function openWith(path: string, writeMap: boolean): RootEnv {
@@ -102,7 +106,7 @@ export function openCheckedEnvironment(
     void checked.close();
     throw e;
   }
-  if (role === "journal") return checked;
+  if (!writesThroughMap(role)) return checked;
   // lmdb-js closes the native environment at once when nothing is being written, as here
   void checked.close();
   return openOrFail(path, true);
