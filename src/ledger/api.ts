@@ -15,6 +15,7 @@ import type { Entry } from "../protocol/entry.js";
 import type { AssetBlock } from "../protocol/fblock.js";
 import type { Receipt } from "../protocol/receipt.js";
 import type { Transaction } from "../protocol/transaction.js";
+import type { CallerAddress } from "./holdingPolicy.js";
 
 /** Spec §3 statuses. */
 export const AckStatus = {
@@ -115,12 +116,13 @@ export interface LedgerApi {
    * (CHAIN_ID_MISMATCH), as is one for a chain that exists (CHAIN_EXISTS); otherwise the paying commit decides.
    */
   /**
-   * A reveal; `from` is the caller's address when an API took it (the holding queue's per-source share,
-   * holdingPolicy.ts). Success means docs/ledger.md "What a reveal's answer means".
+   * A reveal; `from` is the caller's address, or what reads it, when an API took it (the holding queue's
+   * per-source share, holdingPolicy.ts: read only for a reveal that is or would be held). Success means
+   * docs/ledger.md "What a reveal's answer means".
    */
   submitReveal(
     entryRaw: Uint8Array,
-    options?: { kind?: "chain" | "entry"; from?: string },
+    options?: { kind?: "chain" | "entry"; from?: CallerAddress },
   ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
   submitTransaction(tx: Transaction): Promise<{ txId: Uint8Array }>;
 

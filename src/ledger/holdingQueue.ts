@@ -69,6 +69,8 @@ export class HoldingQueue {
   }
 
   get(entryHash: Uint8Array): HeldReveal | undefined {
+    // nothing held, the usual case: no hex key built (a reveal asks up to three times)
+    if (this.held.size === 0) return undefined;
     return this.held.get(toHex(entryHash));
   }
 

@@ -27,7 +27,13 @@ import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
 import { BlockCloser, type ClusterClose, type PreClose, type SavedBlockInfo } from "./close.js";
 import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
 import { LedgerError } from "./errors.js";
-import { checkSourceShare, HOLDING_QUEUE_BYTES, HOLDING_QUEUE_LIMIT, sourceOf } from "./holdingPolicy.js";
+import {
+  type CallerAddress,
+  callerSource,
+  checkSourceShare,
+  HOLDING_QUEUE_BYTES,
+  HOLDING_QUEUE_LIMIT,
+} from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
 import { encodeMessage, type LogMessage } from "./messages.js";
 import type { LedgerObserver } from "./observer.js";
@@ -174,7 +180,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   async submitReveal(
     entryRaw: Uint8Array,
-    options: { kind?: "chain" | "entry"; from?: string } = {},
+    options: { kind?: "chain" | "entry"; from?: CallerAddress } = {},
   ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
     try {
       this.assertWritable();
@@ -182,16 +188,21 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       const hash = entryHash(entryRaw);
       const timeMs = this.now();
       if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
-      // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log
-      const source = options.from === undefined ? undefined : sourceOf(options.from);
-      if (source !== undefined && wouldHold(this.state, hash, timeMs))
-        checkSourceShare(this.state.holding, source, entryRaw.length);
+      // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
+      // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
+      // ~4 % of a loaded node's main thread (docs/performance.md, "Eighth session").
+      const from = options.from;
+      let source: string | null | undefined; // null: read, and no source (an unknown address)
+      if (from !== undefined && wouldHold(this.state, hash, timeMs)) {
+        source = callerSource(from) ?? null;
+        if (source !== null) checkSourceShare(this.state.holding, source, entryRaw.length);
+      }
       // the entry decoded and hashed once: the rules take both with the message (messages.ts `decoded`)
       const done = this.accept({ kind: "reveal", timeMs, entryRaw, decoded: { entry, entryHash: hash } });
       // held now on a single node (applied before the journal write); on a cluster node once the log applied it
-      if (source !== undefined) this.state.holding.attribute(hash, source);
+      if (from !== undefined) source = this.attributeHeld(hash, from, source);
       await done;
-      if (source !== undefined) this.state.holding.attribute(hash, source);
+      if (from !== undefined) this.attributeHeld(hash, from, source);
       return { entryHash: hash, chainId: entry.chainId };
     } catch (e) {
       throw this.rejected(e);
@@ -257,6 +268,23 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   }
 
   /** Count a refused write; returns the error for the caller to throw. */
+  /**
+   * Count the reveal `hash` against its caller's source when the queue holds it and has no source for it yet;
+   * the caller's address is read then unless already read (`source`: undefined when not read, null when read
+   * and unknown). Returns the source as now known.
+   */
+  private attributeHeld(
+    hash: Uint8Array,
+    from: CallerAddress,
+    source: string | null | undefined,
+  ): string | null | undefined {
+    const held = this.state.holding.get(hash);
+    if (held === undefined || held.source !== undefined) return source;
+    const known = source === undefined ? (callerSource(from) ?? null) : source;
+    if (known !== null) this.state.holding.attribute(hash, known);
+    return known;
+  }
+
   private rejected(e: unknown): unknown {
     this.state.counters.rejected++;
     return e;

@@ -7,6 +7,7 @@
  */
 
 import { decodeRecord, RecordKind } from "../../cluster/records.js";
+import type { CallerAddress } from "../../ledger/holdingPolicy.js";
 import { toHex } from "../../protocol/bytes.js";
 import {
   CHAIN_COMMIT_SIZE,
@@ -47,14 +48,16 @@ async function submitReveal(
   kind?: "chain" | "entry",
 ): Promise<{ entryhash: string; chainid: string }> {
   unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
-  // the caller's address: the holding queue's per-source share (ledger/holdingPolicy.ts)
-  const from = ctx.request?.address?.();
+  // the caller, whose address the ledger reads for the holding queue's per-source share when the reveal is
+  // held (ledger/holdingPolicy.ts CallerAddress)
+  const request = ctx.request;
+  const from = request?.address === undefined ? undefined : (request as CallerAddress);
   const r = await ctx.intake.submit(
     "reveal",
     () =>
       ctx.ledger.submitReveal(raw, {
         ...(kind === undefined ? {} : { kind }),
-        ...(from === undefined || from === "" ? {} : { from }),
+        ...(from === undefined ? {} : { from }),
       }),
     ctx.request?.receivedMs,
   );
