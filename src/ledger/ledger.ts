@@ -171,8 +171,10 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
         { publicKey: commit.ecPublicKey, message: commitSignedPart(commit), signature: commit.signature },
       ]);
       if (ok !== true) throw new LedgerError({ code: "BAD_SIGNATURE", what: "commit" });
-      await this.accept({ kind: "commit", timeMs, commit });
-      return { txId: commitTxId(commit), entryHash: commit.entryHash };
+      // hashed once: the rules take it with the message (messages.ts), the answer carries it
+      const txId = commitTxId(commit);
+      await this.accept({ kind: "commit", timeMs, commit, txId });
+      return { txId, entryHash: commit.entryHash };
     } catch (e) {
       throw this.rejected(e);
     }

@@ -35,8 +35,12 @@ export const MessageKind = {
 } as const;
 
 export type LogMessage =
-  /** a paid commit (entry or chain) */
-  | { kind: "commit"; timeMs: number; commit: Commit }
+  /**
+   * a paid commit (entry or chain). `txId`: `commitTxId(commit)` when the writer already computed it from
+   * this very commit (so the rules do not hash it again); never journaled, and absent on every message
+   * decoded from the journal or the log.
+   */
+  | { kind: "commit"; timeMs: number; commit: Commit; txId?: Uint8Array }
   /**
    * a reveal: the marshalled entry. `decoded`: the entry and its hash when the writer already computed
    * them from these very bytes (so the rules do not decode and hash them again); never journaled, and

@@ -49,7 +49,7 @@ const NO_CHAIN_ID_HASH = new Uint8Array(32);
 export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeMs: number) => void): boolean {
   switch (msg.kind) {
     case "commit":
-      applyCommit(s, msg.commit, msg.timeMs);
+      applyCommit(s, msg.commit, msg.timeMs, msg.txId);
       return true;
     case "reveal":
       return applyReveal(s, msg.entryRaw, msg.timeMs, msg.decoded);
@@ -65,8 +65,11 @@ export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeM
   }
 }
 
-/** A commit: credits in range, not repeated, pairs with a held reveal, paid from the EC balance. */
-export function applyCommit(s: LedgerState, commit: Commit, timeMs: number): void {
+/**
+ * A commit: credits in range, not repeated, pairs with a held reveal, paid from the EC balance. `knownTxId`:
+ * the commit's txid when the caller has it already (messages.ts, the commit message's `txId`).
+ */
+export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, knownTxId?: Uint8Array): void {
   checkTimestamp("commit", commit.milliTime, timeMs);
   const range = commit.kind === "chain" ? CHAIN_COMMIT_CREDITS : ENTRY_COMMIT_CREDITS;
   if (commit.credits < range.min || commit.credits > range.max)
@@ -78,7 +81,7 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number): voi
   const existing = livePaidCommit(s, hash, timeMs);
   if (existing !== undefined && existing.credits >= commit.credits)
     throw new LedgerError({ code: "REPEATED_COMMIT", entryHash: toHex(hash), info: REPEATED_COMMIT_INFO });
-  const txId = commitTxId(commit);
+  const txId = knownTxId ?? commitTxId(commit);
   const record: PaidCommit = {
     kind: commit.kind,
     credits: commit.credits,
