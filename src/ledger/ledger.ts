@@ -55,6 +55,8 @@ import { type LedgerState, type LedgerView, newCounters } from "./state.js";
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
 const PRODUCING_NETWORKS: readonly NetworkName[] = ["LOCAL", "CUSTOM"];
+/** A message's answer carries no value once its writes are on disk. */
+const NOTHING = (): void => {};
 
 export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   private readonly deps: LedgerDependencies;
@@ -347,33 +349,38 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     }
     // A record that is not on disk leaves its message applied in memory: the state is rebuilt from disk
     // before the refusal is answered, so a refused write is never seen as accepted (`rollBack`).
-    const waits: Promise<void>[] = [
-      durable.catch((e: unknown) => {
-        this.fail(`a write to the journal failed: ${e instanceof Error ? e.message : String(e)}`);
-        return this.rollBack().then(() => {
-          throw new LedgerError({ code: "STORAGE_FULL", info: this.failure ?? String(e) });
-        });
-      }),
-    ];
-    if (this.state.pl !== pl && this.state.saved.closing !== undefined) waits.push(this.state.saved.closing.saved);
-    const done = Promise.all(waits).then(
-      () => {},
-      (e: unknown) => {
-        if (e instanceof LedgerError) throw e;
-        this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
-        throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
+    // (Handlers made once, in the constructor: a message costs two promises here, plus the close's wait.)
+    let written: Promise<unknown> = durable.then(undefined, this.journalFailed);
+    if (this.state.pl !== pl && this.state.saved.closing !== undefined)
+      written = Promise.all([written, this.state.saved.closing.saved]);
+    const done = written.then(NOTHING, this.writeFailed);
+    this.inflight.add(done);
+    done.then(
+      () => {
+        this.inflight.delete(done);
+        if (journal && this.observer !== undefined) this.notify((o) => o.accepted(msg, pl.height));
+      },
+      () => {
+        this.inflight.delete(done);
       },
     );
-    this.inflight.add(done);
-    const forget = (): void => {
-      this.inflight.delete(done);
-    };
-    done.then(() => {
-      forget();
-      if (journal) this.notify((o) => o.accepted(msg, pl.height));
-    }, forget);
     return done;
   }
+
+  /** A journal record did not reach the disk: refuse writes, rebuild the state from disk, then refuse this one. */
+  private readonly journalFailed = (e: unknown): Promise<never> => {
+    this.fail(`a write to the journal failed: ${e instanceof Error ? e.message : String(e)}`);
+    return this.rollBack().then(() => {
+      throw new LedgerError({ code: "STORAGE_FULL", info: this.failure ?? String(e) });
+    });
+  };
+
+  /** What a message's wait ended with when it failed: the journal's refusal as is, a block save's as STORAGE_FULL. */
+  private readonly writeFailed = (e: unknown): never => {
+    if (e instanceof LedgerError) throw e;
+    this.fail(`a write to the database failed: ${e instanceof Error ? e.message : String(e)}`);
+    throw new LedgerError({ code: "STORAGE_FULL", info: this.failure! });
+  };
 
   /** Tell `observer` of every accepted message and saved block from now on (one observer: the live feed). */
   setObserver(observer: LedgerObserver | undefined): void {
