@@ -64,6 +64,7 @@ const CANDIDATES = {
     "ledger/rulesLogEdges",
     "ledger/replayRollbackEdges",
     "ledger/ledgerEdges",
+    "ledger/callerAddress",
   ],
 };
 
@@ -113,8 +114,9 @@ const FOCUS = {
   "ledger/blockBuilder": ["ledger/blockBuilderEdges", ...LEDGER_FAST],
   // reads of a closed block during its save against the store's answers after it (savedStateEdges)
   "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
-  // the per-source share's address normalization (holdingSourceEdges, milliseconds) before the rules' tests
-  "ledger/holdingPolicy": ["ledger/holdingSourceEdges", ...LEDGER_FAST],
+  // the per-source share's address normalization (holdingSourceEdges, milliseconds) and when a caller's address
+  // is read (callerAddress) before the rules' tests
+  "ledger/holdingPolicy": ["ledger/holdingSourceEdges", "ledger/callerAddress", ...LEDGER_FAST],
   // the bootstrap signer and the CUSTOM genesis check at open (bootstrapEdges)
   "ledger/bootstrap": ["ledger/bootstrapEdges", ...LEDGER_FAST],
   // the /debug views field by field (debugViewsEdges), then the rules' tests
@@ -134,9 +136,10 @@ const FOCUS = {
   // its own tests, then the release when the node goes quiet (idleRelease, milliseconds)
   "ledger/decodedBlockCache": ["ledger/decodedBlockCache", "ledger/decodedBlockCacheEdges", "idleRelease"],
   // the writer's own rules (ledgerEdges: answers, refusals, journal, observer, failure and recovery, cluster
-  // writes, options), then a journal commit that fails after its message was applied (journalFailure: the
-  // rebuild from disk, `rollBack`; skipped without prlimit), then the rules' tests
-  "ledger/ledger": ["ledger/ledgerEdges", "ledger/journalFailure", ...LEDGER_FAST],
+  // writes, options), when a reveal's caller address is read (callerAddress), then a journal commit that fails
+  // after its message was applied (journalFailure: the rebuild from disk, `rollBack`; skipped without prlimit),
+  // then the rules' tests
+  "ledger/ledger": ["ledger/ledgerEdges", "ledger/callerAddress", "ledger/journalFailure", ...LEDGER_FAST],
 };
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
