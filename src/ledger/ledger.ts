@@ -358,7 +358,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     done.then(
       () => {
         this.inflight.delete(done);
-        if (journal && this.observer !== undefined) this.notify((o) => o.accepted(msg, pl.height));
+        if (journal) this.notify((o) => o.accepted(msg, pl.height));
       },
       () => {
         this.inflight.delete(done);
