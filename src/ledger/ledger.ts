@@ -194,7 +194,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
       // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
       // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
-      // ~4 % of a loaded node's main thread (docs/performance.md, "Eighth session").
+      // ~4 % of a loaded node's main thread (docs/performance.md, "Issue 16, eighth session").
       const from = options.from;
       let source: string | null | undefined; // null: read, and no source (an unknown address)
       if (from !== undefined && wouldHold(this.state, hash, timeMs)) {
@@ -271,7 +271,6 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     await this.deps.store.flushed();
   }
 
-  /** Count a refused write; returns the error for the caller to throw. */
   /**
    * Count the reveal `hash` against its caller's source when the queue holds it and has no source for it yet;
    * the caller's address is read then unless already read (`source`: undefined when not read, null when read
@@ -289,6 +288,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     return known;
   }
 
+  /** Count a refused write; returns the error for the caller to throw. */
   private rejected(e: unknown): unknown {
     this.state.counters.rejected++;
     return e;
@@ -349,7 +349,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     }
     // A record that is not on disk leaves its message applied in memory: the state is rebuilt from disk
     // before the refusal is answered, so a refused write is never seen as accepted (`rollBack`).
-    // (Handlers made once, in the constructor: a message costs two promises here, plus the close's wait.)
+    // (The handlers are made once per ledger, as fields: a message costs two promises here, plus the close's wait.)
     let written: Promise<unknown> = durable.then(undefined, this.journalFailed);
     if (this.state.pl !== pl && this.state.saved.closing !== undefined)
       written = Promise.all([written, this.state.saved.closing.saved]);
