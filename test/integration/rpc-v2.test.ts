@@ -858,10 +858,9 @@ describe("the full flow", () => {
     const tx = buildTransaction({ ...shape, inputs: [{ seed: genesisKey.seed, amount: 10n * rate + fee }] });
     const before = (await t.call("entry-credit-balance", { address: ecKey.publicAddress })).result.balance;
     ok(await t.call("send-raw-message", { message: `09${toHex(tx.raw)}` }));
-    assert.equal(
-      (await t.call("ack", { hash: toHex(sha256(tx.signedPart)), chainid: "f" })).result.status,
-      "TransactionACK",
-    );
+    // acknowledged; a 2-second block may close between the two calls, as in the full flow
+    const acked = await t.call("ack", { hash: toHex(sha256(tx.signedPart)), chainid: "f" });
+    assert.ok(ACKED.includes(acked.result.status), acked.text);
     assert.equal((await t.call("entry-credit-balance", { address: ecKey.publicAddress })).result.balance, before + 10);
     // A trailing 96-byte message signature is allowed; anything else after the payload is not.
     fails(
