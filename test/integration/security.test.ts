@@ -734,8 +734,8 @@ describe("request bodies are held only as they arrive", () => {
   const MiB = 1024 * 1024;
   /** Open `n` connections, each declaring `declared` bytes and sending `sent` of them; resolves with the sockets. */
   async function slowUploads(port: number, n: number, declared: number, sent: number): Promise<Socket[]> {
-    const sockets: Socket[] = [];
-    for (let i = 0; i < n; i++) {
+    // all at once, not one after another: the node's 10-s limit on an unfinished body runs from each connect
+    const open = async (): Promise<Socket> => {
       const s = connect({ port, host: "127.0.0.1" });
       await new Promise<void>((resolve, reject) => {
         s.once("connect", () => resolve());
@@ -746,9 +746,9 @@ describe("request bodies are held only as they arrive", () => {
         `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: text/plain\r\nContent-Length: ${declared}\r\n\r\n`,
       );
       s.write(Buffer.alloc(sent, 0x20));
-      sockets.push(s);
-    }
-    return sockets;
+      return s;
+    };
+    return Promise.all(Array.from({ length: n }, open));
   }
 
   it("a declared length over the limit is answered 413 at once, before the upload; the rest is dropped and the connection serves on", async (t) => {
@@ -806,15 +806,39 @@ describe("request bodies are held only as they arrive", () => {
     t.after(() => node.cleanup());
     const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
     await node.rpc("heights");
-    const fdsBefore = node.openFds();
     // 300 connections declaring 1 MiB and sending 1 byte: the old reader reserved 300 MiB. Nothing is
-    // reserved: with all 300 open (the node holds their sockets), a whole 1 MiB body still fits the 64 MiB
-    // budget and is served.
-    const idle = await slowUploads(node.port, 300, MiB, 1);
-    await waitUntil("the node to hold the 300 connections", () => node.openFds() >= fdsBefore + 300);
+    // reserved: with all 300 held by the node, a whole 1 MiB body still fits the 64 MiB budget and is served.
     const fullBody = " ".repeat(MiB - heights.length) + heights;
-    assert.equal((await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, fullBody))).status, 200);
-    for (const s of idle) s.destroy();
+    // uWS closes a connection whose body is unfinished ~10 s after it opened (measured; more body bytes do not
+    // extend it), so the 300 must be opened, seen held and the full body answered inside that window. On a
+    // machine too loaded to do so within 8 s the round is set up again, at most 3 times; the assertion is the same.
+    const ROUND_MS = 8_000;
+    const rounds: string[] = [];
+    let servedWhileHeld: number | undefined;
+    for (let round = 0; round < 3 && servedWhileHeld === undefined; round++) {
+      const openedAt = performance.now();
+      const idle = await slowUploads(node.port, 300, MiB, 1);
+      const ports = new Set(idle.map((s) => s.localPort ?? 0));
+      try {
+        await waitUntil(
+          "the node to accept the 300 connections",
+          () => node.acceptedConnectionsFrom(ports) === 300 || performance.now() - openedAt > ROUND_MS,
+          ROUND_MS + 2_000,
+        );
+        const acceptedBefore = node.acceptedConnectionsFrom(ports);
+        const status =
+          acceptedBefore === 300
+            ? (await rawExchange(node.port, post("/v2", `127.0.0.1:${node.port}`, fullBody))).status
+            : 0;
+        const acceptedAfter = node.acceptedConnectionsFrom(ports);
+        const elapsed = performance.now() - openedAt;
+        rounds.push(`held ${acceptedBefore} then ${acceptedAfter}, status ${status}, ${elapsed.toFixed(0)} ms`);
+        if (acceptedBefore === 300 && acceptedAfter === 300 && elapsed <= ROUND_MS) servedWhileHeld = status;
+      } finally {
+        for (const s of idle) s.destroy();
+      }
+    }
+    assert.equal(servedWhileHeld, 200, `a full body beside 300 held uploads: ${rounds.join("; ")}`);
 
     // 80 bodies of 1 MiB less one byte (80 MiB unfinished): some are refused with 503, none crashes the node
     const answers: string[] = [];

@@ -13,7 +13,7 @@
  *   const h = await node.rpc("heights");
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -379,6 +379,42 @@ export class LedgerdProcess {
     const pid = this.pid;
     if (pid === undefined) throw new Error(`openFds: the node is not running (${this.exitDescription})`);
     return readdirSync(`/proc/${pid}/fd`).length;
+  }
+
+  /**
+   * How many of the TCP connections from `clientPorts` (the local ports of a test's sockets to 127.0.0.1) the
+   * node has accepted: a connection counts once one of the node's file descriptors is its socket. A connection
+   * still in the listen queue, or closed by the node, does not count. Linux only, from /proc; throws elsewhere.
+   */
+  acceptedConnectionsFrom(clientPorts: ReadonlySet<number>): number {
+    const pid = this.pid;
+    if (pid === undefined)
+      throw new Error(`acceptedConnectionsFrom: the node is not running (${this.exitDescription})`);
+    const ownSockets = new Set<string>();
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      let target: string;
+      try {
+        target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      } catch {
+        continue; // closed between the listing and the read
+      }
+      const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+      if (inode !== undefined) ownSockets.add(inode);
+    }
+    let accepted = 0;
+    // an IPv4 client of a dual-stack listener appears in tcp6 as ::ffff:127.0.0.1
+    for (const table of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
+      const rows = existsSync(table) ? readFileSync(table, "utf8").split("\n").slice(1) : [];
+      for (const row of rows) {
+        // columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
+        const cols = row.trim().split(/\s+/);
+        if (cols.length < 10) continue;
+        const localPort = Number.parseInt(cols[1]!.split(":")[1]!, 16);
+        const remotePort = Number.parseInt(cols[2]!.split(":")[1]!, 16);
+        if (localPort === this.port && clientPorts.has(remotePort) && ownSockets.has(cols[9]!)) accepted++;
+      }
+    }
+    return accepted;
   }
 
   /** Send a raw body to `path` (default /v2) with `method` (default POST). */
