@@ -99,10 +99,11 @@ function trickle(
   parts: string[],
   intervalMs: number,
   giveUpMs: number,
+  localPorts?: Set<number>,
 ): Promise<{ closedAfterMs: number | undefined; received: string; sent: number }> {
   return new Promise((resolve) => {
     const t0 = Date.now();
-    const s = net.connect(port, "127.0.0.1");
+    const s = net.connect(port, "127.0.0.1", () => localPorts?.add(s.localPort ?? 0));
     let i = 0;
     let received = "";
     const timer = setInterval(() => {
@@ -298,14 +299,19 @@ describe("HTTP limits of a running node", { concurrency: false }, () => {
       const head = `POST /v2 HTTP/1.1\r\nHost: 127.0.0.1:${node.port}\r\nContent-Type: text/plain\r\n`;
       const headers = head + `Content-Length: ${PROPERTIES.length}\r\n\r\n`;
       // headers: ~90 parts and body: ~46 parts at one per 500 ms would outlast the give-up: only a cut ends them
-      const fdsBefore = node.openFds();
+      const ports = new Set<number>();
       const slow = [
-        ...Array.from({ length: 20 }, () => trickle(node.port, [...headers], 500, SLOW_CLIENT_GIVE_UP_MS)),
-        ...Array.from({ length: 20 }, () => trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_GIVE_UP_MS)),
-        ...Array.from({ length: 20 }, () => trickle(node.port, [], 500, SLOW_CLIENT_GIVE_UP_MS)),
+        ...Array.from({ length: 20 }, () => trickle(node.port, [...headers], 500, SLOW_CLIENT_GIVE_UP_MS, ports)),
+        ...Array.from({ length: 20 }, () =>
+          trickle(node.port, [headers, ...PROPERTIES], 500, SLOW_CLIENT_GIVE_UP_MS, ports),
+        ),
+        ...Array.from({ length: 20 }, () => trickle(node.port, [], 500, SLOW_CLIENT_GIVE_UP_MS, ports)),
       ];
       // the 60 are connected (the node holds their sockets) while it serves another client
-      await waitUntil("the node to hold the 60 slow connections", () => node.openFds() >= fdsBefore + 60);
+      await waitUntil(
+        "the node to hold the 60 slow connections",
+        () => ports.size === 60 && node.acceptedConnectionsFrom(ports) === 60,
+      );
       await stillServes(node, "with 60 slow clients connected");
       const results = await Promise.all(slow);
       const kinds = ["headers trickled", "body trickled", "idle"];
