@@ -34,6 +34,7 @@ import {
 } from "../../src/protocol/genesis.js";
 import { customNetworkFixture } from "../support/customNetwork.js";
 import { freeLoopbackPort, killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
+import { tcpSockets } from "../support/procNet.js";
 import { waitFor, waitUntil } from "../support/waitFor.js";
 
 after(() => killAllNodes());
@@ -48,21 +49,9 @@ function heldReveal(): string {
 
 /** Listening sockets on `port` from /proc/net/tcp{,6}: their local addresses as the kernel prints them. */
 function listenAddresses(port: number): string[] {
-  const portHex = port.toString(16).toUpperCase().padStart(4, "0");
-  const out: string[] = [];
-  for (const file of ["/proc/net/tcp", "/proc/net/tcp6"]) {
-    let lines: string[];
-    try {
-      lines = readFileSync(file, "utf8").split("\n").slice(1);
-    } catch {
-      continue;
-    }
-    for (const line of lines) {
-      const [, local, , state] = line.trim().split(/\s+/);
-      if (state === "0A" && local?.endsWith(`:${portHex}`)) out.push(local.slice(0, -5));
-    }
-  }
-  return out;
+  return tcpSockets()
+    .filter((s) => s.state === "0A" && s.localPort === port)
+    .map((s) => s.localAddress);
 }
 
 /** 127.0.0.1, ::1 and ::ffff:127.0.0.1 as /proc/net/tcp{,6} print them (little-endian words). */

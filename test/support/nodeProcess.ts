@@ -19,6 +19,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tcpSockets } from "./procNet.js";
 
 /** The project root, from dist/test/support at run time. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -401,20 +402,10 @@ export class LedgerdProcess {
       const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
       if (inode !== undefined) ownSockets.add(inode);
     }
-    let accepted = 0;
     // an IPv4 client of a dual-stack listener appears in tcp6 as ::ffff:127.0.0.1
-    for (const table of [`/proc/${pid}/net/tcp`, `/proc/${pid}/net/tcp6`]) {
-      const rows = existsSync(table) ? readFileSync(table, "utf8").split("\n").slice(1) : [];
-      for (const row of rows) {
-        // columns: sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode …
-        const cols = row.trim().split(/\s+/);
-        if (cols.length < 10) continue;
-        const localPort = Number.parseInt(cols[1]!.split(":")[1]!, 16);
-        const remotePort = Number.parseInt(cols[2]!.split(":")[1]!, 16);
-        if (localPort === this.port && clientPorts.has(remotePort) && ownSockets.has(cols[9]!)) accepted++;
-      }
-    }
-    return accepted;
+    return tcpSockets(`/proc/${pid}/net`).filter(
+      (s) => s.localPort === this.port && clientPorts.has(s.remotePort) && ownSockets.has(s.inode),
+    ).length;
   }
 
   /** Send a raw body to `path` (default /v2) with `method` (default POST). */
