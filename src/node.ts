@@ -6,6 +6,7 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
+import { RememberingVerifier } from "./cluster/clientSignatures.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
@@ -18,6 +19,7 @@ import { LedgerClock } from "./ledger/clock.js";
 import { Ledger } from "./ledger/ledger.js";
 import type { LedgerEvents } from "./ledger/options.js";
 import { createLogger, type Logger } from "./log/logger.js";
+import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
 import { countWrites } from "./monitor/writeOutcomes.js";
@@ -119,12 +121,16 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     });
     cleanups.push(() => store.close());
 
-    const verifier: Verifier =
+    const checker: Verifier =
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
-    cleanups.push(() => verifier.close());
-
     // A cluster node: the replicated log first (it waits for NATS), then the ledger writing through it.
     const clustered = config.cluster.natsUrls.length > 0;
+    // A cluster node checks every client signature again when it applies the log (clientSignatures.ts); the
+    // writes it took itself are answered there from what its submit already checked.
+    const remembering = clustered ? new RememberingVerifier(checker) : undefined;
+    const verifier: Verifier = remembering ?? checker;
+    cleanups.push(() => verifier.close());
+
     // the federation reads the API's drop/delay knobs; the server is made after it
     const serverRef: { current: RpcServer | undefined } = { current: undefined };
     let federation: Federation | undefined;
@@ -186,7 +192,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       dataDir,
       getConfig: () => current,
       log,
-      ...(verifier instanceof PoolVerifier ? { verifyUtilization: () => verifier.utilization() } : {}),
+      ...(checker instanceof PoolVerifier ? { verifyUtilization: () => checker.utilization() } : {}),
     });
     events.blockSaved = (info) => monitor.blockSaved(info);
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
@@ -198,6 +204,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         {
           ledger,
           log: replicatedLog,
+          signatures: remembering!,
           ...(archive === undefined ? {} : { archive }),
           logger: log,
           networkTesting: () => {
@@ -209,6 +216,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       const running = federation;
       cleanups.push(() => running.stop());
       monitor.health.add(consensusCheck(running));
+      registerClusterMetrics(monitor.metrics.registry, running);
     }
     if (!ledger.isProducing())
       log.warn(

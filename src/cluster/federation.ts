@@ -23,9 +23,11 @@ import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { directoryBlockHashes } from "../protocol/dblock.js";
 import { ProtocolError } from "../protocol/errors.js";
+import type { SignatureCheck } from "../workers/verifier.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
 import { loadAuthorities, saveAuthorities } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
+import { badSignature, clientSignatureChecks } from "./clientSignatures.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
 import type {
@@ -61,6 +63,9 @@ const SET_RETRY_MS = 2_000;
 /** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 export class FederationError extends NodeError {}
 
+/** A client write of a `writes` record after its checks: the message to apply, or its refusal. */
+type CheckedWrite = LogMessage | LedgerError;
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -87,6 +92,10 @@ export class Federation {
   private readonly forkedPromise = new Promise<number>((resolve) => {
     this.forkedAt = resolve;
   });
+  /** client writes from the log skipped for a bad signature since this node started (summary, metrics) */
+  private badSignatures = 0;
+  /** the height of the last bad-signature warning (one per height) */
+  private badSignatureWarnedAt = -1;
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
   private openRecords: SetRecord[] | undefined;
 
@@ -326,10 +335,13 @@ export class Federation {
     } catch (e) {
       this.deps.logger.warn("log record skipped: not a record", { seq: r.seq, error: String(e) });
     }
+    // client signatures are checked before anything of the record is applied (the check is asynchronous:
+    // the worker pool); a record is applied as a whole, in one synchronous step
+    const writes = rec?.kind === "writes" ? await this.checkWrites(rec.messages) : undefined;
     this.openRecords?.push({ seq: r.seq, data: r.data });
     const publisher = this.synced && this.isMe(this.hs.authorities.federated);
     let closed = false;
-    if (rec !== undefined) closed = this.applyRecord(rec, r.seq);
+    if (rec !== undefined) closed = this.applyRecord(rec, r.seq, writes);
     this.appliedSeq = r.seq;
     if (closed) {
       await this.deps.ledger.closeSaved();
@@ -343,13 +355,13 @@ export class Federation {
   }
 
   /** Apply one record; true when it closed a block. Deterministic: reads only the record and the state. */
-  private applyRecord(rec: ClusterRecord, seq: number): boolean {
+  private applyRecord(rec: ClusterRecord, seq: number, writes: CheckedWrite[] | undefined): boolean {
     const hs = this.hs;
     switch (rec.kind) {
       case "writes": {
         this.intake.delivered(
           seq,
-          rec.messages.map((bytes) => this.applyWrite(bytes)),
+          (writes ?? []).map((w) => this.applyWrite(w)),
         );
         return false;
       }
@@ -432,15 +444,60 @@ export class Federation {
     }
   }
 
-  private applyWrite(bytes: Uint8Array): WriteResult {
-    let msg: LogMessage;
-    try {
-      msg = decodeMessage(bytes);
-    } catch (e) {
-      return new LedgerError({ code: "INVALID", info: `not a message: ${e instanceof Error ? e.message : String(e)}` });
+  /**
+   * Decode each client write of a `writes` record and check its signatures (every node, whoever appended the
+   * record): the message to apply, or the refusal every node gives it. Deterministic: the bytes decide.
+   */
+  private async checkWrites(messages: readonly Uint8Array[]): Promise<CheckedWrite[]> {
+    const out: CheckedWrite[] = [];
+    const checks: SignatureCheck[] = [];
+    /** per message of `out`: where its checks start in `checks`, and how many */
+    const spans: { from: number; count: number }[] = [];
+    for (const bytes of messages) {
+      let msg: LogMessage;
+      try {
+        msg = decodeMessage(bytes);
+      } catch (e) {
+        out.push(
+          new LedgerError({ code: "INVALID", info: `not a message: ${e instanceof Error ? e.message : String(e)}` }),
+        );
+        spans.push({ from: checks.length, count: 0 });
+        continue;
+      }
+      if (msg.kind !== "commit" && msg.kind !== "reveal" && msg.kind !== "transaction") {
+        out.push(new LedgerError({ code: "INVALID", info: `a ${msg.kind} is not a client write` }));
+        spans.push({ from: checks.length, count: 0 });
+        continue;
+      }
+      const own = clientSignatureChecks(msg);
+      if (own instanceof LedgerError) {
+        out.push(own);
+        spans.push({ from: checks.length, count: 0 });
+        continue;
+      }
+      out.push(msg);
+      spans.push({ from: checks.length, count: own.length });
+      checks.push(...own);
     }
-    if (msg.kind !== "commit" && msg.kind !== "reveal" && msg.kind !== "transaction")
-      return new LedgerError({ code: "INVALID", info: `a ${msg.kind} is not a client write` });
+    if (checks.length === 0) return out;
+    const results = await this.deps.signatures.verifyAtApply(checks);
+    spans.forEach((span, i) => {
+      for (let k = 0; k < span.count; k++)
+        if (results[span.from + k] !== true) {
+          out[i] = badSignature(out[i] as LogMessage, k);
+          this.badSignatures++;
+          return;
+        }
+    });
+    return out;
+  }
+
+  private applyWrite(checked: CheckedWrite): WriteResult {
+    if (checked instanceof LedgerError) {
+      if (checked.type.code === "BAD_SIGNATURE") this.warnBadSignature();
+      return checked;
+    }
+    let msg = checked;
     // Times never go back within the block (the block's start comes from the log from then on).
     if (this.hs.startFixed) msg = { ...msg, timeMs: Math.max(msg.timeMs, this.deps.ledger.openBlock().minuteStartMs) };
     try {
@@ -454,6 +511,16 @@ export class Federation {
       // other nodes apply would fork this node
       throw e;
     }
+  }
+
+  /** One warning per height when a client write with a bad signature was skipped (a forger, or a bug). */
+  private warnBadSignature(): void {
+    if (this.badSignatureWarnedAt === this.hs.height) return;
+    this.badSignatureWarnedAt = this.hs.height;
+    this.deps.logger.warn("a client write in the log has a bad signature: skipped by every node", {
+      height: this.hs.height,
+      skippedSoFar: this.badSignatures,
+    });
   }
 
   private applyDbSig(rec: Extract<ClusterRecord, { kind: "dbSig" }>, seq: number): boolean {
@@ -588,6 +655,7 @@ export class Federation {
       federated: hs.authorities.federated.map((a) => toHex(a.identity)),
       audit: hs.authorities.audit.map((a) => toHex(a.identity)),
       signatures: [...hs.sigs.keys()],
+      badSignatureWrites: this.badSignatures,
       faultVotes: Object.fromEntries([...hs.election.votes].map(([k, v]) => [k, [...v]])),
     };
   }

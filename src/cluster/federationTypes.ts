@@ -6,6 +6,7 @@ import type { LedgerError } from "../ledger/errors.js";
 import type { LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import type { DirectoryBlock } from "../protocol/dblock.js";
+import type { SignatureCheck } from "../workers/verifier.js";
 import type { AuthorityView } from "./authorities.js";
 import type { DbSignature } from "./dbSig.js";
 import type { ElectionState } from "./election.js";
@@ -80,6 +81,11 @@ export interface FederationOptions {
 export interface FederationDependencies {
   ledger: FederatedLedger;
   log: OrderedLog;
+  /**
+   * checks the client signatures of every write the log delivers (clientSignatures.ts): the node's verifier
+   * pool behind a RememberingVerifier, so the node that took a write does not check it twice
+   */
+  signatures: { verifyAtApply(checks: readonly SignatureCheck[]): Promise<boolean[]> };
   logger: {
     debug(msg: string, fields?: Record<string, unknown>): void;
     info(msg: string, fields?: Record<string, unknown>): void;
@@ -131,6 +137,8 @@ export interface FederationStatus {
   federated: string[];
   audit: string[];
   signatures: string[];
+  /** client writes from the log skipped because a signature did not verify, since this node started */
+  badSignatureWrites: number;
   /** fault votes of the open height: `${round}/${faulted}/${candidate}` → voters (hex) */
   faultVotes: Record<string, string[]>;
 }

@@ -73,7 +73,8 @@ export function summary(_params: unknown, ctx: RpcContext) {
     const c = ctx.cluster.status();
     parts.push(
       `cluster ${c.role} seq=${c.appliedSequence} synced=${c.synced} federated=${c.federated.length} ` +
-        `audit=${c.audit.length} signed=${c.signatures.length}/${c.federated.length}`,
+        `audit=${c.audit.length} signed=${c.signatures.length}/${c.federated.length} ` +
+        `badsignatures=${c.badSignatureWrites}`,
     );
     if (c.forked) parts.push("FORKED: a majority of federated servers signed a different block; writes refused");
   }

@@ -10,23 +10,40 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
+import { RememberingVerifier } from "../../../src/cluster/clientSignatures.js";
 import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
 import { Federation } from "../../../src/cluster/federation.js";
 import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../../src/cluster/records.js";
 import { publicKeyFromSeed } from "../../../src/crypto/ed25519.js";
 import { LedgerError } from "../../../src/ledger/errors.js";
+import { encodeMessage } from "../../../src/ledger/messages.js";
 import { consensusCheck } from "../../../src/monitor/health.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
+import { decodeChainCommit } from "../../../src/protocol/commit.js";
 import {
   LOCAL_BOOTSTRAP_IDENTITY_HEX,
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
+import { decodeTransaction } from "../../../src/protocol/transaction.js";
+import { InlineVerifier } from "../../../src/workers/verifier.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
 import { waitUntil } from "../../support/waitFor.js";
-import { cleanup, closeNode, openNode, tempDir } from "../ledger/harness.js";
+import {
+  assetKey,
+  chainCommit,
+  cleanup,
+  closeNode,
+  ecKey,
+  firstEntry,
+  openNode,
+  payment,
+  rcdHashOf,
+  sand,
+  tempDir,
+} from "../ledger/harness.js";
 
 const quiet = { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} };
 const NET = networkId("LOCAL");
@@ -60,7 +77,7 @@ async function setup(stream: string) {
         nodeName: "test",
         authorityFile,
       },
-      { ledger: node.ledger, log, logger },
+      { ledger: node.ledger, log, logger, signatures: new RememberingVerifier(new InlineVerifier()) },
     );
   let fed = newFederation();
   await fed.start();
@@ -233,6 +250,45 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
         (e: unknown) =>
           e instanceof LedgerError && e.type.code === "INVALID" && /differ from the signed majority/.test(e.type.info),
       );
+    } finally {
+      await t.stop();
+    }
+  });
+
+  it("a client write with a bad signature in the log is skipped and counted; a well-signed one applies", async () => {
+    const t = await setup("LEDGER_F3");
+    try {
+      const now = Date.now();
+      const victim = rcdHashOf(sand);
+      const thief = assetKey(9);
+      const before = t.node.ledger.assetBalance(victim).saved;
+      // a transfer of the victim's funds with an all-zero signature, appended straight to the log
+      const honest = payment({ milliTime: now, outputs: [{ to: thief, amount: 89n * 100_000_000n }] });
+      const forgedRaw = honest.raw.slice();
+      forgedRaw.fill(0, forgedRaw.length - 64);
+      const forged = decodeTransaction(forgedRaw);
+      // a commit whose signature is of another key's
+      const { raw } = firstEntry(["forged"], "x");
+      const commit = chainCommit(raw, now);
+      const badCommitRaw = commit.raw.slice();
+      badCommitRaw.fill(3, badCommitRaw.length - 64);
+      const badCommit = decodeChainCommit(badCommitRaw);
+      await t.append({
+        kind: "writes",
+        messages: [
+          encodeMessage({ kind: "transaction", timeMs: now, tx: forged }),
+          encodeMessage({ kind: "commit", timeMs: now, commit: badCommit }),
+        ],
+      });
+      assert.equal(t.fed.status().badSignatureWrites, 2, "both forged writes skipped and counted");
+      assert.equal(t.node.ledger.assetBalance(rcdHashOf(thief)).ack, 0n, "the thief got nothing");
+      assert.equal(t.node.ledger.assetBalance(victim).ack, before, "the victim lost nothing");
+      assert.equal(t.node.ledger.ecBalance(ecKey.publicKey).ack, t.node.ledger.ecBalance(ecKey.publicKey).saved);
+      assert.ok(t.lines.some((l) => l.msg.startsWith("a client write in the log has a bad signature")));
+      // the same transfer, signed by the victim's key: applied (the check refuses only what is forged)
+      await t.append({ kind: "writes", messages: [encodeMessage({ kind: "transaction", timeMs: now, tx: honest })] });
+      assert.equal(t.fed.status().badSignatureWrites, 2);
+      assert.equal(t.node.ledger.assetBalance(rcdHashOf(thief)).ack, 89n * 100_000_000n);
     } finally {
       await t.stop();
     }

@@ -5,9 +5,11 @@
  * applied keeps that status while a repeat of it waits in the log. Real ledger over LMDB in a temp directory,
  * wired to a real federation (follower) over a real JetStream log (one nats-server), as node.ts wires them.
  */
+
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, test } from "node:test";
+import { RememberingVerifier } from "../../../src/cluster/clientSignatures.js";
 import { Federation } from "../../../src/cluster/federation.js";
 import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
 import { AckStatus } from "../../../src/ledger/api.js";
@@ -70,7 +72,7 @@ test("a cluster node: NotConfirmed until the log delivers its write back; an app
       skeletonKey: publicKey,
       nodeName: "reader-edges",
     },
-    { ledger, log, logger: quiet },
+    { ledger, log, logger: quiet, signatures: new RememberingVerifier(new InlineVerifier()) },
   );
   let stopped = false;
   try {
