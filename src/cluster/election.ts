@@ -93,8 +93,8 @@ export function faultRound(silentMs: number, faultTimeoutMs: number, roundTimeou
 }
 
 /**
- * The candidate of a round: the audit servers sorted by identity, those seen online first, rotated by
- * height + round (so each round names the next one).
+ * The candidate of a round: the audit servers seen online, sorted by identity, rotated by height + round (so
+ * each round names the next one); undefined when none is online (a server cut off is never promoted).
  */
 export function roundCandidate(
   audit: readonly Uint8Array[],
@@ -102,9 +102,7 @@ export function roundCandidate(
   height: number,
   round: number,
 ): Uint8Array | undefined {
-  const sorted = [...audit].sort(compareBytes);
-  const up = sorted.filter(online);
-  const pool = up.length > 0 ? up : sorted;
-  if (pool.length === 0) return undefined;
-  return pool[(height + round) % pool.length];
+  const up = [...audit].sort(compareBytes).filter(online);
+  if (up.length === 0) return undefined;
+  return up[(height + round) % up.length];
 }

@@ -1,42 +1,24 @@
 /**
- * A node of a federation (docs/cluster.md): it applies the replicated log (jetStreamLog.ts) to its ledger
- * in log order, and — as a federated server — proposes what the log needs to move on: the first block's
- * start, its directory-block signature for each height, and end-of-minute markers. Client writes sent to
- * this node are appended as `writes` records and answered once this node has applied them.
- *
- * JetStream orders; this file decides, with rules every node applies identically to the same records
- * (FEDERATION.md §4): a record that does not fit the open block (a stale end of minute, a signature of a
- * server that is not federated at that height, a second signature of one server) is skipped by every
- * node, so nothing depends on JetStream's dedup or on who proposed first.
- *
- * Per open height h (state reset at each close):
- * * dbSig records of the federated servers of h, verified over this node's own directory block h−1;
- * * end of minute 0 waits, pending, until ⌊F/2⌋+1 signatures are in (then the first valid EOM(h,0) ends it);
- * * addServer records (skeleton-signed) become admin entries 05/06 (+08 for a new key), active at h+1;
- * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
- *   VM order, 08…] and records the closing record's sequence with the saved block, where a restart resumes.
+ * A node of a federation (docs/cluster.md): the driver around the federation's rules (heightMachine.ts). It
+ * follows the replicated log (jetStreamLog.ts) from the saved block's record on, checks the client signatures
+ * of each `writes` record through the worker pool (clientSignatures.ts) — pipelined ahead of the apply — and
+ * hands every record to the machine in log order; it waits for each closed block's save, keeps the authority
+ * set beside the blocks (authorityFile.ts), writes and reads block sets (blockSets.ts) to catch up past a
+ * trimmed log, runs the proposer's timer (proposer.ts: the only part that reads the clock) and answers client
+ * writes sent to this node (writeIntake.ts) once this node has applied them.
  */
 import { NodeError } from "../errors.js";
 import { LedgerError } from "../ledger/errors.js";
 import { decodeMessage, type LogMessage } from "../ledger/messages.js";
-import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { directoryBlockHashes } from "../protocol/dblock.js";
-import { ProtocolError } from "../protocol/errors.js";
 import type { SignatureCheck } from "../workers/verifier.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
 import { loadAuthorities, saveAuthorities } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
 import { badSignature, clientSignatureChecks } from "./clientSignatures.js";
-import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
-import { newElectionState, tallyFaultVote } from "./election.js";
-import type {
-  FederationDependencies,
-  FederationOptions,
-  FederationStatus,
-  HeightState,
-  WriteResult,
-} from "./federationTypes.js";
+import type { FederationDependencies, FederationOptions, FederationStatus } from "./federationTypes.js";
+import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
 import { Proposer } from "./proposer.js";
 import { type ClusterRecord, decodeRecord, encodeRecord, recordSubject, verifyRecord } from "./records.js";
@@ -57,14 +39,17 @@ const PROPOSE_TICK_MS = 50;
 const LEADER_HEIGHT_EVERY_MS = 2_000;
 /** Pause before following again after the delivery stopped (disk full, a bug in apply), ms. */
 const FOLLOW_RETRY_MS = 1_000;
+/**
+ * Records whose client signatures are checked ahead of the apply. A writes record holds up to 4,096 writes;
+ * 8 records keep both pool threads busy while the main thread applies, and bound what waits in memory to
+ * 8 × 512 KiB.
+ */
+const PIPELINE_RECORDS = 8;
 /** Pause before looking again for a block set the archive does not hold yet, ms. */
 const SET_RETRY_MS = 2_000;
 
 /** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 export class FederationError extends NodeError {}
-
-/** A client write of a `writes` record after its checks: the message to apply, or its refusal. */
-type CheckedWrite = LogMessage | LedgerError;
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -75,12 +60,25 @@ export class Federation {
   private authorities: AuthoritySet;
   private readonly proposer: Proposer;
   private readonly intake: WriteIntake;
-  private hs!: HeightState;
+  /** the federation's rules over the open height (made at start, over the loaded authority set) */
+  private machine!: HeightMachine;
+  /** the last record applied */
   private appliedSeq = 0;
+  /** the last record taken from the log (checked, queued or applied): appliedSeq ≤ receivedSeq */
+  private receivedSeq = 0;
+  /** settles when every record taken so far is applied */
+  private applied: Promise<void> = Promise.resolve();
+  /** records taken and not yet applied */
+  private queued = 0;
+  /** why applying stopped (a failed save, a bug): delivery stops, and follow() starts again from appliedSeq */
+  private applyFailure: unknown;
+  /** counts follow() starts: a retry of an older delivery does nothing */
+  private followGeneration = 0;
+  /** stop the current delivery and follow again (set by follow()) */
+  private retryFollow: (e: unknown) => void = () => {};
   /** sequence the node must reach before it counts as synced and starts proposing */
   private catchUpTarget = Number.POSITIVE_INFINITY;
   private synced = false;
-  private forked = false;
   private stopped = false;
   private following: { stop(): Promise<void>; done: Promise<void> } | undefined;
   private timer: NodeJS.Timeout | undefined;
@@ -92,8 +90,6 @@ export class Federation {
   private readonly forkedPromise = new Promise<number>((resolve) => {
     this.forkedAt = resolve;
   });
-  /** client writes from the log skipped for a bad signature since this node started (summary, metrics) */
-  private badSignatures = 0;
   /** the height of the last bad-signature warning (one per height) */
   private badSignatureWarnedAt = -1;
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
@@ -108,7 +104,7 @@ export class Federation {
     this.authorities = new AuthoritySet(options.bootstrap);
     if (options.role === "federated" && deps.archive !== undefined) this.openRecords = [];
     this.intake = new WriteIntake(deps.log, options.nodeName, () =>
-      this.forked ? "this node's blocks differ from the signed majority: writes refused" : undefined,
+      this.machine?.forked === true ? "this node's blocks differ from the signed majority: writes refused" : undefined,
     );
   }
 
@@ -116,13 +112,17 @@ export class Federation {
   async start(): Promise<void> {
     const open = this.deps.ledger.openBlock();
     this.loadAuthorities(open.height);
-    this.resetHeight(open.height);
+    this.machine = new HeightMachine(
+      { networkId: this.options.networkId, skeletonKey: this.options.skeletonKey },
+      { ledger: this.deps.ledger, authorities: this.authorities, events: this.machineEvents() },
+    );
     this.appliedSeq = this.deps.ledger.savedLogSequence();
+    this.receivedSeq = this.appliedSeq;
     this.catchUpTarget = await this.lastSequenceWithRetry();
     if (this.appliedSeq >= this.catchUpTarget) this.markSynced();
     this.follow();
     this.timer = setInterval(() => {
-      if (this.synced && !this.forked && !this.stopped) this.proposer.propose(this.hs);
+      if (this.synced && !this.machine.forked && !this.stopped) this.proposer.propose(this.machine.height);
     }, PROPOSE_TICK_MS);
     if (this.deps.log.lastOfKind !== undefined) {
       void this.readNetworkHeight();
@@ -203,23 +203,38 @@ export class Federation {
     this.intake.close();
   }
 
-  /** Catch up from block sets while the log no longer holds the next record, then follow the log. */
+  /**
+   * Catch up from block sets while the log no longer holds the next record, then follow the log. After a
+   * failure (of the delivery, or of an apply) it starts again from the record after the last one applied.
+   */
   private follow(): void {
     if (this.stopped) return;
+    const generation = ++this.followGeneration;
     const retry = (e: unknown): void => {
-      if (this.stopped) return;
+      if (this.stopped || generation !== this.followGeneration) return;
+      this.followGeneration++;
       this.deps.logger.error("applying the log stopped; retrying", {
         seq: this.appliedSeq + 1,
         error: e instanceof Error ? e.message : String(e),
       });
-      setTimeout(() => this.follow(), FOLLOW_RETRY_MS).unref();
+      const f = this.following;
+      this.following = undefined;
+      void (f?.stop() ?? Promise.resolve()).then(() => setTimeout(() => this.follow(), FOLLOW_RETRY_MS).unref());
     };
-    this.catchUpFromSets().then(() => {
-      if (this.stopped) return;
-      const f = this.deps.log.follow(this.appliedSeq + 1, (r) => this.onRecord(r));
-      this.following = f;
-      f.done.then(() => {}, retry);
-    }, retry);
+    this.retryFollow = retry;
+    this.applied
+      .then(() => {
+        // a new delivery: every record taken before is applied or was dropped with the failure
+        this.applyFailure = undefined;
+        this.receivedSeq = this.appliedSeq;
+        return this.catchUpFromSets();
+      })
+      .then(() => {
+        if (this.stopped || generation !== this.followGeneration) return;
+        const f = this.deps.log.follow(this.appliedSeq + 1, (r) => this.onRecord(r));
+        this.following = f;
+        f.done.then(() => {}, retry);
+      }, retry);
   }
 
   /**
@@ -236,7 +251,7 @@ export class Federation {
       if (this.appliedSeq + 1 >= first) {
         if (announced)
           this.deps.logger.info("block sets applied; following the log", {
-            height: this.hs.height,
+            height: this.machine.height.height,
             seq: this.appliedSeq + 1,
           });
         return;
@@ -246,7 +261,7 @@ export class Federation {
         throw new FederationError(
           `the log's oldest record is ${first}, this node needs ${this.appliedSeq + 1}, and there is no block-set archive`,
         );
-      const height = this.hs.height;
+      const height = this.machine.height.height;
       if (!announced) {
         this.deps.logger.info("the log no longer holds this node's next records: catching up from block sets", {
           height,
@@ -268,12 +283,13 @@ export class Federation {
         networkId: this.options.networkId,
         height,
         nextSeq: this.appliedSeq + 1,
-        federated: this.hs.authorities.federated,
+        federated: this.machine.height.authorities.federated,
         previous: this.deps.ledger.lastDirectoryBlock(),
       });
       if (wrong !== undefined) throw new FederationError(`block set ${height} refused: ${wrong}`);
       for (const r of set.records) await this.onRecord({ seq: r.seq, subject: "", data: r.data, storedMs: 0 });
-      if (this.hs.height !== height + 1)
+      await this.drain();
+      if (this.machine.height.height !== height + 1)
         throw new FederationError(`block set ${height} applied but did not close the height`);
       this.deps.logger.debug("block set applied", { height, records: set.records.length, seq: this.appliedSeq });
     }
@@ -282,7 +298,7 @@ export class Federation {
   private markSynced(): void {
     if (this.synced) return;
     this.synced = true;
-    this.deps.logger.info("caught up with the log", { seq: this.appliedSeq, height: this.hs.height });
+    this.deps.logger.info("caught up with the log", { seq: this.appliedSeq, height: this.machine.height.height });
   }
 
   // ───────────────────────────── writes (writeIntake.ts) ─────────────────────────────
@@ -320,128 +336,87 @@ export class Federation {
 
   // ───────────────────────────── apply ─────────────────────────────
 
+  /**
+   * Take the log's next record: decode it and start its client signature checks at once, then queue its
+   * apply behind the records before it. Up to PIPELINE_RECORDS records are checked ahead of the apply (the
+   * worker pool checks while the main thread applies); the delivery waits beyond that.
+   */
   private async onRecord(r: LogRecord): Promise<void> {
-    if (r.seq <= this.appliedSeq) return;
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+    if (r.seq <= this.receivedSeq) return;
     // the log no longer holds what comes before (trimmed): follow() catches up from block sets
-    if (r.seq > this.appliedSeq + 1)
-      throw new FederationError(`the log skips from ${this.appliedSeq} to ${r.seq}: records were removed`);
-    // network testing: a record is applied `delay` ms after the stream stored it (not cumulative)
-    const delayMs = this.deps.networkTesting?.().delayMs ?? 0;
-    const wait = delayMs > 0 ? r.storedMs + delayMs - this.now() : 0;
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (r.seq > this.receivedSeq + 1)
+      throw new FederationError(`the log skips from ${this.receivedSeq} to ${r.seq}: records were removed`);
+    this.receivedSeq = r.seq;
+    const checked = this.check(r);
+    this.queued++;
+    const step = this.applied.then(() => this.applyChecked(r, checked));
+    this.applied = step.then(
+      () => {
+        this.queued--;
+      },
+      (e: unknown) => {
+        this.queued--;
+        if (this.applyFailure !== undefined) return;
+        this.applyFailure = e;
+        this.retryFollow(e);
+      },
+    );
+    if (this.queued >= PIPELINE_RECORDS) await this.applied;
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+  }
+
+  /** Resolves once every record taken so far is applied; rejects with the apply's failure. */
+  private async drain(): Promise<void> {
+    await this.applied;
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+  }
+
+  /** Decode a record; for a `writes` record, check its client writes (asynchronous: the pool). */
+  private check(r: LogRecord): { rec: ClusterRecord | undefined; writes: Promise<CheckedWrite[]> | undefined } {
     let rec: ClusterRecord | undefined;
     try {
       rec = decodeRecord(r.data);
     } catch (e) {
       this.deps.logger.warn("log record skipped: not a record", { seq: r.seq, error: String(e) });
     }
-    // client signatures are checked before anything of the record is applied (the check is asynchronous:
-    // the worker pool); a record is applied as a whole, in one synchronous step
-    const writes = rec?.kind === "writes" ? await this.checkWrites(rec.messages) : undefined;
+    const writes = rec?.kind === "writes" ? this.checkWrites(rec.messages) : undefined;
+    // a rejection is read when the record's turn comes; until then it must not count as unhandled
+    writes?.catch(() => {});
+    return { rec, writes };
+  }
+
+  /** Apply one checked record in log order; after a close, wait for the block's save, then archive. */
+  private async applyChecked(
+    r: LogRecord,
+    checked: { rec: ClusterRecord | undefined; writes: Promise<CheckedWrite[]> | undefined },
+  ): Promise<void> {
+    // a record after a failed one is not applied: the next delivery starts again from the failed one
+    if (this.applyFailure !== undefined) throw this.applyFailure;
+    // network testing: a record is applied `delay` ms after the stream stored it (not cumulative)
+    const delayMs = this.deps.networkTesting?.().delayMs ?? 0;
+    const wait = delayMs > 0 ? r.storedMs + delayMs - this.now() : 0;
+    if (wait > 0) await sleep(wait);
+    const writes = checked.writes === undefined ? undefined : await checked.writes;
     this.openRecords?.push({ seq: r.seq, data: r.data });
-    const publisher = this.synced && this.isMe(this.hs.authorities.federated);
+    const publisher = this.synced && this.isMe(this.machine.height.authorities.federated);
     let closed = false;
-    if (rec !== undefined) closed = this.applyRecord(rec, r.seq, writes);
+    if (checked.rec !== undefined) {
+      const applied = this.machine.apply(checked.rec, r.seq, writes);
+      closed = applied.closed;
+      if (applied.writes !== undefined) this.intake.delivered(r.seq, applied.writes);
+    }
     this.appliedSeq = r.seq;
     if (closed) {
       await this.deps.ledger.closeSaved();
-      this.saveAuthorities(this.hs.height - 1);
+      const height = this.machine.height.height;
+      this.saveAuthorities(height - 1);
       if (this.openRecords !== undefined) {
-        if (publisher) void this.publishSet(this.hs.height - 1, this.openRecords);
+        if (publisher) void this.publishSet(height - 1, this.openRecords);
         this.openRecords = [];
       }
     }
     if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
-  }
-
-  /** Apply one record; true when it closed a block. Deterministic: reads only the record and the state. */
-  private applyRecord(rec: ClusterRecord, seq: number, writes: CheckedWrite[] | undefined): boolean {
-    const hs = this.hs;
-    switch (rec.kind) {
-      case "writes": {
-        this.intake.delivered(
-          seq,
-          (writes ?? []).map((w) => this.applyWrite(w)),
-        );
-        return false;
-      }
-      case "blockStart": {
-        if (rec.height !== hs.height || hs.startFixed || this.deps.ledger.openBlock().minute !== 0) return false;
-        if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key)))
-          return false;
-        this.deps.ledger.applyFromLog({ kind: "blockStart", timeMs: rec.timeMs });
-        hs.startFixed = true;
-        return false;
-      }
-      case "dbSig":
-        return this.applyDbSig(rec, seq);
-      case "endOfMinute": {
-        const open = this.deps.ledger.openBlock();
-        if (rec.height !== hs.height || rec.minute !== open.minute || !hs.startFixed) return false;
-        if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key)))
-          return false;
-        const timeMs = Math.max(rec.timeMs, open.minuteStartMs);
-        if (rec.minute === 0 && hs.sigs.size < majority(hs.authorities.federated.length)) {
-          hs.pendingMinuteZero ??= { timeMs };
-          return false;
-        }
-        return this.endMinute(rec.minute, timeMs, seq);
-      }
-      case "addServer": {
-        if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey)) return false;
-        const id = toHex(rec.identity);
-        if (hs.added.has(id) || hs.election.changed.has(id)) return false;
-        const list = rec.role === "federated" ? hs.authorities.federated : hs.authorities.audit;
-        if (list.some((a) => bytesEqual(a.identity, rec.identity))) return false;
-        hs.added.add(id);
-        hs.election = { ...hs.election, changed: new Set([...hs.election.changed, id]) };
-        hs.adminFirst.push({
-          type: rec.role === "federated" ? 0x05 : 0x06,
-          identityChainId: rec.identity,
-          dbHeight: hs.height + 1,
-        });
-        const known = this.authorities.keyOf(rec.identity);
-        if (known === undefined || !bytesEqual(known, rec.publicKey))
-          hs.adminLast.push({
-            type: 0x08,
-            identityChainId: rec.identity,
-            keyPriority: 0,
-            publicKey: rec.publicKey,
-            dbHeight: hs.height + 1,
-          });
-        return false;
-      }
-      case "heartbeat": {
-        const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
-        if (rec.height !== hs.height || a?.publicKey === undefined) return false;
-        if (!verifyRecord(rec, this.options.networkId, a.publicKey)) return false;
-        this.proposer.heartbeat(toHex(rec.identity), hs.height);
-        return false;
-      }
-      case "faultVote": {
-        if (rec.height !== hs.height) return false;
-        if (!this.isFederatedSigner(rec.voter, (key) => verifyRecord(rec, this.options.networkId, key))) return false;
-        const t = tallyFaultVote(
-          hs.election,
-          rec,
-          hs.authorities.federated.map((a) => a.identity),
-          hs.authorities.audit.map((a) => a.identity),
-        );
-        hs.election = t.state;
-        if (t.decision !== undefined) {
-          hs.adminFirst.push(
-            { type: 0x05, identityChainId: t.decision.candidate, dbHeight: hs.height + 1 },
-            { type: 0x06, identityChainId: t.decision.faulted, dbHeight: hs.height + 1 },
-          );
-          this.deps.logger.warn("a federated server was voted out; an audit server takes its place next block", {
-            height: hs.height,
-            faulted: toHex(t.decision.faulted),
-            promoted: toHex(t.decision.candidate),
-          });
-        }
-        return false;
-      }
-    }
   }
 
   /**
@@ -464,11 +439,6 @@ export class Federation {
         spans.push({ from: checks.length, count: 0 });
         continue;
       }
-      if (msg.kind !== "commit" && msg.kind !== "reveal" && msg.kind !== "transaction") {
-        out.push(new LedgerError({ code: "INVALID", info: `a ${msg.kind} is not a client write` }));
-        spans.push({ from: checks.length, count: 0 });
-        continue;
-      }
       const own = clientSignatureChecks(msg);
       if (own instanceof LedgerError) {
         out.push(own);
@@ -485,116 +455,42 @@ export class Federation {
       for (let k = 0; k < span.count; k++)
         if (results[span.from + k] !== true) {
           out[i] = badSignature(out[i] as LogMessage, k);
-          this.badSignatures++;
           return;
         }
     });
     return out;
   }
 
-  private applyWrite(checked: CheckedWrite): WriteResult {
-    if (checked instanceof LedgerError) {
-      if (checked.type.code === "BAD_SIGNATURE") this.warnBadSignature();
-      return checked;
-    }
-    let msg = checked;
-    // Times never go back within the block (the block's start comes from the log from then on).
-    if (this.hs.startFixed) msg = { ...msg, timeMs: Math.max(msg.timeMs, this.deps.ledger.openBlock().minuteStartMs) };
-    try {
-      this.deps.ledger.applyFromLog(msg);
-      return undefined;
-    } catch (e) {
-      if (e instanceof LedgerError) return e;
-      // a format problem of the message: the same bytes fail the same way on every node
-      if (e instanceof ProtocolError) return new LedgerError({ code: "INVALID", info: e.message });
-      // anything else (this node's disk refuses writes, a bug) stops applying here: skipping a record the
-      // other nodes apply would fork this node
-      throw e;
-    }
-  }
-
   /** One warning per height when a client write with a bad signature was skipped (a forger, or a bug). */
-  private warnBadSignature(): void {
-    if (this.badSignatureWarnedAt === this.hs.height) return;
-    this.badSignatureWarnedAt = this.hs.height;
+  private warnBadSignature(height: number): void {
+    if (this.badSignatureWarnedAt === height) return;
+    this.badSignatureWarnedAt = height;
     this.deps.logger.warn("a client write in the log has a bad signature: skipped by every node", {
-      height: this.hs.height,
-      skippedSoFar: this.badSignatures,
+      height,
+      skippedSoFar: this.machine.badSignatures,
     });
   }
 
-  private applyDbSig(rec: Extract<ClusterRecord, { kind: "dbSig" }>, seq: number): boolean {
-    const hs = this.hs;
-    if (rec.height !== hs.height) return false;
-    const id = toHex(rec.identity);
-    if (hs.sigs.has(id) || hs.differing.has(id)) return false;
-    const fed = hs.authorities.federated.find((a) => bytesEqual(a.identity, rec.identity));
-    if (fed?.publicKey === undefined || !bytesEqual(fed.publicKey, rec.publicKey)) return false;
-    if (!verifyDirectoryBlockSignature(rec.publicKey, this.deps.ledger.lastDirectoryBlock(), rec.signature)) {
-      hs.differing.add(id);
-      if (hs.differing.size >= majority(hs.authorities.federated.length) && !this.forked) {
-        this.forked = true;
+  /** What the machine reports, to the proposer (the voter's observations) and the log. */
+  private machineEvents(): HeightEvents {
+    return {
+      signed: (id) => this.proposer.signed(id),
+      heightOpened: (hs) => this.proposer.heightOpened(hs),
+      badSignature: (height) => this.warnBadSignature(height),
+      forked: (height) => {
         this.deps.logger.error(
           "a majority of federated servers signed a different block: this node has forked and stops writing",
-          {
-            height: hs.height - 1,
-          },
+          { height },
         );
-        this.forkedAt(hs.height - 1);
-      }
-      return false;
-    }
-    hs.sigs.set(id, { identity: rec.identity, publicKey: rec.publicKey, signature: rec.signature });
-    this.proposer.signed(id);
-    const pending = hs.pendingMinuteZero;
-    if (pending !== undefined && hs.sigs.size >= majority(hs.authorities.federated.length)) {
-      hs.pendingMinuteZero = undefined;
-      return this.endMinute(0, Math.max(pending.timeMs, this.deps.ledger.openBlock().minuteStartMs), seq);
-    }
-    return false;
-  }
-
-  /** End minute `minute` of the open block; minute 9 closes it. True when it closed. */
-  private endMinute(minute: number, timeMs: number, seq: number): boolean {
-    const hs = this.hs;
-    if (minute < 9) {
-      this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute });
-      return false;
-    }
-    const adminEntries: AdminEntry[] = [
-      ...hs.adminFirst,
-      ...orderedSignatureEntries(
-        [...hs.sigs.values()],
-        hs.authorities.federated.map((a) => a.identity),
-        hs.height,
-      ),
-      ...hs.adminLast,
-    ];
-    this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute }, { adminEntries, logSequence: seq });
-    this.authorities.applyAdminBlock(hs.height, adminEntries);
-    this.resetHeight(hs.height + 1);
-    return true;
-  }
-
-  private resetHeight(height: number): void {
-    this.hs = {
-      height,
-      authorities: this.authorities.at(height),
-      startFixed: height > 1,
-      sigs: new Map(),
-      differing: new Set(),
-      pendingMinuteZero: undefined,
-      adminFirst: [],
-      adminLast: [],
-      added: new Set(),
-      election: newElectionState(),
+        this.forkedAt(height);
+      },
+      votedOut: (height, faulted, promoted) =>
+        this.deps.logger.warn("a federated server was voted out; an audit server takes its place next block", {
+          height,
+          faulted,
+          promoted,
+        }),
     };
-    this.proposer.heightOpened(this.hs);
-  }
-
-  private isFederatedSigner(identity: Uint8Array, verify: (key: Uint8Array) => boolean): boolean {
-    const fed = this.hs.authorities.federated.find((a: Authority) => bytesEqual(a.identity, identity));
-    return fed?.publicKey !== undefined && verify(fed.publicKey);
   }
 
   /** True when this node's identity, with its own key, is in `list`. */
@@ -639,23 +535,23 @@ export class Federation {
    * stream shows it further on (a follower catching up).
    */
   leaderHeight(): number {
-    return Math.max(this.hs.height, this.networkHeight);
+    return Math.max(this.machine.height.height, this.networkHeight);
   }
 
   status(): FederationStatus {
-    const hs = this.hs;
+    const hs = this.machine.height;
     return {
       role: this.options.role,
       stream: this.options.stream ?? "",
       identity: this.options.identity === undefined ? "" : toHex(this.options.identity),
       appliedSequence: this.appliedSeq,
       synced: this.synced,
-      forked: this.forked,
+      forked: this.machine.forked,
       height: hs.height,
       federated: hs.authorities.federated.map((a) => toHex(a.identity)),
       audit: hs.authorities.audit.map((a) => toHex(a.identity)),
       signatures: [...hs.sigs.keys()],
-      badSignatureWrites: this.badSignatures,
+      badSignatureWrites: this.machine.badSignatures,
       faultVotes: Object.fromEntries([...hs.election.votes].map(([k, v]) => [k, [...v]])),
     };
   }
@@ -665,11 +561,11 @@ export class Federation {
    * timeout, and the audit server this node would vote to replace it with.
    */
   faultView(): Map<string, { online: boolean; replace: string | undefined }> {
-    return this.proposer.faultView(this.hs);
+    return this.proposer.faultView(this.machine.height);
   }
 
   /** The authority set of the open height (federated-servers, audit-servers, authorities). */
   authorityView(): AuthorityView {
-    return this.hs.authorities;
+    return this.machine.height.authorities;
   }
 }

@@ -113,6 +113,11 @@ export interface HeightState {
   authorities: AuthorityView;
   /** the block's start comes from the log (true from height 2 on: the previous close fixes it) */
   startFixed: boolean;
+  /**
+   * proposals of the open boundary (the first block's start, or the end of the open minute): federated
+   * server (hex) → its proposed time, ms since epoch; the boundary takes effect at a majority
+   */
+  boundaryVotes: Map<string, number>;
   sigs: Map<string, DbSignature>;
   /** federated servers whose signature did not verify over this node's block h−1 */
   differing: Set<string>;
@@ -123,6 +128,10 @@ export interface HeightState {
   added: Set<string>;
   /** fault votes of this height (election.ts) */
   election: ElectionState;
+  /** audit servers (hex) whose heartbeat the log carries at this height: the only candidates a vote may name */
+  alive: Set<string>;
+  /** servers (hex) federated from this height on (the previous admin block's 05): not faulted at this height */
+  graced: Set<string>;
 }
 
 /** What `network-info` shows of the federation. */

@@ -22,11 +22,12 @@ export class Proposer {
   private readonly roundTimeoutMs: number;
   private readonly proposedAt = new Map<string, number>();
   /**
-   * The voter's observations (its own clock, never part of apply's decisions): when each federated server's
-   * signature was last applied here, and the last height each audit server's heartbeat was seen at.
+   * The voter's observation (its own clock, never part of apply's decisions): when each federated server's
+   * signature was last applied here.
    */
   private readonly lastSigned = new Map<string, number>();
-  private readonly heartbeats = new Map<string, number>();
+  /** the federated servers (hex) of the height opened before the open one */
+  private federatedBefore = new Set<string>();
 
   constructor(
     private readonly options: FederationOptions,
@@ -50,15 +51,14 @@ export class Proposer {
     this.lastSigned.set(identityHex, this.now());
   }
 
-  /** A new open height: the voter's clock starts for a server when it becomes federated. */
+  /**
+   * A new open height: the voter's clock starts afresh for each server that was not federated at the
+   * height before (newly added or promoted: a server demoted and promoted back keeps no old silence).
+   */
   heightOpened(hs: HeightState): void {
-    for (const f of hs.authorities.federated)
-      if (!this.lastSigned.has(toHex(f.identity))) this.lastSigned.set(toHex(f.identity), this.now());
-  }
-
-  /** An audit server's heartbeat for `height` was applied here. */
-  heartbeat(identityHex: string, height: number): void {
-    this.heartbeats.set(identityHex, height);
+    const before = this.federatedBefore;
+    this.federatedBefore = new Set(hs.authorities.federated.map((f) => toHex(f.identity)));
+    for (const id of this.federatedBefore) if (!before.has(id)) this.lastSigned.set(id, this.now());
   }
 
   // ── proposals ──
@@ -86,8 +86,11 @@ export class Proposer {
     const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
     if (mine === undefined || mine.publicKey === undefined || !bytesEqual(mine.publicKey, this.publicKey!)) return;
     this.proposeFaultVotes(hs, now);
-    if (!hs.startFixed)
-      this.send(`start/${hs.height}`, now, () =>
+    // each federated server proposes each boundary (heightMachine.ts: a majority makes it), under an id
+    // of its own so the log's dedup keeps one per server
+    const boundaryDone = hs.boundaryVotes.has(toHex(me));
+    if (!hs.startFixed && !boundaryDone)
+      this.send(`start/${hs.height}/${toHex(me)}`, now, () =>
         signRecord(
           { kind: "blockStart", height: hs.height, timeMs: now, proposer: me, signature: new Uint8Array(64) },
           net,
@@ -102,8 +105,13 @@ export class Proposer {
         publicKey: this.publicKey!,
         signature: signDirectoryBlock(seed, this.deps.ledger.lastDirectoryBlock()),
       }));
-    if (hs.startFixed && now >= open.minuteStartMs + this.minuteMs)
-      this.send(`eom/${hs.height}/${open.minute}`, now, () =>
+    if (
+      hs.startFixed &&
+      !boundaryDone &&
+      hs.pendingMinuteZero === undefined &&
+      now >= open.minuteStartMs + this.minuteMs
+    )
+      this.send(`eom/${hs.height}/${open.minute}/${toHex(me)}`, now, () =>
         signRecord(
           {
             kind: "endOfMinute",
@@ -124,7 +132,7 @@ export class Proposer {
     const me = this.options.identity!;
     for (const f of hs.authorities.federated) {
       const id = toHex(f.identity);
-      if (bytesEqual(f.identity, me) || hs.sigs.has(id) || hs.election.decided.has(id)) continue;
+      if (bytesEqual(f.identity, me) || hs.sigs.has(id) || hs.election.decided.has(id) || hs.graced.has(id)) continue;
       const round = faultRound(now - (this.lastSigned.get(id) ?? now), this.faultTimeoutMs, this.roundTimeoutMs);
       if (round === undefined) continue;
       const candidate = this.candidateFor(hs, round);
@@ -147,10 +155,11 @@ export class Proposer {
     }
   }
 
+  /** The candidate of a round among the audit servers the log heard at this height (as apply requires). */
   private candidateFor(hs: HeightState, round: number): Uint8Array | undefined {
     return roundCandidate(
       hs.authorities.audit.map((a) => a.identity),
-      (id) => (this.heartbeats.get(toHex(id)) ?? -10) >= hs.height - 1,
+      (id) => hs.alive.has(toHex(id)),
       hs.height,
       round,
     );

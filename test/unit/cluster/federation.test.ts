@@ -222,7 +222,15 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
         publicKey: newKey,
         signature: signDirectoryBlock(new Uint8Array(32).fill(0x56), t.node.ledger.lastDirectoryBlock()),
       });
-      assert.equal(t.node.ledger.openBlock().minute, 1, "both signatures in: the pending minute 0 ends");
+      assert.equal(
+        t.node.ledger.openBlock().minute,
+        0,
+        "both signatures in, but one server's end of minute is not a majority of two",
+      );
+      // the second server's proposal, 30 s ahead: the boundary takes the earlier time, not the fast clock's
+      await t.append(eom(2, 0, start + 37_000, new Uint8Array(32).fill(0x56), newId));
+      assert.equal(t.node.ledger.openBlock().minute, 1, "both proposals in: minute 0 ends");
+      assert.equal(t.node.ledger.openBlock().minuteStartMs, start + 7000, "at the earliest proposal's time");
     } finally {
       await t.stop();
     }

@@ -1,0 +1,340 @@
+/**
+ * The federation's rules (docs/cluster.md §1, FEDERATION.md §4): a synchronous state machine over the
+ * records of the replicated log, one open height at a time. It reads nothing but the record, its own state
+ * and the ledger it applies to; no clock, no I/O, no randomness, no unordered iteration — every node that
+ * applies the same records gets the same blocks. The driver (federation.ts) follows the log, checks client
+ * signatures ahead of it (clientSignatures.ts), archives, catches up and runs the proposer's timers.
+ *
+ * Per open height h (state reset at each close):
+ * * a record of a server role is counted only when signed by an identity the chain authorises for that kind
+ *   at h: blockStart, end of minute, fault vote — a federated server of h; dbSig — a federated server of h
+ *   with its recorded key; heartbeat — an audit server of h; addServer — the network's skeleton key;
+ * * **time no single server controls:** the first block's start and each end of minute take effect when
+ *   ⌊F/2⌋+1 distinct federated servers of h have proposed them, at the earliest of those proposals' times
+ *   (never before the minute's start): a server whose clock runs fast can neither end a minute early nor
+ *   move the chain's time ahead of a majority's clocks;
+ * * end of minute 0 waits, pending, until ⌊F/2⌋+1 dbSigs over this node's directory block h−1 are in;
+ * * addServer records become admin entries 05/06 (+08 for a new key), active at h+1;
+ * * fault votes (election.ts) name as candidate only an audit server whose heartbeat the log carries at h
+ *   (a server cut off is never promoted), and are refused against a server that became federated at h
+ *   (its grace height: no flapping);
+ * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
+ *   VM order, 08…], given to the ledger with the closing record's sequence.
+ */
+import { LedgerError } from "../ledger/errors.js";
+import type { LogMessage } from "../ledger/messages.js";
+import type { AdminEntry } from "../protocol/ablock.js";
+import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { ProtocolError } from "../protocol/errors.js";
+import type { Authority, AuthoritySet } from "./authorities.js";
+import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
+import { newElectionState, tallyFaultVote } from "./election.js";
+import type { FederatedLedger, HeightState, WriteResult } from "./federationTypes.js";
+import { type ClusterRecord, verifyRecord } from "./records.js";
+
+/** A client write of a `writes` record after the driver's checks: the message to apply, or its refusal. */
+export type CheckedWrite = LogMessage | LedgerError;
+
+/** What the machine tells its driver as it applies (all optional; none changes what is applied). */
+export interface HeightEvents {
+  /** a federated server's dbSig for the open height was counted */
+  signed?(identityHex: string): void;
+  /** an audit server's heartbeat for `height` was counted */
+  heartbeat?(identityHex: string, height: number): void;
+  /** a new height opened (after a close, or at start) */
+  heightOpened?(hs: HeightState): void;
+  /** a majority of federated servers signed another block h−1 than this node's: this node forked */
+  forked?(height: number): void;
+  /** a fault vote was decided: `faulted` leaves, `promoted` takes its place at the next height */
+  votedOut?(height: number, faulted: string, promoted: string): void;
+  /** a client write was skipped because a signature did not verify */
+  badSignature?(height: number): void;
+}
+
+export interface HeightMachineOptions {
+  networkId: number;
+  /** public key that signs addServer records (the network's skeleton key) */
+  skeletonKey: Uint8Array;
+}
+
+export interface HeightMachineDependencies {
+  ledger: FederatedLedger;
+  /** the authority set folded through the last saved admin block; the machine folds in each close */
+  authorities: AuthoritySet;
+  events?: HeightEvents;
+}
+
+/** The result of applying one record. */
+export interface Applied {
+  /** the record closed the open block (the driver waits for its save, then archives) */
+  closed: boolean;
+  /** for a `writes` record: each write's verdict, in order (undefined = accepted) */
+  writes?: WriteResult[];
+}
+
+export class HeightMachine {
+  private hs!: HeightState;
+  private forkedFlag = false;
+  private badSignatureCount = 0;
+
+  constructor(
+    private readonly options: HeightMachineOptions,
+    private readonly deps: HeightMachineDependencies,
+  ) {
+    this.open(deps.ledger.openBlock().height);
+  }
+
+  /** The state of the open height (read-only for the driver and its views). */
+  get height(): Readonly<HeightState> {
+    return this.hs;
+  }
+
+  /** True once a majority of federated servers signed another block than this node's. */
+  get forked(): boolean {
+    return this.forkedFlag;
+  }
+
+  /** Client writes skipped for a bad signature since this machine was made. */
+  get badSignatures(): number {
+    return this.badSignatureCount;
+  }
+
+  /** Apply one record delivered at `seq`. `writes`: the checked writes of a `writes` record (required for one). */
+  apply(rec: ClusterRecord, seq: number, writes?: readonly CheckedWrite[]): Applied {
+    switch (rec.kind) {
+      case "writes":
+        return { closed: false, writes: (writes ?? []).map((w) => this.applyWrite(w)) };
+      case "blockStart":
+        this.applyBlockStart(rec);
+        return { closed: false };
+      case "dbSig":
+        return { closed: this.applyDbSig(rec, seq) };
+      case "endOfMinute":
+        return { closed: this.applyEndOfMinute(rec, seq) };
+      case "addServer":
+        this.applyAddServer(rec);
+        return { closed: false };
+      case "heartbeat":
+        this.applyHeartbeat(rec);
+        return { closed: false };
+      case "faultVote":
+        this.applyFaultVote(rec);
+        return { closed: false };
+    }
+  }
+
+  // ───────────────────────────── client writes ─────────────────────────────
+
+  private applyWrite(checked: CheckedWrite): WriteResult {
+    if (checked instanceof LedgerError) {
+      if (checked.type.code === "BAD_SIGNATURE") {
+        this.badSignatureCount++;
+        this.deps.events?.badSignature?.(this.hs.height);
+      }
+      return checked;
+    }
+    let msg = checked;
+    if (msg.kind !== "commit" && msg.kind !== "reveal" && msg.kind !== "transaction")
+      return new LedgerError({ code: "INVALID", info: `a ${msg.kind} is not a client write` });
+    // Times never go back within the block (the block's start comes from the log from then on).
+    if (this.hs.startFixed) msg = { ...msg, timeMs: Math.max(msg.timeMs, this.deps.ledger.openBlock().minuteStartMs) };
+    try {
+      this.deps.ledger.applyFromLog(msg);
+      return undefined;
+    } catch (e) {
+      if (e instanceof LedgerError) return e;
+      // a format problem of the message: the same bytes fail the same way on every node
+      if (e instanceof ProtocolError) return new LedgerError({ code: "INVALID", info: e.message });
+      // anything else (this node's disk refuses writes, a bug) stops applying here: skipping a record the
+      // other nodes apply would fork this node
+      throw e;
+    }
+  }
+
+  // ───────────────────────────── time: block start and minutes ─────────────────────────────
+
+  /**
+   * Count a proposal of the open minute's boundary by a federated server; returns the boundary's time once
+   * a majority of distinct federated servers proposed it (the earliest of their times), else undefined.
+   */
+  private countBoundary(proposer: Uint8Array, timeMs: number): number | undefined {
+    const hs = this.hs;
+    const id = toHex(proposer);
+    if (hs.boundaryVotes.has(id)) return undefined;
+    hs.boundaryVotes.set(id, timeMs);
+    if (hs.boundaryVotes.size < majority(hs.authorities.federated.length)) return undefined;
+    let earliest = Number.POSITIVE_INFINITY;
+    for (const t of hs.boundaryVotes.values()) earliest = Math.min(earliest, t);
+    hs.boundaryVotes = new Map();
+    return earliest;
+  }
+
+  private applyBlockStart(rec: Extract<ClusterRecord, { kind: "blockStart" }>): void {
+    const hs = this.hs;
+    if (rec.height !== hs.height || hs.startFixed || this.deps.ledger.openBlock().minute !== 0) return;
+    if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key))) return;
+    const timeMs = this.countBoundary(rec.proposer, rec.timeMs);
+    if (timeMs === undefined) return;
+    this.deps.ledger.applyFromLog({ kind: "blockStart", timeMs });
+    hs.startFixed = true;
+  }
+
+  private applyEndOfMinute(rec: Extract<ClusterRecord, { kind: "endOfMinute" }>, seq: number): boolean {
+    const hs = this.hs;
+    const open = this.deps.ledger.openBlock();
+    if (rec.height !== hs.height || rec.minute !== open.minute || !hs.startFixed) return false;
+    if (hs.pendingMinuteZero !== undefined) return false;
+    if (!this.isFederatedSigner(rec.proposer, (key) => verifyRecord(rec, this.options.networkId, key))) return false;
+    const proposed = this.countBoundary(rec.proposer, rec.timeMs);
+    if (proposed === undefined) return false;
+    const timeMs = Math.max(proposed, open.minuteStartMs);
+    if (rec.minute === 0 && hs.sigs.size < majority(hs.authorities.federated.length)) {
+      hs.pendingMinuteZero = { timeMs };
+      return false;
+    }
+    return this.endMinute(rec.minute, timeMs, seq);
+  }
+
+  /** End minute `minute` of the open block; minute 9 closes it. True when it closed. */
+  private endMinute(minute: number, timeMs: number, seq: number): boolean {
+    const hs = this.hs;
+    if (minute < 9) {
+      this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute });
+      return false;
+    }
+    const adminEntries: AdminEntry[] = [
+      ...hs.adminFirst,
+      ...orderedSignatureEntries(
+        [...hs.sigs.values()],
+        hs.authorities.federated.map((a) => a.identity),
+        hs.height,
+      ),
+      ...hs.adminLast,
+    ];
+    this.deps.ledger.applyFromLog({ kind: "endOfMinute", timeMs, minute }, { adminEntries, logSequence: seq });
+    this.deps.authorities.applyAdminBlock(hs.height, adminEntries);
+    this.open(hs.height + 1);
+    return true;
+  }
+
+  // ───────────────────────────── signatures of the previous block ─────────────────────────────
+
+  private applyDbSig(rec: Extract<ClusterRecord, { kind: "dbSig" }>, seq: number): boolean {
+    const hs = this.hs;
+    if (rec.height !== hs.height) return false;
+    const id = toHex(rec.identity);
+    if (hs.sigs.has(id) || hs.differing.has(id)) return false;
+    const fed = hs.authorities.federated.find((a) => bytesEqual(a.identity, rec.identity));
+    if (fed?.publicKey === undefined || !bytesEqual(fed.publicKey, rec.publicKey)) return false;
+    if (!verifyDirectoryBlockSignature(rec.publicKey, this.deps.ledger.lastDirectoryBlock(), rec.signature)) {
+      hs.differing.add(id);
+      if (hs.differing.size >= majority(hs.authorities.federated.length) && !this.forkedFlag) {
+        this.forkedFlag = true;
+        this.deps.events?.forked?.(hs.height - 1);
+      }
+      return false;
+    }
+    hs.sigs.set(id, { identity: rec.identity, publicKey: rec.publicKey, signature: rec.signature });
+    this.deps.events?.signed?.(id);
+    const pending = hs.pendingMinuteZero;
+    if (pending !== undefined && hs.sigs.size >= majority(hs.authorities.federated.length)) {
+      hs.pendingMinuteZero = undefined;
+      return this.endMinute(0, Math.max(pending.timeMs, this.deps.ledger.openBlock().minuteStartMs), seq);
+    }
+    return false;
+  }
+
+  // ───────────────────────────── authority changes ─────────────────────────────
+
+  private applyAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): void {
+    const hs = this.hs;
+    if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey)) return;
+    const id = toHex(rec.identity);
+    if (hs.added.has(id) || hs.election.changed.has(id)) return;
+    const list = rec.role === "federated" ? hs.authorities.federated : hs.authorities.audit;
+    if (list.some((a) => bytesEqual(a.identity, rec.identity))) return;
+    hs.added.add(id);
+    hs.election = { ...hs.election, changed: new Set([...hs.election.changed, id]) };
+    hs.adminFirst.push({
+      type: rec.role === "federated" ? 0x05 : 0x06,
+      identityChainId: rec.identity,
+      dbHeight: hs.height + 1,
+    });
+    const known = this.deps.authorities.keyOf(rec.identity);
+    if (known === undefined || !bytesEqual(known, rec.publicKey))
+      hs.adminLast.push({
+        type: 0x08,
+        identityChainId: rec.identity,
+        keyPriority: 0,
+        publicKey: rec.publicKey,
+        dbHeight: hs.height + 1,
+      });
+  }
+
+  private applyHeartbeat(rec: Extract<ClusterRecord, { kind: "heartbeat" }>): void {
+    const hs = this.hs;
+    const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
+    if (rec.height !== hs.height || a?.publicKey === undefined) return;
+    if (!verifyRecord(rec, this.options.networkId, a.publicKey)) return;
+    const id = toHex(rec.identity);
+    hs.alive.add(id);
+    this.deps.events?.heartbeat?.(id, hs.height);
+  }
+
+  private applyFaultVote(rec: Extract<ClusterRecord, { kind: "faultVote" }>): void {
+    const hs = this.hs;
+    if (rec.height !== hs.height) return;
+    if (!this.isFederatedSigner(rec.voter, (key) => verifyRecord(rec, this.options.networkId, key))) return;
+    // no flapping: a server federated since this height has its grace height; a candidate the log has not
+    // heard from at this height (cut off, or down) is not promoted
+    if (hs.graced.has(toHex(rec.faulted)) || !hs.alive.has(toHex(rec.candidate))) return;
+    const t = tallyFaultVote(
+      hs.election,
+      rec,
+      hs.authorities.federated.map((a) => a.identity),
+      hs.authorities.audit.map((a) => a.identity),
+    );
+    hs.election = t.state;
+    if (t.decision === undefined) return;
+    hs.adminFirst.push(
+      { type: 0x05, identityChainId: t.decision.candidate, dbHeight: hs.height + 1 },
+      { type: 0x06, identityChainId: t.decision.faulted, dbHeight: hs.height + 1 },
+    );
+    this.deps.events?.votedOut?.(hs.height, toHex(t.decision.faulted), toHex(t.decision.candidate));
+  }
+
+  // ───────────────────────────── heights ─────────────────────────────
+
+  /**
+   * Open height `height`: its authority set, and the servers in their grace height — those the admin block
+   * of `height − 1` (saved, so every node reads the same) made federated from `height` on.
+   */
+  private open(height: number): void {
+    const graced = new Set<string>();
+    if (height > 1)
+      for (const e of this.deps.ledger.adminEntries(height - 1))
+        if (!("forwardCompatible" in e) && e.type === 0x05 && e.dbHeight === height)
+          graced.add(toHex(e.identityChainId));
+    this.hs = {
+      height,
+      authorities: this.deps.authorities.at(height),
+      startFixed: height > 1,
+      boundaryVotes: new Map(),
+      sigs: new Map(),
+      differing: new Set(),
+      pendingMinuteZero: undefined,
+      adminFirst: [],
+      adminLast: [],
+      added: new Set(),
+      election: newElectionState(),
+      alive: new Set(),
+      graced,
+    };
+    this.deps.events?.heightOpened?.(this.hs);
+  }
+
+  private isFederatedSigner(identity: Uint8Array, verify: (key: Uint8Array) => boolean): boolean {
+    const fed = this.hs.authorities.federated.find((a: Authority) => bytesEqual(a.identity, identity));
+    return fed?.publicKey !== undefined && verify(fed.publicKey);
+  }
+}
