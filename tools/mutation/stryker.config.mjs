@@ -66,6 +66,15 @@ const CANDIDATES = {
     "ledger/ledgerEdges",
     "ledger/callerAddress",
   ],
+  // the federation's rules only (Makefile CLUSTER_RULES): the driver and the NATS transport need real
+  // nats-servers and timers, tested end to end instead
+  cluster: [
+    "cluster/clientSignatures",
+    "cluster/heightMachine",
+    "cluster/election",
+    "cluster/federationRules",
+    "cluster/blockSets",
+  ],
 };
 
 /**
@@ -141,6 +150,10 @@ const FOCUS = {
   // then the rules' tests
   "ledger/ledger": ["ledger/ledgerEdges", "ledger/callerAddress", "ledger/journalFailure", ...LEDGER_FAST],
 };
+// the height machine: its own record-by-record tests (seconds, no log); the election's tally behind it
+FOCUS["cluster/heightMachine"] = ["cluster/heightMachine"];
+FOCUS["cluster/election"] = ["cluster/election", "cluster/heightMachine"];
+FOCUS["cluster/clientSignatures"] = ["cluster/clientSignatures"];
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
 
