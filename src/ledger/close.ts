@@ -68,6 +68,26 @@ export interface ClusterClose {
   logSequence: number;
 }
 
+/**
+ * How a close is made: the one value that decides when its save starts, when readers see it, and what the
+ * admin block carries (ledger.ts picks it by the path the end of minute 10 came through).
+ */
+export type CloseMode =
+  /** replaying the journal at start or in recovery: saved at once (the next height's records build on it) */
+  | { kind: "replay" }
+  /** a single node's new end of minute 10, journaled right after: saved and shown once that record is durable */
+  | { kind: "journaled" }
+  /**
+   * a cluster node's close from the replicated log, with what the log decided (no journal record of its
+   * own); without `cluster`, the single node's admin block
+   */
+  | { kind: "log"; cluster?: ClusterClose };
+
+/** The replay mode (one object: a close in replay carries nothing else). */
+export const REPLAY_CLOSE: CloseMode = { kind: "replay" };
+/** The single node's mode. */
+export const JOURNALED_CLOSE: CloseMode = { kind: "journaled" };
+
 export class BlockCloser {
   /** removal of confirmed journal records, running after each block save */
   private cleanupChain: Promise<void> = Promise.resolve();
@@ -84,20 +104,24 @@ export class BlockCloser {
   /**
    * Close the open block at `timeMs` (end of minute 10): build every block, queue their save as one LMDB
    * transaction, and open the next height at once. Until the save commits, readers see the closed block
-   * through `closing`. `synchronous` (replaying the journal at start or in recovery) saves at once: the
-   * next height's records build on this block; its failure throws ReplaySaveError.
+   * through `closing`. `mode` (CloseMode): a replayed close (journal replay at start or in recovery) saves at
+   * once: the next height's records build on this block; its failure throws ReplaySaveError.
    *
-   * `journaled` (a single node closing on a new end of minute 10, whose journal record the ledger appends
-   * right after): the save starts, and readers see the closed block and the next height, only once that
-   * record is durable (`markerJournaled`) — nothing shown may change in a kill -9 and restart. The close's
-   * main-thread work is the same; the block's records are packed meanwhile.
+   * A journaled close (a single node closing on a new end of minute 10, whose journal record the ledger
+   * appends right after): the save starts, and readers see the closed block and the next height, only once
+   * that record is durable (`markerJournaled`) — nothing shown may change in a kill -9 and restart. The
+   * close's main-thread work is the same; the block's records are packed meanwhile.
+   *
+   * A close from the log carries the admin entries and the log sequence the federation decided.
    */
-  close(timeMs: number, synchronous: boolean, cluster: ClusterClose | undefined, journaled: boolean): void {
+  close(timeMs: number, mode: CloseMode): void {
     const { state, store } = this.host;
+    const synchronous = mode.kind === "replay";
+    const cluster = mode.kind === "log" ? mode.cluster : undefined;
     const started = performance.now();
     const cpu = process.cpuUsage();
     let marker: Promise<void> | undefined;
-    if (journaled && !synchronous) {
+    if (mode.kind === "journaled") {
       const pre: PreClose = { tip: state.tip, pl: state.pl, saved: state.saved.copy() };
       marker = new Promise<void>((resolve, reject) => {
         this.marker = { resolve, reject };

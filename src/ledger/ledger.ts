@@ -24,7 +24,15 @@ import { StoreError } from "../store/errors.js";
 import type { LedgerApi, LedgerDebugApi } from "./api.js";
 import { genesisBlockSet } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
-import { BlockCloser, type ClusterClose, type PreClose, type SavedBlockInfo } from "./close.js";
+import {
+  BlockCloser,
+  type ClusterClose,
+  type CloseMode,
+  JOURNALED_CLOSE,
+  type PreClose,
+  REPLAY_CLOSE,
+  type SavedBlockInfo,
+} from "./close.js";
 import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
 import { LedgerError } from "./errors.js";
 import {
@@ -64,22 +72,16 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   /** tip, open process list, holding queue, saved state, counters: what the rules change (the reader's `view`) */
   private readonly state: LedgerState;
   private booted = false;
-  /** true while the journal is replayed (start, recovery): a replayed close saves synchronously */
-  private replaying = false;
   /** set when a write to LMDB failed: writes are refused until recovery rebuilds the state; reads still served */
   private failure: string | undefined;
   /** the block close (close.ts) */
   private readonly closer: BlockCloser;
-  /** what the log decided about the close being applied (cluster nodes, `applyFromLog`) */
-  private clusterClose: ClusterClose | undefined;
   /** accept() calls whose writes have not settled (recovery waits for them) */
   private readonly inflight = new Set<Promise<void>>();
   /** pending recovery probe after a storage failure */
   private recoveryTimer: NodeJS.Timeout | undefined;
   /** the state rebuilt from disk after a failed journal write (once per failure), see `rollBack` */
   private rollback: Promise<void> | undefined;
-  /** set while `accept` applies a message it journals next (a close then waits for that record) */
-  private journaling = false;
   private closed = false;
   /** the live feed, told of accepted messages and saved blocks (observer.ts) */
   private observer: LedgerObserver | undefined;
@@ -145,18 +147,13 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   /** Replay the journal from the open height on (replay.ts); a replayed close saves at once. */
   private replay(cleanup = true): void {
-    this.replaying = true;
-    try {
-      replayJournal({
-        store: this.deps.store,
-        state: this.state,
-        apply: (msg) => this.apply(msg),
-        log: (level, msg, fields) => this.log(level, msg, fields),
-        cleanup,
-      });
-    } finally {
-      this.replaying = false;
-    }
+    replayJournal({
+      store: this.deps.store,
+      state: this.state,
+      apply: (msg) => this.apply(msg, REPLAY_CLOSE),
+      log: (level, msg, fields) => this.log(level, msg, fields),
+      cleanup,
+    });
     this.booted = true;
   }
 
@@ -327,13 +324,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     if (this.deps.replicated !== undefined) return this.deps.replicated.submit(msg);
     // the block the message goes into (the end of minute 10 replaces this.state.pl by the next block's list)
     const pl = this.state.pl;
-    let journal: boolean;
-    this.journaling = true;
-    try {
-      journal = this.apply(msg);
-    } finally {
-      this.journaling = false;
-    }
+    // applied, then journaled: a close waits for this record (close.ts, JOURNALED_CLOSE)
+    const journal = this.apply(msg, JOURNALED_CLOSE);
     let durable: Promise<void>;
     if (journal) {
       const seq = pl.nextSeq++;
@@ -508,10 +500,11 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
    * (close.ts). A failing close is a bug, not a user error: writes stop rather than continue on a
    * half-closed block.
    */
-  private apply(msg: LogMessage): boolean {
+  /** Run the rules on one message; an end of minute 10 closes the block in `mode`. */
+  private apply(msg: LogMessage, mode: CloseMode): boolean {
     return applyMessage(this.state, msg, (timeMs) => {
       try {
-        this.closer.close(timeMs, this.replaying, this.clusterClose, this.journaling);
+        this.closer.close(timeMs, mode);
       } catch (e) {
         this.fail(`closing block ${this.state.pl.height} failed: ${e instanceof Error ? e.message : String(e)}`);
         throw e;
@@ -536,12 +529,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
         info: `writes refused until recovery: ${this.failure}`,
       });
     this.deps.store.assertWritable();
-    this.clusterClose = close;
-    try {
-      this.apply(msg);
-    } finally {
-      this.clusterClose = undefined;
-    }
+    // the admin entries reach the close as an argument: only an end of minute 10 uses them
+    this.apply(msg, close === undefined ? { kind: "log" } : { kind: "log", cluster: close });
   }
 
   /** Resolves when the last closed block is saved (rejects when its save failed). */
