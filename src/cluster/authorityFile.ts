@@ -9,8 +9,10 @@
  * Written as a temporary file renamed over the old one (a crash leaves the old or the new file, whole).
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
-import { fromHex, toHex } from "../protocol/bytes.js";
+import { bytesEqual, fromHex, toHex } from "../protocol/bytes.js";
+import { directoryBlockHashes } from "../protocol/dblock.js";
 import { AuthoritySet, type AuthoritySnapshot } from "./authorities.js";
+import type { FederatedLedger, FederationLogger } from "./federationTypes.js";
 
 /** File name inside the node's data directory. */
 export const AUTHORITY_FILE_NAME = "cluster-authorities.json";
@@ -58,5 +60,58 @@ export function loadAuthorities(
     };
   } catch (e) {
     return { reason: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/**
+ * The authority set of a node's saved blocks, kept in its file (when there is one) and rebuilt from the saved
+ * admin blocks when the file cannot be used.
+ */
+export class AuthorityKeeper {
+  constructor(
+    private readonly options: { file?: string; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
+    private readonly deps: { ledger: Pick<FederatedLedger, "directoryBlockByHeight" | "adminEntries">; logger: FederationLogger },
+  ) {}
+
+  /**
+   * The set folded through admin block `openHeight − 1`: from the file when it belongs to this chain, folding
+   * in only the admin blocks saved after it; else from every saved admin block (and the file written anew).
+   */
+  load(openHeight: number): AuthoritySet {
+    let set = new AuthoritySet(this.options.bootstrap);
+    let from = 0;
+    const file = this.options.file;
+    const saved = file === undefined ? undefined : loadAuthorities(file, this.options.bootstrap);
+    if (saved !== undefined && "reason" in saved) {
+      this.deps.logger.warn("authority file not used; rebuilding from the admin blocks", { file, reason: saved.reason });
+    } else if (saved !== undefined) {
+      const block = saved.through < openHeight ? this.deps.ledger.directoryBlockByHeight(saved.through) : undefined;
+      if (block !== undefined && bytesEqual(directoryBlockHashes(block.block).keyMR, saved.keyMR)) {
+        set = saved.set;
+        from = saved.through + 1;
+      } else
+        this.deps.logger.warn("authority file belongs to other blocks; rebuilding from the admin blocks", {
+          file,
+          height: saved.through,
+        });
+    }
+    for (let h = from; h < openHeight; h++) set.applyAdminBlock(h, this.deps.ledger.adminEntries(h));
+    this.deps.logger.debug("authority set loaded", { fromFile: from > 0, adminBlocksRead: openHeight - from });
+    if (from < openHeight) this.save(openHeight - 1, set);
+    return set;
+  }
+
+  /** Keep `set`, as folded through admin block `through` (the last saved), beside the blocks. */
+  save(through: number, set: AuthoritySet): void {
+    const file = this.options.file;
+    if (file === undefined) return;
+    const block = this.deps.ledger.directoryBlockByHeight(through);
+    if (block === undefined) return;
+    try {
+      saveAuthorities(file, through, directoryBlockHashes(block.block).keyMR, set);
+    } catch (e) {
+      // a cache: the next start rebuilds from the admin blocks
+      this.deps.logger.warn("authority file not written", { file, error: e instanceof Error ? e.message : String(e) });
+    }
   }
 }

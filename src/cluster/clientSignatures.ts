@@ -10,7 +10,7 @@
  * byte-identical (key, message, signature) triples.
  */
 import { LedgerError } from "../ledger/errors.js";
-import type { LogMessage } from "../ledger/messages.js";
+import { decodeMessage, type LogMessage } from "../ledger/messages.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { commitSignedPart } from "../protocol/commit.js";
 import { ProtocolError } from "../protocol/errors.js";
@@ -52,6 +52,59 @@ export function badSignature(msg: LogMessage, index: number): LedgerError {
     code: "BAD_SIGNATURE",
     what: msg.kind === "commit" ? "commit" : `transaction input ${index}`,
   });
+}
+
+/** A client write of a `writes` record after its checks: the message to apply, or its refusal. */
+export type CheckedWrite = LogMessage | LedgerError;
+
+/** What the apply needs of a verifier (RememberingVerifier). */
+export interface ApplyVerifier {
+  verifyAtApply(checks: readonly SignatureCheck[]): Promise<boolean[]>;
+}
+
+/**
+ * Decode each client write of a `writes` record and check its signatures (every node, whoever appended the
+ * record): the message to apply, or the refusal every node gives it. Deterministic: the bytes decide.
+ */
+export async function checkClientWrites(
+messages: readonly Uint8Array[],
+verifier: ApplyVerifier,
+): Promise<CheckedWrite[]> {
+  const out: CheckedWrite[] = [];
+  const checks: SignatureCheck[] = [];
+  /** per message of `out`: where its checks start in `checks`, and how many */
+  const spans: { from: number; count: number }[] = [];
+  for (const bytes of messages) {
+    let msg: LogMessage;
+    try {
+      msg = decodeMessage(bytes);
+    } catch (e) {
+      out.push(
+        new LedgerError({ code: "INVALID", info: `not a message: ${e instanceof Error ? e.message : String(e)}` }),
+      );
+      spans.push({ from: checks.length, count: 0 });
+      continue;
+    }
+    const own = clientSignatureChecks(msg);
+    if (own instanceof LedgerError) {
+      out.push(own);
+      spans.push({ from: checks.length, count: 0 });
+      continue;
+    }
+    out.push(msg);
+    spans.push({ from: checks.length, count: own.length });
+    checks.push(...own);
+  }
+  if (checks.length === 0) return out;
+  const results = await verifier.verifyAtApply(checks);
+  spans.forEach((span, i) => {
+    for (let k = 0; k < span.count; k++)
+      if (results[span.from + k] !== true) {
+        out[i] = badSignature(out[i] as LogMessage, k);
+        return;
+      }
+  });
+  return out;
 }
 
 /**

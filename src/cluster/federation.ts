@@ -9,14 +9,12 @@
  */
 import { NodeError } from "../errors.js";
 import { LedgerError } from "../ledger/errors.js";
-import { decodeMessage, type LogMessage } from "../ledger/messages.js";
+import type { LogMessage } from "../ledger/messages.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
-import { directoryBlockHashes } from "../protocol/dblock.js";
-import type { SignatureCheck } from "../workers/verifier.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
-import { loadAuthorities, saveAuthorities } from "./authorityFile.js";
+import { AuthorityKeeper } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
-import { badSignature, clientSignatureChecks } from "./clientSignatures.js";
+import { checkClientWrites } from "./clientSignatures.js";
 import type { FederationDependencies, FederationOptions, FederationStatus } from "./federationTypes.js";
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
@@ -58,6 +56,8 @@ function sleep(ms: number): Promise<void> {
 export class Federation {
   private readonly now: () => number;
   private authorities: AuthoritySet;
+  /** the authority set's file beside the saved blocks */
+  private readonly keeper: AuthorityKeeper;
   private readonly proposer: Proposer;
   private readonly intake: WriteIntake;
   /** the federation's rules over the open height (made at start, over the loaded authority set) */
@@ -102,6 +102,10 @@ export class Federation {
     this.now = deps.now ?? Date.now;
     this.proposer = new Proposer(options, deps, this.now);
     this.authorities = new AuthoritySet(options.bootstrap);
+    this.keeper = new AuthorityKeeper(
+      { ...(options.authorityFile === undefined ? {} : { file: options.authorityFile }), bootstrap: options.bootstrap },
+      { ledger: deps.ledger, logger: deps.logger },
+    );
     if (options.role === "federated" && deps.archive !== undefined) this.openRecords = [];
     this.intake = new WriteIntake(deps.log, options.nodeName, () =>
       this.machine?.forked === true ? "this node's blocks differ from the signed majority: writes refused" : undefined,
@@ -111,7 +115,7 @@ export class Federation {
   /** Load the authority set, then follow the log from the saved block's record on. */
   async start(): Promise<void> {
     const open = this.deps.ledger.openBlock();
-    this.loadAuthorities(open.height);
+    this.authorities = this.keeper.load(open.height);
     this.machine = new HeightMachine(
       { networkId: this.options.networkId, skeletonKey: this.options.skeletonKey },
       { ledger: this.deps.ledger, authorities: this.authorities, events: this.machineEvents() },
@@ -128,49 +132,6 @@ export class Federation {
       void this.readNetworkHeight();
       this.leaderTimer = setInterval(() => void this.readNetworkHeight(), LEADER_HEIGHT_EVERY_MS);
       this.leaderTimer.unref();
-    }
-  }
-
-  /**
-   * The authority set of the saved blocks: from the file kept beside them (authorityFile.ts) when it belongs
-   * to this chain, folding in only the admin blocks saved after it; else from every saved admin block.
-   */
-  private loadAuthorities(openHeight: number): void {
-    let from = 0;
-    const file = this.options.authorityFile;
-    const saved = file === undefined ? undefined : loadAuthorities(file, this.options.bootstrap);
-    if (saved !== undefined && "reason" in saved) {
-      this.deps.logger.warn("authority file not used; rebuilding from the admin blocks", {
-        file,
-        reason: saved.reason,
-      });
-    } else if (saved !== undefined) {
-      const block = saved.through < openHeight ? this.deps.ledger.directoryBlockByHeight(saved.through) : undefined;
-      if (block !== undefined && bytesEqual(directoryBlockHashes(block.block).keyMR, saved.keyMR)) {
-        this.authorities = saved.set;
-        from = saved.through + 1;
-      } else
-        this.deps.logger.warn("authority file belongs to other blocks; rebuilding from the admin blocks", {
-          file,
-          height: saved.through,
-        });
-    }
-    for (let h = from; h < openHeight; h++) this.authorities.applyAdminBlock(h, this.deps.ledger.adminEntries(h));
-    this.deps.logger.debug("authority set loaded", { fromFile: from > 0, adminBlocksRead: openHeight - from });
-    if (from < openHeight) this.saveAuthorities(openHeight - 1);
-  }
-
-  /** Keep the set as folded through admin block `through` (the last saved) beside the blocks. */
-  private saveAuthorities(through: number): void {
-    const file = this.options.authorityFile;
-    if (file === undefined) return;
-    const block = this.deps.ledger.directoryBlockByHeight(through);
-    if (block === undefined) return;
-    try {
-      saveAuthorities(file, through, directoryBlockHashes(block.block).keyMR, this.authorities);
-    } catch (e) {
-      // a cache: the next start rebuilds from the admin blocks
-      this.deps.logger.warn("authority file not written", { file, error: e instanceof Error ? e.message : String(e) });
     }
   }
 
@@ -380,7 +341,7 @@ export class Federation {
     } catch (e) {
       this.deps.logger.warn("log record skipped: not a record", { seq: r.seq, error: String(e) });
     }
-    const writes = rec?.kind === "writes" ? this.checkWrites(rec.messages) : undefined;
+    const writes = rec?.kind === "writes" ? checkClientWrites(rec.messages, this.deps.signatures) : undefined;
     // a rejection is read when the record's turn comes; until then it must not count as unhandled
     writes?.catch(() => {});
     return { rec, writes };
@@ -410,55 +371,13 @@ export class Federation {
     if (closed) {
       await this.deps.ledger.closeSaved();
       const height = this.machine.height.height;
-      this.saveAuthorities(height - 1);
+      this.keeper.save(height - 1, this.authorities);
       if (this.openRecords !== undefined) {
         if (publisher) void this.publishSet(height - 1, this.openRecords);
         this.openRecords = [];
       }
     }
     if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
-  }
-
-  /**
-   * Decode each client write of a `writes` record and check its signatures (every node, whoever appended the
-   * record): the message to apply, or the refusal every node gives it. Deterministic: the bytes decide.
-   */
-  private async checkWrites(messages: readonly Uint8Array[]): Promise<CheckedWrite[]> {
-    const out: CheckedWrite[] = [];
-    const checks: SignatureCheck[] = [];
-    /** per message of `out`: where its checks start in `checks`, and how many */
-    const spans: { from: number; count: number }[] = [];
-    for (const bytes of messages) {
-      let msg: LogMessage;
-      try {
-        msg = decodeMessage(bytes);
-      } catch (e) {
-        out.push(
-          new LedgerError({ code: "INVALID", info: `not a message: ${e instanceof Error ? e.message : String(e)}` }),
-        );
-        spans.push({ from: checks.length, count: 0 });
-        continue;
-      }
-      const own = clientSignatureChecks(msg);
-      if (own instanceof LedgerError) {
-        out.push(own);
-        spans.push({ from: checks.length, count: 0 });
-        continue;
-      }
-      out.push(msg);
-      spans.push({ from: checks.length, count: own.length });
-      checks.push(...own);
-    }
-    if (checks.length === 0) return out;
-    const results = await this.deps.signatures.verifyAtApply(checks);
-    spans.forEach((span, i) => {
-      for (let k = 0; k < span.count; k++)
-        if (results[span.from + k] !== true) {
-          out[i] = badSignature(out[i] as LogMessage, k);
-          return;
-        }
-    });
-    return out;
   }
 
   /** One warning per height when a client write with a bad signature was skipped (a forger, or a bug). */

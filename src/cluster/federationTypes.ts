@@ -6,8 +6,8 @@ import type { LedgerError } from "../ledger/errors.js";
 import type { LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import type { DirectoryBlock } from "../protocol/dblock.js";
-import type { SignatureCheck } from "../workers/verifier.js";
 import type { AuthorityView } from "./authorities.js";
+import type { ApplyVerifier } from "./clientSignatures.js";
 import type { DbSignature } from "./dbSig.js";
 import type { ElectionState } from "./election.js";
 import type { Appended, BlockSetArchive, LogRecord } from "./jetStreamLog.js";
@@ -85,7 +85,7 @@ export interface FederationDependencies {
    * checks the client signatures of every write the log delivers (clientSignatures.ts): the node's verifier
    * pool behind a RememberingVerifier, so the node that took a write does not check it twice
    */
-  signatures: { verifyAtApply(checks: readonly SignatureCheck[]): Promise<boolean[]> };
+  signatures: ApplyVerifier;
   logger: {
     debug(msg: string, fields?: Record<string, unknown>): void;
     info(msg: string, fields?: Record<string, unknown>): void;

@@ -22,18 +22,17 @@
  *   VM order, 08…], given to the ledger with the closing record's sequence.
  */
 import { LedgerError } from "../ledger/errors.js";
-import type { LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { ProtocolError } from "../protocol/errors.js";
 import type { Authority, AuthoritySet } from "./authorities.js";
+import type { CheckedWrite } from "./clientSignatures.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
 import type { FederatedLedger, HeightState, WriteResult } from "./federationTypes.js";
 import { type ClusterRecord, verifyRecord } from "./records.js";
 
-/** A client write of a `writes` record after the driver's checks: the message to apply, or its refusal. */
-export type CheckedWrite = LogMessage | LedgerError;
+export type { CheckedWrite };
 
 /** What the machine tells its driver as it applies (all optional; none changes what is applied). */
 export interface HeightEvents {
