@@ -21,7 +21,7 @@ install: $(NODE_MODULES_STAMP)
 
 # Debian packages the tests and benchmarks run for real; installed only where missing, only as root.
 os-packages-test:
-	tools/os/install-packages.sh nats-server chromium wrk
+	tools/os/install-packages.sh nats-server chromium wrk faketime nftables
 
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
@@ -43,9 +43,10 @@ test: build os-packages-test
 	node_modules/.bin/biome check src test bench tools
 	node --test --test-reporter=spec --test-timeout=300000 $(TEST_FILES)
 
-# Long modes of the reliability suites (crash rounds, fuzz cases): see docs/operations.md.
-test-long: build
-	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort)
+# Long modes of the reliability suites (crash rounds, fuzz cases: docs/operations.md) and of the federation's
+# fault tests (each fault twice in a row: docs/cluster.md §1.12).
+test-long: build os-packages-test
+	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort) dist/test/cluster/faults.test.js
 
 bench: build os-packages-bench
 	node dist/bench/run.js

@@ -15,7 +15,13 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { jetstream } from "@nats-io/jetstream";
+import { connect } from "@nats-io/transport-node";
+import { encodeRecord, recordSubject } from "../../src/cluster/records.js";
+import { encodeMessage } from "../../src/ledger/messages.js";
+import { encodeAddress, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex } from "../../src/protocol/bytes.js";
+import { buildTransaction, decodeTransaction } from "../../src/protocol/transaction.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
 import { networkId } from "../../src/protocol/network.js";
 import { addServerMessage } from "../../tools/cluster/commands.js";
@@ -37,6 +43,9 @@ import {
   waitSavedHeight,
 } from "../support/testDevnet.js";
 import { waitFor } from "../support/waitFor.js";
+
+/** The LOCAL network's genesis-funded asset key (api-cases conventions). */
+const GENESIS_PRIVATE_KEY = "Fs3E9gV6DXsYzf7Fqx1fVBQPQXV695eP3k5XbmHEZVRLkMdD9qCK";
 
 /** Seconds per block: short, so that faults and catch-up show within seconds. */
 const BLOCK_SECONDS = 2;
@@ -192,6 +201,44 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       assert.match(JSON.stringify(e, Object.getOwnPropertyNames(e)), /skeleton/);
       return true;
     });
+  });
+
+  test("a transfer with a forged signature published straight to the log is applied by no node", async () => {
+    const victim = keyPairFromPrivate(GENESIS_PRIVATE_KEY);
+    const thief = keyPairFromSeed("FA", testSeed("thief"));
+    const balance = async (n: LedgerdNode, address: string): Promise<number> =>
+      (await n.client.call<{ balance: number }>("asset-balance", { address })).balance;
+    const victimAddress = encodeAddress("FA", rcd1Hash(victim.publicKey));
+    const thiefAddress = encodeAddress("FA", rcd1Hash(thief.publicKey));
+    const honest = buildTransaction({
+      milliTimestamp: Date.now(),
+      inputs: [{ seed: victim.seed, amount: 89n * 100_000_000n + 200_000n }],
+      outputs: [{ address: rcd1Hash(thief.publicKey), amount: 89n * 100_000_000n }],
+      ecOutputs: [],
+    });
+    const forgedRaw = honest.raw.slice();
+    forgedRaw.fill(0, forgedRaw.length - 64); // the input's signature: all zero
+    const record = encodeRecord({
+      kind: "writes",
+      messages: [encodeMessage({ kind: "transaction", timeMs: Date.now(), tx: decodeTransaction(forgedRaw) })],
+    });
+    // any process that can publish to the stream's subjects (this devnet has no NATS users)
+    const nc = await connect({ servers: net.devnet.nats.urls });
+    try {
+      await jetstream(nc).publish(`ledger.local.${recordSubject("writes")}`, record);
+    } finally {
+      await nc.close();
+    }
+    const before = await Promise.all(running().map((n) => balance(n, victimAddress)));
+    const h = await savedHeight();
+    await waitSavedHeight(running(), h + 2);
+    for (const [i, n] of running().entries()) {
+      assert.equal(await balance(n, thiefAddress), 0, `${n.name}: the thief got nothing`);
+      assert.ok((await balance(n, victimAddress)) >= before[i]!, `${n.name}: the victim lost nothing`);
+      const summary = await n.client.call<{ Summary: string }>("summary", {}, "debug");
+      assert.match(summary.Summary, /badsignatures=1\b/, `${n.name}: ${summary.Summary}`);
+    }
+    await assertIdenticalBlocks(running(), 1, await savedHeight());
   });
 
   test("kill -9 of a federated server during writes: blocks go on, nothing acknowledged is lost, the audit server is promoted", async () => {

@@ -27,6 +27,8 @@ export interface WriteRecord {
   /** the node it was sent to */
   node: string;
   acknowledged: boolean;
+  /** when the node answered success, ms since epoch (fault tests measure the longest gap) */
+  atMs?: number;
   /** what the node answered instead of success */
   error?: string;
 }
@@ -61,6 +63,7 @@ export class ClusterWriter {
     try {
       await node.client.call(method, params);
       rec.acknowledged = true;
+      rec.atMs = Date.now();
     } catch (e) {
       rec.error = e instanceof RpcError ? `${e.code} ${e.message} ${JSON.stringify(e.data)}` : String(e);
     }

@@ -126,9 +126,12 @@ export class LedgerdNode {
     return this.layout.key?.identity;
   }
 
-  /** Start (again) with the recorded arguments; does not wait (see waitServing). */
-  start(detached: boolean): void {
-    this.process.restart({ detached });
+  /**
+   * Start (again) with the recorded arguments; does not wait (see waitServing). `env`: extra variables for
+   * this start only.
+   */
+  start(detached: boolean, env?: Readonly<Record<string, string>>): void {
+    this.process.restart({ detached, ...(env === undefined ? {} : { env }) });
   }
 
   /**

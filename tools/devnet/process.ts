@@ -139,13 +139,16 @@ export class ManagedProcess {
     return fileTail(this.spec.logFile, bytes);
   }
 
-  /** Start again with the same spec (after a crash or a stop). */
-  restart(options: { detached: boolean }): void {
+  /**
+   * Start again with the same spec (after a crash or a stop); `env` adds variables for this start only (a
+   * fault test's skewed clock: LD_PRELOAD and FAKETIME).
+   */
+  restart(options: { detached: boolean; env?: Readonly<Record<string, string>> }): void {
     if (this.isRunning) throw new Error(`${this.name} is still running (pid ${this.pid})`);
-    this.start(options.detached);
+    this.start(options.detached, options.env);
   }
 
-  private start(detached: boolean): void {
+  private start(detached: boolean, env: Readonly<Record<string, string>> = {}): void {
     mkdirSync(dirname(this.spec.logFile), { recursive: true });
     const fd = openSync(this.spec.logFile, "a");
     writeSync(fd, `\n--- ${new Date().toISOString()} start: ${this.spec.command} ${this.spec.args.join(" ")}\n`);
@@ -153,7 +156,7 @@ export class ManagedProcess {
     try {
       child = spawn(this.spec.command, [...this.spec.args], {
         cwd: this.spec.cwd,
-        env: { ...process.env, ...this.spec.env },
+        env: { ...process.env, ...this.spec.env, ...env },
         stdio: ["ignore", fd, fd],
         detached,
       });

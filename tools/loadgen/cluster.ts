@@ -1,6 +1,7 @@
 /**
- * The cluster scenario of `make bench` (issue 15 "Benchmark"): a devnet of 3 nats-servers and 3
- * federated servers on this machine, entries written with the workers spread over the 3 nodes, one
+ * The cluster scenario of `make bench` (issue 15 "Benchmark"; issue 28): a devnet of 3 nats-servers, 3
+ * federated servers, an audit server and a follower on this machine (every node checks every client
+ * signature it applies; node CPU per applied entry is reported), entries written with the workers spread over the 3 nodes, one
  * federated server killed (SIGKILL) mid-run and later the nats-server leading the log stream; entries/s,
  * p99, the longest pause in acknowledgements after each kill, and lost (acknowledged but not in a saved
  * block). The single node runs the same write phase
@@ -20,6 +21,7 @@ import { defaultLoadOptions, runLoadScenarios } from "./index.js";
 import { PhaseRecorder, runWorkers } from "./phase.js";
 import type { PresignedEntry } from "./presign.js";
 import { round } from "./result.js";
+import { ProcessMonitor } from "./nodeProcess.js";
 import { RpcClient, TRANSPORT_ERROR } from "./rpcClient.js";
 import { LoadSession } from "./session.js";
 
@@ -59,6 +61,8 @@ export interface ClusterBenchResult {
   pauseAfterKillMs: number;
   /** longest time without an acknowledged entry after the stream leader's kill (the Raft election), ms */
   pauseAfterNatsKillMs: number;
+  /** node CPU (all threads) per acknowledged entry during the phase, µs, by node name (fed2 left out: killed) */
+  cpuPerEntryUs: Record<string, number>;
   /** which nats-server led the stream and was killed */
   natsKilled: string;
   seconds: number;
@@ -71,9 +75,11 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
   const clients: RpcClient[] = [];
   let session: LoadSession | undefined;
   try {
-    log(`cluster: starting 3 nats-servers and 3 federated servers (-blktime=${options.blockTimeSeconds})`);
+    log(
+      `cluster: starting 3 nats-servers, 3 federated servers, 1 audit server, 1 follower (-blktime=${options.blockTimeSeconds})`,
+    );
     const devnet = await Devnet.up(
-      { dir, federated: 3, audit: 0, followers: 0, nats: 3, blockTimeSeconds: options.blockTimeSeconds },
+      { dir, federated: 3, audit: 1, followers: 1, nats: 3, blockTimeSeconds: options.blockTimeSeconds },
       false,
     );
     const nodes = devnet.nodesWithRole("federated");
@@ -124,6 +130,11 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
       return true;
     };
     const fromHeight = await session.openHeight();
+    // every node applies every entry and checks its signature (docs/cluster.md §1.12): CPU per applied entry of
+    // the nodes that run the whole phase (fed2 is killed in it)
+    const measured = devnet.nodes.filter((n) => n.name !== "fed2" && n.pid !== undefined);
+    const monitors = measured.map((n) => ({ name: n.name, monitor: new ProcessMonitor(n.pid!) }));
+    const cpuBefore = monitors.map((m) => m.monitor.cpuSeconds() ?? Number.NaN);
     let killedAt = Number.NaN;
     let natsKilledAt = Number.NaN;
     let natsKilled = "";
@@ -167,6 +178,10 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
       }
       return Math.max(gap, Math.min(to, rec.endedAt) - last);
     };
+    const cpuAfter = monitors.map((m) => m.monitor.cpuSeconds() ?? Number.NaN);
+    const cpuPerEntryUs = Object.fromEntries(
+      monitors.map((m, i) => [m.name, round(((cpuAfter[i]! - cpuBefore[i]!) / Math.max(1, acked.length)) * 1e6, 0)]),
+    );
     log(`cluster: ${acked.length} entries acknowledged; checking that each reached a saved block`);
     const confirmation = await session.confirm(acked, fromHeight);
     const lat = rec.latency.summary();
@@ -184,6 +199,7 @@ export async function runClusterPhase(options: ClusterBenchOptions): Promise<Clu
       pauseAfterKillMs: round(longestGap(killedAt, Number.isNaN(natsKilledAt) ? rec.endedAt : natsKilledAt)),
       pauseAfterNatsKillMs: Number.isNaN(natsKilledAt) ? Number.NaN : round(longestGap(natsKilledAt, rec.endedAt)),
       natsKilled,
+      cpuPerEntryUs,
       seconds: round(rec.elapsedSeconds, 1),
     };
   } finally {
@@ -219,7 +235,7 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
     note: `skipped: ${reason}`,
   });
   const rows: BenchRow[] = [];
-  const clusterName = `cluster: 3 federated + 3 nats, writes spread, fed2 kill -9 at ${options.killAtSeconds} s, stream-leader nats kill -9 at ${options.killNatsAtSeconds} s (${options.concurrency} in flight, ${options.seconds} s)`;
+  const clusterName = `cluster: 3 federated + 1 audit + 1 follower + 3 nats, writes spread over the federated, fed2 kill -9 at ${options.killAtSeconds} s, stream-leader nats kill -9 at ${options.killNatsAtSeconds} s (${options.concurrency} in flight, ${options.seconds} s)`;
   try {
     natsServerVersion();
     const r = await runClusterPhase(options);
@@ -234,7 +250,11 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
       itemsPerOp: r.requests > 0 ? round(r.entries / r.requests, 3) : 0,
       itemsPerSec: r.entriesPerSecond,
       itemUnit: "entry",
-      note: `p99 ${r.p99Ms} ms, max ${r.maxMs} ms, ${r.errors} errors, ${r.lost} lost of ${r.checked} acknowledged; longest pause in acknowledgements after the fed2 kill ${r.pauseAfterKillMs} ms, after the ${r.natsKilled || "nats"} (stream leader) kill ${r.pauseAfterNatsKillMs} ms`,
+      note: `p99 ${r.p99Ms} ms, max ${r.maxMs} ms, ${r.errors} errors, ${r.lost} lost of ${r.checked} acknowledged; longest pause in acknowledgements after the fed2 kill ${r.pauseAfterKillMs} ms, after the ${r.natsKilled || "nats"} (stream leader) kill ${r.pauseAfterNatsKillMs} ms; node CPU per entry (µs, every node checks every signature): ${Object.entries(
+        r.cpuPerEntryUs,
+      )
+        .map(([n, us]) => `${n} ${us}`)
+        .join(", ")}`,
     });
   } catch (e) {
     rows.push(skipped("load.cluster.writes", clusterName, (e as Error).message.split("\n")[0]!));
