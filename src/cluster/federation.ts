@@ -161,6 +161,8 @@ export class Federation {
     if (this.timer !== undefined) clearInterval(this.timer);
     if (this.leaderTimer !== undefined) clearInterval(this.leaderTimer);
     await this.following?.stop();
+    // records already taken are applied (or fail) before the ledger under them closes
+    await this.applied;
     this.intake.close();
   }
 
