@@ -58,6 +58,8 @@ export interface NodeSpec {
   server?: { identity: Uint8Array; seed: Uint8Array };
   /** clock offset, ms (a node whose clock runs fast or slow) */
   skewMs?: number;
+  /** per mille of this node's proposals dropped before they reach the log (debug set-drop-rate) */
+  dropRatePerMille?: number;
 }
 
 export interface MemoryFederationOptions {
@@ -121,7 +123,16 @@ export class MemoryFederation {
           : { roundTimeoutSeconds: this.options.roundTimeoutSeconds }),
         authorityFile: `${dir}/authorities.json`,
       },
-      { ledger, log: this.log, logger: log, signatures: verifier, now },
+      {
+        ledger,
+        log: this.log,
+        logger: log,
+        signatures: verifier,
+        now,
+        ...(spec.dropRatePerMille === undefined
+          ? {}
+          : { networkTesting: () => ({ dropRatePerMille: spec.dropRatePerMille!, delayMs: 0 }) }),
+      },
     );
     ref.fed = fed;
     const node: MemoryNode = {

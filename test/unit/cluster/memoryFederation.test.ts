@@ -151,4 +151,55 @@ describe("a federation over an in-memory log (real ledgers, real drivers, no nat
     for (const n of [t.boot, t.nx, ny, t.follower])
       assert.deepEqual(MemoryFederation.keyMRs(n, height), reference, `${n.name}'s blocks`);
   });
+
+  it("dropped proposals, duplicated writes records and a paused log: identical blocks, each write applied once, nothing acknowledged lost", async () => {
+    const f = new MemoryFederation({ blockTimeSeconds: 1 });
+    running.push(f);
+    const x = serverIdentity(1);
+    const y = serverIdentity(2);
+    const boot = await f.start({ name: "boot", role: "federated" });
+    await f.append(f.addServer("federated", x));
+    await f.append(f.addServer("federated", y));
+    // x loses half of what it proposes (signatures, boundaries) on the way to the log
+    const nx = await f.start({ name: "x", role: "federated", server: x, dropRatePerMille: 500 });
+    await f.start({ name: "y", role: "federated", server: y });
+    const follower = await f.start({ name: "follower", role: "follower" });
+    await f.savedHeight(3);
+    // writes through two nodes; every writes record appended a second time by hand (a duplicate delivery)
+    const targets = [nx, follower];
+    const accepted: bigint[] = [];
+    const copies: Promise<number>[] = [];
+    const seen = new Set<number>();
+    const copier = setInterval(() => {
+      for (const r of f.log.held())
+        if (r.subject === "tx" && !seen.has(r.seq)) {
+          seen.add(r.seq);
+          copies.push(f.log.append("tx", r.data).then((a) => a.seq));
+        }
+    }, 20);
+    try {
+      for (let i = 0; i < 12; i++) {
+        if (i === 6) {
+          f.log.pause();
+          setTimeout(() => f.log.resume(), 1_500);
+        }
+        const to = assetKey(40 + i);
+        const tx = payment({ milliTime: Date.now() + i, outputs: [{ to, amount: BigInt(i + 1) * UNIT }] });
+        await targets[i % 2]!.ledger.submitTransaction(tx);
+        accepted.push(BigInt(i + 1) * UNIT);
+      }
+    } finally {
+      clearInterval(copier);
+    }
+    await Promise.all(copies);
+    assert.ok(copies.length >= 1, "writes records were duplicated");
+    await f.settle();
+    const height = boot.ledger.openBlock().height;
+    await f.savedHeight(height);
+    for (const n of f.nodes)
+      for (let i = 0; i < 12; i++)
+        assert.equal(n.ledger.assetBalance(rcdHashOf(assetKey(40 + i))).saved, accepted[i], `${n.name}: transfer ${i} once`);
+    const reference = MemoryFederation.keyMRs(boot, height);
+    for (const n of f.nodes) assert.deepEqual(MemoryFederation.keyMRs(n, height), reference, `${n.name}'s blocks`);
+  });
 });
