@@ -14,7 +14,7 @@ import {
 import { didYouMean } from "../../src/config/suggest.js";
 import { parseArgs } from "./args.js";
 import { addEntry, chainHead, composeEntryCommand, entries, getEntry } from "./commands/entry.js";
-import { encrypt, importKeys, list, newKey } from "./commands/keys.js";
+import { backup, encrypt, importKeys, list, newKey, restore } from "./commands/keys.js";
 import { balance, composeTx, pay } from "./commands/pay.js";
 import { receipt } from "./commands/receipt.js";
 import { describeRpc } from "./commands/submit.js";
@@ -36,7 +36,7 @@ const GLOBAL_OPTS = new Set(["node", "rpcuser", "rpcpass", "cafile", "wallet", "
 export const COMMANDS: Record<string, Command> = {
   "new-fa": {
     usage: "new-fa",
-    summary: "create an asset key pair; prints its FA… address",
+    summary: "the seed's next asset key pair; prints its FA… address",
     args: [0, 0],
     opts: [],
     wallet: true,
@@ -44,7 +44,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   "new-ec": {
     usage: "new-ec",
-    summary: "create an entry credit key pair; prints its EC… address",
+    summary: "the seed's next entry credit key pair; prints its EC… address",
     args: [0, 0],
     opts: [],
     wallet: true,
@@ -57,6 +57,22 @@ export const COMMANDS: Record<string, Command> = {
     opts: [],
     wallet: true,
     run: importKeys,
+  },
+  restore: {
+    usage: "restore < mnemonic.txt",
+    summary: "give the wallet the seed of a 12-word mnemonic (from stdin); new-fa/new-ec then re-derive its keys",
+    args: [0, 0],
+    opts: [],
+    wallet: true,
+    run: restore,
+  },
+  backup: {
+    usage: "backup",
+    summary: "print the seed's 12 words and every private key, as JSON (keep it offline)",
+    args: [0, 0],
+    opts: [],
+    wallet: true,
+    run: backup,
   },
   list: {
     usage: "list [--json]",

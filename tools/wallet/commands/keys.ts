@@ -1,17 +1,38 @@
 /**
  * Commands on the wallet's keys: new-fa, new-ec, import, list, encrypt (docs/wallet.md).
  */
-import { randomBytes } from "node:crypto";
-import { keyPairFromPrivate, keyPairFromSeed } from "../../../src/protocol/address.js";
+import { keyPairFromPrivate } from "../../../src/protocol/address.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
 import { type Context, json } from "../context.js";
 import { WalletError } from "../errors.js";
-import { addKey, WalletFile } from "../walletFile.js";
+import { addKey, deriveNextKey, restoreSeed, WalletFile } from "../walletFile.js";
 
+/** new-fa / new-ec: the seed's next key of that kind (a new wallet gets a new 12-word seed first). */
 export async function newKey(ctx: Context, kind: "FA" | "EC"): Promise<void> {
-  const pair = keyPairFromSeed(kind, new Uint8Array(randomBytes(32)));
-  ctx.wallet().update((keys) => addKey(keys, pair));
+  const pair = ctx.wallet().update((keys, extras) => deriveNextKey(keys, extras, kind));
   ctx.out(pair.publicAddress);
+}
+
+/**
+ * `restore`: give the wallet the seed of a 12-word mnemonic read from stdin (never from the command line, which
+ * every user sees in `ps`); new-fa / new-ec then yield that seed's keys in order, as the reference wallet does.
+ */
+export async function restore(ctx: Context): Promise<void> {
+  const text = ctx.io.readStdin().toString("utf8");
+  ctx.wallet().update((_keys, extras) => restoreSeed(extras, text));
+  ctx.out(`restored the seed into ${ctx.walletPath}; new-fa and new-ec now give its keys in order`);
+}
+
+/** `backup`: the seed's mnemonic and every key's private key, as JSON (keep it offline). */
+export async function backup(ctx: Context): Promise<void> {
+  const wallet = ctx.wallet();
+  if (!wallet.exists) throw new WalletError(`no wallet at ${ctx.walletPath}: nothing to back up`);
+  ctx.out(
+    json({
+      "wallet-seed": wallet.seed()?.mnemonic ?? "",
+      addresses: wallet.list().map((k) => ({ public: k.public, secret: k.secret })),
+    }),
+  );
 }
 
 export async function importKeys(ctx: Context): Promise<void> {
