@@ -275,16 +275,18 @@ export function deriveNextKey(keys: WalletKey[], extras: WalletExtras, kind: "FA
 
 /**
  * Replace the wallet's seed by `mnemonic` (a restore): its derived keys are added again as they are generated
- * (`deriveNextKey`); keys already in the wallet stay. Refuses to replace a different seed, whose keys could then
- * no longer be re-derived from any backup.
+ * (`deriveNextKey`); keys already in the wallet stay. Refuses to replace a different seed that keys were derived
+ * from, whose keys could then no longer be re-derived from any backup.
  */
 export function restoreSeed(extras: WalletExtras, mnemonic: string): void {
   const words = normalizeMnemonic(mnemonic);
-  if (extras.seed !== undefined && extras.seed.mnemonic !== words)
+  const seed = extras.seed;
+  // a seed no key was derived from yet (a new wallet's) may be replaced: nothing of it is lost
+  if (seed !== undefined && seed.mnemonic !== words && (seed.nextFA > 0 || seed.nextEC > 0))
     throw new WalletError(
-      "the wallet already has a different seed; restore into a new wallet file (-wallet=FILE) so neither is lost",
+      "the wallet already has a different seed with keys derived from it; restore into a new wallet file (-wallet=FILE) so neither is lost",
     );
-  extras.seed ??= { mnemonic: words, nextFA: 0, nextEC: 0 };
+  if (seed === undefined || seed.mnemonic !== words) extras.seed = { mnemonic: words, nextFA: 0, nextEC: 0 };
 }
 
 function parseSeed(path: string, json: Record<string, unknown>): WalletSeed | undefined {

@@ -105,7 +105,7 @@ describe("wallet seed: the reference wallet's derivation", () => {
         reread.update((_k, e) =>
           restoreSeed(e, "legal winner thank year wave sausage worth useful legal winner thank yellow"),
         ),
-      /already has a different seed/,
+      /already has a different seed with keys derived/,
     );
     // a new wallet gets a random seed on its first key, and a second wallet restored from it agrees
     const fresh = WalletFile.load(join(dir, "fresh.json"));
