@@ -287,6 +287,11 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
       rpcError(-32601, /heights is a node method: send it to the node/),
     );
     await assert.rejects(wallet.call("no-such-method" as never), rpcError(-32601, /no-such-method/));
+    // and the node, for a wallet method, says it belongs to the wallet service (spec §7)
+    await assert.rejects(
+      nodeClient.call("compose-chain", {}),
+      rpcError(-32601, /compose-chain is a wallet service method: send it to ledgerd-walletd/),
+    );
     const stranger = "FA3cih2o2tjEUsnnFR4jX1tQXPpSXFwsp3rhVp6odL5PNCHWvZV1";
     await assert.rejects(wallet.address({ address: stranger }), rpcError(-32602, /is not in the wallet/));
     await wallet.newTransaction({ "tx-name": "too-much" });
