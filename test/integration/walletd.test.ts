@@ -105,6 +105,8 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
   let wallet: WalletClient;
   const walletPath = join(scratch, "wallet.json");
   let rate = 0;
+  let chainOfTest = "";
+  let walletdUrl = "";
 
   before(async () => {
     node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
@@ -116,6 +118,7 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
       `-rpcpass=${PASS}`,
     ]);
     wallet = new WalletClient({ url: d.url, user: USER, password: PASS });
+    walletdUrl = d.url;
     rate = Number((await nodeClient.entryCreditRate()).rate);
   });
   after(() => {
@@ -275,10 +278,39 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
     await toNode(entry.commit);
     await toNode(entry.reveal);
     const second = await confirmedEntry(entry);
+    chainOfTest = first.chain;
     const saved = (await nodeClient.entry({ hash: second.entry })) as { content: string };
     assert.equal(Buffer.from(saved.content, "hex").toString(), "second entry");
     // 11 + 1 credits paid from the 300
     assert.equal(Number((await nodeClient.entryCreditBalance({ address: REF_EC[0]! })).balance), 288);
+  });
+
+  test("ledgerd-wallet -walletd=URL uses the service's keys: the CLI and the service cannot disagree", async () => {
+    const cli = (args: string[], env: Record<string, string> = {}) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) =>
+        execFile(
+          WALLET_BIN,
+          [`-walletd=${walletdUrl}`, `-node=${node.url}`, ...args],
+          { env: { ...process.env, LEDGERD_WALLETD_RPCUSER: USER, LEDGERD_WALLETD_RPCPASS: PASS, ...env } },
+          (err, stdout, stderr) => resolve({ code: typeof err?.code === "number" ? err.code : 0, stdout, stderr }),
+        ),
+      );
+    const listed = await cli(["list"]);
+    assert.equal(listed.code, 0, listed.stderr);
+    assert.deepEqual(
+      listed.stdout.trim().split("\n"),
+      (await wallet.allAddresses()).addresses.map((a) => a.public),
+    );
+    const made = await cli(["new-ec"]);
+    assert.equal(made.code, 0, made.stderr);
+    assert.ok((await wallet.allAddresses()).addresses.some((a) => a.public === made.stdout.trim()));
+    // the CLI signs with the service's EC key, and the node accepts the entry
+    const added = await cli(["add-entry", "-q", "--chain", chainOfTest, "--content", "via the CLI", REF_EC[0]!]);
+    assert.equal(added.code, 0, added.stderr);
+    assert.match(added.stdout.trim(), /^[0-9a-f]{64}$/);
+    const refused = await cli(["list"], { LEDGERD_WALLETD_RPCPASS: "wrong" });
+    assert.equal(refused.code, 2);
+    assert.match(refused.stderr, /wallet service at http:\/\/127\.0\.0\.1:\d+.*\n.*-walletduser/);
   });
 
   test("refusals name what was wrong: unknown address, insufficient funds and credits, a node method", async () => {

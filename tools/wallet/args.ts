@@ -18,6 +18,10 @@ export const OPTIONS: Record<string, OptionKind> = {
   rpcpass: "value",
   cafile: "value",
   wallet: "value",
+  // keys held by a wallet service instead of a file
+  walletd: "value",
+  walletduser: "value",
+  walletdpass: "value",
   passfile: "value",
   timeout: "value",
   help: "flag",

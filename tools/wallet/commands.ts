@@ -31,7 +31,19 @@ const WAIT_OPTS = "[--wait-confirmed | --no-wait] [-timeout=SECONDS] [-q]";
 const ENTRY = ["ext", "ext-hex", "content", "content-hex", "content-file"];
 const WAIT = ["wait-confirmed", "no-wait", "timeout", "q", "quiet"];
 /** Options every command accepts. */
-const GLOBAL_OPTS = new Set(["node", "rpcuser", "rpcpass", "cafile", "wallet", "passfile", "help", "h"]);
+const GLOBAL_OPTS = new Set([
+  "node",
+  "rpcuser",
+  "rpcpass",
+  "cafile",
+  "wallet",
+  "passfile",
+  "walletd",
+  "walletduser",
+  "walletdpass",
+  "help",
+  "h",
+]);
 
 export const COMMANDS: Record<string, Command> = {
   "new-fa": {
@@ -205,6 +217,9 @@ options (anywhere on the line; -name=value, --name value):
   -wallet=FILE       wallet file (default ~/.ledgerd/wallet.json; env LEDGERD_WALLET)
   -passfile=FILE     passphrase of an encrypted wallet: the file's first line (env LEDGERD_WALLET_PASS;
                      on a terminal the wallet asks)
+  -walletd=URL       use the keys of a wallet service (ledgerd-walletd) instead of a wallet file
+                     (env LEDGERD_WALLETD); its credentials: -walletduser/-walletdpass
+                     (env LEDGERD_WALLETD_RPCUSER / LEDGERD_WALLETD_RPCPASS)
   -h, --help         this text; "ledgerd-wallet help <command>" for one command
 
 exit codes: 0 ok, 1 usage error, 2 the request failed (node or user error)`;
@@ -247,7 +262,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     const stray = used.find((o) => !GLOBAL_OPTS.has(o) && !command.opts.includes(o));
     if (stray !== undefined) throw new UsageError(`${args.command} does not take -${stray}`, args.command);
     ctx = new Context(args, io);
-    if (command.wallet === true) await ctx.unlock();
+    if (command.wallet === true && ctx.walletd() === undefined) await ctx.unlock();
     await command.run(ctx);
     return EXIT.OK;
   } catch (e) {
