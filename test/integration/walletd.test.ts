@@ -54,15 +54,15 @@ interface Daemon {
 }
 
 /** Start bin/ledgerd-walletd on a free loopback port; ready once `properties` answers. */
-async function startWalletd(args: string[], auth = true): Promise<Daemon> {
+async function startWalletd(args: string[], auth = true, caFile?: string): Promise<Daemon> {
   const port = await freeLoopbackPort();
   const proc = spawn(WALLETD_BIN, [`-port=${port}`, ...args], { stdio: ["ignore", "pipe", "pipe"] });
   daemons.push(proc);
   let out = "";
   proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
-  const url = `http://127.0.0.1:${port}`;
-  const probe = new WalletClient({ url, ...(auth ? { user: USER, password: PASS } : {}) });
+  const url = `${caFile === undefined ? "http" : "https"}://127.0.0.1:${port}`;
+  const probe = new WalletClient({ url, caFile, ...(auth ? { user: USER, password: PASS } : {}) });
   try {
     await waitFor(
       "ledgerd-walletd to answer properties",
@@ -368,6 +368,27 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
       req.end('{"jsonrpc":"2.0","id":1,"method":"properties"}');
     });
     assert.equal(status, 401);
+    // the envelope: not JSON, a batch, a GET, another path — each answered with the reason
+    const raw = (method: string, path: string, body: string) =>
+      new Promise<{ status: number; text: string }>((resolve, reject) => {
+        const req = http.request(
+          `${wallet.baseUrl}${path}`,
+          { method, headers: { authorization: `Basic ${Buffer.from(`${USER}:${PASS}`).toString("base64")}` } },
+          (res) => {
+            let text = "";
+            res.on("data", (c: Buffer) => (text += c.toString()));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+          },
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    const notJson = await raw("POST", "/v2", "{nope");
+    assert.equal(JSON.parse(notJson.text).error.code, -32700);
+    const batch = await raw("POST", "/v2", '[{"jsonrpc":"2.0","id":1,"method":"properties"}]');
+    assert.match(JSON.parse(batch.text).error.data, /batch requests are not supported/);
+    assert.equal((await raw("GET", "/v2", "")).status, 405);
+    assert.equal((await raw("POST", "/v1", "{}")).status, 404);
     const open = await refusedStart([`-wallet=${walletPath}`, "-listenhost=0.0.0.0", "-port=0"]);
     assert.equal(open.code, 1);
     assert.match(open.text, /not loopback.*without -rpcuser and -rpcpass/);
@@ -377,6 +398,25 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
     const refused = await refusedStart([`-wallet=${readable}`, "-port=0"]);
     assert.equal(refused.code, 2);
     assert.match(refused.text, /can be read or written by other users \(mode 644\).*chmod 600/);
+  });
+
+  test("-tls: the service answers over HTTPS with its generated certificate", async () => {
+    const cert = join(scratch, "walletd-tls.crt");
+    const d = await startWalletd(
+      [`-wallet=${walletPath}`, `-node=${node.url}`, "-tls", `-tlscert=${cert}`],
+      false,
+      cert,
+    );
+    const secure = new WalletClient({ url: d.url, caFile: cert });
+    const plain = new WalletClient({ url: d.url.replace("https:", "http:") });
+    try {
+      assert.equal((await secure.allAddresses()).addresses[0]!.public, REF_FA[0]);
+      await assert.rejects(plain.properties());
+    } finally {
+      secure.close();
+      plain.close();
+      d.proc.kill("SIGTERM");
+    }
   });
 
   test("an encrypted wallet stays locked until unlock-wallet, refuses a wrong passphrase, and locks again", async () => {

@@ -3,10 +3,14 @@
  * daemon over the wallet file `ledgerd-wallet` uses (docs/wallet.md). Flags in the node's style.
  */
 
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { ClientConfigError } from "../../src/client/errors.js";
 import { NodeClient } from "../../src/client/nodeClient.js";
+import { ConfigError } from "../../src/config/errors.js";
 import { isLoopbackHost } from "../../src/config/loopback.js";
 import { createLogger } from "../../src/log/logger.js";
+import { ensureCertificate } from "../../src/rpc/tls.js";
 import { type OptionKind, parseArgs } from "../wallet/args.js";
 import { DEFAULT_NODE_URL } from "../wallet/context.js";
 import { UsageError, WalletError } from "../wallet/errors.js";
@@ -31,6 +35,9 @@ const FLAGS: Record<string, OptionKind> = {
   nodeuser: "value",
   nodepass: "value",
   nodecafile: "value",
+  tls: "flag",
+  tlskey: "value",
+  tlscert: "value",
   h: "flag",
   help: "flag",
 };
@@ -51,6 +58,10 @@ options (-name=value or -name value):
   -nodeuser=USER     the node's HTTP Basic user (env LEDGERD_RPCUSER)
   -nodepass=PASS     the node's password (env LEDGERD_RPCPASS)
   -nodecafile=FILE   certificate to trust for an https node (env LEDGERD_CAFILE)
+  -tls               serve HTTPS; the key and certificate are created (self-signed, for localhost, 127.0.0.1,
+                     ::1 and -listenhost) when missing; clients trust the certificate file
+  -tlskey=FILE       TLS private key (default walletd-tls.key beside the wallet file)
+  -tlscert=FILE      TLS certificate (default walletd-tls.crt beside the wallet file)
   -h, --help         this text
 
 An encrypted wallet (ledgerd-wallet encrypt) stays locked until unlock-wallet gives its passphrase.`;
@@ -89,13 +100,27 @@ export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Pro
     password: args.values.get("nodepass") ?? env.LEDGERD_RPCPASS,
     caFile: args.values.get("nodecafile") ?? env.LEDGERD_CAFILE,
   });
+  let tls: { key: Buffer; cert: Buffer } | undefined;
+  if (args.flags.has("tls")) {
+    const files = await ensureCertificate({
+      keyFile: args.values.get("tlskey") ?? join(dirname(walletPath), "walletd-tls.key"),
+      certFile: args.values.get("tlscert") ?? join(dirname(walletPath), "walletd-tls.crt"),
+      hosts: ["localhost", "127.0.0.1", "::1", host],
+    });
+    tls = { key: readFileSync(files.keyFile), cert: readFileSync(files.certFile) };
+  } else if (args.values.has("tlskey") || args.values.has("tlscert")) {
+    throw new UsageError("-tlskey and -tlscert need -tls");
+  }
   const log = createLogger({ level: "none", consoleLevel: "info" });
   const access = new WalletAccess(walletPath);
   const service = new WalletService({ access, node });
-  const server = new WalletdServer({ user, pass }, { handlers: service.handlers, locked: () => access.locked, log });
+  const server = new WalletdServer(
+    { user, pass, ...(tls === undefined ? {} : { tls }) },
+    { handlers: service.handlers, locked: () => access.locked, log },
+  );
   const bound = await server.listen(port, host);
   log.info("wallet service listening", {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${bound}/v2`,
+    url: `${tls === undefined ? "http" : "https"}://${host.includes(":") ? `[${host}]` : host}:${bound}/v2`,
     wallet: walletPath,
     node: node.baseUrl,
     encrypted: access.encrypted,
@@ -121,7 +146,8 @@ try {
     e instanceof UsageError ||
     e instanceof WalletError ||
     e instanceof WalletdError ||
-    e instanceof ClientConfigError
+    e instanceof ClientConfigError ||
+    e instanceof ConfigError
   ) {
     process.stderr.write(`ledgerd-walletd: ${e instanceof WalletdError ? e.data : e.message}\n`);
     if (e instanceof UsageError) process.stderr.write("run ledgerd-walletd -h for the options\n");

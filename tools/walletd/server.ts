@@ -7,10 +7,12 @@
  * method only: params hold passphrases and private keys.
  */
 import * as http from "node:http";
+import * as https from "node:https";
 import type { Logger } from "../../src/log/logger.js";
 import { authorized } from "../../src/rpc/auth.js";
 import { LoginGuard } from "../../src/rpc/loginGuard.js";
 import { DEBUG_METHOD_NAMES, V2_METHOD_NAMES } from "../../src/rpc/methods.js";
+import { TLS12_CIPHERS } from "../../src/rpc/tls.js";
 import { WalletdCode, WalletdError } from "./errors.js";
 import { LOCKED_METHODS, type WalletHandlers } from "./service.js";
 
@@ -23,6 +25,8 @@ export interface WalletdServerOptions {
   /** HTTP Basic credentials of the service's own callers; both empty = no authentication (loopback only) */
   user: string;
   pass: string;
+  /** PEM key and certificate: serve HTTPS (TLS 1.2 with the node's forward-secret AEAD suites, or 1.3) */
+  tls?: { key: Buffer; cert: Buffer };
 }
 
 interface Answer {
@@ -38,19 +42,26 @@ function failure(id: unknown, e: WalletdError): Answer {
 
 export class WalletdServer {
   private readonly guard: LoginGuard;
-  readonly http: http.Server;
+  readonly http: http.Server | https.Server;
 
   constructor(
     private readonly options: WalletdServerOptions,
     private readonly deps: { handlers: WalletHandlers; locked: () => boolean; log: Logger },
   ) {
     this.guard = new LoginGuard({ log: deps.log });
-    this.http = http.createServer((req, res) => {
+    const handle = (req: http.IncomingMessage, res: http.ServerResponse): void => {
       this.serve(req, res).catch((e: unknown) => {
         deps.log.error("request failed", { error: e instanceof Error ? e.message : String(e) });
         if (!res.headersSent) res.writeHead(500).end();
       });
-    });
+    };
+    this.http =
+      options.tls === undefined
+        ? http.createServer(handle)
+        : https.createServer(
+            { key: options.tls.key, cert: options.tls.cert, minVersion: "TLSv1.2", ciphers: TLS12_CIPHERS },
+            handle,
+          );
   }
 
   private async serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
