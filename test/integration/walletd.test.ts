@@ -6,7 +6,7 @@
 // and the refusals (locked wallet, wrong passphrase, unknown address, insufficient funds, a node method, auth).
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { chmodSync, copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -62,12 +62,15 @@ async function startWalletd(args: string[], auth = true, caFile?: string): Promi
   proc.stdout!.on("data", (c: Buffer) => (out += c.toString()));
   proc.stderr!.on("data", (c: Buffer) => (out += c.toString()));
   const url = `${caFile === undefined ? "http" : "https"}://127.0.0.1:${port}`;
-  const probe = new WalletClient({ url, caFile, ...(auth ? { user: USER, password: PASS } : {}) });
+  // with -tls the certificate exists only once the service made it: the probe is created then
+  let probe: WalletClient | undefined;
   try {
     await waitFor(
       "ledgerd-walletd to answer properties",
       async () => {
         if (proc.exitCode !== null) throw new Error(`ledgerd-walletd exited ${proc.exitCode}: ${out}`);
+        if (caFile !== undefined && !existsSync(caFile)) return undefined;
+        probe ??= new WalletClient({ url, caFile, ...(auth ? { user: USER, password: PASS } : {}) });
         return probe.properties().catch(() => undefined);
       },
       60_000,
@@ -75,7 +78,7 @@ async function startWalletd(args: string[], auth = true, caFile?: string): Promi
       () => out,
     );
   } finally {
-    probe.close();
+    probe?.close();
   }
   return { proc, url, output: () => out };
 }
