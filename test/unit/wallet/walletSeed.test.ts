@@ -2,7 +2,8 @@
 // wallet walletDBO_test.go and go-bip44 bip44_test.go, mnemonic "yellow ×12") and vectors of four mnemonics
 // computed by an independent BIP39/BIP32 implementation (seedVectors.json, referenceDerivation.py).
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -27,6 +28,18 @@ const REFERENCE_XPRV = {
 } as const;
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+const WALLET_BIN = join(HERE, "..", "..", "..", "..", "bin", "ledgerd-wallet");
+
+/** The real bin/ledgerd-wallet with `stdin`, no LEDGERD_* variables from outside. */
+function cli(args: string[], stdin = ""): Promise<{ code: number; stdout: string; stderr: string }> {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
+  return new Promise((resolve) => {
+    const child = execFile(WALLET_BIN, args, { env, timeout: 60_000 }, (err, stdout, stderr) =>
+      resolve({ code: typeof err?.code === "number" ? err.code : err === null ? 0 : -1, stdout, stderr }),
+    );
+    child.stdin!.end(stdin);
+  });
+}
 /** seedVectors.json stays in the source tree (tsc does not copy it): from dist/test/unit/wallet. */
 const VECTORS_FILE = join(HERE, "..", "..", "..", "..", "test", "unit", "wallet", "seedVectors.json");
 
@@ -84,6 +97,37 @@ describe("wallet seed: the reference wallet's derivation", () => {
     assert.equal(fresh.split(" ").length, 12);
     assert.equal(normalizeMnemonic(fresh), fresh);
     assert.notEqual(newMnemonic(), fresh);
+  });
+
+  test("ledgerd-wallet restore (words on stdin) then new-fa/new-ec give the reference's addresses; backup lists them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "wallet-restore-"));
+    dirs.push(dir);
+    const w = `-wallet=${join(dir, "w.json")}`;
+    const restored = await cli([w, "restore"], `${YELLOW}\n`);
+    assert.equal(restored.code, 0, restored.stderr);
+    assert.doesNotMatch(restored.stdout + restored.stderr, /yellow/, "the words are never echoed");
+    const got = [];
+    for (const cmd of ["new-fa", "new-fa", "new-ec", "new-ec"]) {
+      const r = await cli([w, cmd]);
+      assert.equal(r.code, 0, r.stderr);
+      got.push(r.stdout.trim());
+    }
+    assert.deepEqual(got, [...REFERENCE_ADDRESSES.FA, ...REFERENCE_ADDRESSES.EC]);
+    assert.equal(statSync(join(dir, "w.json")).mode & 0o777, 0o600);
+    const backup = await cli([w, "backup"]);
+    const parsed = JSON.parse(backup.stdout) as {
+      "wallet-seed": string;
+      addresses: { public: string; secret: string }[];
+    };
+    assert.equal(parsed["wallet-seed"], YELLOW);
+    assert.deepEqual(
+      parsed.addresses.map((a) => a.public),
+      got,
+    );
+    assert.ok(parsed.addresses.every((a) => /^(Fs|Es)/.test(a.secret)));
+    const bad = await cli([`-wallet=${join(dir, "other.json")}`, "restore"], "yellow yellow\n");
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /mnemonic: expected 12 words, got 2/);
   });
 
   test("a wallet file keeps its seed: new keys follow it, a restore re-derives the same addresses", () => {
