@@ -322,6 +322,10 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
       rpcError(-32601, /heights is a node method: send it to the node/),
     );
     await assert.rejects(wallet.call("no-such-method" as never), rpcError(-32601, /no-such-method/));
+    await assert.rejects(
+      wallet.call("generate-factoid-address" as never),
+      rpcError(-32601, /neutral names: call generate-asset-address/),
+    );
     // and the node, for a wallet method, says it belongs to the wallet service (spec §7)
     await assert.rejects(
       nodeClient.call("compose-chain", {}),

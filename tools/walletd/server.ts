@@ -18,6 +18,12 @@ import { LOCKED_METHODS, type WalletHandlers } from "./service.js";
 
 /** Largest request body, bytes: an entry is at most 10 KiB (20 KiB as hex); 1 MiB leaves room for key imports. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * The reference wallet daemon's names that hold the asset's name, and this service's neutral ones (as
+ * shared/README.md's table does for the node): a call by the old name is told the new one.
+ */
+const RENAMED: Readonly<Record<string, string>> = { "generate-factoid-address": "generate-asset-address" };
+
 /** Realm of the 401 challenge. */
 const AUTH_REALM = "wallet RPC";
 
@@ -138,7 +144,9 @@ export class WalletdServer {
           WalletdCode.MethodNotFound,
           nodeMethod
             ? `${method} is a node method: send it to the node (ledgerd, port 8088), not to the wallet service`
-            : method,
+            : Object.hasOwn(RENAMED, method)
+              ? `${method}: this service uses neutral names: call ${RENAMED[method]}`
+              : method,
         ),
       );
     }
