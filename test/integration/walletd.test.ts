@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { NodeClient, RpcError, WalletClient } from "../../src/client/index.js";
 import type { ComposedEntryResult } from "../../src/client/walletMethods.js";
+import { verifyEd25519 } from "../../src/crypto/ed25519.js";
+import { keyPairFromPrivate } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { entryHash } from "../../src/protocol/entry.js";
 import { freeLoopbackPort, killAllNodes, LedgerdProcess, PROJECT_ROOT } from "../support/nodeProcess.js";
@@ -363,6 +365,30 @@ describe("ledgerd-walletd: the wallet service against a real node", () => {
       wallet.composeChain({ chain: { firstentry: { extids: ["aa"], content: "bb" } }, ecpub: poor.public }),
       rpcError(-32602, new RegExp(`insufficient entry credits: ${poor.public} holds 0, the chain costs 11`)),
     );
+  });
+
+  test("sign-data signs with the address's key; sub-fee takes the fee from an output; remove-address forgets a key", async () => {
+    const data = Buffer.from("sign me");
+    const signed = await wallet.signData({ signer: REF_EC[1]!, data: data.toString("base64") });
+    const held = keyPairFromPrivate((await wallet.address({ address: REF_EC[1]! })).secret);
+    assert.deepEqual(Buffer.from(signed.pubkey, "base64"), Buffer.from(held.publicKey));
+    assert.ok(verifyEd25519(held.publicKey, data, Buffer.from(signed.signature, "base64")));
+    assert.ok(!verifyEd25519(held.publicKey, Buffer.from("other"), Buffer.from(signed.signature, "base64")));
+    await wallet.newTransaction({ "tx-name": "subfee" });
+    await wallet.addInput({ "tx-name": "subfee", address: REF_FA[0]!, amount: UNIT });
+    await wallet.addOutput({ "tx-name": "subfee", address: SAND, amount: UNIT });
+    const after = await wallet.subFee({ "tx-name": "subfee", address: SAND });
+    assert.equal(after.outputs[0]!.amount, UNIT - after.feesrequired!);
+    assert.equal(after.feespaid, after.feesrequired);
+    await assert.rejects(
+      wallet.subFee({ "tx-name": "subfee", address: SAND }),
+      rpcError(-32602, /needs the inputs equal/),
+    );
+    await wallet.deleteTransaction({ "tx-name": "subfee" });
+    const spare = await wallet.generateAssetAddress();
+    assert.deepEqual(await wallet.removeAddress({ address: spare.public }), { success: true });
+    assert.ok(!(await wallet.allAddresses()).addresses.some((a) => a.public === spare.public));
+    await assert.rejects(wallet.removeAddress({ address: spare.public }), rpcError(-32602, /not in the wallet/));
   });
 
   test("security: credentials required, no non-loopback listen without them, a wallet file others can read is refused", async () => {
