@@ -20,7 +20,7 @@ import {
   type RpcError,
   toRpcError,
 } from "./errors.js";
-import type { Serialized } from "./methods.js";
+import { type Serialized, WALLET_SERVICE_METHODS } from "./methods.js";
 import { jsonType } from "./params.js";
 
 /** A method implementation: validated params in, JSON-ready result out (bigint allowed for exact integers). */
@@ -343,7 +343,13 @@ function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: 
     const other = endpoint.elsewhere(name);
     return failure(
       id,
-      methodNotFound(other === undefined ? name : `${name} (served on ${other}, not ${endpoint.path})`),
+      methodNotFound(
+        other !== undefined
+          ? `${name} (served on ${other}, not ${endpoint.path})`
+          : WALLET_SERVICE_METHODS.has(name)
+            ? `${name} is a wallet service method: send it to ledgerd-walletd (port 8089), not to the node`
+            : name,
+      ),
       name,
     );
   }

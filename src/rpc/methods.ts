@@ -532,3 +532,37 @@ export interface Serialized<T> {
   /** the type the text is the JSON of (type-level only) */
   readonly __of?: T;
 }
+
+/**
+ * The wallet service's methods (ledgerd-walletd, spec §1 rule 7, §7): a call to the node for one of them is
+ * answered -32601 with `data` saying it belongs to the wallet service. The typed list is the client's
+ * WALLET_METHOD_NAMES (client/walletMethods.ts); test/unit/wallet/walletdContract.test.ts checks they agree.
+ */
+export const WALLET_SERVICE_METHODS: ReadonlySet<string> = new Set([
+  "address",
+  "all-addresses",
+  "generate-ec-address",
+  "generate-asset-address",
+  "import-addresses",
+  "remove-address",
+  "import-mnemonic",
+  "wallet-backup",
+  "unlock-wallet",
+  "get-height",
+  "wallet-balances",
+  "new-transaction",
+  "delete-transaction",
+  "tmp-transactions",
+  "transaction-hash",
+  "add-input",
+  "add-output",
+  "add-ec-output",
+  "add-fee",
+  "sub-fee",
+  "sign-transaction",
+  "sign-data",
+  "compose-transaction",
+  "compose-chain",
+  "compose-entry",
+  "transactions",
+]);

@@ -18,6 +18,10 @@ export const OPTIONS: Record<string, OptionKind> = {
   rpcpass: "value",
   cafile: "value",
   wallet: "value",
+  // keys held by a wallet service instead of a file
+  walletd: "value",
+  walletduser: "value",
+  walletdpass: "value",
   passfile: "value",
   timeout: "value",
   help: "flag",
@@ -62,8 +66,11 @@ export interface ParsedArgs {
   repeated: { name: string; value: string }[];
 }
 
-/** Parse argv (without node and script). Throws UsageError for unknown options or a missing value. */
-export function parseArgs(argv: readonly string[]): ParsedArgs {
+/**
+ * Parse argv (without node and script) against `options` (the wallet's by default; ledgerd-walletd passes its
+ * own). Throws UsageError for unknown options or a missing value.
+ */
+export function parseArgs(argv: readonly string[], options: Record<string, OptionKind> = OPTIONS): ParsedArgs {
   const out: ParsedArgs = { command: undefined, positionals: [], values: new Map(), flags: new Set(), repeated: [] };
   const positionals: string[] = [];
   let i = 0;
@@ -81,10 +88,10 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const body = arg.replace(/^--?/, "");
     const eq = body.indexOf("=");
     const name = eq === -1 ? body : body.slice(0, eq);
-    const kind = OPTIONS[name];
+    const kind = options[name];
     if (kind === undefined)
       throw new UsageError(
-        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(OPTIONS), arg.startsWith("--") ? "--" : "-")}`,
+        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(options), arg.startsWith("--") ? "--" : "-")}`,
       );
     if (kind === "flag") {
       if (eq !== -1) {

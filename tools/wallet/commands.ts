@@ -14,7 +14,7 @@ import {
 import { didYouMean } from "../../src/config/suggest.js";
 import { parseArgs } from "./args.js";
 import { addEntry, chainHead, composeEntryCommand, entries, getEntry } from "./commands/entry.js";
-import { encrypt, importKeys, list, newKey } from "./commands/keys.js";
+import { backup, encrypt, importKeys, list, newKey, restore } from "./commands/keys.js";
 import { balance, composeTx, pay } from "./commands/pay.js";
 import { receipt } from "./commands/receipt.js";
 import { describeRpc } from "./commands/submit.js";
@@ -31,12 +31,24 @@ const WAIT_OPTS = "[--wait-confirmed | --no-wait] [-timeout=SECONDS] [-q]";
 const ENTRY = ["ext", "ext-hex", "content", "content-hex", "content-file"];
 const WAIT = ["wait-confirmed", "no-wait", "timeout", "q", "quiet"];
 /** Options every command accepts. */
-const GLOBAL_OPTS = new Set(["node", "rpcuser", "rpcpass", "cafile", "wallet", "passfile", "help", "h"]);
+const GLOBAL_OPTS = new Set([
+  "node",
+  "rpcuser",
+  "rpcpass",
+  "cafile",
+  "wallet",
+  "passfile",
+  "walletd",
+  "walletduser",
+  "walletdpass",
+  "help",
+  "h",
+]);
 
 export const COMMANDS: Record<string, Command> = {
   "new-fa": {
     usage: "new-fa",
-    summary: "create an asset key pair; prints its FA… address",
+    summary: "the seed's next asset key pair; prints its FA… address",
     args: [0, 0],
     opts: [],
     wallet: true,
@@ -44,7 +56,7 @@ export const COMMANDS: Record<string, Command> = {
   },
   "new-ec": {
     usage: "new-ec",
-    summary: "create an entry credit key pair; prints its EC… address",
+    summary: "the seed's next entry credit key pair; prints its EC… address",
     args: [0, 0],
     opts: [],
     wallet: true,
@@ -57,6 +69,22 @@ export const COMMANDS: Record<string, Command> = {
     opts: [],
     wallet: true,
     run: importKeys,
+  },
+  restore: {
+    usage: "restore < mnemonic.txt",
+    summary: "give the wallet the seed of a 12-word mnemonic (from stdin); new-fa/new-ec then re-derive its keys",
+    args: [0, 0],
+    opts: [],
+    wallet: true,
+    run: restore,
+  },
+  backup: {
+    usage: "backup",
+    summary: "print the seed's 12 words and every private key, as JSON (keep it offline)",
+    args: [0, 0],
+    opts: [],
+    wallet: true,
+    run: backup,
   },
   list: {
     usage: "list [--json]",
@@ -189,6 +217,9 @@ options (anywhere on the line; -name=value, --name value):
   -wallet=FILE       wallet file (default ~/.ledgerd/wallet.json; env LEDGERD_WALLET)
   -passfile=FILE     passphrase of an encrypted wallet: the file's first line (env LEDGERD_WALLET_PASS;
                      on a terminal the wallet asks)
+  -walletd=URL       use the keys of a wallet service (ledgerd-walletd) instead of a wallet file
+                     (env LEDGERD_WALLETD); its credentials: -walletduser/-walletdpass
+                     (env LEDGERD_WALLETD_RPCUSER / LEDGERD_WALLETD_RPCPASS)
   -h, --help         this text; "ledgerd-wallet help <command>" for one command
 
 exit codes: 0 ok, 1 usage error, 2 the request failed (node or user error)`;
@@ -231,7 +262,7 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     const stray = used.find((o) => !GLOBAL_OPTS.has(o) && !command.opts.includes(o));
     if (stray !== undefined) throw new UsageError(`${args.command} does not take -${stray}`, args.command);
     ctx = new Context(args, io);
-    if (command.wallet === true) await ctx.unlock();
+    if (command.wallet === true && ctx.walletd() === undefined) await ctx.unlock();
     await command.run(ctx);
     return EXIT.OK;
   } catch (e) {

@@ -3,7 +3,9 @@
  * when encrypted), a node client created on first use, and output.
  */
 import { readFileSync } from "node:fs";
+import { AuthError, RpcError, UnreachableError } from "../../src/client/errors.js";
 import { NodeClient } from "../../src/client/nodeClient.js";
+import { WalletClient } from "../../src/client/walletClient.js";
 import type { ParsedArgs } from "./args.js";
 import { WalletError } from "./errors.js";
 import { Passphrase } from "./walletCrypto.js";
@@ -37,6 +39,7 @@ export interface Command {
 /** Everything a command needs: the parsed line, the wallet, a lazily created node client, output. */
 export class Context {
   private clientInstance: NodeClient | undefined;
+  private walletdInstance: WalletClient | undefined;
   private pass: Passphrase | undefined;
   readonly walletPath: string;
   constructor(
@@ -65,6 +68,46 @@ export class Context {
 
   close(): void {
     this.clientInstance?.close();
+    this.walletdInstance?.close();
+  }
+
+  /**
+   * The wallet service whose keys to use instead of the wallet file (-walletd=URL or LEDGERD_WALLETD), or
+   * undefined. With one, the CLI and the service cannot disagree: the keys are the service's.
+   */
+  walletd(): WalletClient | undefined {
+    const url = this.args.values.get("walletd") ?? this.io.env.LEDGERD_WALLETD;
+    if (url === undefined || url === "") return undefined;
+    this.walletdInstance ??= new WalletClient({
+      url,
+      user: this.args.values.get("walletduser") ?? this.io.env.LEDGERD_WALLETD_RPCUSER,
+      password: this.args.values.get("walletdpass") ?? this.io.env.LEDGERD_WALLETD_RPCPASS,
+    });
+    return this.walletdInstance;
+  }
+
+  /** A call to the wallet service; its refusals and failures become WalletErrors that name the service. */
+  async fromWalletd<T>(call: (w: WalletClient) => Promise<T>): Promise<T> {
+    const w = this.walletd()!;
+    try {
+      return await call(w);
+    } catch (e) {
+      if (e instanceof RpcError)
+        throw new WalletError(
+          `the wallet service refused ${e.method}: ${typeof e.data === "string" ? e.data : e.rpcMessage}`,
+          e.code === -32001
+            ? `unlock it: its unlock-wallet method, with the passphrase and a timeout (docs/wallet.md)`
+            : undefined,
+        );
+      if (e instanceof UnreachableError || e instanceof AuthError)
+        throw new WalletError(
+          `wallet service at ${w.baseUrl}: ${e.message}`,
+          e instanceof AuthError
+            ? "pass -walletduser and -walletdpass (or LEDGERD_WALLETD_RPCUSER / LEDGERD_WALLETD_RPCPASS)"
+            : "is ledgerd-walletd running there? (-walletd=URL)",
+        );
+      throw e;
+    }
   }
 
   /**

@@ -45,11 +45,19 @@ const TRANSACTION_FEE = [
 
 export const HELP_PAGES: Readonly<Record<string, HelpPage>> = {
   "new-fa": {
-    details: ["Creates an asset (FA…) key pair in the wallet file and prints its public address.", ...FUNDING],
+    details: [
+      "Derives the wallet seed's next asset (FA…) key pair (BIP44 m/44'/131'/0'/0/i, as the reference wallet), stores",
+      "it in the wallet file and prints its public address. A wallet without a seed gets a new 12-word one first.",
+      ...FUNDING,
+    ],
     example: "ledgerd-wallet new-fa",
   },
   "new-ec": {
-    details: ["Creates an entry credit (EC…) key pair in the wallet file and prints its public address.", ...FUNDING],
+    details: [
+      "Derives the wallet seed's next entry credit (EC…) key pair (BIP44 m/44'/132'/0'/0/i, as the reference",
+      "wallet), stores it in the wallet file and prints its public address.",
+      ...FUNDING,
+    ],
     example: "ledgerd-wallet new-ec",
   },
   import: {
@@ -69,6 +77,21 @@ export const HELP_PAGES: Readonly<Record<string, HelpPage>> = {
       "A new wallet is created encrypted when the command that creates it is given a passphrase.",
     ],
     example: "ledgerd-wallet encrypt -passfile=$HOME/.ledgerd/passphrase",
+  },
+  restore: {
+    details: [
+      "Reads a 12-word BIP39 mnemonic (from the reference wallet or a `backup`) from stdin and makes it the wallet's",
+      "seed; new-fa and new-ec then give that seed's keys in the same order as the reference wallet. A wallet that",
+      "already has a different seed is refused: restore into a new file with -wallet=FILE.",
+    ],
+    example: "ledgerd-wallet restore -wallet=$HOME/.ledgerd/restored.json < mnemonic.txt",
+  },
+  backup: {
+    details: [
+      'Prints {"wallet-seed": the 12 words, "addresses": [{public, secret}…]} — every private key in the wallet.',
+      "Keys derived from the seed can be re-derived from the words alone; imported keys only from this output.",
+    ],
+    example: "ledgerd-wallet backup > /media/offline/wallet-backup.json",
   },
   list: {
     details: ["Lists the public addresses of the wallet's keys.", "  --json   one JSON array of {kind, public}"],

@@ -19,6 +19,7 @@ import { homedir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { type KeyPair, keyPairFromPrivate } from "../../src/protocol/address.js";
 import { WalletError } from "./errors.js";
+import { newMnemonic, normalizeMnemonic, SeedDeriver, type WalletSeed } from "./seed.js";
 import { ENCRYPTED_FORMAT_VERSION, type KdfParams, kdfOf, open, Passphrase, SealError, seal } from "./walletCrypto.js";
 
 /** Format version of a plain wallet file (an encrypted one is ENCRYPTED_FORMAT_VERSION, walletCrypto.ts). */
@@ -57,6 +58,13 @@ export interface WalletKey {
 interface WalletJson {
   version: number;
   keys: WalletKey[];
+  /** the mnemonic the derived keys come from (seed.ts); absent in wallets written before seeds */
+  seed?: WalletSeed;
+}
+
+/** What `update` may change besides the key list: the seed (created on the first derived key, or restored). */
+export interface WalletExtras {
+  seed: WalletSeed | undefined;
 }
 
 /** Default wallet path: ~/.ledgerd/wallet.json (HOME decides). */
@@ -75,6 +83,7 @@ export class WalletFile {
   private constructor(
     readonly path: string,
     private keys: WalletKey[],
+    private seedValue: WalletSeed | undefined,
     /** false when the file does not exist yet */
     readonly exists: boolean,
     /** set for an encrypted wallet, and for a new one created with a passphrase */
@@ -92,12 +101,18 @@ export class WalletFile {
       text = readFileSync(path, "utf8");
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === "ENOENT")
-        return new WalletFile(path, [], false, pass === undefined ? undefined : { pass, kdf: Passphrase.newKdf() });
+        return new WalletFile(
+          path,
+          [],
+          undefined,
+          false,
+          pass === undefined ? undefined : { pass, kdf: Passphrase.newKdf() },
+        );
       throw new WalletError(`wallet file ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
     }
     const json = parseJson(path, text);
     if (json.version !== ENCRYPTED_FORMAT_VERSION)
-      return new WalletFile(path, parseWallet(path, json), true, undefined);
+      return new WalletFile(path, parseWallet(path, json), parseSeed(path, json), true, undefined);
     if (pass === undefined)
       throw new WalletError(`wallet file ${path} is encrypted: its passphrase is needed`, PASSPHRASE_HINT);
     let plain: string;
@@ -111,7 +126,8 @@ export class WalletFile {
       );
     }
     const sealing = { pass, kdf: kdfOf(json) };
-    return new WalletFile(path, parseWallet(path, parseJson(path, plain)), true, sealing);
+    const inner = parseJson(path, plain);
+    return new WalletFile(path, parseWallet(path, inner), parseSeed(path, inner), true, sealing);
   }
 
   /** Is the file at `path` an encrypted wallet? (false when missing or unreadable: `load` reports those) */
@@ -141,8 +157,9 @@ export class WalletFile {
       if (fresh.sealing !== undefined)
         throw new WalletError(`wallet file ${this.path} is already encrypted (by another process meanwhile)`);
       const sealing = { pass, kdf: Passphrase.newKdf() };
-      this.write(fresh.keys, sealing);
+      this.write(fresh.keys, fresh.seedValue, sealing);
       this.keys = fresh.keys;
+      this.seedValue = fresh.seedValue;
       this.sealing = sealing;
       return fresh.keys.length;
     });
@@ -162,6 +179,11 @@ export class WalletFile {
     return this.keys;
   }
 
+  /** The wallet's seed (mnemonic and next indexes), or undefined for a wallet without one. */
+  seed(): WalletSeed | undefined {
+    return this.seedValue;
+  }
+
   /** The stored key of a public address (FA… or EC…), or undefined. */
   find(publicAddress: string): WalletKey | undefined {
     return this.keys.find((k) => k.public === publicAddress);
@@ -177,22 +199,28 @@ export class WalletFile {
    * Re-read the file under the lock, apply `change` to the fresh key list, write it atomically.
    * Returns whatever `change` returns. The in-memory wallet reflects the written state afterwards.
    */
-  update<T>(change: (keys: WalletKey[]) => T): T {
+  update<T>(change: (keys: WalletKey[], extras: WalletExtras) => T): T {
     return this.locked(() => {
       const fresh = WalletFile.load(this.path, this.sealing?.pass);
       // a wallet that did not exist yet is created as this one was asked for (encrypted with a passphrase)
       const sealing = fresh.exists ? fresh.sealing : this.sealing;
       const keys = [...fresh.keys];
-      const result = change(keys);
-      this.write(keys, sealing);
+      const extras: WalletExtras = { seed: fresh.seedValue === undefined ? undefined : { ...fresh.seedValue } };
+      const result = change(keys, extras);
+      this.write(keys, extras.seed, sealing);
       this.keys = keys;
+      this.seedValue = extras.seed;
       this.sealing = sealing;
       return result;
     });
   }
 
-  private write(keys: WalletKey[], sealing: Sealing | undefined): void {
-    const plain = JSON.stringify({ version: WALLET_FORMAT_VERSION, keys } satisfies WalletJson, null, 2);
+  private write(keys: WalletKey[], seed: WalletSeed | undefined, sealing: Sealing | undefined): void {
+    const plain = JSON.stringify(
+      { version: WALLET_FORMAT_VERSION, keys, ...(seed === undefined ? {} : { seed }) } satisfies WalletJson,
+      null,
+      2,
+    );
     writeAtomically(
       this.path,
       `${sealing === undefined ? plain : JSON.stringify(seal(plain, sealing.pass, sealing.kdf), null, 2)}\n`,
@@ -228,6 +256,50 @@ export function addKey(keys: WalletKey[], pair: KeyPair): boolean {
     added: new Date().toISOString(),
   });
   return true;
+}
+
+/**
+ * Derive the wallet's next key of `kind` from its seed (creating a new random seed first when the wallet has
+ * none, as the reference does on its first generated address), add it, and return it. Inside `update`.
+ */
+export function deriveNextKey(keys: WalletKey[], extras: WalletExtras, kind: "FA" | "EC"): KeyPair {
+  if (extras.seed === undefined) extras.seed = { mnemonic: newMnemonic(), nextFA: 0, nextEC: 0 };
+  const seed = extras.seed;
+  const deriver = new SeedDeriver(seed.mnemonic);
+  const field = kind === "FA" ? "nextFA" : "nextEC";
+  const pair = deriver.keyPair(kind, seed[field]);
+  seed[field] += 1;
+  addKey(keys, pair);
+  return pair;
+}
+
+/**
+ * Replace the wallet's seed by `mnemonic` (a restore): its derived keys are added again as they are generated
+ * (`deriveNextKey`); keys already in the wallet stay. Refuses to replace a different seed that keys were derived
+ * from, whose keys could then no longer be re-derived from any backup.
+ */
+export function restoreSeed(extras: WalletExtras, mnemonic: string): void {
+  const words = normalizeMnemonic(mnemonic);
+  const seed = extras.seed;
+  // a seed no key was derived from yet (a new wallet's) may be replaced: nothing of it is lost
+  if (seed !== undefined && seed.mnemonic !== words && (seed.nextFA > 0 || seed.nextEC > 0))
+    throw new WalletError(
+      "the wallet already has a different seed with keys derived from it; restore into a new wallet file (-wallet=FILE) so neither is lost",
+    );
+  if (seed === undefined || seed.mnemonic !== words) extras.seed = { mnemonic: words, nextFA: 0, nextEC: 0 };
+}
+
+function parseSeed(path: string, json: Record<string, unknown>): WalletSeed | undefined {
+  const s = json.seed as Partial<WalletSeed> | undefined;
+  if (s === undefined) return undefined;
+  const index = (v: unknown): v is number => Number.isInteger(v) && (v as number) >= 0 && (v as number) < 2 ** 31;
+  if (typeof s !== "object" || s === null || typeof s.mnemonic !== "string" || !index(s.nextFA) || !index(s.nextEC))
+    throw new WalletError(`wallet file ${path}: seed: expected {mnemonic, nextFA, nextEC}`);
+  try {
+    return { mnemonic: normalizeMnemonic(s.mnemonic), nextFA: s.nextFA, nextEC: s.nextEC };
+  } catch (e) {
+    throw new WalletError(`wallet file ${path}: seed: ${(e as Error).message} (file damaged?)`);
+  }
 }
 
 function parseJson(path: string, text: string): Record<string, unknown> {

@@ -37,11 +37,11 @@ export function printEntry(ctx: Context, entryHash: string, e: EntryJson): void 
   ctx.out(text ?? e.content);
 }
 
-export function composeFor(ctx: Context, kind: "chain" | "entry"): ComposedEntry {
+export async function composeFor(ctx: Context, kind: "chain" | "entry"): Promise<ComposedEntry> {
   const { extIds, content } = entryData(ctx);
   const ec = ctx.pos(0);
   expectAddress(ec, "EC", "EC address");
-  const pair = walletKey(ctx, ec, "EC address");
+  const pair = await walletKey(ctx, ec, "EC address");
   const milliTime = Date.now();
   if (kind === "chain") {
     if (ctx.args.values.has("chain"))
@@ -55,12 +55,12 @@ export function composeFor(ctx: Context, kind: "chain" | "entry"): ComposedEntry
 }
 
 export async function composeEntryCommand(ctx: Context, kind: "chain" | "entry"): Promise<void> {
-  const c = composeFor(ctx, kind);
+  const c = await composeFor(ctx, kind);
   ctx.out(json({ commit: c.commit, reveal: c.reveal }));
 }
 
 export async function addEntry(ctx: Context, kind: "chain" | "entry"): Promise<void> {
-  const c = composeFor(ctx, kind);
+  const c = await composeFor(ctx, kind);
   const client = ctx.client();
   const ec = ctx.pos(0);
 

@@ -3,7 +3,7 @@
  * WalletError naming the argument.
  */
 import { readFileSync } from "node:fs";
-import { type AddressKind, decodeAddress } from "../../../src/protocol/address.js";
+import { type AddressKind, decodeAddress, type KeyPair, keyPairFromPrivate } from "../../../src/protocol/address.js";
 import { fromHex } from "../../../src/protocol/bytes.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
 import { AmountError } from "../amount.js";
@@ -33,8 +33,12 @@ export function expectHash(text: string, field: string): string {
   return text.toLowerCase();
 }
 
-/** The wallet's key pair for a public address, or WalletError telling how to add it. */
-export function walletKey(ctx: Context, address: string, field: string) {
+/** The wallet's key pair for a public address (from the wallet service with -walletd), or WalletError telling how to add it. */
+export async function walletKey(ctx: Context, address: string, field: string): Promise<KeyPair> {
+  if (ctx.walletd() !== undefined) {
+    const held = await ctx.fromWalletd((w) => w.address({ address }));
+    return keyPairFromPrivate(held.secret);
+  }
   const wallet = ctx.wallet();
   const pair = wallet.keyPair(address);
   if (pair === undefined)

@@ -42,7 +42,7 @@ export async function buildPayment(
   const toIsEc = mode === "buy-ec" || (mode === "auto" && (to.startsWith("EC") || to.startsWith("Es")));
   const toKey = expectAddress(to, toIsEc ? "EC" : "FA", "to");
   const amountText = ctx.pos(2);
-  const pair = walletKey(ctx, from, "from");
+  const pair = await walletKey(ctx, from, "from");
   let rate: bigint;
   const rateText = ctx.args.values.get("rate");
   if (rateText !== undefined && !checkBalance) {
