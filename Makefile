@@ -6,7 +6,7 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 PORT ?= $(or $(LEDGERD_PORT),8088)
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint format bench-check clean
+.PHONY: all install os-packages-test os-packages-bench build run test test-unit test-long bench mutation lint format bench-check clean
 
 all: build
 
@@ -42,6 +42,13 @@ run: build
 test: build os-packages-test
 	node_modules/.bin/biome check src test bench tools
 	node --test --test-reporter=spec --test-timeout=300000 $(TEST_FILES)
+
+# The unit tier (docs/testing.md §Tiers): test/unit/ minus the files that start processes (nodes, nats-server,
+# a second wallet), as listed in test/support/tiers.ts and checked by test/unit/testTiers.test.ts. No OS
+# packages needed. `make test` above still runs every file, these included.
+test-unit: build
+	node_modules/.bin/biome check src test bench tools
+	node --test --test-reporter=spec --test-timeout=300000 $$(node dist/test/support/tiers.js unit)
 
 # Long modes of the reliability suites (crash rounds, fuzz cases): see docs/operations.md.
 test-long: build

@@ -4,9 +4,10 @@
  * close-performance.test.ts), and a flood of invalid requests (test/reliability/limits.test.ts).
  */
 import * as http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Commit } from "../../src/protocol/commit.js";
 import { buyEC, chainCommit, ecKey, entryCommit, entryRaw, firstEntry, type TestNode } from "../unit/ledger/harness.js";
-import { type LedgerdProcess, sleep } from "./nodeProcess.js";
+import type { LedgerdProcess } from "./nodeProcess.js";
 
 /** The big block: entries in chains. */
 export const BIG_BLOCK = { chains: 50, entries: 10_000 } as const;

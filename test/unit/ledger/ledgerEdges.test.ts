@@ -6,7 +6,6 @@
  * counters and log lines. A real ledger over LMDB in a temp directory, real ed25519 signatures.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -24,6 +23,7 @@ import { buildTransaction, transactionId } from "../../../src/protocol/transacti
 import { StoreError } from "../../../src/store/errors.js";
 import { LedgerStore } from "../../../src/store/store.js";
 import { InlineVerifier } from "../../../src/workers/verifier.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
@@ -1068,16 +1068,8 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
 
 // ───────────────────────────── a journal commit that fails (sequential: a process-wide limit) ─────────────────────────────
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it): LMDB's writes past it fail (EFBIG). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
-
 describe("an end of minute 10 whose journal record fails", {
-  skip: prlimit.status === 0 ? false : "no prlimit",
+  skip: NO_PRLIMIT,
 }, () => {
   test("closes nothing: after the recovery readers see the writes, and the same end of minute closes the block", async () => {
     const dir = tempDir();
