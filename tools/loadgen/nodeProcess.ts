@@ -4,27 +4,17 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeLoopbackPort } from "../net/freePorts.js";
 import { RpcClient } from "./rpcClient.js";
+
+/** The one free-port helper (tools/net/freePorts.ts), for the launcher's users. */
+export { freeLoopbackPort };
 
 /** The project root: dist/tools/loadgen/ → three levels up. */
 export function projectRoot(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-}
-
-/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr !== null ? addr.port : 0;
-      srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
 }
 
 /** CPU and memory of one process, from /proc (Linux only; undefined elsewhere or once it exited). */
