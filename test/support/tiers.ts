@@ -20,8 +20,8 @@ export const PROCESS_TESTS_IN_UNIT: Readonly<Record<string, string>> = {
   "test/unit/bench/reads.test.ts": "the read benchmark's node process",
   "test/unit/cluster/federation.test.ts": "nats-server clusters",
   "test/unit/cluster/jetStreamLog.test.ts": "nats-server clusters",
-  "test/unit/ledger/readerClusterEdges.test.ts": "a nats-server",
-  "test/unit/crypto/ed25519Edges.test.ts": "a Node.js child without libsodium (node:crypto alone decides)",
+  "test/unit/ledger/readerClusterAcks.test.ts": "a nats-server",
+  "test/unit/crypto/ed25519Verdicts.test.ts": "a Node.js child without libsodium (node:crypto alone decides)",
   "test/unit/loadgen/launcher.test.ts": "the launcher's shebang through /usr/bin/env -S",
   "test/unit/wallet/walletFile.test.ts": "a second wallet process contending for the wallet file's lock",
   "test/unit/bench/check.test.ts":

@@ -89,7 +89,7 @@ function openWith(
 /** A new entry of a chain that does not exist yet (a reveal of it is held until its commit). */
 let entries = 0;
 function newChainEntry(): { raw: Uint8Array; chainId: Uint8Array } {
-  return firstEntry([`ledgerEdges ${++entries}`], "first entry");
+  return firstEntry([`writer ${++entries}`], "first entry");
 }
 
 /** The key Merkle root of the directory block at `height`, hex. */
@@ -443,7 +443,7 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
     const dir2 = tempDir();
     const m = openNode(dir2, { clock: new ManualClock(T0), holdingBytes: 300 });
     try {
-      const big = (): Uint8Array => firstEntry([`ledgerEdges big ${++entries}`], "x".repeat(200)).raw;
+      const big = (): Uint8Array => firstEntry([`writer big ${++entries}`], "x".repeat(200)).raw;
       const first = big();
       await m.ledger.submitReveal(first);
       const type = await rejectedWithoutChange(m, () => m.ledger.submitReveal(big()), "HOLDING_QUEUE_FULL");
@@ -472,7 +472,7 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
         },
       );
       // 10,000-byte entries: the bytes bound first
-      const big = (): Uint8Array => firstEntry([`ledgerEdges big ${++entries}`], "x".repeat(9950)).raw;
+      const big = (): Uint8Array => firstEntry([`writer big ${++entries}`], "x".repeat(9950)).raw;
       const size = big().length;
       const fit = Math.floor(Math.floor(HOLDING_QUEUE_BYTES / HOLDING_SOURCE_SHARE) / size);
       await Promise.all(Array.from({ length: fit }, () => n.ledger.submitReveal(big(), { from: "b" })));
