@@ -547,7 +547,7 @@ describe("a closed block whose save did not commit", { skip: NO_PRLIMIT }, () =>
         await waitUntil(
           "block 3 saved again and the process list rebuilt",
           () => n.store.savedHeight() >= 3 && view(n) === view(twin),
-          10_000,
+          30_000, // a bound for a hang: the recovery probes once a second, and the tier runs two files at a time
           20,
           () => `saved height ${n.store.savedHeight()}; process list ${view(n)} vs ${view(twin)}`,
         );
