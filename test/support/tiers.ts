@@ -26,8 +26,6 @@ export const PROCESS_TESTS_IN_UNIT: Readonly<Record<string, string>> = {
   "test/unit/wallet/walletFile.test.ts": "a second wallet process contending for the wallet file's lock",
   "test/unit/bench/check.test.ts":
     "nothing (it checks bench/check.ts's verdicts on made-up rows), but check.ts runs the budget rows, which launch a node",
-  "test/unit/loadgen/presign.test.ts":
-    "nothing (it checks pre-signed messages), but imports tools/loadgen/session.ts, which reads /proc through the node launcher's module",
   "test/unit/devnet/devnet.test.ts":
     "nothing (it checks the devnet's configuration text), but imports tools/devnet, which launches nats-server and nodes",
 };
