@@ -47,17 +47,20 @@ run: build
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
 # Both tiers run even when the first fails (one report of every failure); the target fails if either did.
+# The lists are taken first: a tiers.js that fails stops the target (an empty list would make node --test
+# look for test files on its own).
 test: build os-packages-test
 	node_modules/.bin/biome check src test bench tools
-	unit=0; $(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$($(TIER) unit) || unit=$$?; \
-	  $(NODE_TEST) $$($(TIER) process) && exit $$unit
+	unit="$$($(TIER) unit)" && process="$$($(TIER) process)" && { \
+	  failed=0; $(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$unit || failed=$$?; \
+	  $(NODE_TEST) $$process && exit $$failed; }
 
 # The unit tier (docs/testing.md §Tiers): test/unit/ minus the files that start processes (nodes, nats-server,
 # a second wallet), as listed in test/support/tiers.ts and checked by test/unit/testTiers.test.ts. No OS
 # packages needed. `make test` above runs this tier the same way, then the process tier.
 test-unit: build
 	node_modules/.bin/biome check src test bench tools
-	$(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$($(TIER) unit)
+	unit="$$($(TIER) unit)" && $(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$unit
 
 # Long modes of the reliability suites (crash rounds, fuzz cases): see docs/operations.md.
 test-long: build
