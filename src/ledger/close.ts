@@ -162,7 +162,7 @@ export class BlockCloser {
       () => {
         // one save is in flight at a time (endMinute, and a cluster node's log reader, wait for the previous one:
         // a close builds on the saved state), so the overlay is always this close's here; left in place it would
-        // answer as the store does (savedStateEdges) until the next close
+        // answer as the store does (closingOverlay) until the next close
         // Stryker disable next-line ConditionalExpression,EqualityOperator: see the comment above: the guard never fails
         if (state.saved.closing === closing) state.saved.closing = undefined;
         this.host.saved({

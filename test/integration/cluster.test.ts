@@ -49,7 +49,7 @@ async function savedHeight(p: LedgerdProcess): Promise<number> {
 describe("cluster: network testing and a forked node", () => {
   after(async () => {
     await killAllNodes();
-    stopAllNats();
+    await stopAllNats();
   });
 
   it("network testing: with delay 2,000 ms on one federated server blocks still close and agree; drop-rate 1000 on one is a fault", async () => {

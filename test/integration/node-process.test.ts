@@ -5,7 +5,6 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -13,6 +12,7 @@ import { toHex } from "../../src/protocol/bytes.js";
 import { entryHash } from "../../src/protocol/entry.js";
 import { transactionId } from "../../src/protocol/transaction.js";
 import { NODE_VERSION } from "../../src/version.js";
+import { freeLoopbackPort } from "../../tools/net/freePorts.js";
 import { writeCustomConfig } from "../support/customNetwork.js";
 import { waitUntil } from "../support/waitFor.js";
 import {
@@ -32,17 +32,6 @@ import {
 const here = dirname(fileURLToPath(import.meta.url));
 /** bin/ledgerd, resolved from dist/test/integration. */
 const LEDGERD = join(here, "..", "..", "..", "bin", "ledgerd");
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 interface Proc {
   child: ChildProcess;
@@ -120,7 +109,7 @@ describe("ledgerd process", () => {
 
   test("SIGKILL right after acknowledgements loses nothing; SIGTERM stops cleanly", async () => {
     const home = tempDir("ledgerd-proc-");
-    const port = await freePort();
+    const port = await freeLoopbackPort();
     const args = ["-network=LOCAL", `-homedir=${home}`, "-blktime=2", `-port=${port}`, "-loglevel=warning"];
     try {
       let p = await startLedgerd(args);
@@ -203,7 +192,7 @@ describe("ledgerd process", () => {
   test("a data directory of another network stops the start with exit code 1", async () => {
     const home = tempDir("ledgerd-proc-");
     try {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       const config = `-config=${writeCustomConfig(home, "process-test")}`;
       const p = await startLedgerd([
         "-network=CUSTOM",
@@ -234,7 +223,7 @@ describe("ledgerd process", () => {
     const homeA = tempDir("ledgerd-proc-");
     const homeB = tempDir("ledgerd-proc-");
     try {
-      const port = await freePort();
+      const port = await freeLoopbackPort();
       const first = await startLedgerd([`-homedir=${homeA}`, `-port=${port}`, "-blktime=2", "-loglevel=warning"]);
       const second = spawnSync(LEDGERD, [`-homedir=${homeB}`, `-port=${port}`, "-loglevel=warning"], {
         encoding: "utf8",

@@ -11,13 +11,12 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import * as http from "node:http";
-import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { NodeClient } from "../../src/client/index.js";
+import { freeLoopbackPort } from "../../tools/net/freePorts.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(here, "..", "..", "..");
@@ -36,14 +35,6 @@ function commands(block: string): string[] {
     .split("\n")
     .map((l) => l.trim())
     .filter((l) => l !== "" && !l.startsWith("#"));
-}
-
-async function freePort(): Promise<number> {
-  const s = http.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 const scratch = mkdtempSync(join(tmpdir(), "ledgerd-quickstart-"));
@@ -105,7 +96,7 @@ test("docs/quickstart.md runs as written against a real node", { timeout: 300_00
   let port = 0;
   let nodeLog = "";
   for (let attempt = 1; ; attempt++) {
-    port = await freePort();
+    port = await freeLoopbackPort();
     env = {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_"))),
       HOME: join(scratch, "home"),

@@ -1,21 +1,20 @@
 /**
  * Real nats-server processes for tests of the cluster's log: `startNatsCluster(n)` starts n servers with
  * JetStream (file storage, temp store directories, free loopback ports; n > 1 forms one cluster), waits
- * until JetStream answers on every server, and returns handles to kill (SIGKILL), restart and stop them by
- * pid. Every server started here is SIGKILLed by `stopAllNats()` and by a process `exit` hook.
+ * until the cluster is ready and JetStream answers a client on every server, and returns handles to kill
+ * (SIGKILL), restart and stop them. The servers are tools/devnet/natsCluster.ts's (the one NATS launcher of
+ * the devnet, the cluster tests and the benchmarks), attached to this process: they die with it, and
+ * `stopAllNats()` SIGKILLs every one started here.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { jetstreamManager } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
-import { freeLoopbackPort } from "./nodeProcess.js";
+import { NatsCluster as Servers } from "../../tools/devnet/natsCluster.js";
 
-const running = new Set<ChildProcess>();
-process.on("exit", () => {
-  for (const c of running) c.kill("SIGKILL");
-});
+/** Every cluster started here that has not been stopped. */
+const started = new Set<Servers>();
 
 /** One nats-server of a test cluster. */
 export interface NatsServerHandle {
@@ -47,71 +46,37 @@ export interface NatsTestOptions {
 /** Start `n` JetStream servers on loopback (n = 1: no cluster block). Resolves once JetStream answers. */
 export async function startNatsCluster(n: number, options: NatsTestOptions = {}): Promise<NatsCluster> {
   const dir = mkdtempSync(join(tmpdir(), "ledgerd-nats-"));
-  const ports = [];
-  for (let i = 0; i < n; i++) ports.push({ client: await freeLoopbackPort(), route: await freeLoopbackPort() });
-  const children: (ChildProcess | undefined)[] = [];
-  const confs: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const store = join(dir, `n${i}`);
-    mkdirSync(store, { recursive: true });
-    const lines = [
-      `server_name: n${i}`,
-      `listen: 127.0.0.1:${ports[i]!.client}`,
-      `jetstream { store_dir: "${store}", max_memory_store: 64MB, max_file_store: 1GB }`,
-    ];
-    if (n > 1)
-      lines.push(
-        `cluster { name: ledgerdtest, listen: 127.0.0.1:${ports[i]!.route}, routes: [${ports
-          .map((p) => `nats-route://127.0.0.1:${p.route}`)
-          .join(", ")}] }`,
-      );
-    lines.push(...(options.extraConfig ?? []));
-    const conf = join(dir, `n${i}.conf`);
-    writeFileSync(conf, `${lines.join("\n")}\n`);
-    confs.push(conf);
-  }
-  const launch = (i: number): void => {
-    const child = spawn("nats-server", ["-c", confs[i]!], { stdio: "ignore" });
-    running.add(child);
-    child.on("exit", () => running.delete(child));
-    children[i] = child;
-  };
-  for (let i = 0; i < n; i++) launch(i);
-  const urls = ports.map((p) => `nats://127.0.0.1:${p.client}`);
-  await waitForJetStream(urls, options);
-
-  const exited = (c: ChildProcess | undefined): Promise<void> =>
-    c === undefined || c.exitCode !== null || c.signalCode !== null
-      ? Promise.resolve()
-      : new Promise((resolve) => c.once("exit", () => resolve()));
-  const servers: NatsServerHandle[] = urls.map((url, i) => ({
-    name: `n${i}`,
-    url,
-    pid: () => children[i]?.pid,
-    kill9: async () => {
-      const c = children[i];
-      c?.kill("SIGKILL");
-      await exited(c);
-    },
-    restart: async () => {
-      launch(i);
-      await waitForJetStream([url], options);
-    },
-  }));
+  const servers = await Servers.create(
+    { dir, size: n, clusterName: "ledgerdtest", namePrefix: "n", extraConfig: options.extraConfig ?? [] },
+    false,
+  );
+  started.add(servers);
+  await servers.startAll();
+  await waitForJetStream(servers.urls, options);
   return {
-    servers,
-    urls,
+    servers: servers.servers.map((s) => ({
+      name: s.name,
+      url: s.url,
+      pid: () => s.pid,
+      kill9: () => servers.kill(s.name, "SIGKILL"),
+      restart: async () => {
+        servers.start(s.name);
+        await servers.waitReady();
+        await waitForJetStream([s.url], options);
+      },
+    })),
+    urls: servers.urls,
     stop: async () => {
-      for (const c of children) c?.kill("SIGTERM");
-      await Promise.all(children.map(exited));
+      await servers.stopAll();
+      started.delete(servers);
       rmSync(dir, { recursive: true, force: true });
     },
   };
 }
 
 /** SIGKILL every nats-server this process started (an `after` hook). */
-export function stopAllNats(): void {
-  for (const c of running) c.kill("SIGKILL");
+export async function stopAllNats(): Promise<void> {
+  await Promise.all([...started].flatMap((c) => c.servers.map((s) => c.kill(s.name, "SIGKILL"))));
 }
 
 /** Poll until JetStream answers account info through each url (30 s at most). */

@@ -15,11 +15,14 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeLoopbackPort } from "../../tools/net/freePorts.js";
 import { tcpSockets } from "./procNet.js";
+
+/** The one free-port helper (tools/net/freePorts.ts), for the tests that import it with the launcher. */
+export { freeLoopbackPort };
 
 /** The project root, from dist/test/support at run time. */
 export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
@@ -93,19 +96,6 @@ function installExitHook(): void {
 /** SIGKILL every node started by this process that still runs, and wait for them to exit. */
 export async function killAllNodes(): Promise<void> {
   await Promise.all([...running].map((p) => p.kill9()));
-}
-
-/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr !== null ? addr.port : 0;
-      srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
 }
 
 /**

@@ -4,9 +4,10 @@
  * close-performance.test.ts), and a flood of invalid requests (test/reliability/limits.test.ts).
  */
 import * as http from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Commit } from "../../src/protocol/commit.js";
 import { buyEC, chainCommit, ecKey, entryCommit, entryRaw, firstEntry, type TestNode } from "../unit/ledger/harness.js";
-import { type LedgerdProcess, sleep } from "./nodeProcess.js";
+import type { LedgerdProcess } from "./nodeProcess.js";
 
 /** The big block: entries in chains. */
 export const BIG_BLOCK = { chains: 50, entries: 10_000 } as const;
@@ -19,11 +20,15 @@ async function inBatches<T>(items: T[], fn: (item: T) => Promise<unknown>): Prom
 }
 
 /**
- * Fill the open block of `n` with BIG_BLOCK.entries entries in BIG_BLOCK.chains chains (each chain's first
+ * Fill the open block of `n` with `shape.entries` entries in `shape.chains` chains (each chain's first
  * entry, then ~100-byte entries round the chains): buys the credits, then commits and reveals everything.
+ * BIG_BLOCK (the budget row's workload) unless a test asks for less.
  */
-export async function submitBigBlock(n: TestNode): Promise<void> {
-  const { chains: chainCount, entries } = BIG_BLOCK;
+export async function submitBigBlock(
+  n: TestNode,
+  shape: { chains: number; entries: number } = BIG_BLOCK,
+): Promise<void> {
+  const { chains: chainCount, entries } = shape;
   await buyEC(n, ecKey, BigInt(chainCount * 11 + entries));
   const chains = Array.from({ length: chainCount }, (_, i) => firstEntry(["perf", String(i)], `chain ${i}`));
   const reveals: Uint8Array[] = [];

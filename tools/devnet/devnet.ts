@@ -28,6 +28,7 @@ import {
   LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
+import { freeLoopbackPorts } from "../net/freePorts.js";
 import {
   LedgerdNode,
   type NatsClientCredentials,
@@ -35,7 +36,7 @@ import {
   type NodeRole,
   type ServerIdentity,
 } from "./ledgerdNode.js";
-import { freeLoopbackPorts, NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
+import { NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
 import { createNatsSecurity, natsClientSecurityConfig, natsRouteTlsConfig } from "./natsSecurity.js";
 import { sleep } from "./process.js";
 

@@ -13,8 +13,8 @@
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { join } from "node:path";
+import { freeLoopbackPorts } from "../net/freePorts.js";
 import { ManagedProcess, type ProcessSpec, sleep } from "./process.js";
 
 /** Where one server listens and keeps its files. Persisted in the devnet's state so `restart` reuses it. */
@@ -71,30 +71,6 @@ export function natsServerVersion(binary = "nats-server"): string {
     return execFileSync(binary, ["--version"], { encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
   } catch {
     throw new Error(NATS_MISSING);
-  }
-}
-
-/** `count` distinct free TCP ports on 127.0.0.1: all held open at once, then released together. */
-export async function freeLoopbackPorts(count: number): Promise<number[]> {
-  const servers: net.Server[] = [];
-  try {
-    const ports: number[] = [];
-    for (let i = 0; i < count; i++) {
-      const srv = net.createServer();
-      servers.push(srv);
-      ports.push(
-        await new Promise<number>((resolve, reject) => {
-          srv.once("error", reject);
-          srv.listen(0, "127.0.0.1", () => {
-            const addr = srv.address();
-            resolve(typeof addr === "object" && addr !== null ? addr.port : 0);
-          });
-        }),
-      );
-    }
-    return ports;
-  } finally {
-    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
   }
 }
 

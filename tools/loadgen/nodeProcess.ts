@@ -4,27 +4,17 @@
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
-import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freeLoopbackPort } from "../net/freePorts.js";
 import { RpcClient } from "./rpcClient.js";
+
+/** The one free-port helper (tools/net/freePorts.ts), for the launcher's users. */
+export { freeLoopbackPort };
 
 /** The project root: dist/tools/loadgen/ → three levels up. */
 export function projectRoot(): string {
   return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-}
-
-/** A free TCP port on 127.0.0.1 (asked from the kernel, then released). */
-export function freeLoopbackPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr !== null ? addr.port : 0;
-      srv.close(() => (port > 0 ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
 }
 
 /** CPU and memory of one process, from /proc (Linux only; undefined elsewhere or once it exited). */
@@ -76,56 +66,6 @@ export class ProcessMonitor {
     } catch {
       return undefined;
     }
-  }
-}
-
-/**
- * Busy and total CPU time of the whole machine (first line of /proc/stat, clock ticks): with the node's
- * and the generator's own CPU it shows how much other work took on a shared machine. Undefined off Linux.
- */
-export function machineCpuTicks(): { busy: number; total: number } | undefined {
-  try {
-    const line = readFileSync("/proc/stat", "utf8").split("\n", 1)[0]!;
-    // cpu user nice system idle iowait irq softirq steal ...
-    const f = line.trim().split(/\s+/).slice(1, 9).map(Number);
-    const idle = f[3]! + f[4]!;
-    const total = f.reduce((a, b) => a + b, 0);
-    return { busy: total - idle, total };
-  } catch {
-    return undefined;
-  }
-}
-
-/** Cumulative counters of the machine's whole disks (/proc/diskstats; ms and counts). */
-export interface DiskCounters {
-  /** ms with I/O in flight (io_ticks), largest over the disks */
-  busyMs: number;
-  writes: number;
-  writeMs: number;
-}
-
-/** Whole disks only (vda, sda, nvme0n1 …), not partitions or loop devices. */
-const WHOLE_DISK = /^(?:[vsh]d[a-z]+|xvd[a-z]+|nvme\d+n\d+)$/;
-
-/**
- * Disk counters of the machine: they show whether the disk, rather than a CPU, bounds the write rate
- * (the node makes every journal batch durable before it answers). Undefined off Linux.
- */
-export function diskCounters(): DiskCounters | undefined {
-  try {
-    const out: DiskCounters = { busyMs: 0, writes: 0, writeMs: 0 };
-    for (const line of readFileSync("/proc/diskstats", "utf8").split("\n")) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 14 || !WHOLE_DISK.test(f[2]!)) continue;
-      // after major, minor, name: reads, merged, sectors, ms, writes(7), merged, sectors, ms(10), in flight,
-      // io_ticks(12), … (the flush counters that follow are not reliable on virtio disks: not used)
-      out.writes += Number(f[7]);
-      out.writeMs += Number(f[10]);
-      out.busyMs = Math.max(out.busyMs, Number(f[12]));
-    }
-    return out;
-  } catch {
-    return undefined;
   }
 }
 

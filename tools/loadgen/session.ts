@@ -5,9 +5,11 @@
  */
 import { randomBytes } from "node:crypto";
 import { availableParallelism } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { keyPairFromPrivate, keyPairFromSeed } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
-import { type DiskCounters, diskCounters, machineCpuTicks, type ProcessMonitor, sleep } from "./nodeProcess.js";
+import { type DiskCounters, diskCounters, machineCpuTicks } from "./machineStats.js";
+import type { ProcessMonitor } from "./nodeProcess.js";
 import {
   type ChainCreation,
   EntryCommitSigner,

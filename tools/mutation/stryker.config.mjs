@@ -20,7 +20,7 @@ const CANDIDATES = {
   // ed25519KeyCache last: a second of 10,001 keys, needed only by the key cache's own mutants
   crypto: [
     "crypto/ed25519",
-    "crypto/ed25519Edges",
+    "crypto/ed25519Verdicts",
     "protocol/commit",
     "protocol/transaction",
     "protocol/address",
@@ -31,39 +31,39 @@ const CANDIDATES = {
     .map((f) => `protocol/${f.slice(0, -".test.ts".length)}`),
   ledger: [
     "ledger/consensus",
-    "ledger/ruleEdges",
+    "ledger/rulesRangeAndExpiry",
     "ledger/rules",
     "ledger/messages",
-    "ledger/messageEdges",
+    "ledger/messageRefusals",
     "ledger/holdingPolicy",
-    "ledger/holdingShareEdges",
+    "ledger/holdingSharePaidReveals",
     "ledger/merkleBuilder",
     "ledger/decodedBlockCache",
-    "ledger/decodedBlockCacheEdges",
+    "ledger/decodedBlockCacheBounds",
     "ledger/clock",
-    "ledger/clockEdges",
+    "ledger/clockSchedule",
     "ledger/holdingQueue",
     "ledger/processList",
-    "ledger/replayEdges",
-    "ledger/closeEdges",
-    "ledger/closeDurableEdges",
-    "ledger/blockBuilderEdges",
-    "ledger/debugViewsEdges",
-    "ledger/savedStateEdges",
-    "ledger/bootstrapEdges",
-    "ledger/holdingSourceEdges",
+    "ledger/replay",
+    "ledger/closeBookkeeping",
+    "ledger/closeDurability",
+    "ledger/blockBuilderStored",
+    "ledger/debugViews",
+    "ledger/closingOverlay",
+    "ledger/bootstrapIdentity",
+    "ledger/holdingSource",
     "ledger/byteArena",
     "ledger/holdingJournal",
     "ledger/blocks",
-    "ledger/readerEdges",
-    "ledger/readerClusterEdges",
-    "ledger/errorsEdges",
-    "ledger/queriesEdges",
+    "ledger/reader",
+    "ledger/readerClusterAcks",
+    "ledger/errorNames",
+    "ledger/queries",
     // test/unit/idleRelease.test.ts: a released cache (decodedBlockCache's releaseHeld) holds and counts nothing
     "idleRelease",
-    "ledger/rulesLogEdges",
-    "ledger/replayRollbackEdges",
-    "ledger/ledgerEdges",
+    "ledger/rulesFromLog",
+    "ledger/replayAfterFailedWrite",
+    "ledger/writer",
     "ledger/callerAddress",
   ],
   // the federation's rules only (Makefile CLUSTER_RULES): the driver and the NATS transport need real
@@ -84,9 +84,9 @@ const CANDIDATES = {
  * the mutants only they can kill (a second pass replaces the first pass's results of that file).
  */
 const LEDGER_FAST = [
-  "ledger/holdingShareEdges",
+  "ledger/holdingSharePaidReveals",
   "ledger/holdingPolicy",
-  "ledger/ruleEdges",
+  "ledger/rulesRangeAndExpiry",
   "ledger/holdingJournal",
   "ledger/consensus",
   "ledger/rules",
@@ -100,55 +100,55 @@ const LEDGER_FAST = [
  * test of its own (messages, merkleBuilder, decodedBlockCache) runs LEDGER_FAST.
  */
 const FOCUS = {
-  // rulesLogEdges: the rules' own refusals of messages from the replicated log (no writer's check before them);
-  // holdingPolicy, holdingShareEdges: the tests of wouldHold (a reveal with a caller address, the per-source share)
+  // rulesFromLog: the rules' own refusals of messages from the replicated log (no writer's check before them);
+  // holdingPolicy, holdingSharePaidReveals: the tests of wouldHold (a reveal with a caller address, the per-source share)
   "ledger/rules": [
-    "ledger/rulesLogEdges",
+    "ledger/rulesFromLog",
     "ledger/consensus",
-    "ledger/ruleEdges",
+    "ledger/rulesRangeAndExpiry",
     "ledger/rules",
     "ledger/holdingPolicy",
-    "ledger/holdingShareEdges",
+    "ledger/holdingSharePaidReveals",
   ],
-  // its schedule on mock timers (clockEdges, seconds), then on real timers (blockTimeSeconds 0.5)
-  "ledger/clock": ["ledger/clockEdges", "ledger/clock"],
+  // its schedule on mock timers (clockSchedule, seconds), then on real timers (blockTimeSeconds 0.5)
+  "ledger/clock": ["ledger/clockSchedule", "ledger/clock"],
   // plain state the rules fill: its own unit test first (milliseconds), then the rules' tests
   "ledger/holdingQueue": ["ledger/holdingQueue", ...LEDGER_FAST],
   "ledger/processList": ["ledger/processList", ...LEDGER_FAST],
   "ledger/byteArena": ["ledger/byteArena", ...LEDGER_FAST],
-  // the close's logs, counters and journal removal (closeEdges), its durability, a cluster node's close, failed
-  // saves and cleanups (closeDurableEdges), a replayed close whose save fails (replayEdges), then the rules' tests
-  "ledger/close": ["ledger/closeEdges", "ledger/closeDurableEdges", "ledger/replayEdges", ...LEDGER_FAST],
-  // what the builder stores, read back against the wire format (blockBuilderEdges), then the rules' tests
-  "ledger/blockBuilder": ["ledger/blockBuilderEdges", ...LEDGER_FAST],
-  // reads of a closed block during its save against the store's answers after it (savedStateEdges)
-  "ledger/savedState": ["ledger/savedStateEdges", ...LEDGER_FAST],
-  // the per-source share's address normalization (holdingSourceEdges, milliseconds) and when a caller's address
+  // the close's logs, counters and journal removal (closeBookkeeping), its durability, a cluster node's close, failed
+  // saves and cleanups (closeDurability), a replayed close whose save fails (replay), then the rules' tests
+  "ledger/close": ["ledger/closeBookkeeping", "ledger/closeDurability", "ledger/replay", ...LEDGER_FAST],
+  // what the builder stores, read back against the wire format (blockBuilderStored), then the rules' tests
+  "ledger/blockBuilder": ["ledger/blockBuilderStored", ...LEDGER_FAST],
+  // reads of a closed block during its save against the store's answers after it (closingOverlay)
+  "ledger/savedState": ["ledger/closingOverlay", ...LEDGER_FAST],
+  // the per-source share's address normalization (holdingSource, milliseconds) and when a caller's address
   // is read (callerAddress) before the rules' tests
-  "ledger/holdingPolicy": ["ledger/holdingSourceEdges", "ledger/callerAddress", ...LEDGER_FAST],
-  // the bootstrap signer and the CUSTOM genesis check at open (bootstrapEdges)
-  "ledger/bootstrap": ["ledger/bootstrapEdges", ...LEDGER_FAST],
-  // the /debug views field by field (debugViewsEdges), then the rules' tests
-  "ledger/debugViews": ["ledger/debugViewsEdges", ...LEDGER_FAST],
+  "ledger/holdingPolicy": ["ledger/holdingSource", "ledger/callerAddress", ...LEDGER_FAST],
+  // the bootstrap signer and the CUSTOM genesis check at open (bootstrapIdentity)
+  "ledger/bootstrap": ["ledger/bootstrapIdentity", ...LEDGER_FAST],
+  // the /debug views field by field (debugViews), then the rules' tests
+  "ledger/debugViews": ["ledger/debugViews", ...LEDGER_FAST],
   // replay.ts: its own test (restarts over hand-written journal records) first, then the rules' tests and the
   // property test that restarts a ledger from its journal mid-sequence
-  // replayRollbackEdges: the rebuild after a failed journal write (cleanup: false) removes no record
-  "ledger/replay": ["ledger/replayEdges", "ledger/replayRollbackEdges", ...LEDGER_FAST, "property/ledgerProperties"],
+  // replayAfterFailedWrite: the rebuild after a failed journal write (cleanup: false) removes no record
+  "ledger/replay": ["ledger/replay", "ledger/replayAfterFailedWrite", ...LEDGER_FAST, "property/ledgerProperties"],
   // the reads no rule test makes (current-minute, blocks by hash, the cluster reads, a follower's reader:
-  // readerEdges), the /debug views (debugViewsEdges), a cluster node's NotConfirmed over a real JetStream log
-  // (readerClusterEdges, one nats-server), then the rules' tests
-  "ledger/reader": ["ledger/readerEdges", "ledger/debugViewsEdges", "ledger/readerClusterEdges", ...LEDGER_FAST],
-  // a rejection's name and message as logs show them (errorsEdges), then the rules' tests
-  "ledger/errors": ["ledger/errorsEdges", ...LEDGER_FAST],
-  // every read checked against the submitted messages and src/protocol's hashes (queriesEdges), then the rules' tests
-  "ledger/queries": ["ledger/queriesEdges", ...LEDGER_FAST],
+  // reader), the /debug views (debugViews), a cluster node's NotConfirmed over a real JetStream log
+  // (readerClusterAcks, one nats-server), then the rules' tests
+  "ledger/reader": ["ledger/reader", "ledger/debugViews", "ledger/readerClusterAcks", ...LEDGER_FAST],
+  // a rejection's name and message as logs show them (errorNames), then the rules' tests
+  "ledger/errors": ["ledger/errorNames", ...LEDGER_FAST],
+  // every read checked against the submitted messages and src/protocol's hashes (queries), then the rules' tests
+  "ledger/queries": ["ledger/queries", ...LEDGER_FAST],
   // its own tests, then the release when the node goes quiet (idleRelease, milliseconds)
-  "ledger/decodedBlockCache": ["ledger/decodedBlockCache", "ledger/decodedBlockCacheEdges", "idleRelease"],
-  // the writer's own rules (ledgerEdges: answers, refusals, journal, observer, failure and recovery, cluster
+  "ledger/decodedBlockCache": ["ledger/decodedBlockCache", "ledger/decodedBlockCacheBounds", "idleRelease"],
+  // the writer's own rules (writer: answers, refusals, journal, observer, failure and recovery, cluster
   // writes, options), when a reveal's caller address is read (callerAddress), then a journal commit that fails
   // after its message was applied (journalFailure: the rebuild from disk, `rollBack`; skipped without prlimit),
   // then the rules' tests
-  "ledger/ledger": ["ledger/ledgerEdges", "ledger/callerAddress", "ledger/journalFailure", ...LEDGER_FAST],
+  "ledger/ledger": ["ledger/writer", "ledger/callerAddress", "ledger/journalFailure", ...LEDGER_FAST],
 };
 // the height machine: its own record-by-record tests (seconds, no log); the election's tally behind it
 FOCUS["cluster/heightMachine"] = ["cluster/heightMachine"];

@@ -5,7 +5,8 @@
  */
 
 import assert from "node:assert/strict";
-import { statfsSync } from "node:fs";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { verifyEd25519 } from "../../../src/crypto/ed25519.js";
 import { adminBlockHashes, isDirectoryBlockSignature } from "../../../src/protocol/ablock.js";
@@ -21,6 +22,7 @@ import { verifyReceipt } from "../../../src/protocol/receipt.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
 import { processListView } from "../../../src/rpc/debug/processList.js";
 import type { Verifier } from "../../../src/workers/verifier.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
@@ -444,12 +446,24 @@ describe("journal replay", () => {
   });
 });
 
-describe("a closed block whose save did not commit", () => {
-  /** Entries in the block: ~20 MB of records, so its save needs far more room than the journal. */
-  const ENTRIES = 2000;
+describe("a closed block whose save did not commit", { skip: NO_PRLIMIT }, () => {
+  /**
+   * Room left for this process's files when block 3 closes, bytes: the journal records of block 4 (three
+   * small messages) fit in it, block 3's save does not. The room is this test process's own file-size limit
+   * (test/support/fileSizeLimit.ts), which the store's free-space guard counts: the outcome depends on this
+   * test's files alone, not on how much of the shared disk other programs use meanwhile (a reserve taken
+   * from statfs made "the end of minute 10 fails" flaky under load: `actual: 'undefined'`).
+   */
+  const ROOM = 2 ** 20;
+  /**
+   * Entries in block 3: ~1 MB of records, so its save (the guard asks for twice the packed block set)
+   * needs about 2 MiB, twice the room. The smallest round block that outgrows the room with a margin.
+   */
+  const ENTRIES = 100;
   const CONTENT = "x".repeat(10_000);
-  /** Room left above the reserve when the block closes: the journal fits in it, the block's save does not. */
-  const ROOM = 20 * 2 ** 20;
+  after(() => {
+    if (NO_PRLIMIT === false) limitFileSize("unlimited");
+  });
 
   for (const how of ["recovery", "restart", "restart while the disk is still short"] as const)
     test(`is closed again from its journal (${how}): same blocks, and the next height's acknowledged messages kept`, async () => {
@@ -490,16 +504,26 @@ describe("a closed block whose save did not commit", () => {
         await twin.ledger.endMinute(twin.clock.advance(600));
         await Promise.all(block4(twin));
 
-        // n: a reserve the journal fits under and the block's save does not
-        const fs = statfsSync(dirs[0]);
-        n.store.setReserveBytes(Number(fs.bavail) * Number(fs.bsize) - ROOM);
-        // (its outcome is taken at once: it may fail while block 4's messages are still being acknowledged)
-        const closing = n.ledger.endMinute(n.clock.advance(600)).then(
-          () => undefined,
-          (e: unknown) => e,
+        // n: room the journal fits in and the block's save does not (the twin, done with block 4, writes
+        // nothing until the limit is lifted)
+        const largest = Math.max(
+          ...["data.mdb", join("journal", "data.mdb")].map((f) => statSync(join(n.store.path, f)).size),
         );
-        await Promise.all(block4(n)); // acknowledged: journaled, not waiting for block 3's save
-        assert.match(String(await closing), /STORAGE_FULL/, "the end of minute 10 fails with its save");
+        limitFileSize(largest + ROOM);
+        let closed: unknown;
+        try {
+          n.store.setReserveBytes(1); // the guard measures only with a reserve
+          // (its outcome is taken at once: it may fail while block 4's messages are still being acknowledged)
+          const closing = n.ledger.endMinute(n.clock.advance(600)).then(
+            () => undefined,
+            (e: unknown) => e,
+          );
+          await Promise.all(block4(n)); // acknowledged: journaled, not waiting for block 3's save
+          closed = await closing;
+        } finally {
+          limitFileSize("unlimited");
+        }
+        assert.match(String(closed), /STORAGE_FULL/, "the end of minute 10 fails with its save");
         assert.equal(n.store.savedHeight(), 2, "block 3 is not saved");
         n.store.setReserveBytes(0);
 
@@ -523,7 +547,7 @@ describe("a closed block whose save did not commit", () => {
         await waitUntil(
           "block 3 saved again and the process list rebuilt",
           () => n.store.savedHeight() >= 3 && view(n) === view(twin),
-          10_000,
+          30_000, // a bound for a hang: the recovery probes once a second, and the tier runs two files at a time
           20,
           () => `saved height ${n.store.savedHeight()}; process list ${view(n)} vs ${view(twin)}`,
         );

@@ -12,11 +12,11 @@
  * journalFailure.test.ts does. Real ledger over LMDB in a temp directory.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { readdirSync, readlinkSync } from "node:fs";
 import { after, describe, test } from "node:test";
 import { AckStatus } from "../../../src/ledger/api.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
@@ -33,14 +33,7 @@ import {
 
 const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-const skip = prlimit.status === 0 ? false : "prlimit (util-linux) is not installed";
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
+const skip = NO_PRLIMIT;
 
 /** Files under `dir` this process holds open (an LMDB environment holds its data.mdb and lock.mdb open). */
 function openFilesUnder(dir: string): string[] {

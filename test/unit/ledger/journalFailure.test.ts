@@ -6,7 +6,6 @@
 // than what is left, an I/O error). Nothing refused may be visible: ack, pending lists, balances, the
 // holding queue and the process list are what they were, before and after the recovery and a restart.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -14,6 +13,7 @@ import { toHex } from "../../../src/protocol/bytes.js";
 import { entryHash } from "../../../src/protocol/entry.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
 import { processListView } from "../../../src/rpc/debug/processList.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import {
   assetKey,
   buyEC,
@@ -35,14 +35,7 @@ import {
 } from "./harness.js";
 import { rejectsWith } from "./support.js";
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-const skip = prlimit.status === 0 ? false : "prlimit (util-linux) is not installed";
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
+const skip = NO_PRLIMIT;
 
 /** Everything a client can see of the open block and the balances the refused writes touch. */
 function visible(n: TestNode, hashes: Uint8Array[], txIds: Uint8Array[]): string {

@@ -1,14 +1,15 @@
-// The real bin/ledgerd-wallet, without a node: usage errors (exit 1), user errors (exit 2), an
-// unreachable node and a node that demands a password (local HTTP servers), compose output.
+// The wallet's command line run in this process through `main(argv, io)` (tools/wallet/commands.ts), exactly
+// as bin/ledgerd-wallet runs it, without a node: usage errors (exit 1), user errors (exit 2), an unreachable
+// node and a node that demands a password (local HTTP servers), compose output. The binary itself (its
+// start, exit codes and stdin) is run as a process in test/integration/wallet-bin.test.ts.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
+import { Writable } from "node:stream";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { decodeChainCommit, decodeEntryCommit, verifyCommitSignature } from "../../../src/protocol/commit.js";
 import { chainIdFromExtIds, entryHash, unmarshalEntry } from "../../../src/protocol/entry.js";
@@ -17,15 +18,12 @@ import {
   validateTransaction,
   verifyTransactionSignatures,
 } from "../../../src/protocol/transaction.js";
-import { COMMANDS } from "../../../tools/wallet/commands.js";
-
-const here = dirname(fileURLToPath(import.meta.url));
-/** repository root, from dist/test/unit/client */
-const ROOT = join(here, "..", "..", "..", "..");
-const WALLET_BIN = join(ROOT, "bin", "ledgerd-wallet");
+import { COMMANDS, type Io, main } from "../../../tools/wallet/commands.js";
 
 const home = mkdtempSync(join(tmpdir(), "ledgerd-wallet-cli-"));
 after(() => rmSync(home, { recursive: true, force: true }));
+/** The wallet file every run uses: the one a process with HOME = `home` would use by default. */
+const WALLET_PATH = join(home, ".ledgerd", "wallet.json");
 
 interface Run {
   code: number;
@@ -33,16 +31,34 @@ interface Run {
   stderr: string;
 }
 
-/** Run the wallet with HOME = a temp dir and no LEDGERD_* variables from the outside. */
-function wallet(args: string[], env: Record<string, string> = {}): Promise<Run> {
-  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
-  return new Promise((resolve) => {
-    execFile(WALLET_BIN, args, { env: { ...clean, HOME: home, ...env }, timeout: 30_000 }, (err, stdout, stderr) => {
-      const code =
-        err === null ? 0 : typeof (err as { code?: unknown }).code === "number" ? (err as { code: number }).code : -1;
-      resolve({ code, stdout, stderr });
-    });
+/** A stream that keeps what is written to it (not a terminal: no progress lines). */
+function collector(): { stream: Writable; text: () => string } {
+  const chunks: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer | string, _enc, done) {
+      chunks.push(Buffer.from(chunk));
+      done();
+    },
   });
+  return { stream, text: () => Buffer.concat(chunks).toString("utf8") };
+}
+
+/**
+ * Run the wallet's command line in this process: the environment has no LEDGERD_* variable from the
+ * outside, the wallet file is under the temp home, stdin is `stdin` (empty unless given).
+ */
+async function wallet(args: string[], env: Record<string, string> = {}, stdin = Buffer.alloc(0)): Promise<Run> {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
+  const out = collector();
+  const err = collector();
+  const io: Io = {
+    stdout: out.stream,
+    stderr: err.stream as unknown as NodeJS.WriteStream,
+    env: { ...clean, HOME: home, LEDGERD_WALLET: WALLET_PATH, ...env },
+    readStdin: () => stdin,
+  };
+  const code = await main(args, io);
+  return { code, stdout: out.text(), stderr: err.text() };
 }
 
 async function server(handler: http.RequestListener): Promise<{ url: string; close: () => Promise<void> }> {
@@ -265,16 +281,11 @@ describe("ledgerd-wallet compose commands", () => {
 
   test("content from a file or from stdin (--content-file -)", async () => {
     const chainId = "ab".repeat(32);
-    const viaStdin = await new Promise<Run>((resolve) => {
-      const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("LEDGERD_")));
-      const child = execFile(
-        WALLET_BIN,
-        ["compose-entry", "--chain", chainId, "--content-file", "-", EC],
-        { env: { ...clean, HOME: home } },
-        (err, stdout, stderr) => resolve({ code: err === null ? 0 : 2, stdout, stderr }),
-      );
-      child.stdin!.end(Buffer.from([0, 1, 2, 0xff]));
-    });
+    const viaStdin = await wallet(
+      ["compose-entry", "--chain", chainId, "--content-file", "-", EC],
+      {},
+      Buffer.from([0, 1, 2, 0xff]),
+    );
     assert.equal(viaStdin.code, 0, viaStdin.stderr);
     const entry = unmarshalEntry(
       fromHex((JSON.parse(viaStdin.stdout) as { reveal: { params: { entry: string } } }).reveal.params.entry),

@@ -6,7 +6,6 @@
  * counters and log lines. A real ledger over LMDB in a temp directory, real ed25519 signatures.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
@@ -24,6 +23,7 @@ import { buildTransaction, transactionId } from "../../../src/protocol/transacti
 import { StoreError } from "../../../src/store/errors.js";
 import { LedgerStore } from "../../../src/store/store.js";
 import { InlineVerifier } from "../../../src/workers/verifier.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
@@ -89,7 +89,7 @@ function openWith(
 /** A new entry of a chain that does not exist yet (a reveal of it is held until its commit). */
 let entries = 0;
 function newChainEntry(): { raw: Uint8Array; chainId: Uint8Array } {
-  return firstEntry([`ledgerEdges ${++entries}`], "first entry");
+  return firstEntry([`writer ${++entries}`], "first entry");
 }
 
 /** The key Merkle root of the directory block at `height`, hex. */
@@ -443,7 +443,7 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
     const dir2 = tempDir();
     const m = openNode(dir2, { clock: new ManualClock(T0), holdingBytes: 300 });
     try {
-      const big = (): Uint8Array => firstEntry([`ledgerEdges big ${++entries}`], "x".repeat(200)).raw;
+      const big = (): Uint8Array => firstEntry([`writer big ${++entries}`], "x".repeat(200)).raw;
       const first = big();
       await m.ledger.submitReveal(first);
       const type = await rejectedWithoutChange(m, () => m.ledger.submitReveal(big()), "HOLDING_QUEUE_FULL");
@@ -472,7 +472,7 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
         },
       );
       // 10,000-byte entries: the bytes bound first
-      const big = (): Uint8Array => firstEntry([`ledgerEdges big ${++entries}`], "x".repeat(9950)).raw;
+      const big = (): Uint8Array => firstEntry([`writer big ${++entries}`], "x".repeat(9950)).raw;
       const size = big().length;
       const fit = Math.floor(Math.floor(HOLDING_QUEUE_BYTES / HOLDING_SOURCE_SHARE) / size);
       await Promise.all(Array.from({ length: fit }, () => n.ledger.submitReveal(big(), { from: "b" })));
@@ -1068,16 +1068,8 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
 
 // ───────────────────────────── a journal commit that fails (sequential: a process-wide limit) ─────────────────────────────
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it): LMDB's writes past it fail (EFBIG). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
-
 describe("an end of minute 10 whose journal record fails", {
-  skip: prlimit.status === 0 ? false : "no prlimit",
+  skip: NO_PRLIMIT,
 }, () => {
   test("closes nothing: after the recovery readers see the writes, and the same end of minute closes the block", async () => {
     const dir = tempDir();

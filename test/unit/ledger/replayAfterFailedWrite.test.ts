@@ -9,23 +9,16 @@
  * Real ledger over LMDB in a temp directory; the stale records are written with the store's own append.
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { encodeMessage } from "../../../src/ledger/messages.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitFor } from "../../support/waitFor.js";
 import { cleanup, closeNode, finishBlock, firstEntry, ManualClock, openNode, tempDir } from "./harness.js";
 import { rejectsWith } from "./support.js";
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-const skip = prlimit.status === 0 ? false : "prlimit (util-linux) is not installed";
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
+const skip = NO_PRLIMIT;
 
 const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 /** The log lines of a replay that removed journal records. */

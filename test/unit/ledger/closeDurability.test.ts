@@ -9,7 +9,6 @@
  * file-size limit lowered with prlimit, as journalFailure.test.ts does).
  */
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -21,6 +20,7 @@ import { toHex } from "../../../src/protocol/bytes.js";
 import { entryHash } from "../../../src/protocol/entry.js";
 import { sha256 } from "../../../src/protocol/hash.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
+import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitUntil } from "../../support/waitFor.js";
 import {
   assetKey,
@@ -48,14 +48,7 @@ const DIRECTORY_HEADER_SIZE = 113;
 /** Long enough for the recovery probe (every second) to rebuild the state on a loaded machine, ms. */
 const RECOVERY_WAIT_MS = 15_000;
 
-const prlimit = spawnSync("prlimit", ["--version"], { encoding: "utf8" });
-const noPrlimit = prlimit.status === 0 ? false : "prlimit (util-linux) is not installed";
-
-/** Set this process's soft file-size limit, bytes ("unlimited" lifts it). */
-function limitFileSize(bytes: number | "unlimited"): void {
-  const r = spawnSync("prlimit", [`--pid=${process.pid}`, `--fsize=${bytes}:`], { encoding: "utf8" });
-  assert.equal(r.status, 0, `prlimit --pid: ${r.stderr}`);
-}
+const noPrlimit = NO_PRLIMIT;
 
 function lines(n: TestNode, msg: string) {
   return n.log.lines.filter((l) => l.msg === msg);
