@@ -6,7 +6,6 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { RememberingVerifier } from "./cluster/clientSignatures.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
@@ -35,6 +34,7 @@ import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
 import { DirectoryLock } from "./store/directoryLock.js";
 import { LedgerStore } from "./store/store.js";
 import { PoolVerifier } from "./workers/pool.js";
+import { RememberingVerifier } from "./workers/rememberingVerifier.js";
 import { InlineVerifier, type Verifier } from "./workers/verifier.js";
 
 export interface StartOptions {

@@ -70,7 +70,10 @@ export function loadAuthorities(
 export class AuthorityKeeper {
   constructor(
     private readonly options: { file?: string; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
-    private readonly deps: { ledger: Pick<FederatedLedger, "directoryBlockByHeight" | "adminEntries">; logger: FederationLogger },
+    private readonly deps: {
+      ledger: Pick<FederatedLedger, "directoryBlockByHeight" | "adminEntries">;
+      logger: FederationLogger;
+    },
   ) {}
 
   /**
@@ -83,7 +86,10 @@ export class AuthorityKeeper {
     const file = this.options.file;
     const saved = file === undefined ? undefined : loadAuthorities(file, this.options.bootstrap);
     if (saved !== undefined && "reason" in saved) {
-      this.deps.logger.warn("authority file not used; rebuilding from the admin blocks", { file, reason: saved.reason });
+      this.deps.logger.warn("authority file not used; rebuilding from the admin blocks", {
+        file,
+        reason: saved.reason,
+      });
     } else if (saved !== undefined) {
       const block = saved.through < openHeight ? this.deps.ledger.directoryBlockByHeight(saved.through) : undefined;
       if (block !== undefined && bytesEqual(directoryBlockHashes(block.block).keyMR, saved.keyMR)) {

@@ -26,8 +26,8 @@ import { genesisBlockSet } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
 import {
   BlockCloser,
-  type ClusterClose,
   type CloseMode,
+  type ClusterClose,
   JOURNALED_CLOSE,
   type PreClose,
   REPLAY_CLOSE,

@@ -3,10 +3,14 @@
  * log because a signature did not verify.
  */
 import { Counter, Gauge, type Registry } from "prom-client";
-import type { FederationStatus } from "../cluster/federationTypes.js";
+
+/** What the metrics read of a cluster node's federation (cluster/federation.ts `status()`). */
+export interface ClusterCounters {
+  status(): { appliedSequence: number; badSignatureWrites: number };
+}
 
 /** Register the federation's metrics; each scrape reads `status()`. */
-export function registerClusterMetrics(registry: Registry, federation: { status(): FederationStatus }): void {
+export function registerClusterMetrics(registry: Registry, federation: ClusterCounters): void {
   const registers = [registry];
   new Gauge({
     name: "ledgerd_cluster_applied_sequence",

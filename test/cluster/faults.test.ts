@@ -74,9 +74,16 @@ describe("federation faults (3 nats, 3 federated, 1 audit, 1 follower; real proc
 
   /** The names of the nodes that are federated servers now (as follower0 reads the chain's open height). */
   async function federatedNow(): Promise<LedgerdNode[]> {
-    const info = await node("follower0").client.call<{ Cluster?: { Federated?: string[] } }>("network-info", {}, "debug");
+    const info = await node("follower0").client.call<{ Cluster?: { Federated?: string[] } }>(
+      "network-info",
+      {},
+      "debug",
+    );
     const ids = new Set(info.Cluster?.Federated ?? []);
-    return net.devnet.nodesWithRole("federated").concat(net.devnet.nodesWithRole("audit")).filter((n) => ids.has(n.identity!));
+    return net.devnet
+      .nodesWithRole("federated")
+      .concat(net.devnet.nodesWithRole("audit"))
+      .filter((n) => ids.has(n.identity!));
   }
 
   /**
@@ -127,9 +134,11 @@ describe("federation faults (3 nats, 3 federated, 1 audit, 1 follower; real proc
     }
     const sets = await federatedSetsFromChain(node("follower0"), to, LOCAL_BOOTSTRAP_IDENTITY_HEX);
     const keys = serverKeys(net.devnet);
-    for (let h = Math.max(2, from); h <= to; h++) await assertSignatureMajority(node("follower0"), h, sets.get(h)!, keys);
+    for (let h = Math.max(2, from); h <= to; h++)
+      await assertSignatureMajority(node("follower0"), h, sets.get(h)!, keys);
     const flaps = await flapsBetween(Math.max(1, from - 2), to);
-    const gaps = (list: { ms: number }[]): number => list.slice(1).reduce((m, x, i) => Math.max(m, x.ms - list[i]!.ms), 0);
+    const gaps = (list: { ms: number }[]): number =>
+      list.slice(1).reduce((m, x, i) => Math.max(m, x.ms - list[i]!.ms), 0);
     const acked = writer.records.filter((r) => r.acknowledged && r.atMs !== undefined).slice(acknowledgedBefore);
     const figures: FaultFigures = {
       lost,
@@ -227,7 +236,10 @@ describe("federation faults (3 nats, 3 federated, 1 audit, 1 follower; real proc
           victim.start(false);
           await victim.waitServing();
         });
-        assert.ok(aheadMs < 2_000, `the chain's open minute ran ${aheadMs} ms ahead of real time under a ${skew} server`);
+        assert.ok(
+          aheadMs < 2_000,
+          `the chain's open minute ran ${aheadMs} ms ahead of real time under a ${skew} server`,
+        );
       });
     }
 
@@ -270,7 +282,9 @@ describe("federation faults (3 nats, 3 federated, 1 audit, 1 follower; real proc
         }
         await waitUntil(
           `${victim.name} level with the others after the heal`,
-          async () => (await heightsOf(victim))?.directoryblockheight === (await heightsOf(node("follower0")))?.directoryblockheight,
+          async () =>
+            (await heightsOf(victim))?.directoryblockheight ===
+            (await heightsOf(node("follower0")))?.directoryblockheight,
           60_000,
         );
       });
@@ -293,7 +307,8 @@ describe("federation faults (3 nats, 3 federated, 1 audit, 1 follower; real proc
       const res = await fetch(`http://127.0.0.1:${s.layout.httpPort}/connz?limit=1024`).catch(() => undefined);
       if (res === undefined || !res.ok) continue;
       const j = (await res.json()) as { connections?: { name?: string; port?: number }[] };
-      for (const c of j.connections ?? []) if (c.name?.endsWith(`:${victim.layout.port}`) && c.port !== undefined) ports.push(c.port);
+      for (const c of j.connections ?? [])
+        if (c.name?.endsWith(`:${victim.layout.port}`) && c.port !== undefined) ports.push(c.port);
     }
     return ports;
   }

@@ -4,7 +4,7 @@
  * instead of a nats-server. Each node may have a clock of its own (skew); records can be appended by hand
  * (forged, duplicated, stale) beside what the proposers append.
  */
-import { RememberingVerifier } from "../../src/cluster/clientSignatures.js";
+
 import { signDirectoryBlock } from "../../src/cluster/dbSig.js";
 import { Federation } from "../../src/cluster/federation.js";
 import type { ClusterRole } from "../../src/cluster/federationTypes.js";
@@ -21,6 +21,7 @@ import {
 } from "../../src/protocol/genesis.js";
 import { networkId } from "../../src/protocol/network.js";
 import { LedgerStore } from "../../src/store/store.js";
+import { RememberingVerifier } from "../../src/workers/rememberingVerifier.js";
 import { InlineVerifier } from "../../src/workers/verifier.js";
 import { cleanup, MemoryLog, tempDir } from "../unit/ledger/harness.js";
 import { waitUntil } from "./waitFor.js";

@@ -24,6 +24,7 @@ export const PROCESS_TESTS_IN_UNIT: Readonly<Record<string, string>> = {
   "test/unit/crypto/ed25519Verdicts.test.ts": "a Node.js child without libsodium (node:crypto alone decides)",
   "test/unit/loadgen/launcher.test.ts": "the launcher's shebang through /usr/bin/env -S",
   "test/unit/wallet/walletFile.test.ts": "a second wallet process contending for the wallet file's lock",
+  "test/unit/wallet/walletSeed.test.ts": "ledgerd-wallet restore reading a mnemonic from its standard input",
   "test/unit/bench/check.test.ts":
     "nothing (it checks bench/check.ts's verdicts on made-up rows), but check.ts runs the budget rows, which launch a node",
   "test/unit/devnet/devnet.test.ts":

@@ -18,10 +18,10 @@ import { Devnet, LOCAL_STREAM } from "../devnet/devnet.js";
 import { natsServerVersion } from "../devnet/natsCluster.js";
 import { killAllAttached } from "../devnet/process.js";
 import { defaultLoadOptions, runLoadScenarios } from "./index.js";
+import { ProcessMonitor } from "./nodeProcess.js";
 import { PhaseRecorder, runWorkers } from "./phase.js";
 import type { PresignedEntry } from "./presign.js";
 import { round } from "./result.js";
-import { ProcessMonitor } from "./nodeProcess.js";
 import { RpcClient, TRANSPORT_ERROR } from "./rpcClient.js";
 import { LoadSession } from "./session.js";
 

@@ -1,16 +1,21 @@
 /**
  * Client signatures at apply (src/cluster/clientSignatures.ts): the checks each client write needs, and the
- * remembering verifier — a check passed at submit is answered once at apply from memory, only for the very
- * same bytes; a failed check is never remembered; the memory is bounded.
+ * verdict of each write of a `writes` record (the remembering verifier has its own test in workers/).
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { badSignature, clientSignatureChecks, RememberingVerifier } from "../../../src/cluster/clientSignatures.js";
+import {
+  badSignature,
+  type CheckedWrite,
+  checkClientWrites,
+  clientSignatureChecks,
+} from "../../../src/cluster/clientSignatures.js";
 import { LedgerError } from "../../../src/ledger/errors.js";
-import { commitSignedPart } from "../../../src/protocol/commit.js";
-import { decodeTransaction } from "../../../src/protocol/transaction.js";
+import { encodeMessage } from "../../../src/ledger/messages.js";
+import { commitSignedPart, decodeChainCommit } from "../../../src/protocol/commit.js";
+import { buildTransaction, decodeTransaction } from "../../../src/protocol/transaction.js";
 import { InlineVerifier, type SignatureCheck, type Verifier } from "../../../src/workers/verifier.js";
-import { chainCommit, firstEntry, payment, sand } from "../ledger/harness.js";
+import { chainCommit, ecKey, firstEntry, payment, sand } from "../ledger/harness.js";
 
 /** The real inline verifier, counting the checks it is asked. */
 class CountingVerifier implements Verifier {
@@ -56,51 +61,62 @@ describe("client signatures at apply", () => {
     });
   });
 
-  it("remembers what passed at submit and answers it once at apply, for the same bytes only", async () => {
+  it("checkClientWrites: each write decoded and checked; the verdict names the input whose signature fails; nothing to check asks nothing", async () => {
     const inner = new CountingVerifier();
-    const v = new RememberingVerifier(inner, 2);
-    const tx = payment({ milliTime: T, outputs: [{ to: sand, amount: 1n }] });
-    const good = clientSignatureChecks({ kind: "transaction", timeMs: T, tx }) as SignatureCheck[];
-    assert.deepEqual(await v.verify(good), [true]);
-    assert.equal(inner.asked, 1);
-    assert.equal(v.size, 1);
-    // the same signature over other bytes is checked (and fails), and does not consume the memory
-    const forged = { ...good[0]!, message: good[0]!.message.slice(0, -1) };
-    assert.deepEqual(await v.verifyAtApply([forged]), [false]);
-    assert.equal(inner.asked, 2);
-    const otherKey = { ...good[0]!, publicKey: new Uint8Array(32).fill(9) };
-    assert.deepEqual(await v.verifyAtApply([otherKey]), [false]);
-    assert.equal(inner.asked, 3);
-    // the real one: from memory, once
-    assert.deepEqual(await v.verifyAtApply(good), [true]);
-    assert.equal(inner.asked, 3);
-    assert.equal(v.size, 0);
-    assert.deepEqual(await v.verifyAtApply(good), [true]);
-    assert.equal(inner.asked, 4, "answered from memory only once");
-    assert.equal(v.size, 0, "an apply-time pass is not remembered");
-    // a failed check is never remembered
-    const zeroRaw = tx.raw.slice();
-    zeroRaw.fill(0, zeroRaw.length - 64);
-    const zero = clientSignatureChecks({
-      kind: "transaction",
-      timeMs: T,
-      tx: decodeTransaction(zeroRaw),
-    }) as SignatureCheck[];
-    assert.deepEqual(await v.verify(zero), [false]);
-    assert.equal(v.size, 0);
-    // bounded: the oldest goes first
-    const checks = [1, 2, 3].map((n) => {
-      const t = payment({ milliTime: T + n, outputs: [{ to: sand, amount: BigInt(n) }] });
-      return (clientSignatureChecks({ kind: "transaction", timeMs: T, tx: t }) as SignatureCheck[])[0]!;
+    const v = { verifyAtApply: (c: readonly SignatureCheck[]) => inner.verify(c) };
+    const { raw } = firstEntry(["cw"], "x");
+    const commit = chainCommit(raw, T);
+    const two = buildTransaction({
+      milliTimestamp: T,
+      inputs: [
+        { seed: sand.seed, amount: 5_000_000n },
+        { seed: ecKey.seed, amount: 5_000_000n },
+      ],
+      outputs: [{ address: new Uint8Array(32).fill(1), amount: 9_000_000n }],
+      ecOutputs: [],
     });
-    assert.deepEqual(await v.verify(checks), [true, true, true]);
-    assert.equal(v.size, 2);
+    const secondBad = two.raw.slice();
+    secondBad.fill(0, secondBad.length - 64); // the last signature block: input 1's
+    const badCommitRaw = commit.raw.slice();
+    badCommitRaw.fill(7, badCommitRaw.length - 64);
+    const messages = [
+      new Uint8Array([9, 9, 9]),
+      encodeMessage({ kind: "reveal", timeMs: T, entryRaw: raw }),
+      encodeMessage({ kind: "commit", timeMs: T, commit }),
+      encodeMessage({ kind: "commit", timeMs: T, commit: decodeChainCommit(badCommitRaw) }),
+      encodeMessage({ kind: "transaction", timeMs: T, tx: two }),
+      encodeMessage({ kind: "transaction", timeMs: T, tx: decodeTransaction(secondBad) }),
+    ];
+    const out = await checkClientWrites(messages, v);
+    assert.equal(inner.asked, 1 + 1 + 2 + 2, "one check per commit, one per transaction input, none for a reveal");
+    const verdict = (w: CheckedWrite): string => (w instanceof LedgerError ? JSON.stringify(w.type) : w.kind);
+    assert.deepEqual(out.map(verdict).slice(1), [
+      "reveal",
+      "commit",
+      JSON.stringify({ code: "BAD_SIGNATURE", what: "commit" }),
+      "transaction",
+      JSON.stringify({ code: "BAD_SIGNATURE", what: "transaction input 1" }),
+    ]);
+    assert.ok(out[0] instanceof LedgerError && out[0].type.code === "INVALID");
+    assert.match(
+      (out[0] as LedgerError).type.code === "INVALID" ? ((out[0] as LedgerError).type as { info: string }).info : "",
+      /^not a message: /,
+    );
+    // a transaction with an RCD of another type is refused without a check
+    const one = payment({ milliTime: T, outputs: [{ to: sand, amount: 1n }] });
+    const rcd2 = one.raw.slice();
+    rcd2[rcd2.length - 97] = 0x02; // the input's RCD (33 bytes before its 64-byte signature) of type 2
+    const broken = await checkClientWrites(
+      [encodeMessage({ kind: "transaction", timeMs: T, tx: { ...one, raw: rcd2 } })],
+      v,
+    );
+    assert.ok(broken[0] instanceof LedgerError && broken[0].type.code === "INVALID", verdict(broken[0]!));
+    // only reveals: the verifier is not asked at all
     const before = inner.asked;
-    assert.deepEqual(await v.verifyAtApply(checks), [true, true, true]);
-    assert.equal(inner.asked, before + 1, "the oldest was forgotten and checked again");
-    // mixed: results stay in the order asked
-    assert.deepEqual(await v.verifyAtApply([zero[0]!, good[0]!]), [false, true]);
-    await v.close();
-    assert.equal(v.size, 0);
+    const reveals = await checkClientWrites([encodeMessage({ kind: "reveal", timeMs: T, entryRaw: raw })], {
+      verifyAtApply: () => Promise.reject(new Error("asked")),
+    });
+    assert.equal(verdict(reveals[0]!), "reveal");
+    assert.equal(inner.asked, before);
   });
 });

@@ -10,7 +10,6 @@ import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { RememberingVerifier } from "../../../src/cluster/clientSignatures.js";
 import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
 import { Federation } from "../../../src/cluster/federation.js";
 import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
@@ -28,6 +27,7 @@ import {
 } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
 import { decodeTransaction } from "../../../src/protocol/transaction.js";
+import { RememberingVerifier } from "../../../src/workers/rememberingVerifier.js";
 import { InlineVerifier } from "../../../src/workers/verifier.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
 import { waitUntil } from "../../support/waitFor.js";

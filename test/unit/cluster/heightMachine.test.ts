@@ -10,11 +10,11 @@ import { AuthoritySet } from "../../../src/cluster/authorities.js";
 import { badSignature } from "../../../src/cluster/clientSignatures.js";
 import { signDirectoryBlock } from "../../../src/cluster/dbSig.js";
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "../../../src/cluster/heightMachine.js";
-import type { AdminEntry } from "../../../src/protocol/ablock.js";
 import { type ClusterRecord, signRecord } from "../../../src/cluster/records.js";
 import { publicKeyFromSeed } from "../../../src/crypto/ed25519.js";
 import { LedgerError } from "../../../src/ledger/errors.js";
 import type { LogMessage } from "../../../src/ledger/messages.js";
+import type { AdminEntry } from "../../../src/protocol/ablock.js";
 import { toHex } from "../../../src/protocol/bytes.js";
 import { BOOT, BOOT_KEY, BOOT_SEED, NET, serverIdentity } from "../../support/memoryFederation.js";
 import {
@@ -367,14 +367,22 @@ describe("the federation's rules: every path's answer, events optional, each gua
     for (const events of ["none", "empty"] as const) {
       const t = make({ events, extra: [...federatedFromOne(X), ...federatedFromOne(Y)] });
       const tx = payment({ milliTime: T0, ec: [{ to: ecKey, amount: 10n * 1000n }] });
-      const r = apply(t.machine, { kind: "writes", messages: [] }, [badSignature({ kind: "transaction", timeMs: T0, tx }, 0)]);
+      const r = apply(t.machine, { kind: "writes", messages: [] }, [
+        badSignature({ kind: "transaction", timeMs: T0, tx }, 0),
+      ]);
       assert.equal(r.writes![0]!.type.code, "BAD_SIGNATURE");
       assert.equal(t.machine.badSignatures, 1);
       sign(t, [BOOT_SERVER]);
       assert.equal(t.machine.height.sigs.size, 1);
       const other = { ...t.node.ledger.lastDirectoryBlock(), timestamp: 1 };
       for (const s of [X, Y])
-        apply(t.machine, { kind: "dbSig", height: 1, identity: s.identity, publicKey: s.publicKey, signature: signDirectoryBlock(s.seed, other) });
+        apply(t.machine, {
+          kind: "dbSig",
+          height: 1,
+          identity: s.identity,
+          publicKey: s.publicKey,
+          signature: signDirectoryBlock(s.seed, other),
+        });
       assert.equal(t.machine.forked, true, events);
     }
   });
@@ -398,7 +406,10 @@ describe("the federation's rules: every path's answer, events optional, each gua
       r.writes!.map((w) => (w === undefined ? "ok" : w.type.code)),
       ["INVALID", "BAD_SIGNATURE", "INVALID", "INVALID", "ok", "ok", "ok"],
     );
-    assert.deepEqual((r.writes![3] as LedgerError).type, { code: "INVALID", info: "a blockStart is not a client write" });
+    assert.deepEqual((r.writes![3] as LedgerError).type, {
+      code: "INVALID",
+      info: "a blockStart is not a client write",
+    });
     assert.equal(t.machine.badSignatures, 1);
     assert.deepEqual(t.events.bad, [1]);
     assert.equal(t.node.ledger.chainHead(chainId).inProcessList, true);
@@ -475,7 +486,13 @@ describe("the federation's rules: every path's answer, events optional, each gua
     const t = make({ extra: [...federatedFromOne(X), ...federatedFromOne(Y)] });
     const other = { ...t.node.ledger.lastDirectoryBlock(), timestamp: 1 };
     for (const s of [BOOT_SERVER, X, Y])
-      apply(t.machine, { kind: "dbSig", height: 1, identity: s.identity, publicKey: s.publicKey, signature: signDirectoryBlock(s.seed, other) });
+      apply(t.machine, {
+        kind: "dbSig",
+        height: 1,
+        identity: s.identity,
+        publicKey: s.publicKey,
+        signature: signDirectoryBlock(s.seed, other),
+      });
     assert.deepEqual(t.events.forked, [0]);
   });
 
@@ -489,9 +506,15 @@ describe("the federation's rules: every path's answer, events optional, each gua
     apply(t.machine, addServer("audit", Z));
     apply(t.machine, addServer("federated", Y)); // already federated
     closeHeight(t, [BOOT_SERVER, X, Y], T0);
-    const at1 = t.node.ledger.adminBlockByHeight(1)!.block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
+    const at1 = t.node.ledger
+      .adminBlockByHeight(1)!
+      .block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
     assert.deepEqual(
-      at1.map((e) => [e.type, toHex((e as { identityChainId: Uint8Array }).identityChainId).slice(0, 2), (e as { dbHeight: number }).dbHeight]),
+      at1.map((e) => [
+        e.type,
+        toHex((e as { identityChainId: Uint8Array }).identityChainId).slice(0, 2),
+        (e as { dbHeight: number }).dbHeight,
+      ]),
       [
         [0x06, toHex(Z.identity).slice(0, 2), 2],
         [0x08, toHex(Z.identity).slice(0, 2), 2],
@@ -506,7 +529,9 @@ describe("the federation's rules: every path's answer, events optional, each gua
     apply(t.machine, faultVote(2, Y, Z, BOOT_SERVER));
     assert.equal(t.machine.height.election.votes.size, 0, "Z's role already changes at this height");
     closeHeight(t, [BOOT_SERVER, X, Y], t.node.ledger.openBlock().minuteStartMs);
-    const at2 = t.node.ledger.adminBlockByHeight(2)!.block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
+    const at2 = t.node.ledger
+      .adminBlockByHeight(2)!
+      .block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
     assert.deepEqual(
       at2.map((e) => [e.type, (e as { dbHeight: number }).dbHeight]),
       [[0x05, 3]],
@@ -522,7 +547,9 @@ describe("the federation's rules: every path's answer, events optional, each gua
     assert.equal(t.events.votedOut.length, 1);
     apply(t.machine, addServer("audit", Y)); // Y's role already changes at this height (voted out)
     closeHeight(t, [BOOT_SERVER, X, Z], t.node.ledger.openBlock().minuteStartMs);
-    const decided = t.node.ledger.adminBlockByHeight(h + 1)!.block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
+    const decided = t.node.ledger
+      .adminBlockByHeight(h + 1)!
+      .block.entries.filter((e) => !("forwardCompatible" in e) && e.type !== 0x01);
     assert.deepEqual(
       decided.map((e) => [e.type, (e as { dbHeight: number }).dbHeight]),
       [

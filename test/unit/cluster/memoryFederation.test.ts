@@ -198,7 +198,11 @@ describe("a federation over an in-memory log (real ledgers, real drivers, no nat
     await f.savedHeight(height);
     for (const n of f.nodes)
       for (let i = 0; i < 12; i++)
-        assert.equal(n.ledger.assetBalance(rcdHashOf(assetKey(40 + i))).saved, accepted[i], `${n.name}: transfer ${i} once`);
+        assert.equal(
+          n.ledger.assetBalance(rcdHashOf(assetKey(40 + i))).saved,
+          accepted[i],
+          `${n.name}: transfer ${i} once`,
+        );
     const reference = MemoryFederation.keyMRs(boot, height);
     for (const n of f.nodes) assert.deepEqual(MemoryFederation.keyMRs(n, height), reference, `${n.name}'s blocks`);
   });

@@ -9,7 +9,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, test } from "node:test";
-import { RememberingVerifier } from "../../../src/cluster/clientSignatures.js";
 import { Federation } from "../../../src/cluster/federation.js";
 import { JetStreamLog } from "../../../src/cluster/jetStreamLog.js";
 import { AckStatus } from "../../../src/ledger/api.js";
@@ -21,6 +20,7 @@ import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "..
 import { networkId } from "../../../src/protocol/network.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
 import { LedgerStore } from "../../../src/store/store.js";
+import { RememberingVerifier } from "../../../src/workers/rememberingVerifier.js";
 import { InlineVerifier } from "../../../src/workers/verifier.js";
 import { startNatsCluster, stopAllNats } from "../../support/natsServer.js";
 import { waitUntil } from "../../support/waitFor.js";
