@@ -11,6 +11,15 @@
  * publish fails at once with "no responders" (the 3.4.0 client reports it as `jetstream is not enabled`)
  * or times out. `append` retries with the same `Nats-Msg-Id` until `appendDeadlineMs`, so a retried publish
  * that was in fact stored is answered as a duplicate of the same sequence, not stored twice.
+ *
+ * A nats-server that stops answering without closing its connections (SIGSTOP, a hung host) is found by the
+ * client's pings: PING_INTERVAL_MS × (MAX_PINGS_OUT + 1) at most, then the client reconnects to another
+ * server of the list (measured in test/integration/nats-pause.test.ts).
+ *
+ * Least privilege (natsPermissions.ts): a node's NATS user may lack the right to create the streams
+ * (`createStreams: false` waits for them instead) or to publish to the log (a follower forwards its writes:
+ * `request` here, `serve` on the servers; writeForwarding.ts). A permissions violation is not retried: it
+ * fails at once as LogRefusedError, naming the subject.
  */
 import type { JetStreamClient, JetStreamManager, JsMsg, StreamConfig } from "@nats-io/jetstream";
 import {
@@ -21,7 +30,7 @@ import {
   RetentionPolicy,
   StorageType,
 } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
+import { connect, headers as natsHeaders } from "@nats-io/transport-node";
 import { NodeError } from "../errors.js";
 import { blockSetPartHeader } from "./blockSets.js";
 
@@ -49,6 +58,17 @@ const RETRY_PAUSE_MS = 250;
 const FOLLOW_WATCHDOG_MS = 3_000;
 /** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
 export const MAX_RECORD_BYTES = 512 * 1024;
+/**
+ * Client PING every this many ms, and the connection counts as stale (the client reconnects to another
+ * server) when MAX_PINGS_OUT of them are unanswered at the next one: a paused nats-server is left 3–4 s
+ * after it stopped answering. The library's defaults (2 min × 2) left a node on a paused server for the whole
+ * pause (cluster-faults.md §2). A blocked event loop adds at most one unanswered ping per tick it delays, so a
+ * busy node does not leave a live server (3 consecutive ticks without any pong read are needed).
+ */
+export const PING_INTERVAL_MS = 1_000;
+export const MAX_PINGS_OUT = 3;
+/** How often a node waiting for the log's stream to be created says so, ms. */
+const STREAM_WAIT_LOG_EVERY_MS = 5_000;
 
 export interface JetStreamLogOptions {
   /** NATS client URLs (all servers of the cluster) */
@@ -70,6 +90,13 @@ export interface JetStreamLogOptions {
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
   /** give up connecting after this many ms (default: keep trying while no server answers) */
   connectDeadlineMs?: number;
+  /**
+   * create the streams when they do not exist (default true). False: wait for them (a node whose NATS user
+   * may not create streams: audit servers and followers, natsPermissions.ts)
+   */
+  createStreams?: boolean;
+  /** prefix of this connection's reply subjects (default `_INBOX`); a role's user may subscribe to its own only */
+  inboxPrefix?: string;
 }
 
 export interface JetStreamLogDependencies {
@@ -113,8 +140,20 @@ export interface Following {
   readonly done: Promise<void>;
 }
 
-/** The NATS servers refused this node (credentials, TLS): retrying cannot help. */
+/** The NATS servers refused this node (credentials, TLS, permissions): retrying cannot help. */
 export class LogRefusedError extends NodeError {}
+
+/** A request `serve` answers: its payload and its headers. */
+export interface ServedRequest {
+  data: Uint8Array;
+  header(name: string): string;
+}
+
+/** True for a NATS permissions violation (the user may not publish or subscribe there). */
+export function isPermissionError(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
+  return /permission/i.test(text);
+}
 
 /** An append that could not be stored before its deadline. */
 export class LogUnavailableError extends NodeError {
@@ -126,6 +165,7 @@ export class LogUnavailableError extends NodeError {
 
 /** True for the errors a publish gets while the stream has no leader (retryable). */
 function isRetryable(e: unknown): boolean {
+  if (isPermissionError(e)) return false;
   const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
   // "no suitable peers for placement": the NATS cluster is still forming (its servers have not all met
   // yet, seen for ~1 s after a start on a loaded machine); the stream can be placed once they have.
@@ -164,13 +204,28 @@ export class JetStreamLog {
 
   private async ensureStream(config: Partial<StreamConfig> & { name: string }): Promise<void> {
     const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+    const create = this.options.createStreams ?? true;
     let last = "";
+    let lastLog = 0;
     for (;;) {
+      if (this.closed) throw new LogUnavailableError("closed");
       try {
         await this.jsm.streams.info(config.name);
         return;
       } catch (e) {
         const text = e instanceof Error ? e.message : String(e);
+        if (isPermissionError(e)) throw refused(this.options, e);
+        if (/stream not found/i.test(text) && !create) {
+          // made by a federated server (or the operator) when it starts: wait as for NATS itself
+          if (Date.now() - lastLog >= STREAM_WAIT_LOG_EVERY_MS) {
+            lastLog = Date.now();
+            this.deps.log.warn("waiting for the stream: a federated server or the operator creates it", {
+              stream: config.name,
+            });
+          }
+          await sleep(RETRY_PAUSE_MS);
+          continue;
+        }
         if (/stream not found/i.test(text)) {
           try {
             await this.jsm.streams.add(config);
@@ -180,6 +235,7 @@ export class JetStreamLog {
             });
             return;
           } catch (e2) {
+            if (isPermissionError(e2)) throw refused(this.options, e2);
             // another node created it meanwhile: go round and read it
             if (!/already in use|exists/i.test(e2 instanceof Error ? e2.message : String(e2)) && !isRetryable(e2))
               throw e2;
@@ -213,15 +269,15 @@ export class JetStreamLog {
    * append of the same id inside the dedup window stores nothing and answers the first one's sequence.
    * Retries while there is no stream leader; rejects with LogUnavailableError after the deadline.
    */
-  async append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended> {
+  async append(kind: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended> {
     if (data.length > MAX_RECORD_BYTES)
       throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
-    return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId);
+    return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId, deadlineMs);
   }
 
-  /** Publish with retries while there is no stream leader (see `append`). */
-  private async publishTo(subject: string, data: Uint8Array, msgId?: string): Promise<Appended> {
-    const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+  /** Publish with retries while there is no stream leader (see `append`); `deadlineMs` overrides the option's. */
+  private async publishTo(subject: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended> {
+    const deadline = Date.now() + (deadlineMs ?? this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
     let last: unknown;
     for (;;) {
       if (this.closed) throw new LogUnavailableError("closed");
@@ -232,6 +288,7 @@ export class JetStreamLog {
         });
         return { seq: ack.seq, duplicate: ack.duplicate };
       } catch (e) {
+        if (isPermissionError(e)) throw refused(this.options, e);
         if (!isRetryable(e)) throw e;
         last = e;
       }
@@ -385,6 +442,59 @@ export class JetStreamLog {
     return m === null ? undefined : m.data;
   }
 
+  /**
+   * Send one request on a core NATS subject and return the reply's payload (no retries: the caller decides).
+   * Rejects with the client's error: no responders (nobody serves the subject), timeout, or LogRefusedError
+   * when this user may not publish there.
+   */
+  async request(
+    subject: string,
+    data: Uint8Array,
+    options: { timeoutMs: number; headers?: Record<string, string> },
+  ): Promise<Uint8Array> {
+    if (this.closed) throw new LogUnavailableError("closed");
+    let h: ReturnType<typeof natsHeaders> | undefined;
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      h ??= natsHeaders();
+      h.set(k, v);
+    }
+    try {
+      const reply = await this.nc.request(subject, data, {
+        timeout: options.timeoutMs,
+        ...(h === undefined ? {} : { headers: h }),
+      });
+      return reply.data;
+    } catch (e) {
+      if (isPermissionError(e)) throw refused(this.options, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Answer requests on `subject` as one member of the queue group `queue` (each request reaches one member).
+   * `handle`'s answer is the reply; a handler that throws answers nothing (the requester times out and may
+   * ask again). The subscription follows the connection through reconnects; `stop()` ends it.
+   */
+  serve(subject: string, queue: string, handle: (req: ServedRequest) => Promise<Uint8Array>): { stop(): void } {
+    const sub = this.nc.subscribe(subject, {
+      queue,
+      callback: (err, msg) => {
+        if (err !== null) {
+          this.deps.log.warn("serving requests failed", { subject, error: err.message });
+          return;
+        }
+        handle({ data: msg.data, header: (name) => msg.headers?.get(name) ?? "" }).then(
+          (reply) => {
+            if (msg.reply !== undefined && msg.reply !== "") msg.respond(reply);
+          },
+          (e) =>
+            this.deps.log.warn("request not answered", { subject, error: e instanceof Error ? e.message : String(e) }),
+        );
+      },
+    });
+    return { stop: () => sub.unsubscribe() };
+  }
+
   /** Name of the nats-server leading the stream ("" when there is none now). */
   async streamLeader(): Promise<string> {
     const info = await this.jsm.streams.info(this.options.stream);
@@ -424,6 +534,9 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
         timeout: PUBLISH_TIMEOUT_MS,
+        pingInterval: PING_INTERVAL_MS,
+        maxPingOut: MAX_PINGS_OUT,
+        ...(options.inboxPrefix === undefined ? {} : { inboxPrefix: options.inboxPrefix }),
         ...(options.user === undefined || options.user === "" ? {} : { user: options.user, pass: options.pass ?? "" }),
         ...(options.tls === undefined ? {} : { tls: options.tls }),
       });
@@ -440,6 +553,14 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
       await sleep(CONNECT_RETRY_MS);
     }
   }
+}
+
+/** The error for a permissions violation: which user, and what the server said. */
+function refused(options: JetStreamLogOptions, e: unknown): LogRefusedError {
+  const user = options.user === undefined || options.user === "" ? "(no user)" : `user ${options.user}`;
+  return new LogRefusedError(
+    `NATS refused ${user}: ${e instanceof Error ? e.message : String(e)} (docs/cluster.md §2.3 lists each role's permissions)`,
+  );
 }
 
 /** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */

@@ -16,7 +16,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -36,7 +36,13 @@ import {
   type ServerIdentity,
 } from "./ledgerdNode.js";
 import { freeLoopbackPorts, NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
-import { createNatsSecurity, natsClientSecurityConfig, natsRouteTlsConfig } from "./natsSecurity.js";
+import {
+  createNatsSecurity,
+  type NatsSecurity,
+  type NatsUserName,
+  natsClientSecurityConfig,
+  natsRouteTlsConfig,
+} from "./natsSecurity.js";
 import { sleep } from "./process.js";
 
 const execFileAsync = promisify(execFile);
@@ -87,8 +93,12 @@ interface DevnetState {
   options: DevnetOptions;
   nats: NatsClusterLayout;
   nodes: NodeLayout[];
-  /** how nodes reach a NATS with TLS and users (`natsAuth`) */
-  natsClient?: NatsClientCredentials;
+  /**
+   * how nodes reach a NATS with TLS and users (`natsAuth`): each role's user and the operator's admin user
+   * (clear passwords: the file is 0600), and the CA file
+   */
+  natsUsers?: NatsSecurity["users"];
+  natsCaFile?: string;
   /** present when the devnet runs a CUSTOM network */
   custom?: CustomNetworkSettings;
 }
@@ -226,9 +236,26 @@ function nodeArgs(
   ];
 }
 
-function writeJsonAtomically(path: string, value: unknown): void {
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}\n`);
+/**
+ * Write JSON through a temporary file renamed over `path`. `mode` 0600 for a file holding secrets
+ * (devnet-state.json: node keys, NATS passwords); devnet.json holds none.
+ */
+function writeJsonAtomically(path: string, value: unknown, mode = 0o644): void {
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}\n`, { mode });
+  chmodSync(`${path}.tmp`, mode); // writeFileSync's mode applies only when it creates the file
   renameSync(`${path}.tmp`, path);
+}
+
+/** Write DIR/devnet-state.json, readable by its owner only (it holds every node's key and NATS password). */
+function writeState(dir: string, state: DevnetState): void {
+  writeJsonAtomically(join(dir, "devnet-state.json"), state, 0o600);
+}
+
+/** A `natsAuth` devnet's credentials for one user (a role's, or the admin's). */
+function natsCredentials(state: DevnetState, user: NatsUserName): NatsClientCredentials | undefined {
+  if (state.natsUsers === undefined || state.natsCaFile === undefined) return undefined;
+  const u = state.natsUsers[user];
+  return { user: u.user, password: u.password, caFile: state.natsCaFile };
 }
 
 export class Devnet {
@@ -269,7 +296,7 @@ export class Devnet {
     mkdirSync(dir, { recursive: true });
 
     const custom = options.customNet === undefined ? undefined : await newCustomNetwork(dir, options.customNet, log);
-    const { subjectPrefix, setsSubjectPrefix } = clusterNames({
+    const subjects = clusterNames({
       network: custom === undefined ? "LOCAL" : "CUSTOM",
       customNet: options.customNet ?? "",
     });
@@ -281,16 +308,12 @@ export class Devnet {
         ...(security === undefined
           ? {}
           : {
-              extraConfig: natsClientSecurityConfig(security, subjectPrefix, setsSubjectPrefix),
+              extraConfig: natsClientSecurityConfig(security, subjects),
               routeTls: natsRouteTlsConfig(security),
             }),
       },
       detached,
     );
-    const natsClient: NatsClientCredentials | undefined =
-      security === undefined
-        ? undefined
-        : { user: security.user, password: security.password, caFile: security.certFile };
     const natsUrls = nats.urls.join(",");
     const replicas = Math.min(options.nats, 3);
     const names: { name: string; role: NodeRole }[] = [
@@ -320,16 +343,17 @@ export class Devnet {
       options: { ...options, dir },
       nats: nats.layout,
       nodes: layouts,
-      ...(natsClient === undefined ? {} : { natsClient }),
+      ...(security === undefined ? {} : { natsUsers: security.users, natsCaFile: security.certFile }),
       ...(custom === undefined ? {} : { custom }),
     };
     const nodes = layouts.map((l) => new LedgerdNode(l, LEDGERD_BIN));
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
-      n.writeConfig({ ...(natsClient === undefined ? {} : { nats: natsClient }), app: customAppLines(custom) });
+      const nats = natsCredentials(state, n.role);
+      n.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(custom) });
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
-    writeJsonAtomically(join(dir, "devnet-state.json"), state);
+    writeState(dir, state);
 
     try {
       log(`starting ${options.nats} nats-server(s)`);
@@ -384,13 +408,11 @@ export class Devnet {
     const layout: NodeLayout = { name, role, port: port!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
-    node.writeConfig({
-      ...(this.state.natsClient === undefined ? {} : { nats: this.state.natsClient }),
-      app: customAppLines(this.state.custom),
-    });
+    const nats = natsCredentials(this.state, role);
+    node.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(this.state.custom) });
     this.nodes.push(node);
     this.state.nodes.push(layout);
-    writeJsonAtomically(join(this.dir, "devnet-state.json"), this.state);
+    writeState(this.dir, this.state);
     node.start(this.detached);
     this.writeDevnetJson();
     await node.waitServing();
@@ -414,9 +436,17 @@ export class Devnet {
     return this.state.custom;
   }
 
-  /** The NATS user, password and CA file of a devnet started with `natsAuth` (undefined otherwise). */
+  /**
+   * The operator's NATS user (every subject: `nats stream …`, purges), its password and the CA file, of a devnet
+   * started with `natsAuth` (undefined otherwise).
+   */
   get natsClient(): NatsClientCredentials | undefined {
-    return this.state.natsClient;
+    return natsCredentials(this.state, "admin");
+  }
+
+  /** The NATS credentials of one role's user (or the admin's) on a `natsAuth` devnet (undefined otherwise). */
+  natsCredentials(user: NatsUserName): NatsClientCredentials | undefined {
+    return natsCredentials(this.state, user);
   }
 
   get options(): DevnetOptions {

@@ -1,27 +1,40 @@
 /**
- * TLS and a user for a devnet's NATS (`ledgerd-devnet up --nats-auth`): the production shape of
- * docs/cluster.md §2.2 on loopback. One self-signed certificate for 127.0.0.1 serves the nats-servers'
- * client port, their routes (mutually verified) and, as the CA file, the nodes; one NATS user with a
- * random password is the only way in. No `accounts` block sits next to the `authorization` block (on
- * 2.9.10 that pairing with a system account is CVE-2023-47090).
+ * TLS and users for a devnet's NATS (`ledgerd-devnet up --nats-auth`): the production shape of
+ * docs/cluster.md §2.2–2.3 on loopback. One self-signed certificate for 127.0.0.1 serves the nats-servers'
+ * client port, their routes (mutually verified) and, as the CA file, the nodes. One NATS user per role —
+ * federated, audit, follower — with the permissions of src/cluster/natsPermissions.ts, and an admin user
+ * for the operator's `nats stream …` (and the tests' purges). nats.conf holds only bcrypt hashes of the
+ * random passwords and is written 0600; the passwords themselves are in the nodes' ledgerd.conf (0600) and
+ * devnet-state.json (0600). No `accounts` block sits next to the `authorization` block (on 2.9.10 that
+ * pairing with a system account is CVE-2023-47090).
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import bcrypt from "bcryptjs";
 import { generate } from "selfsigned";
+import type { ClusterSubjects } from "../../src/cluster/natsPermissions.js";
+import { natsConfigPermissions, nodePermissions } from "../../src/cluster/natsPermissions.js";
+
+/** The NATS users of a devnet: one per node role, and the operator's. */
+export const NATS_USERS = ["federated", "audit", "follower", "admin"] as const;
+export type NatsUserName = (typeof NATS_USERS)[number];
 
 export interface NatsSecurity {
-  user: string;
-  password: string;
+  /** user name and clear password of each user (the name is the role's) */
+  users: Record<NatsUserName, { user: string; password: string }>;
   /** PEM certificate of the nats-servers; also the CA file the nodes trust */
   certFile: string;
   keyFile: string;
 }
 
-/** The NATS user every devnet node connects as. */
-const DEVNET_NATS_USER = "ledgerd";
 /** Days a devnet certificate is valid: a devnet lives for hours; a year spares a restart surprise. */
 const CERT_DAYS = 365;
+/**
+ * bcrypt cost of the passwords in nats.conf. nats-server checks the hash at every connect: 10 (~50 ms in Go
+ * here) keeps a devnet's reconnects quick; `nats server passwd` uses 11, which production may keep.
+ */
+const BCRYPT_COST = 10;
 
 /** Write `<dir>/tls/nats-cert.pem` and `nats-key.pem` (self-signed, SAN 127.0.0.1 and localhost) and pick a password. */
 export async function createNatsSecurity(dir: string): Promise<NatsSecurity> {
@@ -52,32 +65,32 @@ export async function createNatsSecurity(dir: string): Promise<NatsSecurity> {
   const keyFile = join(tlsDir, "nats-key.pem");
   writeFileSync(certFile, pems.cert, { mode: 0o644 });
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  return { user: DEVNET_NATS_USER, password: randomBytes(18).toString("base64url"), certFile, keyFile };
+  const users = Object.fromEntries(
+    NATS_USERS.map((u) => [u, { user: u, password: randomBytes(18).toString("base64url") }]),
+  ) as NatsSecurity["users"];
+  return { users, certFile, keyFile };
 }
 
 /**
- * What a node may do (docs/cluster.md §2.2): append to and read its network's log subjects and its
- * block-set archive's, call the JetStream API (stream info, ordered pull consumers, direct gets), and take
- * replies on its inbox. Nothing else — no other subject.
+ * The lines of nats.conf for the client port: TLS required; the three role users limited to their
+ * permissions (natsPermissions.ts) and the admin user with every subject; passwords as bcrypt hashes.
  */
-export function nodePermissions(
-  subjectPrefix: string,
-  setsSubjectPrefix: string,
-): { publish: string[]; subscribe: string[] } {
-  return {
-    publish: [`${subjectPrefix}.>`, `${setsSubjectPrefix}.>`, "$JS.API.>", "_INBOX.>"],
-    subscribe: [`${subjectPrefix}.>`, `${setsSubjectPrefix}.>`, "_INBOX.>"],
-  };
-}
-
-/** The lines of nats.conf for the client port: TLS required, one user limited to `nodePermissions`. */
-export function natsClientSecurityConfig(s: NatsSecurity, subjectPrefix: string, setsSubjectPrefix: string): string[] {
-  const p = nodePermissions(subjectPrefix, setsSubjectPrefix);
-  const list = (xs: string[]) => `[${xs.map((x) => JSON.stringify(x)).join(", ")}]`;
+export function natsClientSecurityConfig(s: NatsSecurity, names: ClusterSubjects): string[] {
+  const users = NATS_USERS.map((u) => {
+    const hash = bcrypt.hashSync(s.users[u].password, BCRYPT_COST);
+    const permissions =
+      u === "admin"
+        ? '{ publish: { allow: [">"] }, subscribe: { allow: [">"] } }'
+        : natsConfigPermissions(nodePermissions(u, names));
+    return `    { user: ${JSON.stringify(s.users[u].user)}, password: ${JSON.stringify(hash)}, permissions: ${permissions} }`;
+  });
   return [
     `tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)} }`,
-    `authorization { users: [ { user: ${JSON.stringify(s.user)}, password: ${JSON.stringify(s.password)}, ` +
-      `permissions: { publish: ${list(p.publish)}, subscribe: ${list(p.subscribe)} } } ] }`,
+    "authorization {",
+    "  users: [",
+    ...users,
+    "  ]",
+    "}",
   ];
 }
 
