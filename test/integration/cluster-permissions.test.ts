@@ -1,0 +1,271 @@
+/**
+ * Least privilege in NATS (docs/cluster.md §2.3), against a real nats-server 2.9.10 with TLS and the devnet's
+ * users (tools/devnet/natsSecurity.ts: bcrypt hashes, the permissions of src/cluster/natsPermissions.ts):
+ *
+ * * every role does what it must through JetStreamLog: the federated user creates the streams, appends and
+ *   writes block sets; the audit user appends and writes block sets; the follower user follows the log with an
+ *   ordered consumer, reads the newest end of minute and block sets (direct gets) without creating anything;
+ * * the follower user can neither append to the log (publish and `append`) nor write a block set; no node
+ *   user can purge, delete or update a stream or delete a message; the admin user can (so the refusals are
+ *   the permissions', not a broken request);
+ * * a follower's write is forwarded (writeForwarding.ts): a server re-checks its signatures and appends it
+ *   byte for byte, a retry with the same record id is answered with the same sequence, and a record with a
+ *   forged signature, or a server record, is refused and stored nowhere.
+ *
+ * The whole node path (a write at a follower node confirmed, through the devnet) is in cluster-forwarding
+ * at the end of this file. Runtime: ~25 s.
+ */
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { connect, headers } from "@nats-io/transport-node";
+import { clusterNames } from "../../src/cluster/clusterConfig.js";
+import type { ClusterRole } from "../../src/cluster/federationTypes.js";
+import { JetStreamLog, LogRefusedError } from "../../src/cluster/jetStreamLog.js";
+import { inboxPrefix } from "../../src/cluster/natsPermissions.js";
+import { encodeRecord, recordSubject } from "../../src/cluster/records.js";
+import { ForwardedWriteServer, ForwardingLog, ForwardRefusedError } from "../../src/cluster/writeForwarding.js";
+import { encodeMessage } from "../../src/ledger/messages.js";
+import { keyPairFromSeed } from "../../src/protocol/address.js";
+import { sha256 } from "../../src/protocol/hash.js";
+import { decodeTransaction } from "../../src/protocol/transaction.js";
+import { InlineVerifier } from "../../src/workers/verifier.js";
+import { createNatsSecurity, type NatsSecurity, natsClientSecurityConfig } from "../../tools/devnet/natsSecurity.js";
+import { composeTransaction } from "../../tools/wallet/compose.js";
+import { GENESIS_KEY } from "../support/ledgerWrites.js";
+import { type NatsCluster, startNatsCluster, stopAllNats } from "../support/natsServer.js";
+import { waitFor } from "../support/waitFor.js";
+
+const names = clusterNames({ network: "LOCAL", customNet: "" });
+const quiet = { info: () => {}, warn: () => {} };
+
+/** A signed transaction from the LOCAL genesis key to an EC address, as a client would submit it. */
+function signedTransaction(label: string) {
+  const ec = keyPairFromSeed("EC", sha256(new TextEncoder().encode(label)));
+  return composeTransaction({
+    inputSeed: GENESIS_KEY.seed,
+    outputs: [],
+    ecOutputs: [{ address: ec.publicKey, amount: 1_000_000n }],
+    rate: 1000n,
+    milliTimestamp: Date.now(),
+  }).tx;
+}
+
+/** The `writes` record of one client message. */
+function writesRecord(tx: ReturnType<typeof signedTransaction>): Uint8Array {
+  return encodeRecord({ kind: "writes", messages: [encodeMessage({ kind: "transaction", timeMs: Date.now(), tx })] });
+}
+
+describe("NATS permissions per role, against a real nats-server", { timeout: 120_000 }, () => {
+  let dir: string;
+  let security: NatsSecurity;
+  let nats: NatsCluster;
+  const logs: JetStreamLog[] = [];
+
+  const open = async (role: ClusterRole): Promise<JetStreamLog> => {
+    const u = security.users[role];
+    const log = await JetStreamLog.open(
+      {
+        servers: nats.urls,
+        stream: names.stream,
+        subjectPrefix: names.subjectPrefix,
+        replicas: 1,
+        name: `test ${role}`,
+        user: u.user,
+        pass: u.password,
+        tls: { caFile: security.certFile },
+        createStreams: role === "federated",
+        inboxPrefix: inboxPrefix(role),
+        appendDeadlineMs: 5_000,
+      },
+      { log: quiet },
+    );
+    logs.push(log);
+    return log;
+  };
+  const client = (user: keyof NatsSecurity["users"]) =>
+    connect({
+      servers: nats.urls,
+      user: security.users[user].user,
+      pass: security.users[user].password,
+      tls: { caFile: security.certFile },
+      inboxPrefix: user === "admin" ? "_INBOX" : inboxPrefix(user),
+      reconnect: false,
+      timeout: 5_000,
+    });
+
+  before(async () => {
+    dir = mkdtempSync(join(tmpdir(), "ledgerd-natsperm-"));
+    security = await createNatsSecurity(dir);
+    const admin = security.users.admin;
+    nats = await startNatsCluster(1, {
+      extraConfig: natsClientSecurityConfig(security, names),
+      user: admin.user,
+      pass: admin.password,
+      tls: { caFile: security.certFile },
+    });
+  });
+  after(async () => {
+    for (const l of logs) await l.close();
+    await nats?.stop();
+    stopAllNats();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("the configuration holds bcrypt hashes only, never a password", () => {
+    const text = natsClientSecurityConfig(security, names).join("\n");
+    for (const u of Object.values(security.users)) assert.ok(!text.includes(u.password), `${u.user}'s password`);
+    assert.equal((text.match(/"\$2[ab]\$10\$/g) ?? []).length, 4, "four bcrypt hashes");
+    assert.equal(statSync(security.keyFile).mode & 0o777, 0o600);
+  });
+
+  test("each role does its part; the follower only reads, and forwards its writes to a server", async () => {
+    // a follower started first waits for the streams: it may not create them
+    let followerOpened = false;
+    const followerOpening = open("follower").then((l) => {
+      followerOpened = true;
+      return l;
+    });
+    await new Promise((r) => setTimeout(r, 1_000));
+    assert.equal(followerOpened, false, "the follower waits for a federated server to create the stream");
+
+    const fed = await open("federated");
+    const fedArchive = await fed.openArchive(names.setsStream, names.setsSubjectPrefix);
+    const audit = await open("audit");
+    const auditArchive = await audit.openArchive(names.setsStream, names.setsSubjectPrefix);
+    const follower = await followerOpening;
+    const followerArchive = await follower.openArchive(names.setsStream, names.setsSubjectPrefix);
+
+    const first = await fed.append("eom", new Uint8Array([1]), "t/1");
+    const second = await audit.append("heartbeat", new Uint8Array([2]), "t/2");
+    assert.equal(second.seq, first.seq + 1);
+    await fedArchive.put(1, [new Uint8Array([0, 0, 0, 1, 0, 0, 0, 0])]);
+    await auditArchive.put(2, [new Uint8Array([0, 0, 0, 1, 0, 0, 0, 0])]);
+
+    // the follower reads: the ordered consumer, stream info, direct gets on the log and the archive
+    const seen: number[] = [];
+    const following = follower.follow(1, (r) => {
+      seen.push(r.seq);
+    });
+    await waitFor(
+      "the follower's ordered consumer delivers",
+      async () => (seen.length >= 2 ? true : undefined),
+      20_000,
+    );
+    await following.stop();
+    assert.deepEqual(seen.slice(0, 2), [first.seq, second.seq]);
+    assert.deepEqual(Uint8Array.from((await follower.lastOfKind("eom")) ?? []), new Uint8Array([1]));
+    assert.equal(await follower.lastSequence(), second.seq);
+    assert.equal(await followerArchive.has(1), true);
+    assert.equal(await followerArchive.has(2), true);
+
+    // … and may not write: neither the log nor the archive
+    await assert.rejects(follower.append("tx", writesRecord(signedTransaction("direct"))), (e: unknown) => {
+      assert.ok(e instanceof LogRefusedError, String(e));
+      assert.match((e as Error).message, /Permissions Violation for Publish to "ledger\.local\.tx"/);
+      return true;
+    });
+    await assert.rejects(followerArchive.put(3, [new Uint8Array(8)]), LogRefusedError);
+    assert.equal(await fed.lastSequence(), second.seq, "nothing the follower sent was stored");
+
+    // forwarding: the audit server serves the intake; the follower's append goes through it
+    const server = new ForwardedWriteServer(
+      { intakeSubject: names.intakeSubject, networkId: 0, skeletonKey: new Uint8Array(32) },
+      { transport: audit, verifier: new InlineVerifier(), logger: quiet },
+    );
+    server.start();
+    try {
+      const forwarding = new ForwardingLog(
+        { intakeSubject: names.intakeSubject, deadlineMs: 10_000 },
+        { log: follower, transport: follower },
+      );
+      const record = writesRecord(signedTransaction("forwarded"));
+      const stored = await forwarding.append(recordSubject("writes"), record, "w/follower-test/abc/0");
+      assert.equal(stored.seq, second.seq + 1);
+      assert.equal(stored.duplicate, false);
+      // byte for byte, under the log's writes subject
+      const m = await waitFor(
+        "the forwarded record in the log",
+        async () => (await follower.lastOfKind(recordSubject("writes"))) ?? undefined,
+        10_000,
+      );
+      assert.deepEqual(Uint8Array.from(m), record);
+      // the same record id again (a retry after a lost answer): the same sequence, nothing stored twice
+      const again = await forwarding.append(recordSubject("writes"), record, "w/follower-test/abc/0");
+      assert.deepEqual(again, { seq: stored.seq, duplicate: true });
+
+      // a forged signature (the last byte of the RCD signature flipped) is refused; nothing stored
+      const good = signedTransaction("forged");
+      const raw = Uint8Array.from(good.raw);
+      raw[raw.length - 1] = raw[raw.length - 1]! ^ 0xff;
+      await assert.rejects(
+        forwarding.append(recordSubject("writes"), writesRecord(decodeTransaction(raw)), "w/follower-test/abc/1"),
+        (e: unknown) => e instanceof ForwardRefusedError && /message 0: signature does not verify/.test(e.message),
+      );
+      // a server record (here an end of minute) may not be forwarded at all
+      const eom = encodeRecord({
+        kind: "endOfMinute",
+        height: 1,
+        minute: 0,
+        timeMs: Date.now(),
+        proposer: new Uint8Array(32),
+        signature: new Uint8Array(64),
+      });
+      const nc = await client("follower");
+      try {
+        const reply = await nc.request(names.intakeSubject, eom, {
+          timeout: 5_000,
+          headers: (() => {
+            const h = headers();
+            h.set("Ledgerd-Record-Id", "x/1");
+            return h;
+          })(),
+        });
+        assert.match(new TextDecoder().decode(reply.data), /refused.*may not forward a endOfMinute record/);
+      } finally {
+        await nc.close();
+      }
+      assert.equal(await fed.lastSequence(), stored.seq, "the refused records were stored nowhere");
+      assert.deepEqual(server.stats, { appended: 2, refused: 2, unavailable: 0 });
+    } finally {
+      server.stop();
+    }
+  });
+
+  test("no node user may purge, delete or update a stream or delete a message; the admin user may", async () => {
+    const info = JSON.stringify({ name: names.stream, subjects: [`${names.subjectPrefix}.>`] });
+    const attempts: [string, string][] = [
+      [`$JS.API.STREAM.PURGE.${names.stream}`, "{}"],
+      [`$JS.API.STREAM.DELETE.${names.setsStream}`, ""],
+      [`$JS.API.STREAM.UPDATE.${names.stream}`, info],
+      [`$JS.API.STREAM.MSG.DELETE.${names.stream}`, JSON.stringify({ seq: 1 })],
+      [`$JS.API.STREAM.CREATE.OTHER`, JSON.stringify({ name: "OTHER", subjects: ["other.>"] })],
+    ];
+    for (const role of ["follower", "audit", "federated"] as const) {
+      const nc = await client(role);
+      try {
+        for (const [subject, body] of attempts)
+          await assert.rejects(
+            nc.request(subject, new TextEncoder().encode(body), { timeout: 5_000 }),
+            /Permissions Violation for Publish/,
+            `${role}: ${subject}`,
+          );
+      } finally {
+        await nc.close();
+      }
+    }
+    const admin = await client("admin");
+    try {
+      const r = await admin.request(`$JS.API.STREAM.PURGE.${names.stream}`, new TextEncoder().encode("{}"), {
+        timeout: 5_000,
+      });
+      const purged = JSON.parse(new TextDecoder().decode(r.data)) as { success?: boolean; purged?: number };
+      assert.equal(purged.success, true, JSON.stringify(purged));
+      assert.ok((purged.purged ?? 0) >= 2, "the records the first test stored");
+    } finally {
+      await admin.close();
+    }
+  });
+});
