@@ -49,6 +49,13 @@ export const DUPLICATE_WINDOW_MS = 120_000;
 export const DEFAULT_APPEND_DEADLINE_MS = 30_000;
 /** Wait for one PubAck, ms. A R3 publish is 0.4 ms p50 / 3 ms p99 here; a longer wait means no leader. */
 const PUBLISH_TIMEOUT_MS = 2_000;
+/**
+ * One connection attempt (TCP, INFO, TLS, CONNECT), ms. A reconnect may first pick the server it just left
+ * for stale: a paused server accepts the TCP connection (the kernel does) and never sends INFO, so this is
+ * what such a pick costs (measured: 2 s with 2 000, cluster-permissions test). 1 s is ~10× a loaded
+ * machine's TLS + bcrypt login here; a slower one only makes the client try the next server.
+ */
+const CONNECT_TIMEOUT_MS = 1_000;
 /** Pause between publish attempts while there is no stream leader, ms. */
 const RETRY_PAUSE_MS = 250;
 /**
@@ -59,14 +66,15 @@ const FOLLOW_WATCHDOG_MS = 3_000;
 /** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
 export const MAX_RECORD_BYTES = 512 * 1024;
 /**
- * Client PING every this many ms, and the connection counts as stale (the client reconnects to another
- * server) when MAX_PINGS_OUT of them are unanswered at the next one: a paused nats-server is left 3–4 s
- * after it stopped answering. The library's defaults (2 min × 2) left a node on a paused server for the whole
- * pause (cluster-faults.md §2). A blocked event loop adds at most one unanswered ping per tick it delays, so a
- * busy node does not leave a live server (3 consecutive ticks without any pong read are needed).
+ * Client PING every this many ms; at the tick that finds MAX_PINGS_OUT of them unanswered the connection is
+ * stale and the client reconnects to another server: a paused nats-server is left 2–3 s after it stopped
+ * answering, plus the reconnect (up to the connect timeout when the list's next pick is the paused server).
+ * The library's defaults (2 min × 2) left a node on a paused server for the whole pause (cluster-faults.md
+ * §2). A blocked event loop does not make a live server look stale: the tick that runs after a block finds at
+ * most the one ping sent before it unanswered, and the pongs are read in the same loop iteration.
  */
 export const PING_INTERVAL_MS = 1_000;
-export const MAX_PINGS_OUT = 3;
+export const MAX_PINGS_OUT = 2;
 /** How often a node waiting for the log's stream to be created says so, ms. */
 const STREAM_WAIT_LOG_EVERY_MS = 5_000;
 
@@ -533,7 +541,7 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
         name: options.name ?? "ledgerd",
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
-        timeout: PUBLISH_TIMEOUT_MS,
+        timeout: CONNECT_TIMEOUT_MS,
         pingInterval: PING_INTERVAL_MS,
         maxPingOut: MAX_PINGS_OUT,
         ...(options.inboxPrefix === undefined ? {} : { inboxPrefix: options.inboxPrefix }),

@@ -12,11 +12,14 @@
  *   byte for byte, a retry with the same record id is answered with the same sequence, and a record with a
  *   forged signature, or a server record, is refused and stored nowhere.
  *
- * The whole node path (a write at a follower node confirmed, through the devnet) is in cluster-forwarding
- * at the end of this file. Runtime: ~25 s.
+ * Then the whole node path on a `--nats-auth` devnet (3 nats-servers with TLS, 2 federated, 1 audit,
+ * 1 follower): the devnet's files are 0600 and hold no clear password where none belongs; the follower's own
+ * credential (from its ledgerd.conf) cannot append or purge; writes sent to the follower node are confirmed
+ * (forwarded); and the nats-server the follower is connected to is paused (SIGSTOP): the follower leaves it
+ * within seconds (client pings) and its writes are confirmed again (issue 28 item 5). Runtime: ~90 s.
  */
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -34,8 +37,10 @@ import { decodeTransaction } from "../../src/protocol/transaction.js";
 import { InlineVerifier } from "../../src/workers/verifier.js";
 import { createNatsSecurity, type NatsSecurity, natsClientSecurityConfig } from "../../tools/devnet/natsSecurity.js";
 import { composeTransaction } from "../../tools/wallet/compose.js";
+import { ClusterWriter } from "../support/clusterWriter.js";
 import { GENESIS_KEY } from "../support/ledgerWrites.js";
 import { type NatsCluster, startNatsCluster, stopAllNats } from "../support/natsServer.js";
+import { startTestDevnet, type TestDevnet } from "../support/testDevnet.js";
 import { waitFor } from "../support/waitFor.js";
 
 const names = clusterNames({ network: "LOCAL", customNet: "" });
@@ -267,5 +272,143 @@ describe("NATS permissions per role, against a real nats-server", { timeout: 120
     } finally {
       await admin.close();
     }
+  });
+});
+
+/** The names of the client connections a nats-server has now (its monitoring port's /connz). */
+async function connectionNames(httpPort: number): Promise<string[] | undefined> {
+  try {
+    const r = await fetch(`http://127.0.0.1:${httpPort}/connz`, { signal: AbortSignal.timeout(1_000) });
+    const j = (await r.json()) as { connections?: { name?: string }[] };
+    return (j.connections ?? []).map((c) => c.name ?? "");
+  } catch {
+    return undefined; // a paused server does not answer
+  }
+}
+
+describe("a --nats-auth devnet: each node on its role's user", { timeout: 300_000 }, () => {
+  let net: TestDevnet;
+  const writer = new ClusterWriter("permissions");
+  let chainId: string;
+  before(async () => {
+    net = await startTestDevnet({ federated: 2, audit: 1, followers: 1, nats: 3, blockTimeSeconds: 2, natsAuth: true });
+  });
+  after(() => net?.cleanup());
+
+  test("nats.conf and devnet-state.json are 0600; nats.conf holds hashes, each node's file its role's user", () => {
+    const d = net.devnet;
+    for (const s of d.nats.servers) {
+      const conf = join(s.layout.dir, "nats.conf");
+      assert.equal(statSync(conf).mode & 0o777, 0o600, conf);
+      const text = readFileSync(conf, "utf8");
+      for (const u of ["federated", "audit", "follower", "admin"] as const)
+        assert.ok(!text.includes(d.natsCredentials(u)!.password), `${u}'s password in ${conf}`);
+    }
+    assert.equal(statSync(join(d.dir, "devnet-state.json")).mode & 0o777, 0o600);
+    for (const n of d.nodes) {
+      const conf = readFileSync(join(n.layout.home, "ledgerd.conf"), "utf8");
+      assert.match(conf, new RegExp(`^NatsUser = ${n.role}$`, "m"), n.name);
+      assert.equal(statSync(join(n.layout.home, "ledgerd.conf")).mode & 0o777, 0o600);
+      // NatsPassword is a secret field: a 0600 file gets no warning
+      assert.doesNotMatch(n.process.logTail(20_000), /readable by other users/, n.name);
+    }
+  });
+
+  test("the follower's credential can neither append to the log nor purge it", async () => {
+    const c = net.devnet.natsCredentials("follower")!;
+    const nc = await connect({
+      servers: net.devnet.nats.urls,
+      user: c.user,
+      pass: c.password,
+      tls: { caFile: c.caFile },
+      inboxPrefix: inboxPrefix("follower"),
+      reconnect: false,
+      timeout: 5_000,
+    });
+    try {
+      const forged = writesRecord(signedTransaction("straight to the log"));
+      await assert.rejects(nc.request("ledger.local.tx", forged, { timeout: 5_000 }), /Permissions Violation/);
+      await assert.rejects(
+        nc.request(`$JS.API.STREAM.PURGE.${net.devnet.stream}`, new TextEncoder().encode("{}"), { timeout: 5_000 }),
+        /Permissions Violation/,
+      );
+      await assert.rejects(
+        nc.request(`$JS.API.STREAM.DELETE.${net.devnet.stream}_SETS`, new Uint8Array(0), { timeout: 5_000 }),
+        /Permissions Violation/,
+      );
+    } finally {
+      await nc.close();
+    }
+  });
+
+  test("writes sent to the follower node are confirmed: forwarded to a server, applied from the log", async () => {
+    const follower = net.devnet.node("follower0");
+    assert.equal(await writer.buyCredits(follower, 1000), true, writer.records.at(-1)?.error);
+    const created = await writer.createChain(follower, "least privilege");
+    assert.ok(created !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
+    chainId = created;
+    assert.equal(await writer.addEntry(follower, chainId), true, writer.records.at(-1)?.error);
+    // the entry is on a federated server too: it went through the log
+    const last = writer.records.at(-1)!;
+    await waitFor(
+      "the follower's entry on fed0",
+      () =>
+        net.devnet
+          .node("fed0")
+          .client.call("entry", { hash: last.hash })
+          .then(() => true)
+          .catch(() => undefined),
+      30_000,
+      200,
+    );
+  });
+
+  test("the nats-server the follower is on is paused: it reconnects elsewhere within seconds, writes resume", async (t) => {
+    const follower = net.devnet.node("follower0");
+    const name = `ledgerd follower :${follower.layout.port}`;
+    const where = await Promise.all(
+      net.devnet.nats.servers.map(async (s) => ((await connectionNames(s.layout.httpPort)) ?? []).includes(name)),
+    );
+    const victim = net.devnet.nats.servers[where.indexOf(true)];
+    assert.ok(victim !== undefined, `the follower's connection (${name}) on some server`);
+    const leader = await net.devnet.nats.streamLeader(net.devnet.stream);
+    const others = net.devnet.nats.servers.filter((s) => s !== victim);
+    const pid = victim.pid!;
+    const t0 = Date.now();
+    process.kill(pid, "SIGSTOP");
+    let reconnectMs: number | undefined;
+    let writeMs: number | undefined;
+    try {
+      const reconnect = waitFor(
+        "the follower's connection on another server",
+        async () => {
+          for (const s of others) if (((await connectionNames(s.layout.httpPort)) ?? []).includes(name)) return true;
+          return undefined;
+        },
+        60_000,
+        100,
+      ).then(() => {
+        reconnectMs = Date.now() - t0;
+      });
+      // one write after another through the follower until one is confirmed (each may wait for a forward)
+      const writes = (async () => {
+        while (Date.now() - t0 < 90_000) {
+          if (await writer.addEntry(follower, chainId)) {
+            writeMs = Date.now() - t0;
+            return;
+          }
+        }
+      })();
+      await Promise.all([reconnect, writes]);
+    } finally {
+      process.kill(pid, "SIGCONT");
+    }
+    t.diagnostic(
+      `paused ${victim.name} (stream leader: ${leader ?? "none"}); the follower reconnected after ${reconnectMs} ms; ` +
+        `first write confirmed ${writeMs} ms after the pause`,
+    );
+    // client pings: 1 s × 3 unanswered ⇒ ~3–4 s; generous for a loaded machine
+    assert.ok(reconnectMs !== undefined && reconnectMs < 15_000, `reconnected after ${reconnectMs} ms`);
+    assert.ok(writeMs !== undefined, `no write confirmed after the pause: ${writer.records.at(-1)?.error}`);
   });
 });
