@@ -37,9 +37,10 @@ import {
 } from "./ledgerdNode.js";
 import { freeLoopbackPorts, NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
 import {
-  createNatsSecurity,
-  type NatsSecurity,
+  createNatsTls,
+  createNatsUsers,
   type NatsUserName,
+  type NatsUsers,
   natsClientSecurityConfig,
   natsRouteTlsConfig,
 } from "./natsSecurity.js";
@@ -71,7 +72,10 @@ export interface DevnetOptions {
   faultTimeoutSeconds?: number;
   /** seconds per election round (node default when absent) */
   roundTimeoutSeconds?: number;
-  /** NATS with TLS (routes mutually verified) and one user; the nodes connect with both (natsSecurity.ts) */
+  /**
+   * NATS with TLS as well (client port and routes, mutually verified); every devnet has one NATS user per
+   * role and an admin user (natsSecurity.ts)
+   */
   natsAuth?: boolean;
   /** run a CUSTOM network of this name (its own bootstrap identity, key and genesis allocation) instead of LOCAL */
   customNet?: string;
@@ -94,10 +98,10 @@ interface DevnetState {
   nats: NatsClusterLayout;
   nodes: NodeLayout[];
   /**
-   * how nodes reach a NATS with TLS and users (`natsAuth`): each role's user and the operator's admin user
-   * (clear passwords: the file is 0600), and the CA file
+   * how nodes reach NATS: each role's user and the operator's admin user (clear passwords: the file is
+   * 0600), and with `natsAuth` the CA file. Absent in a devnet made before NATS users (all open).
    */
-  natsUsers?: NatsSecurity["users"];
+  natsUsers?: NatsUsers;
   natsCaFile?: string;
   /** present when the devnet runs a CUSTOM network */
   custom?: CustomNetworkSettings;
@@ -253,9 +257,13 @@ function writeState(dir: string, state: DevnetState): void {
 
 /** A `natsAuth` devnet's credentials for one user (a role's, or the admin's). */
 function natsCredentials(state: DevnetState, user: NatsUserName): NatsClientCredentials | undefined {
-  if (state.natsUsers === undefined || state.natsCaFile === undefined) return undefined;
+  if (state.natsUsers === undefined) return undefined;
   const u = state.natsUsers[user];
-  return { user: u.user, password: u.password, caFile: state.natsCaFile };
+  return {
+    user: u.user,
+    password: u.password,
+    ...(state.natsCaFile === undefined ? {} : { caFile: state.natsCaFile }),
+  };
 }
 
 export class Devnet {
@@ -300,17 +308,15 @@ export class Devnet {
       network: custom === undefined ? "LOCAL" : "CUSTOM",
       customNet: options.customNet ?? "",
     });
-    const security = options.natsAuth === true ? await createNatsSecurity(dir) : undefined;
+    // every devnet: one NATS user per role and an admin (natsPermissions.ts); --nats-auth: TLS as well
+    const users = createNatsUsers();
+    const tls = options.natsAuth === true ? await createNatsTls(dir) : undefined;
     const nats = await NatsCluster.create(
       {
         dir,
         size: options.nats,
-        ...(security === undefined
-          ? {}
-          : {
-              extraConfig: natsClientSecurityConfig(security, subjects),
-              routeTls: natsRouteTlsConfig(security),
-            }),
+        extraConfig: natsClientSecurityConfig(tls === undefined ? { users } : { ...tls, users }, subjects),
+        ...(tls === undefined ? {} : { routeTls: natsRouteTlsConfig(tls) }),
       },
       detached,
     );
@@ -343,7 +349,8 @@ export class Devnet {
       options: { ...options, dir },
       nats: nats.layout,
       nodes: layouts,
-      ...(security === undefined ? {} : { natsUsers: security.users, natsCaFile: security.certFile }),
+      natsUsers: users,
+      ...(tls === undefined ? {} : { natsCaFile: tls.certFile }),
       ...(custom === undefined ? {} : { custom }),
     };
     const nodes = layouts.map((l) => new LedgerdNode(l, LEDGERD_BIN));
@@ -437,14 +444,14 @@ export class Devnet {
   }
 
   /**
-   * The operator's NATS user (every subject: `nats stream …`, purges), its password and the CA file, of a devnet
-   * started with `natsAuth` (undefined otherwise).
+   * The operator's NATS user (every subject: `nats stream …`, purges), its password and, with `natsAuth`, the
+   * CA file (undefined for a devnet made before NATS users).
    */
   get natsClient(): NatsClientCredentials | undefined {
     return natsCredentials(this.state, "admin");
   }
 
-  /** The NATS credentials of one role's user (or the admin's) on a `natsAuth` devnet (undefined otherwise). */
+  /** The NATS credentials of one role's user (or the admin's) (undefined for a devnet made before NATS users). */
   natsCredentials(user: NatsUserName): NatsClientCredentials | undefined {
     return natsCredentials(this.state, user);
   }

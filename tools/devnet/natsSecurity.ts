@@ -1,9 +1,9 @@
 /**
- * TLS and users for a devnet's NATS (`ledgerd-devnet up --nats-auth`): the production shape of
- * docs/cluster.md §2.2–2.3 on loopback. One self-signed certificate for 127.0.0.1 serves the nats-servers'
- * client port, their routes (mutually verified) and, as the CA file, the nodes. One NATS user per role —
- * federated, audit, follower — with the permissions of src/cluster/natsPermissions.ts, and an admin user
- * for the operator's `nats stream …` (and the tests' purges). nats.conf holds only bcrypt hashes of the
+ * Users and TLS for a devnet's NATS: the production shape of docs/cluster.md §2.2–2.3 on loopback. Every
+ * devnet has one NATS user per role — federated, audit, follower — with the permissions of
+ * src/cluster/natsPermissions.ts, and an admin user for the operator's `nats stream …` (and the tests'
+ * purges). `--nats-auth` adds TLS: one self-signed certificate for 127.0.0.1 serves the nats-servers' client
+ * port, their routes (mutually verified) and, as the CA file, the nodes. nats.conf holds only bcrypt hashes of the
  * random passwords and is written 0600; the passwords themselves are in the nodes' ledgerd.conf (0600) and
  * devnet-state.json (0600). No `accounts` block sits next to the `authorization` block (on 2.9.10 that
  * pairing with a system account is CVE-2023-47090).
@@ -20,12 +20,25 @@ import { natsConfigPermissions, nodePermissions } from "../../src/cluster/natsPe
 export const NATS_USERS = ["federated", "audit", "follower", "admin"] as const;
 export type NatsUserName = (typeof NATS_USERS)[number];
 
-export interface NatsSecurity {
-  /** user name and clear password of each user (the name is the role's) */
-  users: Record<NatsUserName, { user: string; password: string }>;
+/** User name and clear password of each user (the name is the role's). */
+export type NatsUsers = Record<NatsUserName, { user: string; password: string }>;
+
+/** The nats-servers' TLS files (`--nats-auth`). */
+export interface NatsTls {
   /** PEM certificate of the nats-servers; also the CA file the nodes trust */
   certFile: string;
   keyFile: string;
+}
+
+export interface NatsSecurity extends NatsTls {
+  users: NatsUsers;
+}
+
+/** Fresh random passwords for the devnet's users. */
+export function createNatsUsers(): NatsUsers {
+  return Object.fromEntries(
+    NATS_USERS.map((u) => [u, { user: u, password: randomBytes(18).toString("base64url") }]),
+  ) as NatsUsers;
 }
 
 /** Days a devnet certificate is valid: a devnet lives for hours; a year spares a restart surprise. */
@@ -36,8 +49,13 @@ const CERT_DAYS = 365;
  */
 const BCRYPT_COST = 10;
 
-/** Write `<dir>/tls/nats-cert.pem` and `nats-key.pem` (self-signed, SAN 127.0.0.1 and localhost) and pick a password. */
+/** Write `<dir>/tls/nats-cert.pem` and `nats-key.pem` (self-signed, SAN 127.0.0.1 and localhost) and pick passwords. */
 export async function createNatsSecurity(dir: string): Promise<NatsSecurity> {
+  return { ...(await createNatsTls(dir)), users: createNatsUsers() };
+}
+
+/** Write `<dir>/tls/nats-cert.pem` and `nats-key.pem` (self-signed, SAN 127.0.0.1 and localhost). */
+export async function createNatsTls(dir: string): Promise<NatsTls> {
   const tlsDir = join(dir, "tls");
   mkdirSync(tlsDir, { recursive: true });
   const now = new Date();
@@ -65,17 +83,15 @@ export async function createNatsSecurity(dir: string): Promise<NatsSecurity> {
   const keyFile = join(tlsDir, "nats-key.pem");
   writeFileSync(certFile, pems.cert, { mode: 0o644 });
   writeFileSync(keyFile, pems.private, { mode: 0o600 });
-  const users = Object.fromEntries(
-    NATS_USERS.map((u) => [u, { user: u, password: randomBytes(18).toString("base64url") }]),
-  ) as NatsSecurity["users"];
-  return { users, certFile, keyFile };
+  return { certFile, keyFile };
 }
 
 /**
- * The lines of nats.conf for the client port: TLS required; the three role users limited to their
- * permissions (natsPermissions.ts) and the admin user with every subject; passwords as bcrypt hashes.
+ * The lines of nats.conf for the client port: the three role users limited to their permissions
+ * (natsPermissions.ts) and the admin user with every subject, passwords as bcrypt hashes; TLS required when
+ * `s` has its files (NatsSecurity), not when it is the users alone.
  */
-export function natsClientSecurityConfig(s: NatsSecurity, names: ClusterSubjects): string[] {
+export function natsClientSecurityConfig(s: NatsSecurity | { users: NatsUsers }, names: ClusterSubjects): string[] {
   const users = NATS_USERS.map((u) => {
     const hash = bcrypt.hashSync(s.users[u].password, BCRYPT_COST);
     const permissions =
@@ -85,7 +101,9 @@ export function natsClientSecurityConfig(s: NatsSecurity, names: ClusterSubjects
     return `    { user: ${JSON.stringify(s.users[u].user)}, password: ${JSON.stringify(hash)}, permissions: ${permissions} }`;
   });
   return [
-    `tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)} }`,
+    ...("certFile" in s
+      ? [`tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)} }`]
+      : []),
     "authorization {",
     "  users: [",
     ...users,
@@ -95,6 +113,6 @@ export function natsClientSecurityConfig(s: NatsSecurity, names: ClusterSubjects
 }
 
 /** The `tls` block inside `cluster {}`: routes encrypted and each side's certificate verified. */
-export function natsRouteTlsConfig(s: NatsSecurity): string {
+export function natsRouteTlsConfig(s: NatsTls): string {
   return `tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)}, ca_file: ${JSON.stringify(s.certFile)}, verify: true }`;
 }
