@@ -39,13 +39,20 @@ export const INTAKE_QUEUE = "ledgerd-servers";
 /** Header carrying the follower's record id (its `Nats-Msg-Id` once appended). */
 export const RECORD_ID_HEADER = "Ledgerd-Record-Id";
 /**
- * How long a follower waits for one forward's answer, ms. A server answers once the stream stored the record
- * (0.4 ms p50 / 3 ms p99 on R3 here) or after its own FORWARD_APPEND_DEADLINE_MS; past this the server is
- * taken for paused or gone and the record goes again, to the queue group.
+ * How long a follower waits for one forward's answer, ms, before it sends the record again (same id) to the
+ * queue group. A live server answers in milliseconds (an R3 publish is 0.4 ms p50 / 3 ms p99 here). A request
+ * can also be lost: the queue group may pick a member that is paused, or that was connected to a paused
+ * nats-server whose interest the other servers still route to (until their route pings drop it, minutes by
+ * default) — measured: a follower write 16 s late with 5 s here. Short is safe: a retry is idempotent (the
+ * record id), and a server still appending the first copy answers the next one as a duplicate.
  */
-export const FORWARD_TIMEOUT_MS = 5_000;
-/** How long a server keeps trying to append a forwarded record, ms: inside FORWARD_TIMEOUT_MS, so it answers. */
-export const FORWARD_APPEND_DEADLINE_MS = 4_000;
+export const FORWARD_TIMEOUT_MS = 2_000;
+/**
+ * How long a server keeps trying to append a forwarded record, ms: as long as its own appends (a stream-leader
+ * election takes 4–9 s). Longer than FORWARD_TIMEOUT_MS on purpose: the follower asks again meanwhile, and
+ * whichever copy the stream stores first is the one both answers name.
+ */
+export const FORWARD_APPEND_DEADLINE_MS = 10_000;
 /** Pause before a forward is sent again after "no responders" (no server serves the intake now), ms. */
 const FORWARD_RETRY_PAUSE_MS = 250;
 /** Longest record id accepted from a follower (its own are ~50 characters). */
