@@ -16,7 +16,8 @@
  * 1 follower): the devnet's files are 0600 and hold no clear password where none belongs; the follower's own
  * credential (from its ledgerd.conf) cannot append or purge; writes sent to the follower node are confirmed
  * (forwarded); and the nats-server the follower is connected to is paused (SIGSTOP): the follower leaves it
- * within seconds (client pings) and its writes are confirmed again (issue 28 item 5). Runtime: ~90 s.
+ * within seconds (client pings) and its writes are confirmed again (issue 28 item 5); an add-server message
+ * sent to the follower is forwarded too. Runtime: ~40 s.
  */
 import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -32,9 +33,13 @@ import { encodeRecord, recordSubject } from "../../src/cluster/records.js";
 import { ForwardedWriteServer, ForwardingLog, ForwardRefusedError } from "../../src/cluster/writeForwarding.js";
 import { encodeMessage } from "../../src/ledger/messages.js";
 import { keyPairFromSeed } from "../../src/protocol/address.js";
+import { fromHex } from "../../src/protocol/bytes.js";
+import { LOCAL_BOOTSTRAP_SEED_HEX } from "../../src/protocol/genesis.js";
 import { sha256 } from "../../src/protocol/hash.js";
+import { networkId } from "../../src/protocol/network.js";
 import { decodeTransaction } from "../../src/protocol/transaction.js";
 import { InlineVerifier } from "../../src/workers/verifier.js";
+import { addServerMessage, newIdentity } from "../../tools/cluster/commands.js";
 import { createNatsSecurity, type NatsSecurity, natsClientSecurityConfig } from "../../tools/devnet/natsSecurity.js";
 import { composeTransaction } from "../../tools/wallet/compose.js";
 import { ClusterWriter } from "../support/clusterWriter.js";
@@ -410,5 +415,30 @@ describe("a --nats-auth devnet: each node on its role's user", { timeout: 300_00
     // client pings: 1 s × 3 unanswered ⇒ ~3–4 s; generous for a loaded machine
     assert.ok(reconnectMs !== undefined && reconnectMs < 15_000, `reconnected after ${reconnectMs} ms`);
     assert.ok(writeMs !== undefined, `no write confirmed after the pause: ${writer.records.at(-1)?.error}`);
+  });
+
+  test("an add-server message sent to the follower is forwarded (named by its bytes) and reaches the chain", async () => {
+    const id = newIdentity();
+    await net.devnet.node("follower0").client.call("send-raw-message", {
+      message: addServerMessage({
+        role: "audit",
+        identity: fromHex(id.identity),
+        publicKey: fromHex(id.pubkey),
+        skeletonSeed: fromHex(LOCAL_BOOTSTRAP_SEED_HEX),
+        network: networkId("LOCAL"),
+        timeMs: Date.now(),
+      }),
+    });
+    await waitFor(
+      "the new audit server on fed0",
+      async () => {
+        const a = await net.devnet
+          .node("fed0")
+          .client.call<{ AuditServers: { ChainID: string }[] | null }>("audit-servers", undefined, "debug");
+        return (a.AuditServers ?? []).some((x) => x.ChainID === id.identity) ? true : undefined;
+      },
+      60_000,
+      250,
+    );
   });
 });
