@@ -216,7 +216,8 @@ export class JetStreamLog {
       return log;
     } catch (e) {
       await nc.close().catch(() => {});
-      throw e;
+      // e.g. a user whose subscribe list lacks this role's inbox prefix (`_INBOX_<role>.>`, natsPermissions.ts)
+      throw isPermissionError(e) ? refused(options, e) : e;
     }
   }
 

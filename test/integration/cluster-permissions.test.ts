@@ -244,6 +244,31 @@ describe("NATS permissions per role, against a real nats-server", { timeout: 120
     }
   });
 
+  test("a node whose user lacks what it needs stops at start, naming the subject (not a retry loop)", async () => {
+    const u = security.users.follower;
+    const started = Date.now();
+    await assert.rejects(
+      JetStreamLog.open(
+        {
+          servers: nats.urls,
+          stream: names.stream,
+          subjectPrefix: names.subjectPrefix,
+          replicas: 1,
+          user: u.user,
+          pass: u.password,
+          tls: { caFile: security.certFile },
+          createStreams: false,
+          inboxPrefix: inboxPrefix("federated"), // another role's inbox: the follower user may not subscribe there
+        },
+        { log: quiet },
+      ),
+      (e: unknown) =>
+        e instanceof LogRefusedError &&
+        /NATS refused user follower: Permissions Violation for Subscription to "_INBOX_federated\./.test(e.message),
+    );
+    assert.ok(Date.now() - started < 10_000, "refused at once");
+  });
+
   test("no node user may purge, delete or update a stream or delete a message; the admin user may", async () => {
     const info = JSON.stringify({ name: names.stream, subjects: [`${names.subjectPrefix}.>`] });
     const attempts: [string, string][] = [
