@@ -500,13 +500,18 @@ export class JetStreamLog {
   }
 
   /**
-   * Answer requests on `subject` as one member of the queue group `queue` (each request reaches one member).
+   * Answer requests on `subject` as one member of the queue group `queue` (each request reaches one member;
+   * no queue: every subscriber gets every request).
    * `handle`'s answer is the reply; a handler that throws answers nothing (the requester times out and may
    * ask again). The subscription follows the connection through reconnects; `stop()` ends it.
    */
-  serve(subject: string, queue: string, handle: (req: ServedRequest) => Promise<Uint8Array>): { stop(): void } {
+  serve(
+    subject: string,
+    queue: string | undefined,
+    handle: (req: ServedRequest) => Promise<Uint8Array>,
+  ): { stop(): void } {
     const sub = this.nc.subscribe(subject, {
-      queue,
+      ...(queue === undefined ? {} : { queue }),
       callback: (err, msg) => {
         if (err !== null) {
           this.deps.log.warn("serving requests failed", { subject, error: err.message });

@@ -9,8 +9,8 @@
  *   prefix (`_INBOX_<role>.>`), so one role cannot read another's replies.
  * * Federated and audit servers append records to the log (`ledger.<net>.>`), write block sets to the archive
  *   (an audit server promoted on chain writes them from the next height, without a restart), and answer the
- *   followers' forwarded writes on the intake subject (queue group; a reply goes only to the requester:
- *   `allow_responses`).
+ *   followers' forwarded writes on the intake subject (queue group) and on its `.all` subject (every server:
+ *   a follower's retries); a reply goes only to the requester (`allow_responses`).
  * * Federated servers alone may create the two streams (when the first one starts; create never changes an
  *   existing stream: a differing configuration is refused by the server).
  * * Followers do not append: they send their clients' writes on the intake subject (writeForwarding.ts).
@@ -34,6 +34,14 @@ export interface ClusterSubjects {
   setsStream: string;
   setsSubjectPrefix: string;
   intakeSubject: string;
+}
+
+/**
+ * The subject every server answers (no queue group) — a follower's retry of a forward goes there, so that
+ * one lost pick of the queue group is not lost again (writeForwarding.ts).
+ */
+export function broadcastIntakeSubject(intakeSubject: string): string {
+  return `${intakeSubject}.all`;
 }
 
 /** The inbox prefix of a role's connections: replies to its requests come there and nowhere else. */
@@ -67,12 +75,17 @@ export function nodePermissions(role: ClusterRole, names: ClusterSubjects): Nats
   const server = role !== "follower";
   const publish = [
     ...read,
-    ...(server ? [`${names.subjectPrefix}.>`, `${names.setsSubjectPrefix}.>`] : [names.intakeSubject]),
+    ...(server
+      ? [`${names.subjectPrefix}.>`, `${names.setsSubjectPrefix}.>`]
+      : [names.intakeSubject, broadcastIntakeSubject(names.intakeSubject)]),
     ...(role === "federated"
       ? [`$JS.API.STREAM.CREATE.${names.stream}`, `$JS.API.STREAM.CREATE.${names.setsStream}`]
       : []),
   ];
-  const subscribe = [`${inboxPrefix(role)}.>`, ...(server ? [names.intakeSubject] : [])];
+  const subscribe = [
+    `${inboxPrefix(role)}.>`,
+    ...(server ? [names.intakeSubject, broadcastIntakeSubject(names.intakeSubject)] : []),
+  ];
   return {
     publish: { allow: publish, deny: administration(names) },
     subscribe: { allow: subscribe, deny: [] },
@@ -86,4 +99,24 @@ export function natsConfigPermissions(p: NatsPermissions): string {
   const part = (x: { allow: string[]; deny: string[] }): string =>
     `{ allow: ${list(x.allow)}${x.deny.length === 0 ? "" : `, deny: ${list(x.deny)}`} }`;
   return `{ publish: ${part(p.publish)}, subscribe: ${part(p.subscribe)}${p.allowResponses ? ", allow_responses: true" : ""} }`;
+}
+
+/** The NATS users of a cluster: one per node role, and the operator's (every subject). */
+export const NATS_USER_NAMES = ["federated", "audit", "follower", "admin"] as const;
+export type NatsUserName = (typeof NATS_USER_NAMES)[number];
+
+/**
+ * The `authorization { users: [...] }` block of nats.conf for a network: the three role users with their
+ * permissions and the admin user with every subject. `passwords` holds each user's password as nats.conf
+ * should carry it: a bcrypt hash (or a placeholder for the operator to replace).
+ */
+export function natsAuthorizationBlock(names: ClusterSubjects, passwords: Record<NatsUserName, string>): string[] {
+  const users = NATS_USER_NAMES.map((u) => {
+    const permissions =
+      u === "admin"
+        ? '{ publish: { allow: [">"] }, subscribe: { allow: [">"] } }'
+        : natsConfigPermissions(nodePermissions(u, names));
+    return `    { user: ${JSON.stringify(u)}, password: ${JSON.stringify(passwords[u])}, permissions: ${permissions} }`;
+  });
+  return ["authorization {", "  users: [", ...users, "  ]", "}"];
 }

@@ -9,9 +9,10 @@
  *
  * What stays as it was (writeIntake.ts): the follower answers its client only once it has applied that
  * sequence from the log itself, with its own verdict. A forward that gets no answer (the server was paused
- * or died, or had no stream leader) is sent again, to whichever server the queue group picks, with the same
- * record id: JetStream's dedup then answers the sequence of a copy that was stored after all, so a retry
- * never stores a record twice (the id is kept for the stream's 2-minute dedup window; the follower gives
+ * or died, or had no stream leader) is sent again with the same record id, to every server at once (the
+ * intake's `.all` subject: the queue group may keep picking a member that cannot answer — paused, or behind a
+ * paused nats-server whose interest the others still route to); JetStream's dedup makes the copies one
+ * record and answers each with its sequence, so a retry never stores a record twice (the id is kept for the stream's 2-minute dedup window; the follower gives
  * up after DEFAULT_APPEND_DEADLINE_MS, far inside it).
  *
  * Who may do what is enforced by NATS (natsPermissions.ts: a follower's user may publish on the intake
@@ -32,6 +33,7 @@ import {
   LogUnavailableError,
   type ServedRequest,
 } from "./jetStreamLog.js";
+import { broadcastIntakeSubject } from "./natsPermissions.js";
 import { decodeRecord, recordSubject, verifyRecord } from "./records.js";
 
 /** Queue group of the servers answering forwarded writes: each request reaches one of them. */
@@ -85,7 +87,11 @@ export interface ForwardTransport {
 
 /** What the server side needs of the connection (JetStreamLog implements it). */
 export interface IntakeTransport {
-  serve(subject: string, queue: string, handle: (req: ServedRequest) => Promise<Uint8Array>): { stop(): void };
+  serve(
+    subject: string,
+    queue: string | undefined,
+    handle: (req: ServedRequest) => Promise<Uint8Array>,
+  ): { stop(): void };
   append(kind: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended>;
 }
 
@@ -142,10 +148,15 @@ export class ForwardingLog implements OrderedLog {
     const now = this.deps.now ?? Date.now;
     const deadline = now() + (this.options.deadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
     let last = "";
+    let attempt = 0;
     for (;;) {
       let reply: ForwardReply | undefined;
       try {
-        const bytes = await this.deps.transport.request(this.options.intakeSubject, data, {
+        // the first try goes to one server (the queue group); a retry to every server, so that a pick the
+        // queue group keeps making of a paused member (or of one behind a paused nats-server) is not repeated
+        const subject =
+          attempt++ === 0 ? this.options.intakeSubject : broadcastIntakeSubject(this.options.intakeSubject);
+        const bytes = await this.deps.transport.request(subject, data, {
           timeoutMs: FORWARD_TIMEOUT_MS,
           headers: { [RECORD_ID_HEADER]: id },
         });
@@ -189,7 +200,7 @@ export interface ForwardedWriteServerDependencies {
  * Counts what it appended and refused (`stats`).
  */
 export class ForwardedWriteServer {
-  private serving: { stop(): void } | undefined;
+  private serving: { stop(): void }[] = [];
   readonly stats = { appended: 0, refused: 0, unavailable: 0 };
 
   constructor(
@@ -198,12 +209,17 @@ export class ForwardedWriteServer {
   ) {}
 
   start(): void {
-    this.serving ??= this.deps.transport.serve(this.options.intakeSubject, INTAKE_QUEUE, (req) => this.answer(req));
+    if (this.serving.length > 0) return;
+    const answer = (req: ServedRequest): Promise<Uint8Array> => this.answer(req);
+    this.serving = [
+      this.deps.transport.serve(this.options.intakeSubject, INTAKE_QUEUE, answer),
+      this.deps.transport.serve(broadcastIntakeSubject(this.options.intakeSubject), undefined, answer),
+    ];
   }
 
   stop(): void {
-    this.serving?.stop();
-    this.serving = undefined;
+    for (const s of this.serving) s.stop();
+    this.serving = [];
   }
 
   /** Check one forwarded record, append it, and say where it went (or why not). Never throws. */

@@ -13,12 +13,16 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import bcrypt from "bcryptjs";
 import { generate } from "selfsigned";
-import type { ClusterSubjects } from "../../src/cluster/natsPermissions.js";
-import { natsConfigPermissions, nodePermissions } from "../../src/cluster/natsPermissions.js";
+import {
+  type ClusterSubjects,
+  NATS_USER_NAMES,
+  type NatsUserName,
+  natsAuthorizationBlock,
+} from "../../src/cluster/natsPermissions.js";
 
-/** The NATS users of a devnet: one per node role, and the operator's. */
-export const NATS_USERS = ["federated", "audit", "follower", "admin"] as const;
-export type NatsUserName = (typeof NATS_USERS)[number];
+/** The NATS users of a devnet: one per node role, and the operator's (natsPermissions.ts). */
+export const NATS_USERS = NATS_USER_NAMES;
+export type { NatsUserName };
 
 /** User name and clear password of each user (the name is the role's). */
 export type NatsUsers = Record<NatsUserName, { user: string; password: string }>;
@@ -92,23 +96,14 @@ export async function createNatsTls(dir: string): Promise<NatsTls> {
  * `s` has its files (NatsSecurity), not when it is the users alone.
  */
 export function natsClientSecurityConfig(s: NatsSecurity | { users: NatsUsers }, names: ClusterSubjects): string[] {
-  const users = NATS_USERS.map((u) => {
-    const hash = bcrypt.hashSync(s.users[u].password, BCRYPT_COST);
-    const permissions =
-      u === "admin"
-        ? '{ publish: { allow: [">"] }, subscribe: { allow: [">"] } }'
-        : natsConfigPermissions(nodePermissions(u, names));
-    return `    { user: ${JSON.stringify(s.users[u].user)}, password: ${JSON.stringify(hash)}, permissions: ${permissions} }`;
-  });
+  const hashes = Object.fromEntries(
+    NATS_USERS.map((u) => [u, bcrypt.hashSync(s.users[u].password, BCRYPT_COST)]),
+  ) as Record<NatsUserName, string>;
   return [
     ...("certFile" in s
       ? [`tls { cert_file: ${JSON.stringify(s.certFile)}, key_file: ${JSON.stringify(s.keyFile)} }`]
       : []),
-    "authorization {",
-    "  users: [",
-    ...users,
-    "  ]",
-    "}",
+    ...natsAuthorizationBlock(names, hashes),
   ];
 }
 

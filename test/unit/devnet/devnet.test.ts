@@ -97,12 +97,12 @@ describe("devnet configuration", () => {
     );
     assert.ok(fed.publish.allow.includes(`$JS.API.STREAM.CREATE.${names.stream}`));
     assert.ok(!audit.publish.allow.some((a) => a.includes("STREAM.CREATE")));
-    assert.deepEqual(fed.subscribe.allow, ["_INBOX_federated.>", names.intakeSubject]);
+    assert.deepEqual(fed.subscribe.allow, ["_INBOX_federated.>", names.intakeSubject, `${names.intakeSubject}.all`]);
     assert.ok(fed.allowResponses && audit.allowResponses);
     // a follower: no log subject, no archive subject, no create; its writes go on the intake subject
     assert.deepEqual(
       follower.publish.allow.filter((a) => !a.startsWith("$JS.API.")),
-      [names.intakeSubject],
+      [names.intakeSubject, `${names.intakeSubject}.all`],
     );
     assert.ok(!follower.publish.allow.some((a) => a.includes("STREAM.CREATE")));
     assert.deepEqual(follower.subscribe.allow, ["_INBOX_follower.>"]);
