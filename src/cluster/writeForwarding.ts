@@ -31,6 +31,7 @@ import {
   DEFAULT_APPEND_DEADLINE_MS,
   LogRefusedError,
   LogUnavailableError,
+  MAX_RECORD_BYTES,
   type ServedRequest,
 } from "./jetStreamLog.js";
 import { broadcastIntakeSubject } from "./natsPermissions.js";
@@ -261,6 +262,8 @@ export class ForwardedWriteServer {
    * naming what is wrong otherwise.
    */
   private async check(data: Uint8Array): Promise<string> {
+    if (data.length > MAX_RECORD_BYTES)
+      throw new RecordCheckError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
     const rec = decodeRecord(data);
     if (rec.kind === "addServer") {
       if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))

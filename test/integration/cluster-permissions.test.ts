@@ -229,6 +229,11 @@ describe("NATS permissions per role, against a real nats-server", { timeout: 120
         forwarding.append(recordSubject("writes"), writesRecord(decodeTransaction(raw)), "w/follower-test/abc/1"),
         (e: unknown) => e instanceof ForwardRefusedError && /message 0: signature does not verify/.test(e.message),
       );
+      // a record larger than the log takes is refused at once (not retried until the deadline)
+      await assert.rejects(
+        forwarding.append(recordSubject("writes"), new Uint8Array(600 * 1024).fill(1), "w/follower-test/abc/2"),
+        (e: unknown) => e instanceof ForwardRefusedError && /exceeds/.test(e.message),
+      );
       // a server record (here an end of minute) may not be forwarded at all
       const eom = encodeRecord({
         kind: "endOfMinute",
@@ -253,7 +258,7 @@ describe("NATS permissions per role, against a real nats-server", { timeout: 120
         await nc.close();
       }
       assert.equal(await fed.lastSequence(), stored.seq, "the refused records were stored nowhere");
-      assert.deepEqual(server.stats, { appended: 2, refused: 2, unavailable: 0 });
+      assert.deepEqual(server.stats, { appended: 2, refused: 3, unavailable: 0 });
     } finally {
       server.stop();
     }
