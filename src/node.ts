@@ -9,6 +9,8 @@ import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
 import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
+import { inboxPrefix } from "./cluster/natsPermissions.js";
+import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
@@ -145,6 +147,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           subjectPrefix: names.subjectPrefix,
           replicas: config.cluster.replicas,
           name: `ledgerd ${config.cluster.role} :${config.port}`,
+          // least privilege (natsPermissions.ts): only federated servers may create the streams; each role
+          // takes its replies on its own inbox prefix
+          createStreams: config.cluster.role === "federated",
+          inboxPrefix: inboxPrefix(config.cluster.role),
           ...(config.cluster.natsUser === ""
             ? {}
             : { user: config.cluster.natsUser, pass: config.cluster.natsPassword }),
@@ -199,11 +205,27 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     for (const warning of secretWarnings(config)) log.warn(warning);
     if (replicatedLog !== undefined) {
+      const fedOptions = federationOptions(config);
+      const intakeSubject = clusterNames(config).intakeSubject;
+      // a follower does not append: its writes go to a server by request/reply (writeForwarding.ts); federated
+      // and audit servers answer those requests, checking every client signature again before appending
+      const federationLog =
+        config.cluster.role === "follower"
+          ? new ForwardingLog({ intakeSubject }, { log: replicatedLog, transport: replicatedLog })
+          : replicatedLog;
+      if (config.cluster.role !== "follower") {
+        const intake = new ForwardedWriteServer(
+          { intakeSubject, networkId: fedOptions.networkId, skeletonKey: fedOptions.skeletonKey },
+          { transport: replicatedLog, verifier, logger: log },
+        );
+        intake.start();
+        cleanups.push(() => intake.stop());
+      }
       federation = new Federation(
-        { ...federationOptions(config), authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
+        { ...fedOptions, authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
         {
           ledger,
-          log: replicatedLog,
+          log: federationLog,
           signatures: remembering!,
           ...(archive === undefined ? {} : { archive }),
           logger: log,

@@ -13,13 +13,16 @@ import type { FederationOptions } from "./federationTypes.js";
 
 /**
  * The log of a network: stream `LEDGER_<NET>` on subjects `ledger.<net>.>` (CUSTOM: the network id in hex),
- * and its block-set archive: stream `LEDGER_<NET>_SETS` on `ledgersets.<net>.>`.
+ * its block-set archive: stream `LEDGER_<NET>_SETS` on `ledgersets.<net>.>`, and the subject on which
+ * followers send their clients' writes to a server that appends them (writeForwarding.ts):
+ * `ledgerintake.<net>`, outside both streams so nothing sent there is stored.
  */
 export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">): {
   stream: string;
   subjectPrefix: string;
   setsStream: string;
   setsSubjectPrefix: string;
+  intakeSubject: string;
 } {
   const custom = config.network === "CUSTOM";
   const id = custom ? networkId("CUSTOM", config.customNet).toString(16).padStart(8, "0") : "";
@@ -30,6 +33,7 @@ export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">):
     subjectPrefix: `ledger.${net}`,
     setsStream: `${stream}_SETS`,
     setsSubjectPrefix: `ledgersets.${net}`,
+    intakeSubject: `ledgerintake.${net}`,
   };
 }
 

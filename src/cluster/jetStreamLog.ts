@@ -11,6 +11,15 @@
  * publish fails at once with "no responders" (the 3.4.0 client reports it as `jetstream is not enabled`)
  * or times out. `append` retries with the same `Nats-Msg-Id` until `appendDeadlineMs`, so a retried publish
  * that was in fact stored is answered as a duplicate of the same sequence, not stored twice.
+ *
+ * A nats-server that stops answering without closing its connections (SIGSTOP, a hung host) is found by the
+ * client's pings: PING_INTERVAL_MS × (MAX_PINGS_OUT + 1) at most, then the client reconnects to another
+ * server of the list (measured in test/integration/nats-pause.test.ts).
+ *
+ * Least privilege (natsPermissions.ts): a node's NATS user may lack the right to create the streams
+ * (`createStreams: false` waits for them instead) or to publish to the log (a follower forwards its writes:
+ * `request` here, `serve` on the servers; writeForwarding.ts). A permissions violation is not retried: it
+ * fails at once as LogRefusedError, naming the subject.
  */
 import type { JetStreamClient, JetStreamManager, JsMsg, StreamConfig } from "@nats-io/jetstream";
 import {
@@ -21,7 +30,7 @@ import {
   RetentionPolicy,
   StorageType,
 } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
+import { connect, headers as natsHeaders } from "@nats-io/transport-node";
 import { NodeError } from "../errors.js";
 import { blockSetPartHeader } from "./blockSets.js";
 
@@ -40,6 +49,13 @@ export const DUPLICATE_WINDOW_MS = 120_000;
 export const DEFAULT_APPEND_DEADLINE_MS = 30_000;
 /** Wait for one PubAck, ms. A R3 publish is 0.4 ms p50 / 3 ms p99 here; a longer wait means no leader. */
 const PUBLISH_TIMEOUT_MS = 2_000;
+/**
+ * One connection attempt (TCP, INFO, TLS, CONNECT), ms. A reconnect may first pick the server it just left
+ * for stale: a paused server accepts the TCP connection (the kernel does) and never sends INFO, so this is
+ * what such a pick costs (measured: 2 s with 2 000, cluster-permissions test). 1 s is ~10× a loaded
+ * machine's TLS + bcrypt login here; a slower one only makes the client try the next server.
+ */
+const CONNECT_TIMEOUT_MS = 1_000;
 /** Pause between publish attempts while there is no stream leader, ms. */
 const RETRY_PAUSE_MS = 250;
 /**
@@ -49,6 +65,18 @@ const RETRY_PAUSE_MS = 250;
 const FOLLOW_WATCHDOG_MS = 3_000;
 /** Largest record, bytes: below NATS's default `max_payload` (1 MiB) with room for headers. */
 export const MAX_RECORD_BYTES = 512 * 1024;
+/**
+ * Client PING every this many ms; at the tick that finds MAX_PINGS_OUT of them unanswered the connection is
+ * stale and the client reconnects to another server: a paused nats-server is left 2–3 s after it stopped
+ * answering, plus the reconnect (up to the connect timeout when the list's next pick is the paused server).
+ * The library's defaults (2 min × 2) left a node on a paused server for the whole pause (cluster-faults.md
+ * §2). A blocked event loop does not make a live server look stale: the tick that runs after a block finds at
+ * most the one ping sent before it unanswered, and the pongs are read in the same loop iteration.
+ */
+export const PING_INTERVAL_MS = 1_000;
+export const MAX_PINGS_OUT = 2;
+/** How often a node waiting for the log's stream to be created says so, ms. */
+const STREAM_WAIT_LOG_EVERY_MS = 5_000;
 
 export interface JetStreamLogOptions {
   /** NATS client URLs (all servers of the cluster) */
@@ -70,6 +98,13 @@ export interface JetStreamLogOptions {
   tls?: { caFile?: string; certFile?: string; keyFile?: string };
   /** give up connecting after this many ms (default: keep trying while no server answers) */
   connectDeadlineMs?: number;
+  /**
+   * create the streams when they do not exist (default true). False: wait for them (a node whose NATS user
+   * may not create streams: audit servers and followers, natsPermissions.ts)
+   */
+  createStreams?: boolean;
+  /** prefix of this connection's reply subjects (default `_INBOX`); a role's user may subscribe to its own only */
+  inboxPrefix?: string;
 }
 
 export interface JetStreamLogDependencies {
@@ -113,8 +148,20 @@ export interface Following {
   readonly done: Promise<void>;
 }
 
-/** The NATS servers refused this node (credentials, TLS): retrying cannot help. */
+/** The NATS servers refused this node (credentials, TLS, permissions): retrying cannot help. */
 export class LogRefusedError extends NodeError {}
+
+/** A request `serve` answers: its payload and its headers. */
+export interface ServedRequest {
+  data: Uint8Array;
+  header(name: string): string;
+}
+
+/** True for a NATS permissions violation (the user may not publish or subscribe there). */
+export function isPermissionError(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
+  return /permission/i.test(text);
+}
 
 /** An append that could not be stored before its deadline. */
 export class LogUnavailableError extends NodeError {
@@ -126,6 +173,7 @@ export class LogUnavailableError extends NodeError {
 
 /** True for the errors a publish gets while the stream has no leader (retryable). */
 function isRetryable(e: unknown): boolean {
+  if (isPermissionError(e)) return false;
   const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
   // "no suitable peers for placement": the NATS cluster is still forming (its servers have not all met
   // yet, seen for ~1 s after a start on a loaded machine); the stream can be placed once they have.
@@ -136,6 +184,8 @@ function isRetryable(e: unknown): boolean {
 
 export class JetStreamLog {
   private closed = false;
+  /** called when the client has reconnected (to another server, or the same one back) */
+  private readonly reconnected = new Set<() => void>();
 
   private constructor(
     private readonly options: JetStreamLogOptions,
@@ -143,7 +193,15 @@ export class JetStreamLog {
     private readonly nc: NatsConnection,
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
-  ) {}
+  ) {
+    void (async () => {
+      for await (const s of nc.status()) {
+        if (s.type !== "reconnect") continue;
+        deps.log.info("NATS connection moved", { server: nc.getServer() });
+        for (const f of this.reconnected) f();
+      }
+    })().catch(() => {});
+  }
 
   /**
    * Connect (retrying for ever while no server answers: a node may start before NATS) and make sure the
@@ -158,19 +216,35 @@ export class JetStreamLog {
       return log;
     } catch (e) {
       await nc.close().catch(() => {});
-      throw e;
+      // e.g. a user whose subscribe list lacks this role's inbox prefix (`_INBOX_<role>.>`, natsPermissions.ts)
+      throw isPermissionError(e) ? refused(options, e) : e;
     }
   }
 
   private async ensureStream(config: Partial<StreamConfig> & { name: string }): Promise<void> {
     const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+    const create = this.options.createStreams ?? true;
     let last = "";
+    let lastLog = 0;
     for (;;) {
+      if (this.closed) throw new LogUnavailableError("closed");
       try {
         await this.jsm.streams.info(config.name);
         return;
       } catch (e) {
         const text = e instanceof Error ? e.message : String(e);
+        if (isPermissionError(e)) throw refused(this.options, e);
+        if (/stream not found/i.test(text) && !create) {
+          // made by a federated server (or the operator) when it starts: wait as for NATS itself
+          if (Date.now() - lastLog >= STREAM_WAIT_LOG_EVERY_MS) {
+            lastLog = Date.now();
+            this.deps.log.warn("waiting for the stream: a federated server or the operator creates it", {
+              stream: config.name,
+            });
+          }
+          await sleep(RETRY_PAUSE_MS);
+          continue;
+        }
         if (/stream not found/i.test(text)) {
           try {
             await this.jsm.streams.add(config);
@@ -180,6 +254,7 @@ export class JetStreamLog {
             });
             return;
           } catch (e2) {
+            if (isPermissionError(e2)) throw refused(this.options, e2);
             // another node created it meanwhile: go round and read it
             if (!/already in use|exists/i.test(e2 instanceof Error ? e2.message : String(e2)) && !isRetryable(e2))
               throw e2;
@@ -213,15 +288,15 @@ export class JetStreamLog {
    * append of the same id inside the dedup window stores nothing and answers the first one's sequence.
    * Retries while there is no stream leader; rejects with LogUnavailableError after the deadline.
    */
-  async append(kind: string, data: Uint8Array, msgId?: string): Promise<Appended> {
+  async append(kind: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended> {
     if (data.length > MAX_RECORD_BYTES)
       throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
-    return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId);
+    return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId, deadlineMs);
   }
 
-  /** Publish with retries while there is no stream leader (see `append`). */
-  private async publishTo(subject: string, data: Uint8Array, msgId?: string): Promise<Appended> {
-    const deadline = Date.now() + (this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
+  /** Publish with retries while there is no stream leader (see `append`); `deadlineMs` overrides the option's. */
+  private async publishTo(subject: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended> {
+    const deadline = Date.now() + (deadlineMs ?? this.options.appendDeadlineMs ?? DEFAULT_APPEND_DEADLINE_MS);
     let last: unknown;
     for (;;) {
       if (this.closed) throw new LogUnavailableError("closed");
@@ -232,6 +307,7 @@ export class JetStreamLog {
         });
         return { seq: ack.seq, duplicate: ack.duplicate };
       } catch (e) {
+        if (isPermissionError(e)) throw refused(this.options, e);
         if (!isRetryable(e)) throw e;
         last = e;
       }
@@ -300,6 +376,7 @@ export class JetStreamLog {
       let next = fromSeq;
       while (!stopped && !this.closed) {
         let watchdog: NodeJS.Timeout | undefined;
+        let onReconnect: (() => void) | undefined;
         try {
           const consumer = await this.js.consumers.get(this.options.stream, {
             deliver_policy: DeliverPolicy.StartSequence,
@@ -308,6 +385,14 @@ export class JetStreamLog {
           const messages = await consumer.consume({ max_messages: 512 });
           stopMessages = () => void messages.stop();
           if (stopped) messages.stop();
+          // After a reconnect the consumer may live on the server that was left (an ordered consumer is R1),
+          // and its pending pull went with the old connection: follow again at once rather than after the
+          // watchdog's stall check (measured: 3–7 s more with a paused server, cluster-permissions test).
+          onReconnect = () => {
+            this.deps.log.warn("log delivery moved with the connection; following again", { from: next });
+            messages.stop();
+          };
+          this.reconnected.add(onReconnect);
           // The client recreates an ordered consumer after a gap, but not always after the nats-server its
           // connection was on died (measured: delivery stalled > 20 s while appends went on). So: when nothing
           // arrives for FOLLOW_WATCHDOG_MS while the stream holds more, this consumer is dropped and made again.
@@ -360,6 +445,7 @@ export class JetStreamLog {
           await sleep(RETRY_PAUSE_MS);
         } finally {
           if (watchdog !== undefined) clearInterval(watchdog);
+          if (onReconnect !== undefined) this.reconnected.delete(onReconnect);
         }
       }
     };
@@ -383,6 +469,64 @@ export class JetStreamLog {
       last_by_subj: `${this.options.subjectPrefix}.${kind}`,
     });
     return m === null ? undefined : m.data;
+  }
+
+  /**
+   * Send one request on a core NATS subject and return the reply's payload (no retries: the caller decides).
+   * Rejects with the client's error: no responders (nobody serves the subject), timeout, or LogRefusedError
+   * when this user may not publish there.
+   */
+  async request(
+    subject: string,
+    data: Uint8Array,
+    options: { timeoutMs: number; headers?: Record<string, string> },
+  ): Promise<Uint8Array> {
+    if (this.closed) throw new LogUnavailableError("closed");
+    let h: ReturnType<typeof natsHeaders> | undefined;
+    for (const [k, v] of Object.entries(options.headers ?? {})) {
+      h ??= natsHeaders();
+      h.set(k, v);
+    }
+    try {
+      const reply = await this.nc.request(subject, data, {
+        timeout: options.timeoutMs,
+        ...(h === undefined ? {} : { headers: h }),
+      });
+      return reply.data;
+    } catch (e) {
+      if (isPermissionError(e)) throw refused(this.options, e);
+      throw e;
+    }
+  }
+
+  /**
+   * Answer requests on `subject` as one member of the queue group `queue` (each request reaches one member;
+   * no queue: every subscriber gets every request).
+   * `handle`'s answer is the reply; a handler that throws answers nothing (the requester times out and may
+   * ask again). The subscription follows the connection through reconnects; `stop()` ends it.
+   */
+  serve(
+    subject: string,
+    queue: string | undefined,
+    handle: (req: ServedRequest) => Promise<Uint8Array>,
+  ): { stop(): void } {
+    const sub = this.nc.subscribe(subject, {
+      ...(queue === undefined ? {} : { queue }),
+      callback: (err, msg) => {
+        if (err !== null) {
+          this.deps.log.warn("serving requests failed", { subject, error: err.message });
+          return;
+        }
+        handle({ data: msg.data, header: (name) => msg.headers?.get(name) ?? "" }).then(
+          (reply) => {
+            if (msg.reply !== undefined && msg.reply !== "") msg.respond(reply);
+          },
+          (e) =>
+            this.deps.log.warn("request not answered", { subject, error: e instanceof Error ? e.message : String(e) }),
+        );
+      },
+    });
+    return { stop: () => sub.unsubscribe() };
   }
 
   /** Name of the nats-server leading the stream ("" when there is none now). */
@@ -423,7 +567,10 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
         name: options.name ?? "ledgerd",
         maxReconnectAttempts: -1,
         reconnectTimeWait: 250,
-        timeout: PUBLISH_TIMEOUT_MS,
+        timeout: CONNECT_TIMEOUT_MS,
+        pingInterval: PING_INTERVAL_MS,
+        maxPingOut: MAX_PINGS_OUT,
+        ...(options.inboxPrefix === undefined ? {} : { inboxPrefix: options.inboxPrefix }),
         ...(options.user === undefined || options.user === "" ? {} : { user: options.user, pass: options.pass ?? "" }),
         ...(options.tls === undefined ? {} : { tls: options.tls }),
       });
@@ -440,6 +587,14 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
       await sleep(CONNECT_RETRY_MS);
     }
   }
+}
+
+/** The error for a permissions violation: which user, and what the server said. */
+function refused(options: JetStreamLogOptions, e: unknown): LogRefusedError {
+  const user = options.user === undefined || options.user === "" ? "(no user)" : `user ${options.user}`;
+  return new LogRefusedError(
+    `NATS refused ${user}: ${e instanceof Error ? e.message : String(e)} (docs/cluster.md §2.3 lists each role's permissions)`,
+  );
 }
 
 /** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */

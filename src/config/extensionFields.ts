@@ -30,7 +30,7 @@ export const CLUSTER_GROUP: GroupSpec = {
       type: "string",
       default: "",
       extension: true,
-      doc: "NATS user of this node (the NATS servers' authorization users); empty = none",
+      doc: "NATS user of this node: its role's user, federated, audit or follower (docs/cluster.md §2.3); empty = none",
     },
     {
       name: "NatsPassword",
@@ -38,7 +38,7 @@ export const CLUSTER_GROUP: GroupSpec = {
       default: "",
       secret: true,
       extension: true,
-      doc: "NATS password of NatsUser; secret",
+      doc: "NATS password of NatsUser; secret (keep this file 0600: a file others can read is warned about)",
     },
     {
       name: "NatsTlsCA",

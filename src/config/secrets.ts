@@ -14,13 +14,20 @@ import type { NodeConfig } from "./types.js";
 export const RPC_PASS_ENV = "LEDGERD_RPC_PASS";
 
 /** Secret fields of the configuration file (a world-readable file holding one of them is warned about). */
-const SECRET_FILE_FIELDS = ["NodeRpcPass", "DebugRpcPass", "LocalServerPrivKey", "WalletRpcPass"] as const;
+const SECRET_FILE_FIELDS = [
+  "NodeRpcPass",
+  "DebugRpcPass",
+  "LocalServerPrivKey",
+  "WalletRpcPass",
+  "NatsPassword",
+] as const;
 /** Group of each secret field. */
-const SECRET_GROUP: Record<(typeof SECRET_FILE_FIELDS)[number], "App" | "Walletd"> = {
+const SECRET_GROUP: Record<(typeof SECRET_FILE_FIELDS)[number], "App" | "Walletd" | "Cluster"> = {
   NodeRpcPass: "App",
   DebugRpcPass: "App",
   LocalServerPrivKey: "App",
   WalletRpcPass: "Walletd",
+  NatsPassword: "Cluster",
 };
 
 /** Read a password file: its first line, without the line end. */

@@ -53,9 +53,18 @@ const BLOCK_SECONDS = 2;
 const FAULT_TIMEOUT_SECONDS = 6;
 const ROUND_TIMEOUT_SECONDS = 4;
 
-/** Purge the log stream's records below its last sequence − `keep` (JetStream API, any server answers). */
-async function trimLog(natsPort: number, keep: number): Promise<void> {
-  const info = JSON.parse((await natsRequest(natsPort, `$JS.API.STREAM.INFO.${LOCAL_STREAM}`, "")).text) as {
+/**
+ * Purge the log stream's records below its last sequence − `keep` (JetStream API, any server answers), as the
+ * devnet's admin NATS user (no node user may purge: docs/cluster.md §2.3).
+ */
+async function trimLog(
+  natsPort: number,
+  keep: number,
+  admin: { user: string; password: string } | undefined,
+): Promise<void> {
+  const info = JSON.parse(
+    (await natsRequest(natsPort, `$JS.API.STREAM.INFO.${LOCAL_STREAM}`, "", 5000, admin)).text,
+  ) as {
     state: { last_seq: number };
   };
   const purged = JSON.parse(
@@ -64,6 +73,8 @@ async function trimLog(natsPort: number, keep: number): Promise<void> {
         natsPort,
         `$JS.API.STREAM.PURGE.${LOCAL_STREAM}`,
         JSON.stringify({ seq: info.state.last_seq - keep }),
+        5000,
+        admin,
       )
     ).text,
   ) as { success?: boolean; purged?: number };
@@ -329,7 +340,7 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     // rebuilds the heights the log no longer holds from the archived block sets (checked against the
     // signature majority), then follows the log from where it begins
     const natsPort = Number(new URL(net.devnet.nats.urls[0]!).port);
-    await trimLog(natsPort, 6);
+    await trimLog(natsPort, 6, net.devnet.natsClient);
     const fresh = await net.devnet.addNode("follower");
     const logOf = () => readFileSync(join(fresh.layout.home, "ledgerd.log"), "utf8");
     const h = (await heightsOf(node("fed0")))!.directoryblockheight;
@@ -360,7 +371,7 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       () => [node("fed0"), node("follower0")],
       () => waitSavedHeight([node("fed0")], saved + 2),
     );
-    await trimLog(natsPort, 3);
+    await trimLog(natsPort, 3, net.devnet.natsClient);
     await net.devnet.restart(fresh.name);
     await waitSavedHeight([fresh], saved + 2, 90_000);
     const starts = [...logOf().matchAll(/catching up from block sets[^\n]*?height[^0-9]*(\d+)/g)].map((m) =>

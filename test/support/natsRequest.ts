@@ -17,8 +17,15 @@ export interface NatsReply {
 /**
  * Send `payload` to `subject` on the server at 127.0.0.1:`port` and wait for one reply.
  * @param timeoutMs reject when no reply comes within this many ms
+ * @param auth a user and password for a server with `authorization` users (a devnet's admin user)
  */
-export function natsRequest(port: number, subject: string, payload: string, timeoutMs = 5000): Promise<NatsReply> {
+export function natsRequest(
+  port: number,
+  subject: string,
+  payload: string,
+  timeoutMs = 5000,
+  auth?: { user: string; password: string },
+): Promise<NatsReply> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, "127.0.0.1");
     let buf = Buffer.alloc(0);
@@ -39,8 +46,10 @@ export function natsRequest(port: number, subject: string, payload: string, time
     socket.on("close", () => finish(new Error(`nats ${subject} on port ${port}: connection closed before a reply`)));
     socket.on("connect", () => {
       const body = Buffer.from(payload, "utf8");
+      const credentials =
+        auth === undefined ? "" : `,"user":${JSON.stringify(auth.user)},"pass":${JSON.stringify(auth.password)}`;
       socket.write(
-        `CONNECT {"verbose":false,"pedantic":false,"headers":true,"no_responders":true}\r\n` +
+        `CONNECT {"verbose":false,"pedantic":false,"headers":true,"no_responders":true${credentials}}\r\n` +
           `SUB _INBOX.test 1\r\nPUB ${subject} _INBOX.test ${body.length}\r\n`,
       );
       socket.write(Buffer.concat([body, Buffer.from("\r\n")]));

@@ -7,11 +7,16 @@
  *   ledgerd-cluster add-server --url URL --role federated|audit --identity HEX --pubkey HEX [--skeleton-key HEX]
  *       make a server an authority: a skeleton-signed add-server message (send-raw-message 0x16) to any
  *       node of the cluster; answered once that node applied it (the server signs from the next block)
+ *   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
+ *       the `authorization` block of nats.conf for the network: one user per role with the permissions of
+ *       docs/cluster.md §2.3, and an admin user; each password a placeholder for its bcrypt hash
  *
  * The skeleton key defaults to LOCAL's (the well-known bootstrap seed); CUSTOM networks pass their own.
  */
 import { randomBytes } from "node:crypto";
 import { NodeClient } from "../../src/client/index.js";
+import { clusterNames } from "../../src/cluster/clusterConfig.js";
+import { NATS_USER_NAMES, type NatsUserName, natsAuthorizationBlock } from "../../src/cluster/natsPermissions.js";
 import { encodeRecord, signRecord } from "../../src/cluster/records.js";
 import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -21,6 +26,7 @@ import { networkId } from "../../src/protocol/network.js";
 const USAGE = `usage:
   ledgerd-cluster new-identity
   ledgerd-cluster add-server --url URL --role federated|audit --identity HEX --pubkey HEX [--skeleton-key HEX]
+  ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
 `;
 
 function options(args: string[]): Map<string, string> {
@@ -77,6 +83,25 @@ export function addServerMessage(p: {
   return toHex(bytes);
 }
 
+/**
+ * The `authorization` block of nats.conf for a LOCAL or CUSTOM network (docs/cluster.md §2.3), each password
+ * a placeholder naming the user: replace it with the bcrypt hash of that user's password (`nats server
+ * passwd`).
+ */
+export function natsUsersBlock(network: string, customNet: string): string[] {
+  const net = network.toUpperCase();
+  if (net !== "LOCAL" && net !== "CUSTOM") throw new Error(`--network: a cluster runs LOCAL or CUSTOM, got ${network}`);
+  if (net === "CUSTOM" && customNet === "") throw new Error("--customnet is required with --network CUSTOM");
+  const names = clusterNames({ network: net, customNet });
+  const placeholders = Object.fromEntries(
+    NATS_USER_NAMES.map((u) => [u, `<bcrypt hash of the ${u} password>`]),
+  ) as Record<NatsUserName, string>;
+  return [
+    `# NATS users of ${names.stream} (ledgerd-cluster nats-users; docs/cluster.md §2.3)`,
+    ...natsAuthorizationBlock(names, placeholders),
+  ];
+}
+
 /** Run one command; returns the exit code. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -101,6 +126,11 @@ export async function main(argv: string[]): Promise<number> {
       });
       await client.call("send-raw-message", { message });
       process.stdout.write(`added ${role} server ${need(o, "identity")}\n`);
+      return 0;
+    }
+    if (command === "nats-users") {
+      const o = options(rest);
+      process.stdout.write(`${natsUsersBlock(need(o, "network"), o.get("customnet") ?? "").join("\n")}\n`);
       return 0;
     }
     process.stderr.write(USAGE);

@@ -20,7 +20,8 @@ const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
                     [--faulttimeout S] [--roundtimeout S] [--nats-auth] [--custom NAME]
       start nats-servers and nodes on free loopback ports, each with its own directory under DIR;
-      prints the table and writes DIR/devnet.json; --nats-auth: NATS with TLS and a user (DIR/tls/);
+      prints the table and writes DIR/devnet.json; NATS has one user per role and an admin user
+      (passwords in DIR/devnet-state.json, 0600); --nats-auth: NATS with TLS as well (DIR/tls/);
       --custom NAME: a CUSTOM network with its own bootstrap key and genesis (DIR/genesis-key.txt)
   ledgerd-devnet status --dir DIR         the table with each node's heights
   ledgerd-devnet restart NAME --dir DIR   start one process again with its old arguments and data

@@ -16,7 +16,7 @@
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
@@ -37,7 +37,14 @@ import {
   type ServerIdentity,
 } from "./ledgerdNode.js";
 import { NatsCluster, type NatsClusterLayout } from "./natsCluster.js";
-import { createNatsSecurity, natsClientSecurityConfig, natsRouteTlsConfig } from "./natsSecurity.js";
+import {
+  createNatsTls,
+  createNatsUsers,
+  type NatsUserName,
+  type NatsUsers,
+  natsClientSecurityConfig,
+  natsRouteTlsConfig,
+} from "./natsSecurity.js";
 import { sleep } from "./process.js";
 
 const execFileAsync = promisify(execFile);
@@ -66,7 +73,10 @@ export interface DevnetOptions {
   faultTimeoutSeconds?: number;
   /** seconds per election round (node default when absent) */
   roundTimeoutSeconds?: number;
-  /** NATS with TLS (routes mutually verified) and one user; the nodes connect with both (natsSecurity.ts) */
+  /**
+   * NATS with TLS as well (client port and routes, mutually verified); every devnet has one NATS user per
+   * role and an admin user (natsSecurity.ts)
+   */
   natsAuth?: boolean;
   /** run a CUSTOM network of this name (its own bootstrap identity, key and genesis allocation) instead of LOCAL */
   customNet?: string;
@@ -88,8 +98,12 @@ interface DevnetState {
   options: DevnetOptions;
   nats: NatsClusterLayout;
   nodes: NodeLayout[];
-  /** how nodes reach a NATS with TLS and users (`natsAuth`) */
-  natsClient?: NatsClientCredentials;
+  /**
+   * how nodes reach NATS: each role's user and the operator's admin user (clear passwords: the file is
+   * 0600), and with `natsAuth` the CA file. Absent in a devnet made before NATS users (all open).
+   */
+  natsUsers?: NatsUsers;
+  natsCaFile?: string;
   /** present when the devnet runs a CUSTOM network */
   custom?: CustomNetworkSettings;
 }
@@ -227,9 +241,30 @@ function nodeArgs(
   ];
 }
 
-function writeJsonAtomically(path: string, value: unknown): void {
-  writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}\n`);
+/**
+ * Write JSON through a temporary file renamed over `path`. `mode` 0600 for a file holding secrets
+ * (devnet-state.json: node keys, NATS passwords); devnet.json holds none.
+ */
+function writeJsonAtomically(path: string, value: unknown, mode = 0o644): void {
+  writeFileSync(`${path}.tmp`, `${JSON.stringify(value, null, 2)}\n`, { mode });
+  chmodSync(`${path}.tmp`, mode); // writeFileSync's mode applies only when it creates the file
   renameSync(`${path}.tmp`, path);
+}
+
+/** Write DIR/devnet-state.json, readable by its owner only (it holds every node's key and NATS password). */
+function writeState(dir: string, state: DevnetState): void {
+  writeJsonAtomically(join(dir, "devnet-state.json"), state, 0o600);
+}
+
+/** A `natsAuth` devnet's credentials for one user (a role's, or the admin's). */
+function natsCredentials(state: DevnetState, user: NatsUserName): NatsClientCredentials | undefined {
+  if (state.natsUsers === undefined) return undefined;
+  const u = state.natsUsers[user];
+  return {
+    user: u.user,
+    password: u.password,
+    ...(state.natsCaFile === undefined ? {} : { caFile: state.natsCaFile }),
+  };
 }
 
 export class Devnet {
@@ -270,28 +305,22 @@ export class Devnet {
     mkdirSync(dir, { recursive: true });
 
     const custom = options.customNet === undefined ? undefined : await newCustomNetwork(dir, options.customNet, log);
-    const { subjectPrefix, setsSubjectPrefix } = clusterNames({
+    const subjects = clusterNames({
       network: custom === undefined ? "LOCAL" : "CUSTOM",
       customNet: options.customNet ?? "",
     });
-    const security = options.natsAuth === true ? await createNatsSecurity(dir) : undefined;
+    // every devnet: one NATS user per role and an admin (natsPermissions.ts); --nats-auth: TLS as well
+    const users = createNatsUsers();
+    const tls = options.natsAuth === true ? await createNatsTls(dir) : undefined;
     const nats = await NatsCluster.create(
       {
         dir,
         size: options.nats,
-        ...(security === undefined
-          ? {}
-          : {
-              extraConfig: natsClientSecurityConfig(security, subjectPrefix, setsSubjectPrefix),
-              routeTls: natsRouteTlsConfig(security),
-            }),
+        extraConfig: natsClientSecurityConfig(tls === undefined ? { users } : { ...tls, users }, subjects),
+        ...(tls === undefined ? {} : { routeTls: natsRouteTlsConfig(tls) }),
       },
       detached,
     );
-    const natsClient: NatsClientCredentials | undefined =
-      security === undefined
-        ? undefined
-        : { user: security.user, password: security.password, caFile: security.certFile };
     const natsUrls = nats.urls.join(",");
     const replicas = Math.min(options.nats, 3);
     const names: { name: string; role: NodeRole }[] = [
@@ -321,16 +350,18 @@ export class Devnet {
       options: { ...options, dir },
       nats: nats.layout,
       nodes: layouts,
-      ...(natsClient === undefined ? {} : { natsClient }),
+      natsUsers: users,
+      ...(tls === undefined ? {} : { natsCaFile: tls.certFile }),
       ...(custom === undefined ? {} : { custom }),
     };
     const nodes = layouts.map((l) => new LedgerdNode(l, LEDGERD_BIN));
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
-      n.writeConfig({ ...(natsClient === undefined ? {} : { nats: natsClient }), app: customAppLines(custom) });
+      const nats = natsCredentials(state, n.role);
+      n.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(custom) });
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
-    writeJsonAtomically(join(dir, "devnet-state.json"), state);
+    writeState(dir, state);
 
     try {
       log(`starting ${options.nats} nats-server(s)`);
@@ -385,13 +416,11 @@ export class Devnet {
     const layout: NodeLayout = { name, role, port: port!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
-    node.writeConfig({
-      ...(this.state.natsClient === undefined ? {} : { nats: this.state.natsClient }),
-      app: customAppLines(this.state.custom),
-    });
+    const nats = natsCredentials(this.state, role);
+    node.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(this.state.custom) });
     this.nodes.push(node);
     this.state.nodes.push(layout);
-    writeJsonAtomically(join(this.dir, "devnet-state.json"), this.state);
+    writeState(this.dir, this.state);
     node.start(this.detached);
     this.writeDevnetJson();
     await node.waitServing();
@@ -415,9 +444,17 @@ export class Devnet {
     return this.state.custom;
   }
 
-  /** The NATS user, password and CA file of a devnet started with `natsAuth` (undefined otherwise). */
+  /**
+   * The operator's NATS user (every subject: `nats stream …`, purges), its password and, with `natsAuth`, the
+   * CA file (undefined for a devnet made before NATS users).
+   */
   get natsClient(): NatsClientCredentials | undefined {
-    return this.state.natsClient;
+    return natsCredentials(this.state, "admin");
+  }
+
+  /** The NATS credentials of one role's user (or the admin's) (undefined for a devnet made before NATS users). */
+  natsCredentials(user: NatsUserName): NatsClientCredentials | undefined {
+    return natsCredentials(this.state, user);
   }
 
   get options(): DevnetOptions {

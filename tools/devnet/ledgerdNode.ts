@@ -18,12 +18,12 @@ export interface ServerIdentity {
   pubkey: string;
 }
 
-/** How a node logs in to a NATS with TLS and users ([Cluster] NatsUser, NatsPassword, NatsTlsCA). */
+/** How a node logs in to NATS: its role's user ([Cluster] NatsUser, NatsPassword) and, with TLS, NatsTlsCA. */
 export interface NatsClientCredentials {
   user: string;
   password: string;
-  /** PEM file of the CA (here: the nats-servers' self-signed certificate) */
-  caFile: string;
+  /** PEM file of the CA (here: the nats-servers' self-signed certificate); absent: no TLS */
+  caFile?: string;
 }
 
 /** Everything needed to start a node again. Persisted in DIR/devnet-state.json. */
@@ -67,7 +67,12 @@ export function nodeConfigText(
       `LocalServerPublicKey = ${layout.key.pubkey}`,
     );
   if (nats !== undefined)
-    lines.push("[Cluster]", `NatsUser = ${nats.user}`, `NatsPassword = ${nats.password}`, `NatsTlsCA = ${nats.caFile}`);
+    lines.push(
+      "[Cluster]",
+      `NatsUser = ${nats.user}`,
+      `NatsPassword = ${nats.password}`,
+      ...(nats.caFile === undefined ? [] : [`NatsTlsCA = ${nats.caFile}`]),
+    );
   lines.push("");
   return lines.join("\n");
 }

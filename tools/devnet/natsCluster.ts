@@ -206,7 +206,12 @@ export class NatsCluster {
     };
     for (const s of layout.servers) {
       mkdirSync(join(s.dir, "store"), { recursive: true });
-      writeFileSync(join(s.dir, "nats.conf"), natsServerConfig(layout, s, options.extraConfig ?? [], options.routeTls));
+      // 0600: with --nats-auth it holds the users' password hashes (bcrypt, but still not for other users)
+      writeFileSync(
+        join(s.dir, "nats.conf"),
+        natsServerConfig(layout, s, options.extraConfig ?? [], options.routeTls),
+        { mode: 0o600 },
+      );
     }
     return new NatsCluster(layout, binary, detached);
   }

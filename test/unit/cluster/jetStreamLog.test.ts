@@ -177,7 +177,7 @@ describe("JetStreamLog (real nats-server)", () => {
     const nats = await startNatsCluster(1, {
       extraConfig: [
         `tls { cert_file: "${files.certFile}", key_file: "${files.keyFile}" }`,
-        // the permissions docs/cluster.md gives a node: its network's subjects, the JetStream API, inboxes
+        // one user with broad rights (the per-role users of docs/cluster.md §2.3: cluster-permissions.test.ts)
         "authorization { users: [ { user: ledgerd, password: s3cret, permissions: {" +
           ' publish: ["ledger.t5.>", "ledgersets.t5.>", "$JS.API.>", "_INBOX.>"],' +
           ' subscribe: ["ledger.t5.>", "ledgersets.t5.>", "_INBOX.>"] } } ] }',

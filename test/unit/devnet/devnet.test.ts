@@ -5,12 +5,24 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { clusterNames } from "../../../src/cluster/clusterConfig.js";
 import { minuteZeroVmIndex } from "../../../src/cluster/dbSig.js";
+import { natsConfigPermissions, nodePermissions } from "../../../src/cluster/natsPermissions.js";
 import { type DevnetOptions, validateDevnetOptions } from "../../../tools/devnet/devnet.js";
 import { nodeConfigText } from "../../../tools/devnet/ledgerdNode.js";
 import { natsServerConfig } from "../../../tools/devnet/natsCluster.js";
-import { nodePermissions } from "../../../tools/devnet/natsSecurity.js";
 import { minuteZeroVm } from "../../support/testDevnet.js";
+
+/** NATS subject matching: `*` one token, `>` the rest (one token at least). */
+function natsMatches(pattern: string, subject: string): boolean {
+  const p = pattern.split(".");
+  const t = subject.split(".");
+  for (let i = 0; i < p.length; i++) {
+    if (p[i] === ">") return t.length > i;
+    if (i >= t.length || (p[i] !== "*" && p[i] !== t[i])) return false;
+  }
+  return p.length === t.length;
+}
 
 const key = { identity: "aa".repeat(32), privkey: "bb".repeat(32), pubkey: "cc".repeat(32) };
 
@@ -59,11 +71,47 @@ describe("devnet configuration", () => {
     assert.throws(() => validateDevnetOptions({ ...ok, customNet: "a b" }), /--custom/);
   });
 
-  test("a node may use its network's subjects, the JetStream API and inboxes, nothing else", () => {
-    assert.deepEqual(nodePermissions("ledger.custom_0a0b0c0d", "ledgersets.custom_0a0b0c0d"), {
-      publish: ["ledger.custom_0a0b0c0d.>", "ledgersets.custom_0a0b0c0d.>", "$JS.API.>", "_INBOX.>"],
-      subscribe: ["ledger.custom_0a0b0c0d.>", "ledgersets.custom_0a0b0c0d.>", "_INBOX.>"],
-    });
+  test("each role's NATS user: its network's subjects and the JetStream reads it needs; no stream administration", () => {
+    const names = clusterNames({ network: "CUSTOM", customNet: "acme" });
+    const fed = nodePermissions("federated", names);
+    const audit = nodePermissions("audit", names);
+    const follower = nodePermissions("follower", names);
+    const admin = [names.stream, names.setsStream].flatMap((s) =>
+      ["PURGE", "DELETE", "UPDATE", "MSG.DELETE"].map((op) => `$JS.API.STREAM.${op}.${s}`),
+    );
+    for (const p of [fed, audit, follower]) {
+      // denied outright, and in no allow list (not even through a wildcard)
+      assert.deepEqual(p.publish.deny, admin);
+      for (const subject of admin)
+        for (const a of p.publish.allow) assert.ok(!natsMatches(a, subject), `${a} lets ${subject} through`);
+      assert.ok(!p.publish.allow.some((a) => a.startsWith("_INBOX")), "replies need no publish right");
+    }
+    // servers append to the log and the archive and answer forwarded writes; only federated servers create
+    assert.ok(
+      fed.publish.allow.includes(`${names.subjectPrefix}.>`) &&
+        audit.publish.allow.includes(`${names.subjectPrefix}.>`),
+    );
+    assert.ok(
+      audit.publish.allow.includes(`${names.setsSubjectPrefix}.>`),
+      "a promoted audit server writes block sets",
+    );
+    assert.ok(fed.publish.allow.includes(`$JS.API.STREAM.CREATE.${names.stream}`));
+    assert.ok(!audit.publish.allow.some((a) => a.includes("STREAM.CREATE")));
+    assert.deepEqual(fed.subscribe.allow, ["_INBOX_federated.>", names.intakeSubject, `${names.intakeSubject}.all`]);
+    assert.ok(fed.allowResponses && audit.allowResponses);
+    // a follower: no log subject, no archive subject, no create; its writes go on the intake subject
+    assert.deepEqual(
+      follower.publish.allow.filter((a) => !a.startsWith("$JS.API.")),
+      [names.intakeSubject, `${names.intakeSubject}.all`],
+    );
+    assert.ok(!follower.publish.allow.some((a) => a.includes("STREAM.CREATE")));
+    assert.deepEqual(follower.subscribe.allow, ["_INBOX_follower.>"]);
+    assert.equal(follower.allowResponses, false);
+    assert.match(
+      natsConfigPermissions(follower),
+      /^\{ publish: \{ allow: \[.*\], deny: \[.*\] \}, subscribe: \{ allow: \["_INBOX_follower\.>"\] \} \}$/,
+    );
+    assert.match(natsConfigPermissions(fed), /allow_responses: true \}$/);
   });
 
   test("minute-0 VM order: the harness agrees with the node and with factomd's MakeMap by hand", () => {
