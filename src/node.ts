@@ -118,6 +118,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
     });
     cleanups.push(() => store.close());
+    if (store.queryIndexCaughtUp > 0)
+      log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
 
     const verifier: Verifier =
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
@@ -252,6 +254,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
       {
         ledger: countWrites(ledger, monitor.metrics),
+        queries: store.queries,
         log,
         anchors: anchoring,
         ...(federation === undefined ? {} : { cluster: federation }),

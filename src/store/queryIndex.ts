@@ -1,0 +1,234 @@
+/**
+ * The query index (docs/ledger.md §Query index): what the `/v2` query extensions read (a chain's entries in
+ * order, entries and chains by ext IDs, an address's history), kept by the store itself.
+ *
+ * It is a function of the saved blocks only: `indexHeight` reads one height's blocks (directory, entry, EC,
+ * asset) and their entries back from the environment and writes the index records they imply. It runs inside
+ * the transaction that saves the block set (blockSetWriterTask.ts, and LedgerStore.initialize/saveBlockSet),
+ * after the set's own puts, so the index commits with the blocks or not at all and survives a `kill -9` with
+ * them; and it runs at start (`catchUpQueryIndex`) over the saved heights the index lacks (a store written
+ * before the index existed, an index dropped by an operator, a layout version changed). Every node indexes
+ * the blocks it saves, followers included, and the same blocks always make the same records.
+ *
+ * The `meta` record QUERY_INDEX_MARKER says which layout the index has and the next height it will index; a
+ * save indexes its height only when that is the marker's height, so a block set saved twice (a save retried
+ * after an unconfirmed commit) is not counted twice.
+ */
+import type { BlockKind as BlockKindType } from "./keys.js";
+import { BlockKind, heightKey } from "./keys.js";
+import { decodeDirectoryBlock } from "../protocol/dblock.js";
+import { decodeEntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
+import { decodeECBlock } from "../protocol/ecblock.js";
+import { commitTxId } from "../protocol/commit.js";
+import { assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
+import { transactionId } from "../protocol/transaction.js";
+import type { BinDb, Databases, RootEnv } from "./environment.js";
+import {
+  AddressItem,
+  type AddressItemValue,
+  AddressKind,
+  addressKey,
+  chainEntryKey,
+  encodeAddressItemValue,
+  encodeChainEntryValue,
+  encodeSearchEntryValue,
+  entryExtIds,
+  extIdKey,
+  extIdScope,
+  position,
+  QUERY_DB_NAMES,
+  QUERY_EXTID_LEVELS,
+  type QueryDbName,
+} from "./queryIndexKeys.js";
+
+/**
+ * Layout version of the index. Bump it when a key or value of queryIndexKeys.ts changes (or what is indexed):
+ * a node that finds another version drops the index and rebuilds it from the blocks at start.
+ */
+export const QUERY_INDEX_VERSION = 1;
+
+/** `meta` key: u32 QUERY_INDEX_VERSION ‖ u32 the next height to index (heights below it are indexed). */
+export const QUERY_INDEX_MARKER = "queryIndex";
+
+/**
+ * Heights indexed per transaction while catching up at start: small enough that a transaction of busy
+ * blocks stays a few hundred MB of dirty pages at most, large enough that the commits (one flush each) do not
+ * dominate a rebuild of many quiet blocks.
+ */
+const CATCH_UP_HEIGHTS_PER_TXN = 64;
+
+/** Where the index records go: one LMDB put each. */
+export type IndexPut = (db: QueryDbName, key: Uint8Array, value: Uint8Array) => void;
+
+/** The databases the index reads blocks from and writes itself into. */
+export type IndexDatabases = Pick<Databases, "blocks" | "heights" | "entries" | "meta" | QueryDbName>;
+
+function metaKey(): Buffer {
+  return Buffer.from(QUERY_INDEX_MARKER, "ascii");
+}
+
+/** The marker: layout version and the next height to index; undefined when there is none. */
+export function readMarker(dbs: Pick<Databases, "meta">): { version: number; next: number } | undefined {
+  const v = dbs.meta.getBinary(metaKey());
+  if (v === undefined || v.length !== 8) return undefined;
+  return { version: v.readUInt32BE(0), next: v.readUInt32BE(4) };
+}
+
+function writeMarker(dbs: Pick<Databases, "meta">, next: number): void {
+  const b = Buffer.allocUnsafe(8);
+  b.writeUInt32BE(QUERY_INDEX_VERSION, 0);
+  b.writeUInt32BE(next, 4);
+  dbs.meta.putSync(metaKey(), b);
+}
+
+/** Raw bytes of a saved block (without the kind byte), by primary hash. */
+function blockRaw(dbs: IndexDatabases, primary: Uint8Array): Uint8Array | undefined {
+  const v = dbs.blocks.getBinary(primary);
+  return v === undefined ? undefined : v.subarray(1);
+}
+
+function blockAt(dbs: IndexDatabases, kind: BlockKindType, height: number): Uint8Array | undefined {
+  const primary = dbs.heights.getBinary(heightKey(kind, height));
+  return primary === undefined ? undefined : blockRaw(dbs, primary);
+}
+
+/**
+ * Write the index records of saved height `height` through `put`, reading its blocks from `dbs` (inside the
+ * transaction that saved them, their puts are visible). Entry counts per chain are read-modify-written, so
+ * each height must be indexed once, in height order (the marker sees to it). Returns the entries indexed.
+ */
+export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
+  const dRaw = blockAt(dbs, BlockKind.directory, height);
+  if (dRaw === undefined) throw new RangeError(`query index: no directory block at height ${height}`);
+  const dblock = decodeDirectoryBlock(dRaw);
+  let entries = 0;
+  // entry blocks: every entry body entry after the admin, EC and asset blocks
+  for (let place = 3; place < dblock.entries.length; place++) {
+    const keyMR = dblock.entries[place]!.keyMR;
+    const raw = blockRaw(dbs, keyMR);
+    if (raw === undefined) throw new RangeError(`query index: entry block missing at height ${height}`);
+    const eblock = decodeEntryBlock(raw, { verifyBodyMR: false });
+    const chainId = eblock.chainId;
+    let first = eblock.sequence === 0;
+    const inBlock = entriesWithMinutes(eblock);
+    for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
+      const e = inBlock[ordinal]!;
+      const timestamp = entryTimestampSeconds(dblock.timestamp, e.minute);
+      const located = { entryHash: e.entryHash, entryBlockKeyMR: keyMR, timestamp, ordinal };
+      put("qChainEntries", chainEntryKey(chainId, height, e.index), encodeChainEntryValue(located));
+      entries++;
+      const entryRaw = dbs.entries.getBinary(e.entryHash);
+      const extIds = entryRaw === undefined ? undefined : entryExtIds(entryRaw);
+      if (extIds !== undefined && extIds.length > 0) {
+        const pos = position(height, place, e.index);
+        const value = encodeSearchEntryValue({ chainId, ...located });
+        const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
+        const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
+        for (let level = 0; level < levels; level++) {
+          const key = extIdKey(extIdScope(extIds, level), extIds[level]!, pos);
+          put("qEntryExtIds", key, value);
+          if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
+        }
+      }
+      first = false;
+    }
+    const count = inBlock.length;
+    if (count > 0) {
+      const old = dbs.qChainCounts.getBinary(chainId);
+      const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(count);
+      const b = Buffer.allocUnsafe(8);
+      b.writeBigUInt64BE(total, 0);
+      put("qChainCounts", chainId, b);
+    }
+  }
+  indexAddresses(dbs, height, dblock.timestamp, put);
+  return entries;
+}
+
+/** Asset inputs and outputs, then EC purchases and commits, of one height, numbered in that order. */
+function indexAddresses(dbs: IndexDatabases, height: number, dblockMinutes: number, put: IndexPut): void {
+  let item = 0;
+  const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
+    put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
+  };
+  /** seconds of each transaction by txid (hex), for the EC purchases it made */
+  const txSeconds = new Map<string, number>();
+  const fRaw = blockAt(dbs, BlockKind.asset, height);
+  if (fRaw !== undefined) {
+    for (const tx of assetBlockTransactions(decodeAssetBlock(fRaw))) {
+      const txId = transactionId(tx);
+      const timestamp = Math.floor(tx.milliTimestamp / 1000);
+      if (tx.ecOutputs.length > 0) txSeconds.set(Buffer.from(txId).toString("hex"), timestamp);
+      for (const io of tx.inputs)
+        add(AddressKind.asset, io.address, { item: AddressItem.input, txId, amount: io.amount, timestamp });
+      for (const io of tx.outputs)
+        add(AddressKind.asset, io.address, { item: AddressItem.output, txId, amount: io.amount, timestamp });
+    }
+  }
+  const ecRaw = blockAt(dbs, BlockKind.ec, height);
+  if (ecRaw === undefined) return;
+  for (const it of decodeECBlock(ecRaw, { verifyBodyHash: false }).items) {
+    if (it.type === "balanceIncrease") {
+      const timestamp = txSeconds.get(Buffer.from(it.txId).toString("hex")) ?? dblockMinutes * 60;
+      add(AddressKind.ec, it.ecPublicKey, { item: AddressItem.ecPurchase, txId: it.txId, amount: it.numEC, timestamp });
+    } else if (it.type === "entryCommit" || it.type === "chainCommit") {
+      const c = it.commit;
+      add(AddressKind.ec, c.ecPublicKey, {
+        item: c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit,
+        txId: commitTxId(c),
+        amount: BigInt(c.credits),
+        timestamp: Math.floor(c.milliTime / 1000),
+      });
+    }
+  }
+}
+
+/** A put into the named query database of `dbs`, synchronously (inside a transaction). */
+export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
+  return (db, key, value) => {
+    (dbs[db] as BinDb).putSync(key, value);
+  };
+}
+
+/**
+ * Inside the transaction that just saved height `height`'s block set: index it when it is the next height the
+ * marker expects (a fresh store's genesis too), and move the marker. Does nothing when the height is indexed
+ * already (a set saved again) or the index is behind or of another version (the next start catches up).
+ * Returns whether it indexed.
+ */
+export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
+  const marker = readMarker(dbs);
+  const expected = marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
+  if (expected !== height) return false;
+  indexHeight(dbs, height, putInto(dbs));
+  writeMarker(dbs, height + 1);
+  return true;
+}
+
+/**
+ * At open, before any save: bring the index up to `savedHeight`. A missing marker or another layout version
+ * drops every index database and starts from height 0. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN
+ * heights, each moving the marker, so a start cut short resumes where it stopped. Returns the heights indexed.
+ */
+export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight: number): number {
+  const marker = readMarker(dbs);
+  let next = marker !== undefined && marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
+  if (next === -1) {
+    // each clear is a transaction of its own: a start cut short among them finds no valid marker and clears again
+    for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
+    env.transactionSync(() => writeMarker(dbs, 0));
+    next = 0;
+  }
+  const first = next;
+  while (next <= savedHeight) {
+    const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
+    const from = next;
+    env.transactionSync(() => {
+      const put = putInto(dbs);
+      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
+      writeMarker(dbs, last + 1);
+    });
+    next = last + 1;
+  }
+  return next - first;
+}
