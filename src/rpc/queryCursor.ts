@@ -45,7 +45,8 @@ export function encodeCursor(method: CursorMethod, order: Order, position: Uint8
 export function expectCursor(p: Params, method: CursorMethod, order: Order): Uint8Array | undefined {
   const v = p.get("cursor");
   if (v === undefined || v === "") return undefined;
-  if (typeof v !== "string") throw invalidParams(`cursor: expected a string (a nextcursor of ${method}), got ${jsonType(v)}`);
+  if (typeof v !== "string")
+    throw invalidParams(`cursor: expected a string (a nextcursor of ${method}), got ${jsonType(v)}`);
   if (v.length > MAX_CURSOR_CHARS || !BASE64URL_RE.test(v))
     throw invalidParams(`cursor: malformed (not a nextcursor this node answered)`);
   const b = Buffer.from(v, "base64url");

@@ -14,15 +14,17 @@
  * save indexes its height only when that is the marker's height, so a block set saved twice (a save retried
  * after an unconfirmed commit) is not counted twice.
  */
-import type { BlockKind as BlockKindType } from "./keys.js";
-import { BlockKind, heightKey } from "./keys.js";
+
+import { commitTxId } from "../protocol/commit.js";
 import { decodeDirectoryBlock } from "../protocol/dblock.js";
 import { decodeEntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
 import { decodeECBlock } from "../protocol/ecblock.js";
-import { commitTxId } from "../protocol/commit.js";
+import { ProtocolError } from "../protocol/errors.js";
 import { assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
 import { transactionId } from "../protocol/transaction.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
+import type { BlockKind as BlockKindType } from "./keys.js";
+import { BlockKind, heightKey } from "./keys.js";
 import {
   AddressItem,
   type AddressItemValue,
@@ -141,45 +143,50 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
       put("qChainCounts", chainId, b);
     }
   }
-  indexAddresses(dbs, height, dblock.timestamp, put);
+  indexAddresses(dbs, height, put);
   return entries;
 }
 
-/** Asset inputs and outputs, then EC purchases and commits, of one height, numbered in that order. */
-function indexAddresses(dbs: IndexDatabases, height: number, dblockMinutes: number, put: IndexPut): void {
+/**
+ * Asset inputs, outputs and EC purchases (in transaction order), then the EC block's commits, of one height,
+ * numbered in that order. A purchase is read from the transaction's EC output (entry credits = base units /
+ * the block's exchange rate, rounded down, as the ledger credits them: rules.ts applyTransaction): the EC blocks
+ * this node builds carry no balance-increase items (ECID 04), so the EC block's own such items are not read,
+ * which also keeps a purchase from being counted twice in a block that had both.
+ */
+function indexAddresses(dbs: IndexDatabases, height: number, put: IndexPut): void {
   let item = 0;
   const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
     put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
   };
-  /** seconds of each transaction by txid (hex), for the EC purchases it made */
-  const txSeconds = new Map<string, number>();
   const fRaw = blockAt(dbs, BlockKind.asset, height);
   if (fRaw !== undefined) {
-    for (const tx of assetBlockTransactions(decodeAssetBlock(fRaw))) {
+    const block = decodeAssetBlock(fRaw);
+    const rate = block.exchangeRate;
+    for (const tx of assetBlockTransactions(block)) {
       const txId = transactionId(tx);
       const timestamp = Math.floor(tx.milliTimestamp / 1000);
-      if (tx.ecOutputs.length > 0) txSeconds.set(Buffer.from(txId).toString("hex"), timestamp);
       for (const io of tx.inputs)
         add(AddressKind.asset, io.address, { item: AddressItem.input, txId, amount: io.amount, timestamp });
       for (const io of tx.outputs)
         add(AddressKind.asset, io.address, { item: AddressItem.output, txId, amount: io.amount, timestamp });
+      for (const io of tx.ecOutputs) {
+        const credits = rate > 0n ? io.amount / rate : 0n;
+        add(AddressKind.ec, io.address, { item: AddressItem.ecPurchase, txId, amount: credits, timestamp });
+      }
     }
   }
   const ecRaw = blockAt(dbs, BlockKind.ec, height);
   if (ecRaw === undefined) return;
   for (const it of decodeECBlock(ecRaw, { verifyBodyHash: false }).items) {
-    if (it.type === "balanceIncrease") {
-      const timestamp = txSeconds.get(Buffer.from(it.txId).toString("hex")) ?? dblockMinutes * 60;
-      add(AddressKind.ec, it.ecPublicKey, { item: AddressItem.ecPurchase, txId: it.txId, amount: it.numEC, timestamp });
-    } else if (it.type === "entryCommit" || it.type === "chainCommit") {
-      const c = it.commit;
-      add(AddressKind.ec, c.ecPublicKey, {
-        item: c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit,
-        txId: commitTxId(c),
-        amount: BigInt(c.credits),
-        timestamp: Math.floor(c.milliTime / 1000),
-      });
-    }
+    if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
+    const c = it.commit;
+    add(AddressKind.ec, c.ecPublicKey, {
+      item: c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit,
+      txId: commitTxId(c),
+      amount: BigInt(c.credits),
+      timestamp: Math.floor(c.milliTime / 1000),
+    });
   }
 }
 
@@ -198,11 +205,32 @@ export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
  */
 export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
   const marker = readMarker(dbs);
-  const expected = marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
+  const expected =
+    marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
   if (expected !== height) return false;
-  indexHeight(dbs, height, putInto(dbs));
+  indexWhole(dbs, height);
   writeMarker(dbs, height + 1);
   return true;
+}
+
+/**
+ * Index one height all or nothing: the records are gathered first and put only once every block decoded. The
+ * store does not validate blocks (the ledger did), and the index must not fail a block save: a height whose
+ * blocks do not decode (never one the ledger built; the store's own tests save opaque bytes) gets no index
+ * records, the same on every node and at every rebuild.
+ */
+function indexWhole(dbs: IndexDatabases, height: number): void {
+  const records: [QueryDbName, Uint8Array, Uint8Array][] = [];
+  try {
+    indexHeight(dbs, height, (db, key, value) => {
+      records.push([db, key, value]);
+    });
+  } catch (e) {
+    if (e instanceof ProtocolError || e instanceof RangeError) return;
+    throw e;
+  }
+  const put = putInto(dbs);
+  for (const [db, key, value] of records) put(db, key, value);
 }
 
 /**
@@ -224,8 +252,7 @@ export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight
     const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
     const from = next;
     env.transactionSync(() => {
-      const put = putInto(dbs);
-      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
+      for (let h = from; h <= last; h++) indexWhole(dbs, h);
       writeMarker(dbs, last + 1);
     });
     next = last + 1;

@@ -22,8 +22,8 @@ import {
 } from "./blocks.js";
 import { chainHead, entry, pendingEntries, receipt } from "./entries.js";
 import { currentMinute, entryCreditRate, heights, properties, tpsRate } from "./node.js";
-import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { addressHistory, chainEntries, searchChains, searchEntries } from "./queries.js";
+import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { pendingTransactions, rawData, transaction } from "./transactions.js";
 
 /** Every `/v2` method. */

@@ -38,7 +38,9 @@ function expectOrder(p: Params): Order {
   const v = p.get("order");
   if (v === undefined) return "asc";
   if (v !== "asc" && v !== "desc")
-    throw invalidParams(`order: expected "asc" or "desc", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`);
+    throw invalidParams(
+      `order: expected "asc" or "desc", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`,
+    );
   return v;
 }
 
@@ -46,7 +48,9 @@ function expectMatch(p: Params): "exact" | "prefix" {
   const v = p.get("match");
   if (v === undefined) return "exact";
   if (v !== "exact" && v !== "prefix")
-    throw invalidParams(`match: expected "exact" or "prefix", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`);
+    throw invalidParams(
+      `match: expected "exact" or "prefix", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`,
+    );
   return v;
 }
 
@@ -84,7 +88,10 @@ function cursors(
   page: { next: Uint8Array | undefined; last: Uint8Array | undefined },
   after: Uint8Array | undefined,
 ): { nextcursor: string; resumecursor: string } {
-  return { nextcursor: encodeCursor(method, order, page.next), resumecursor: encodeCursor(method, order, page.last ?? after) };
+  return {
+    nextcursor: encodeCursor(method, order, page.next),
+    resumecursor: encodeCursor(method, order, page.last ?? after),
+  };
 }
 
 /** The JSON of an indexed entry; the entry's own bytes from the ledger (ext IDs; content unless left out). */
@@ -115,7 +122,9 @@ export function chainEntries(params: unknown, ctx: RpcContext): ChainEntriesResu
   const after = expectCursor(p, method, order);
   const limit = expectLimit(p);
   const content = expectBool(p, "content", true);
-  const page = unwrap(queries(ctx).chainEntries({ chainId, ...(after ? { after } : {}), desc: order === "desc", limit }));
+  const page = unwrap(
+    queries(ctx).chainEntries({ chainId, ...(after ? { after } : {}), desc: order === "desc", limit }),
+  );
   return {
     entries: page.items.map((e) => entryJson(e, ctx, content, false)),
     ...cursors(method, order, page, after),
