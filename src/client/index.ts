@@ -10,5 +10,13 @@ export {
   liveUrl,
   subscribe,
 } from "./liveClient.js";
-export { DEFAULT_TIMEOUT_MS, type Endpoint, NODE_METHODS, NodeClient, type NodeClientOptions } from "./nodeClient.js";
+export {
+  DEFAULT_TIMEOUT_MS,
+  type Endpoint,
+  NODE_METHODS,
+  NodeClient,
+  type NodeClientOptions,
+  type PagedMethod,
+  QUERY_METHODS,
+} from "./nodeClient.js";
 export type * from "./types.js";

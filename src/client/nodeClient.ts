@@ -38,8 +38,9 @@ export interface NodeClientOptions {
   timeoutMs?: number;
 }
 
-/** The query extensions that answer pages (`nextcursor`). */
-export type PagedMethod = "chain-entries" | "search-entries" | "search-chains" | "address-history";
+/** The query extensions that answer pages (`nextcursor`); the client has a wrapper for each. */
+export const QUERY_METHODS = ["chain-entries", "search-entries", "search-chains", "address-history"] as const;
+export type PagedMethod = (typeof QUERY_METHODS)[number];
 
 /** Which interface a method lives on (spec §4.1 → /v2, §4.2 → /debug). */
 export type Endpoint = "v2" | "debug";

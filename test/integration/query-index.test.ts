@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { open } from "lmdb";
+import { NodeClient } from "../../src/client/index.js";
 import { encodeAddress, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { commitTxId } from "../../src/protocol/commit.js";
@@ -304,6 +305,18 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
       (r) => r.entries,
     );
     assert.deepEqual(desc, [...expected].reverse());
+    // the client library's wrappers page the same
+    const client = new NodeClient({ url: `http://127.0.0.1:${node.port}` });
+    try {
+      const viaClient: unknown[] = [];
+      for await (const page of client.pages("chain-entries", { chainid: appChain, limit: 30 }))
+        viaClient.push(...page.entries);
+      assert.deepEqual(viaClient, expected);
+      const first = await client.chainEntries({ chainid: appChain, limit: 1, order: "desc" });
+      assert.deepEqual(first.entries, [expected[expected.length - 1]]);
+    } finally {
+      client.close();
+    }
     const bare = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: appChain, limit: 2, content: false });
     assert.equal("content" in bare.entries[0]!, false);
     const none = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: "ab".repeat(32) });
@@ -463,6 +476,60 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     ).map((e) => (e as { entryhash: string }).entryhash);
     assert.equal(new Set(seen).size, seen.length, "no entry twice");
     assert.deepEqual(seen, all);
+  });
+
+  it("a kill -9 while blocks are saved leaves the index and the blocks consistent", async () => {
+    const chain = await newChain(["qtest-crash"], "written through a kill -9");
+    const heightOf = async (): Promise<number> =>
+      (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const start = await heightOf();
+    let stop = false;
+    const writing = (async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          await newEntry(chain, ["crash", String(i)], `entry ${i}`);
+        } catch {
+          return; // the node is gone
+        }
+      }
+    })();
+    await waitFor(
+      "blocks saved while writing",
+      async () => ((await heightOf()) >= start + 3 ? true : undefined),
+      120_000,
+      100,
+    );
+    await node.kill9();
+    stop = true;
+    await writing;
+    await node.restart();
+    // once height h + 2 is open, h is saved (a close waits for the previous save), and so indexed with it
+    const h = await heightOf();
+    await waitFor("two more blocks", async () => ((await heightOf()) >= h + 2 ? true : undefined), 120_000, 100);
+    const { entries, addresses } = await walk(node, h);
+    const expected = entries.filter((e) => e.chainid === chain).map((e) => entryView(e, false));
+    assert.ok(expected.length > 1);
+    const got = await allPages<ChainEntriesResult>(
+      node,
+      "chain-entries",
+      { chainid: chain, limit: 50 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      got.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      expected,
+    );
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    const history = await allPages<AddressHistoryResult>(
+      node,
+      "address-history",
+      { address: ecAddress, limit: 200 },
+      (r) => r.items,
+    );
+    assert.deepEqual(
+      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      addresses.get(ecAddress),
+    );
   });
 
   it("rebuilds an index dropped while the node is stopped, equal to the one it kept", async () => {
