@@ -33,7 +33,6 @@ import {
   chainEntryKey,
   encodeAddressItemValue,
   encodeChainEntryValue,
-  encodeSearchEntryValue,
   entryExtIds,
   extIdKey,
   extIdScope,
@@ -58,6 +57,9 @@ export const QUERY_INDEX_MARKER = "queryIndex";
  * dominate a rebuild of many quiet blocks.
  */
 const CATCH_UP_HEIGHTS_PER_TXN = 64;
+
+/** The scope of every entry's first ext ID (it depends on nothing before it). */
+const FIRST_SCOPE = extIdScope([], 0);
 
 /** Where the index records go: one LMDB put each. */
 export type IndexPut = (db: QueryDbName, key: Uint8Array, value: Uint8Array) => void;
@@ -119,15 +121,20 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
       const located = { entryHash: e.entryHash, entryBlockKeyMR: keyMR, timestamp, ordinal };
       put("qChainEntries", chainEntryKey(chainId, height, e.index), encodeChainEntryValue(located));
       entries++;
-      const entryRaw = dbs.entries.getBinary(e.entryHash);
-      const extIds = entryRaw === undefined ? undefined : entryExtIds(entryRaw);
+      // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
+      // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
+      // byteLength the whole buffer's (store.ts plain).
+      const fast = dbs.entries.getBinaryFast(e.entryHash);
+      const extIds =
+        fast === undefined ? undefined : entryExtIds(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
       if (extIds !== undefined && extIds.length > 0) {
         const pos = position(height, place, e.index);
-        const value = encodeSearchEntryValue({ chainId, ...located });
+        // the chain ID only: the rest is the entry's qChainEntries record, found from the key's position
+        const value = chainId;
         const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
         const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
         for (let level = 0; level < levels; level++) {
-          const key = extIdKey(extIdScope(extIds, level), extIds[level]!, pos);
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : extIdScope(extIds, level), extIds[level]!, pos);
           put("qEntryExtIds", key, value);
           if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
         }

@@ -13,7 +13,7 @@ import { sha256 } from "../protocol/hash.js";
 export const QUERY_DB_NAMES = {
   /** chain ID (32) ‖ u32 height ‖ u32 item index in the entry block → ChainEntryValue (72) */
   qChainEntries: "qChainEntries",
-  /** ExtIdKey of every saved entry → SearchEntryValue (104) */
+  /** ExtIdKey of every saved entry → chain ID (32); the rest is its qChainEntries record (position in the key) */
   qEntryExtIds: "qEntryExtIds",
   /** ExtIdKey of each chain's first entry → chain ID (32) ‖ first entry hash (32) */
   qChainExtIds: "qChainExtIds",
@@ -196,15 +196,10 @@ export function positionHeight(key: Uint8Array, at: number): number {
 /** Byte offset of the position in an ExtIdKey. */
 export const EXTID_KEY_POSITION_AT = SCOPE_BYTES + EXTID_KEY_BYTES + 2;
 
-/** A saved entry found by its ext IDs: chain ID (32) ‖ ChainEntryValue (72). */
-export interface SearchEntryValue extends ChainEntryValue {
-  chainId: Uint8Array;
-}
-export function encodeSearchEntryValue(v: SearchEntryValue): Buffer {
-  return Buffer.concat([v.chainId, encodeChainEntryValue(v)]);
-}
-export function decodeSearchEntryValue(b: Uint8Array): SearchEntryValue {
-  return { chainId: b.slice(0, 32), ...decodeChainEntryValue(b.subarray(32)) };
+/** Height and item index of the position in an ExtIdKey: with the chain ID (its value), its qChainEntries key. */
+export function extIdKeyChainEntry(key: Uint8Array, chainId: Uint8Array): Buffer {
+  const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  return chainEntryKey(chainId, b.readUInt32BE(EXTID_KEY_POSITION_AT), b.readUInt32BE(EXTID_KEY_POSITION_AT + 8));
 }
 
 /** qAddresses key. */

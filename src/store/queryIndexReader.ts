@@ -14,11 +14,11 @@ import {
   CHAIN_ENTRY_KEY_LENGTH,
   decodeAddressItemValue,
   decodeChainEntryValue,
-  decodeSearchEntryValue,
   EXTID_KEY_BYTES,
   EXTID_KEY_LENGTH,
   EXTID_KEY_POSITION_AT,
   entryExtIds,
+  extIdKeyChainEntry,
   extIdKeyLength,
   extIdRange,
   extIdScope,
@@ -91,11 +91,14 @@ export class QueryIndexReader {
     const { prefix, check, minLength } = this.extIdQuery(q.extIds, q.match);
     return this.page("qEntryExtIds", prefix, EXTID_KEY_LENGTH, { ...q, desc: false }, (key, value) => {
       if (extIdKeyLength(key) < minLength) return undefined;
-      const v = decodeSearchEntryValue(value);
-      if (q.chainId !== undefined && !bytesEqual(v.chainId, q.chainId)) return undefined;
+      const chainId = value.slice(0, 32);
+      if (q.chainId !== undefined && !bytesEqual(chainId, q.chainId)) return undefined;
+      const located = this.dbs.qChainEntries.getBinary(extIdKeyChainEntry(key, chainId));
+      if (located === undefined) return undefined;
+      const v = decodeChainEntryValue(located);
       if (check && !this.entryMatches(v.entryHash, q.extIds, q.match)) return undefined;
       return {
-        chainId: v.chainId,
+        chainId,
         entryHash: v.entryHash,
         entryBlockKeyMR: v.entryBlockKeyMR,
         directoryBlockHeight: positionHeight(key, EXTID_KEY_POSITION_AT),
