@@ -11,8 +11,6 @@ import { open } from "lmdb";
 import { NodeClient } from "../../src/client/index.js";
 import { encodeAddress, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
-import { commitTxId } from "../../src/protocol/commit.js";
-import { decodeECBlock } from "../../src/protocol/ecblock.js";
 import type {
   AddressHistoryResult,
   ChainEntriesResult,
@@ -23,153 +21,11 @@ import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
 import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
 import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
 import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
 import { waitFor } from "../support/waitFor.js";
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
 const hexText = (s: string): string => toHex(text(s));
-
-/** An entry as the brute-force walk finds it. */
-interface Walked {
-  chainid: string;
-  entryhash: string;
-  extids: string[];
-  content: string;
-  dbheight: number;
-  entryblockkeymr: string;
-  timestamp: number;
-  position: number;
-  /** first entry of its chain */
-  first: boolean;
-}
-
-interface AddressItem {
-  kind: string;
-  txid: string;
-  dbheight: number;
-  timestamp: number;
-  amount: string;
-}
-
-/** Every saved entry and address item up to `height`, in ledger order, through the spec's methods. */
-async function walk(
-  node: LedgerdProcess,
-  height: number,
-): Promise<{ entries: Walked[]; addresses: Map<string, AddressItem[]> }> {
-  const entries: Walked[] = [];
-  const addresses = new Map<string, AddressItem[]>();
-  const add = (address: string, item: AddressItem): void => {
-    const list = addresses.get(address) ?? [];
-    list.push(item);
-    addresses.set(address, list);
-  };
-  for (let h = 0; h <= height; h++) {
-    const d = await node.rpc<{ dblock: { dbentries: { chainid: string; keymr: string }[] } }>("dblock-by-height", {
-      height: h,
-    });
-    for (const de of d.dblock.dbentries.slice(3)) {
-      const eb = await node.rpc<{
-        header: { chainid: string; dbheight: number; blocksequencenumber: number };
-        entrylist: { entryhash: string; timestamp: number }[];
-      }>("entry-block", { keymr: de.keymr });
-      let position = 0;
-      for (const e of eb.entrylist) {
-        const got = await node.rpc<{ chainid: string; content: string; extids: string[] }>("entry", {
-          hash: e.entryhash,
-        });
-        entries.push({
-          chainid: eb.header.chainid,
-          entryhash: e.entryhash,
-          extids: got.extids,
-          content: got.content,
-          dbheight: eb.header.dbheight,
-          entryblockkeymr: de.keymr,
-          timestamp: e.timestamp,
-          position,
-          first: eb.header.blocksequencenumber === 0 && position === 0,
-        });
-        position++;
-      }
-    }
-    const f = await node.rpc<{
-      fblock: {
-        exchrate: number;
-        transactions: {
-          txid: string;
-          millitimestamp: number;
-          inputs: { amount: number; useraddress: string }[];
-          outputs: { amount: number; useraddress: string }[];
-          outecs: { amount: number; useraddress: string }[];
-        }[];
-      };
-    }>("fblock-by-height", { height: h });
-    for (const tx of f.fblock.transactions) {
-      const timestamp = Math.floor(tx.millitimestamp / 1000);
-      for (const io of tx.inputs)
-        add(io.useraddress, { kind: "input", txid: tx.txid, dbheight: h, timestamp, amount: String(io.amount) });
-      for (const io of tx.outputs)
-        add(io.useraddress, { kind: "output", txid: tx.txid, dbheight: h, timestamp, amount: String(io.amount) });
-      for (const io of tx.outecs)
-        add(io.useraddress, {
-          kind: "ecpurchase",
-          txid: tx.txid,
-          dbheight: h,
-          timestamp,
-          amount: String(BigInt(io.amount) / BigInt(f.fblock.exchrate)),
-        });
-    }
-    const ec = await node.rpc<{ rawdata: string }>("ecblock-by-height", { height: h });
-    for (const item of decodeECBlock(fromHex(ec.rawdata)).items) {
-      if (item.type === "entryCommit" || item.type === "chainCommit")
-        add(encodeAddress("EC", item.commit.ecPublicKey), {
-          kind: item.type === "chainCommit" ? "chaincommit" : "commit",
-          txid: toHex(commitTxId(item.commit)),
-          dbheight: h,
-          timestamp: Math.floor(item.commit.milliTime / 1000),
-          amount: String(item.commit.credits),
-        });
-    }
-  }
-  return { entries, addresses };
-}
-
-/** Every page of a paged method, following nextcursor until "". */
-async function allPages<R extends { nextcursor: string }>(
-  node: LedgerdProcess,
-  method: string,
-  params: Record<string, unknown>,
-  pick: (r: R) => unknown[],
-): Promise<unknown[]> {
-  const out: unknown[] = [];
-  let cursor = "";
-  for (let pages = 0; pages < 10_000; pages++) {
-    const r = await node.rpc<R>(method, { ...params, cursor });
-    out.push(...pick(r));
-    if (r.nextcursor === "") return out;
-    cursor = r.nextcursor;
-  }
-  throw new Error(`${method}: more than 10,000 pages`);
-}
-
-function entryView(w: Walked, withChain: boolean): Record<string, unknown> {
-  return {
-    entryhash: w.entryhash,
-    ...(withChain ? { chainid: w.chainid } : {}),
-    extids: w.extids,
-    content: w.content,
-    dbheight: w.dbheight,
-    entryblockkeymr: w.entryblockkeymr,
-    timestamp: w.timestamp,
-    position: w.position,
-  };
-}
-
-/** Do `have` ext IDs (hex) start with `wanted` (the last equal, or a prefix of it)? */
-function extIdsMatch(have: string[], wanted: string[], match: "exact" | "prefix"): boolean {
-  if (have.length < wanted.length) return false;
-  const last = wanted.length - 1;
-  for (let i = 0; i < last; i++) if (have[i] !== wanted[i]) return false;
-  return match === "exact" ? have[last] === wanted[last] : have[last]!.startsWith(wanted[last]!);
-}
 
 async function expectInvalid(node: LedgerdProcess, method: string, params: unknown, member: RegExp): Promise<void> {
   await assert.rejects(node.rpc(method, params), (e: unknown) => {
@@ -189,6 +45,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
   const written: string[] = [];
 
   const call = (method: string, params?: unknown) => node.rpc(method, params);
+  const rpc = <T>(method: string, params?: unknown): Promise<T> => node.rpc<T>(method, params);
 
   async function newChain(extIds: string[], content: string): Promise<string> {
     const c = composeChain({
@@ -286,12 +143,12 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
 
   it("chain-entries pages equal the chain's entries walked block by block, ascending and descending", async () => {
     const height = await savedAll();
-    const { entries } = await walk(node, height);
+    const { entries } = await walk(rpc, height);
     const expected = entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false));
     assert.equal(expected.length, 76);
     for (const limit of [1, 7, 100]) {
       const asc = await allPages<ChainEntriesResult>(
-        node,
+        rpc,
         "chain-entries",
         { chainid: appChain, limit },
         (r) => r.entries,
@@ -299,7 +156,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
       assert.deepEqual(asc, expected, `asc, limit ${limit}`);
     }
     const desc = await allPages<ChainEntriesResult>(
-      node,
+      rpc,
       "chain-entries",
       { chainid: appChain, limit: 10, order: "desc" },
       (r) => r.entries,
@@ -325,7 +182,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
 
   it("search-entries and search-chains equal a full scan of the saved entries", async () => {
     const height = await savedAll();
-    const { entries } = await walk(node, height);
+    const { entries } = await walk(rpc, height);
     const cases: { extids: string[]; match: "exact" | "prefix"; chainid?: string }[] = [
       { extids: ["invoice"], match: "exact" },
       { extids: ["invoice", "n-00"], match: "prefix" },
@@ -347,7 +204,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
         .filter((e) => extIdsMatch(e.extids, wanted, c.match) && (c.chainid === undefined || e.chainid === c.chainid))
         .map((e) => entryView(e, true));
       const params = { extids: wanted, match: c.match, ...(c.chainid ? { chainid: c.chainid } : {}), limit: 4 };
-      const got = await allPages<SearchEntriesResult>(node, "search-entries", params, (r) => r.entries);
+      const got = await allPages<SearchEntriesResult>(rpc, "search-entries", params, (r) => r.entries);
       // exact matches come in ledger order; prefix matches ordered by the ext ID, then ledger order
       const key = (x: unknown) => (x as { entryhash: string }).entryhash;
       if (c.match === "exact") assert.deepEqual(got, expected, JSON.stringify(c));
@@ -368,7 +225,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
           entrycount: entries.filter((x) => x.chainid === e.chainid).length,
         }));
       const gotChains = await allPages<SearchChainsResult>(
-        node,
+        rpc,
         "search-chains",
         { extids: wanted, match: c.match, limit: 2 },
         (r) => r.chains,
@@ -384,16 +241,16 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
 
   it("address-history equals a scan of every asset and EC block", async () => {
     const height = await savedAll();
-    const { addresses } = await walk(node, height);
+    const { addresses } = await walk(rpc, height);
     const fa = encodeAddress("FA", rcd1Hash(GENESIS_KEY.publicKey));
     const ecAddress = encodeAddress("EC", ec.publicKey);
     for (const address of [fa, ecAddress]) {
       const expected = addresses.get(address) ?? [];
       assert.ok(expected.length > 0, address);
-      const got = await allPages<AddressHistoryResult>(node, "address-history", { address, limit: 9 }, (r) => r.items);
+      const got = await allPages<AddressHistoryResult>(rpc, "address-history", { address, limit: 9 }, (r) => r.items);
       assert.deepEqual(got, expected, address);
       const desc = await allPages<AddressHistoryResult>(
-        node,
+        rpc,
         "address-history",
         { address, limit: 5, order: "desc" },
         (r) => r.items,
@@ -468,7 +325,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     await savedAll();
     const all = (
       await allPages<ChainEntriesResult>(
-        node,
+        rpc,
         "chain-entries",
         { chainid: chain, limit: 1000, content: false },
         (r) => r.entries,
@@ -506,11 +363,11 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     // once height h + 2 is open, h is saved (a close waits for the previous save), and so indexed with it
     const h = await heightOf();
     await waitFor("two more blocks", async () => ((await heightOf()) >= h + 2 ? true : undefined), 120_000, 100);
-    const { entries, addresses } = await walk(node, h);
+    const { entries, addresses } = await walk(rpc, h);
     const expected = entries.filter((e) => e.chainid === chain).map((e) => entryView(e, false));
     assert.ok(expected.length > 1);
     const got = await allPages<ChainEntriesResult>(
-      node,
+      rpc,
       "chain-entries",
       { chainid: chain, limit: 50 },
       (r) => r.entries,
@@ -521,7 +378,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     );
     const ecAddress = encodeAddress("EC", ec.publicKey);
     const history = await allPages<AddressHistoryResult>(
-      node,
+      rpc,
       "address-history",
       { address: ecAddress, limit: 200 },
       (r) => r.items,
@@ -535,19 +392,19 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
   it("rebuilds an index dropped while the node is stopped, equal to the one it kept", async () => {
     await savedAll();
     const before = await allPages<SearchEntriesResult>(
-      node,
+      rpc,
       "search-entries",
       { extids: [hexText("invoice")], limit: 1000 },
       (r) => r.entries,
     );
     const history = await allPages<AddressHistoryResult>(
-      node,
+      rpc,
       "address-history",
       { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
       (r) => r.items,
     );
     const chains = await allPages<SearchChainsResult>(
-      node,
+      rpc,
       "search-chains",
       { extids: [hexText("qtest-app")], limit: 1000 },
       (r) => r.chains,
@@ -563,7 +420,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     assert.match(node.tail(20_000), /query index rebuilt from the saved blocks/);
     assert.deepEqual(
       await allPages<SearchEntriesResult>(
-        node,
+        rpc,
         "search-entries",
         { extids: [hexText("invoice")], limit: 1000 },
         (r) => r.entries,
@@ -572,7 +429,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     );
     assert.deepEqual(
       await allPages<AddressHistoryResult>(
-        node,
+        rpc,
         "address-history",
         { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
         (r) => r.items,
@@ -581,7 +438,7 @@ describe("query extensions against a real node", { timeout: 600_000 }, () => {
     );
     assert.deepEqual(
       await allPages<SearchChainsResult>(
-        node,
+        rpc,
         "search-chains",
         { extids: [hexText("qtest-app")], limit: 1000 },
         (r) => r.chains,
