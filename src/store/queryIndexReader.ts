@@ -181,15 +181,16 @@ export class QueryIndexReader {
     if (after !== undefined && (after.length !== keyLength || !startsWith(after, prefix)))
       return { refused: "it was made for another query (its position is outside this query's range)" };
     const end = prefixEnd(prefix);
+    // strictly after the cursor's position (exclusiveStart), in either direction
     const range = q.desc
-      ? { reverse: true, start: after ?? end, end: prefix }
-      : { start: after === undefined ? prefix : Buffer.concat([after, Uint8Array.of(0)]), end };
+      ? { reverse: true, start: after ?? end, end: prefix, exclusiveStart: after !== undefined }
+      : { start: after ?? prefix, end, exclusiveStart: after !== undefined };
     const items: T[] = [];
     let lastKey: Uint8Array | undefined;
     let read = 0;
     for (const { key, value } of this.dbs[db].getRange(range)) {
       const k = key as Uint8Array;
-      if (!startsWith(k, prefix) || (after !== undefined && bytesEqual(k, after))) continue;
+      if (!startsWith(k, prefix)) continue;
       if (items.length === q.limit || read === MAX_KEYS_PER_PAGE) {
         // a key is left: the next page starts after the last one taken (or read)
         return { items, next: lastKey, last: lastKey };
