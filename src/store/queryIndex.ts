@@ -16,11 +16,11 @@
  */
 
 import { commitTxId } from "../protocol/commit.js";
-import { decodeDirectoryBlock } from "../protocol/dblock.js";
-import { decodeEntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
-import { decodeECBlock } from "../protocol/ecblock.js";
+import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
+import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
+import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
-import { assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
+import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
 import { transactionId } from "../protocol/transaction.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
@@ -96,22 +96,60 @@ function blockAt(dbs: IndexDatabases, kind: BlockKindType, height: number): Uint
   return primary === undefined ? undefined : blockRaw(dbs, primary);
 }
 
+/** One height's blocks, decoded: everything the index records are made of (entries are read as they are written). */
+interface DecodedHeight {
+  dblock: DirectoryBlock;
+  /** entry blocks with their keyMR and place in the directory block */
+  eblocks: { place: number; keyMR: Uint8Array; eblock: EntryBlock }[];
+  asset: AssetBlock | undefined;
+  ec: ECBlock | undefined;
+}
+
 /**
- * Write the index records of saved height `height` through `put`, reading its blocks from `dbs` (inside the
- * transaction that saved them, their puts are visible). Entry counts per chain are read-modify-written, so
- * each height must be indexed once, in height order (the marker sees to it). Returns the entries indexed.
+ * Read and decode saved height `height`'s blocks (inside the transaction that saved them, their puts are
+ * visible). Undefined when a block is missing or does not decode: the store does not validate blocks (the
+ * ledger did), and the index must not fail a block save; such a height (never one the ledger built; the store's
+ * own tests save opaque bytes) gets no index records, the same on every node and at every rebuild. Decoding
+ * everything first makes the index of a height all or nothing without holding its records in memory.
+ */
+function decodeHeight(dbs: IndexDatabases, height: number): DecodedHeight | undefined {
+  try {
+    const dRaw = blockAt(dbs, BlockKind.directory, height);
+    if (dRaw === undefined) return undefined;
+    const dblock = decodeDirectoryBlock(dRaw);
+    const eblocks: DecodedHeight["eblocks"] = [];
+    // entry blocks: every body entry after the admin, EC and asset blocks
+    for (let place = 3; place < dblock.entries.length; place++) {
+      const keyMR = dblock.entries[place]!.keyMR;
+      const raw = blockRaw(dbs, keyMR);
+      if (raw === undefined) return undefined;
+      eblocks.push({ place, keyMR, eblock: decodeEntryBlock(raw, { verifyBodyMR: false }) });
+    }
+    const fRaw = blockAt(dbs, BlockKind.asset, height);
+    const ecRaw = blockAt(dbs, BlockKind.ec, height);
+    return {
+      dblock,
+      eblocks,
+      asset: fRaw === undefined ? undefined : decodeAssetBlock(fRaw),
+      ec: ecRaw === undefined ? undefined : decodeECBlock(ecRaw, { verifyBodyHash: false }),
+    };
+  } catch (e) {
+    if (e instanceof ProtocolError || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Write the index records of saved height `height` through `put`. Entry counts per chain are
+ * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
+ * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
  */
 export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
-  const dRaw = blockAt(dbs, BlockKind.directory, height);
-  if (dRaw === undefined) throw new RangeError(`query index: no directory block at height ${height}`);
-  const dblock = decodeDirectoryBlock(dRaw);
+  const decoded = decodeHeight(dbs, height);
+  if (decoded === undefined) return 0;
+  const { dblock } = decoded;
   let entries = 0;
-  // entry blocks: every entry body entry after the admin, EC and asset blocks
-  for (let place = 3; place < dblock.entries.length; place++) {
-    const keyMR = dblock.entries[place]!.keyMR;
-    const raw = blockRaw(dbs, keyMR);
-    if (raw === undefined) throw new RangeError(`query index: entry block missing at height ${height}`);
-    const eblock = decodeEntryBlock(raw, { verifyBodyMR: false });
+  for (const { place, keyMR, eblock } of decoded.eblocks) {
     const chainId = eblock.chainId;
     let first = eblock.sequence === 0;
     const inBlock = entriesWithMinutes(eblock);
@@ -150,7 +188,7 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
       put("qChainCounts", chainId, b);
     }
   }
-  indexAddresses(dbs, height, put);
+  indexAddresses(height, decoded, put);
   return entries;
 }
 
@@ -161,16 +199,14 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
  * this node builds carry no balance-increase items (ECID 04), so the EC block's own such items are not read,
  * which also keeps a purchase from being counted twice in a block that had both.
  */
-function indexAddresses(dbs: IndexDatabases, height: number, put: IndexPut): void {
+function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
   let item = 0;
   const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
     put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
   };
-  const fRaw = blockAt(dbs, BlockKind.asset, height);
-  if (fRaw !== undefined) {
-    const block = decodeAssetBlock(fRaw);
-    const rate = block.exchangeRate;
-    for (const tx of assetBlockTransactions(block)) {
+  if (decoded.asset !== undefined) {
+    const rate = decoded.asset.exchangeRate;
+    for (const tx of assetBlockTransactions(decoded.asset)) {
       const txId = transactionId(tx);
       const timestamp = Math.floor(tx.milliTimestamp / 1000);
       for (const io of tx.inputs)
@@ -183,9 +219,8 @@ function indexAddresses(dbs: IndexDatabases, height: number, put: IndexPut): voi
       }
     }
   }
-  const ecRaw = blockAt(dbs, BlockKind.ec, height);
-  if (ecRaw === undefined) return;
-  for (const it of decodeECBlock(ecRaw, { verifyBodyHash: false }).items) {
+  if (decoded.ec === undefined) return;
+  for (const it of decoded.ec.items) {
     if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
     const c = it.commit;
     add(AddressKind.ec, c.ecPublicKey, {
@@ -215,29 +250,9 @@ export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
   const expected =
     marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
   if (expected !== height) return false;
-  indexWhole(dbs, height);
+  indexHeight(dbs, height, putInto(dbs));
   writeMarker(dbs, height + 1);
   return true;
-}
-
-/**
- * Index one height all or nothing: the records are gathered first and put only once every block decoded. The
- * store does not validate blocks (the ledger did), and the index must not fail a block save: a height whose
- * blocks do not decode (never one the ledger built; the store's own tests save opaque bytes) gets no index
- * records, the same on every node and at every rebuild.
- */
-function indexWhole(dbs: IndexDatabases, height: number): void {
-  const records: [QueryDbName, Uint8Array, Uint8Array][] = [];
-  try {
-    indexHeight(dbs, height, (db, key, value) => {
-      records.push([db, key, value]);
-    });
-  } catch (e) {
-    if (e instanceof ProtocolError || e instanceof RangeError) return;
-    throw e;
-  }
-  const put = putInto(dbs);
-  for (const [db, key, value] of records) put(db, key, value);
 }
 
 /**
@@ -259,7 +274,8 @@ export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight
     const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
     const from = next;
     env.transactionSync(() => {
-      for (let h = from; h <= last; h++) indexWhole(dbs, h);
+      const put = putInto(dbs);
+      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
       writeMarker(dbs, last + 1);
     });
     next = last + 1;
