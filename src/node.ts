@@ -122,6 +122,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
     });
     cleanups.push(() => store.close());
+    if (store.queryIndexCaughtUp > 0)
+      log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
 
     const checker: Verifier =
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
@@ -282,6 +284,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
       {
         ledger: countWrites(ledger, monitor.metrics),
+        queries: store.queries,
         log,
         anchors: anchoring,
         ...(federation === undefined ? {} : { cluster: federation }),

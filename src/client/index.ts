@@ -10,7 +10,15 @@ export {
   liveUrl,
   subscribe,
 } from "./liveClient.js";
-export { DEFAULT_TIMEOUT_MS, type Endpoint, NODE_METHODS, NodeClient, type NodeClientOptions } from "./nodeClient.js";
+export {
+  DEFAULT_TIMEOUT_MS,
+  type Endpoint,
+  NODE_METHODS,
+  NodeClient,
+  type NodeClientOptions,
+  type PagedMethod,
+  QUERY_METHODS,
+} from "./nodeClient.js";
 export type * from "./types.js";
 export { WalletClient, type WalletClientOptions } from "./walletClient.js";
 export * from "./walletMethods.js";

@@ -4,6 +4,7 @@ import * as https from "node:https";
 import {
   DEBUG_METHOD_NAMES,
   type DebugMethods,
+  type PageParams,
   type ParamsOf,
   type ResultOf,
   V2_METHOD_NAMES,
@@ -36,6 +37,10 @@ export interface NodeClientOptions {
   /** whole-request deadline, milliseconds (default 30 000) */
   timeoutMs?: number;
 }
+
+/** The query extensions that answer pages (`nextcursor`); the client has a wrapper for each. */
+export const QUERY_METHODS = ["chain-entries", "search-entries", "search-chains", "address-history"] as const;
+export type PagedMethod = (typeof QUERY_METHODS)[number];
 
 /** Which interface a method lives on (spec §4.1 → /v2, §4.2 → /debug). */
 export type Endpoint = "v2" | "debug";
@@ -361,6 +366,40 @@ export class NodeClient {
   /** `transaction`: a transaction, commit or entry by hash with where it was included. */
   transaction(params: V2Params<"transaction">) {
     return this.call("transaction", params);
+  }
+
+  // ───────────────────────────── query extensions (docs/api.md "Query extensions") ─────────────────────────────
+
+  /** `chain-entries`: a page of a chain's saved entries, in ledger order (`order: "desc"` reversed). */
+  chainEntries(params: V2Params<"chain-entries">) {
+    return this.call("chain-entries", params);
+  }
+  /** `search-entries`: saved entries whose ext IDs start with `extids` (hex). */
+  searchEntries(params: V2Params<"search-entries">) {
+    return this.call("search-entries", params);
+  }
+  /** `search-chains`: chains whose first entry's ext IDs start with `extids` (hex). */
+  searchChains(params: V2Params<"search-chains">) {
+    return this.call("search-chains", params);
+  }
+  /** `address-history`: asset inputs and outputs of an FA address, purchases and commits of an EC address. */
+  addressHistory(params: V2Params<"address-history">) {
+    return this.call("address-history", params);
+  }
+  /**
+   * Every page of a paged query method, from `params.cursor` (or the start) until `nextcursor` is "": each page
+   * as the node answered it (its `resumecursor` is where to go on later, once more is saved).
+   */
+  async *pages<M extends PagedMethod>(method: M, params: V2Params<M>): AsyncGenerator<ResultOf<V2Methods, M>> {
+    const base = params as PageParams;
+    let cursor = base.cursor ?? "";
+    for (;;) {
+      const page = (await this.call(method, { ...base, cursor } as V2Params<M>)) as ResultOf<V2Methods, M>;
+      yield page;
+      const next = (page as { nextcursor: string }).nextcursor;
+      if (next === "") return;
+      cursor = next;
+    }
   }
 
   // ───────────────────────────── §4.2 debug methods (/debug) ─────────────────────────────

@@ -213,3 +213,81 @@ export interface LedgerDebugApi {
   /** Counters for `summary` (messages accepted/rejected, blocks closed, ...). */
   stats(): Record<string, number>;
 }
+
+// ── the query index (extension; docs/api.md "Query extensions") ──
+
+/**
+ * One page of an index read. `next` is the index position the next page starts after (opaque bytes the API
+ * wraps in a cursor); undefined when the range is exhausted. A page may hold fewer items than asked while
+ * `next` is set: a read that checks candidates stops after a bounded number of keys.
+ */
+export interface IndexPage<T> {
+  items: T[];
+  next: Uint8Array | undefined;
+  /** the last position this page read (set at the end of the range too): where to go on once more is saved */
+  last: Uint8Array | undefined;
+}
+/** A page, or why the position asked to start after does not belong to this query. */
+export type IndexAnswer<T> = IndexPage<T> | { refused: string };
+
+/** A saved entry as the index holds it. */
+export interface IndexedEntry {
+  chainId: Uint8Array;
+  entryHash: Uint8Array;
+  entryBlockKeyMR: Uint8Array;
+  directoryBlockHeight: number;
+  /** seconds since epoch: the end of the entry's minute */
+  timestamp: number;
+  /** place among its entry block's entries, from 0 (minute markers not counted) */
+  position: number;
+}
+/** A chain found by its first entry's ext IDs. */
+export interface IndexedChain {
+  chainId: Uint8Array;
+  firstEntryHash: Uint8Array;
+  /** height of the chain's first entry block */
+  directoryBlockHeight: number;
+  /** saved entries of the chain */
+  entryCount: bigint;
+}
+/** One item of an address's history. */
+export interface AddressHistoryItem {
+  kind: "input" | "output" | "ecpurchase" | "commit" | "chaincommit";
+  /** asset transaction id, or commit txid */
+  txId: Uint8Array;
+  directoryBlockHeight: number;
+  /** seconds since epoch (the transaction's or the commit's own time) */
+  timestamp: number;
+  /** base units (input, output) or entry credits (ecpurchase, commit, chaincommit) */
+  amount: bigint;
+}
+
+/**
+ * Reads of the query index over SAVED blocks (the open block is not in it). `after`: a `next` of an earlier page
+ * of the same query; ranges are in the ledger's order (height, then place), `desc` reversing it.
+ */
+export interface QueryIndexApi {
+  chainEntries(q: { chainId: Uint8Array; after?: Uint8Array; desc: boolean; limit: number }): IndexAnswer<IndexedEntry>;
+  /** entries whose ext IDs start with `extIds` (the last one equal, or starting with it for "prefix") */
+  searchEntries(q: {
+    extIds: Uint8Array[];
+    match: "exact" | "prefix";
+    chainId?: Uint8Array;
+    after?: Uint8Array;
+    limit: number;
+  }): IndexAnswer<IndexedEntry>;
+  searchChains(q: {
+    extIds: Uint8Array[];
+    match: "exact" | "prefix";
+    after?: Uint8Array;
+    limit: number;
+  }): IndexAnswer<IndexedChain>;
+  /** `address`: RCD hash (FA) or EC public key (EC) */
+  addressHistory(q: {
+    kind: "FA" | "EC";
+    address: Uint8Array;
+    after?: Uint8Array;
+    desc: boolean;
+    limit: number;
+  }): IndexAnswer<AddressHistoryItem>;
+}

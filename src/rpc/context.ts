@@ -7,7 +7,7 @@ import type { AuthorityView } from "../cluster/authorities.js";
 import type { FederationStatus } from "../cluster/federation.js";
 import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
-import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
+import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import type { EntryJson } from "../protocol/json/entryJson.js";
 import type { AddressCache } from "./addressCache.js";
@@ -20,6 +20,8 @@ import type { ViewCache } from "./viewCache.js";
 /** Dependencies of the RPC server (STYLE §3: constructors take options, then dependencies). */
 export interface RpcDependencies {
   ledger: LedgerApi & LedgerDebugApi;
+  /** the query index over saved blocks (store/queryIndex.ts); absent: the query extensions answer -32000 */
+  queries?: QueryIndexApi;
   log: Logger;
   getConfig(): NodeConfig;
   /** anchors of directory blocks read from the anchor chain (receipts), and the anchoring counters (summary) */

@@ -10,7 +10,11 @@
 import { MessageChannel, parentPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
+import { META_KEYS } from "./keys.js";
+import { indexSavedHeight } from "./queryIndex.js";
 import { forEachRecord } from "./recordStream.js";
+
+const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
 
 export interface WriteRequest {
   id: number;
@@ -38,10 +42,14 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
   try {
     let records = 0;
     env.transactionSync(() => {
+      let height = -1;
       forEachRecord(req.stream, (db, key, value) => {
         dbs[db].putSync(key, value);
         records++;
+        if (db === "meta" && SAVED_HEIGHT_KEY.equals(key)) height = Buffer.from(value).readUInt32BE(0);
       });
+      // the query index of the height, in this same transaction (queryIndex.ts): it reads the puts above
+      if (height >= 0) indexSavedHeight(dbs, height);
     });
     // With lmdb-js's overlapping sync a committed transaction is flushed asynchronously: answer only once
     // it is on disk, as the ledger acknowledges on top of it.

@@ -15,7 +15,7 @@ import { checkDataFile } from "./fileCheck.js";
 import { DB_NAMES } from "./keys.js";
 
 /**
- * Most named databases an environment may hold: the 13 of DB_NAMES plus room to add a few without
+ * Most named databases an environment may hold: the 18 of DB_NAMES (13 + the query index's 5) plus room to add a few without
  * reopening (LMDB sizes a table for this at open).
  */
 const MAX_DBS = 20;

@@ -2,6 +2,7 @@
  * Key layout of the LMDB environment (docs/ledger.md §Key layout). Every key is raw bytes; fixed-width
  * integers are big-endian so that LMDB's bytewise order is numeric order (range scans by height work).
  */
+import { QUERY_DB_NAMES } from "./queryIndexKeys.js";
 
 /** Named databases of the environment; one entry per thing stored (DESIGN §4). */
 export const DB_NAMES = {
@@ -31,6 +32,9 @@ export const DB_NAMES = {
   journal: "journal",
   /** ASCII name → value (see META_KEYS) */
   meta: "meta",
+  // the query index (queryIndex.ts, layouts in queryIndexKeys.ts); appended: a record stream names a database
+  // by its place in this list
+  ...QUERY_DB_NAMES,
 } as const;
 
 /** Block kinds: the first byte of a `blocks` value and of a `heights` key. */

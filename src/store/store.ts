@@ -27,6 +27,8 @@ import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
 import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
+import { catchUpQueryIndex, indexSavedHeight } from "./queryIndex.js";
+import { QueryIndexReader } from "./queryIndexReader.js";
 import { RecordStreamWriter } from "./recordStream.js";
 import {
   type ChainHead,
@@ -208,6 +210,10 @@ export class LedgerStore {
   /** block-set saves under way: close() lets them finish */
   private readonly saving = new Set<Promise<number>>();
   private closing = false;
+  /** heights the query index caught up with at open (queryIndex.ts catchUpQueryIndex): 0 when it was current */
+  queryIndexCaughtUp = 0;
+  /** reads of the query index (queryIndexReader.ts) */
+  readonly queries: QueryIndexReader;
 
   /** refuses writes before the disk is full (diskSpace.ts) */
   private readonly space: DiskSpaceGuard;
@@ -220,6 +226,7 @@ export class LedgerStore {
     reserveBytes: number,
   ) {
     this.dbs = openDatabases(env);
+    this.queries = new QueryIndexReader(this.dbs);
     this.writer = new BlockSetWriter({ path });
     this.space = new DiskSpaceGuard({
       path,
@@ -248,6 +255,7 @@ export class LedgerStore {
       store.checkIdentity(options);
       store.checkJournalBelongs();
       store.moveLegacyJournal();
+      if (!store.isFresh()) store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
       return store;
     } catch (e) {
       void env.close();
@@ -372,6 +380,7 @@ export class LedgerStore {
       this.metaPut(META_KEYS.storeId, id);
       for (const [db, k, v] of blockSetRecords(genesis)) this.dbs[db].putSync(k, v);
       if (genesis.journalCarry.length > 0) throw new RangeError("a genesis block set carries no journal records");
+      indexSavedHeight(this.dbs, genesis.height);
     });
   }
 
@@ -407,6 +416,7 @@ export class LedgerStore {
     this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
       for (const [db, k, v] of blockSetRecords(set)) this.dbs[db].putSync(k, v);
+      indexSavedHeight(this.dbs, set.height);
     });
   }
 

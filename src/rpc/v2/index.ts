@@ -1,6 +1,7 @@
 /**
  * The `/v2` method table (spec §4.1): method name → handler, grouped by domain. Extras beyond the spec
- * (documented in docs/api.md): tps-rate.
+ * (documented in docs/api.md): tps-rate, and the query extensions chain-entries, search-entries,
+ * search-chains, address-history.
  */
 import type { RpcContext } from "../context.js";
 import type { MethodTable } from "../jsonrpc.js";
@@ -21,6 +22,7 @@ import {
 } from "./blocks.js";
 import { chainHead, entry, pendingEntries, receipt } from "./entries.js";
 import { currentMinute, entryCreditRate, heights, properties, tpsRate } from "./node.js";
+import { addressHistory, chainEntries, searchChains, searchEntries } from "./queries.js";
 import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { pendingTransactions, rawData, transaction } from "./transactions.js";
 
@@ -69,6 +71,11 @@ export function v2Methods(): MethodTable {
     "current-minute": currentMinute,
     properties: properties,
     "tps-rate": tpsRate,
+    // query extensions (the node's query index)
+    "chain-entries": chainEntries,
+    "search-entries": searchEntries,
+    "search-chains": searchChains,
+    "address-history": addressHistory,
   };
   return new Map(Object.entries(table));
 }

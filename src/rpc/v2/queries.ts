@@ -1,0 +1,218 @@
+/**
+ * The query extensions (docs/api.md "Query extensions"): chain-entries, search-entries, search-chains,
+ * address-history. They read the node's query index (store/queryIndex.ts) through the QueryIndexApi contract:
+ * saved blocks only, paged by opaque cursors (queryCursor.ts).
+ */
+import type { IndexAnswer, IndexedEntry, QueryIndexApi } from "../../ledger/api.js";
+import { toHex } from "../../protocol/bytes.js";
+import { MAX_ENTRY_PAYLOAD } from "../../protocol/entry.js";
+import type { RpcContext } from "../context.js";
+import { invalidParams, serverError } from "../errors.js";
+import type {
+  AddressHistoryResult,
+  ChainEntriesResult,
+  QueryEntryJson,
+  SearchChainsResult,
+  SearchEntriesResult,
+} from "../methods.js";
+import { addressFromText, expectBool, expectHash, expectInteger, jsonType, Params } from "../params.js";
+import { type CursorMethod, encodeCursor, expectCursor, type Order } from "../queryCursor.js";
+
+/** Items per page: default and most (a page of 1000 entries with content is at most ~10 MB of hex). */
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1000;
+
+/** Most ext IDs a search names (an entry can hold more, but no application searches that deep). */
+const MAX_SEARCH_EXTIDS = 16;
+
+function queries(ctx: RpcContext): QueryIndexApi {
+  if (ctx.queries === undefined) throw serverError("Query index unavailable", "this node keeps no query index");
+  return ctx.queries;
+}
+
+function expectLimit(p: Params): number {
+  return expectInteger(p, "limit", { min: 1, max: MAX_LIMIT, defaultValue: DEFAULT_LIMIT });
+}
+
+function expectOrder(p: Params): Order {
+  const v = p.get("order");
+  if (v === undefined) return "asc";
+  if (v !== "asc" && v !== "desc")
+    throw invalidParams(
+      `order: expected "asc" or "desc", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`,
+    );
+  return v;
+}
+
+function expectMatch(p: Params): "exact" | "prefix" {
+  const v = p.get("match");
+  if (v === undefined) return "exact";
+  if (v !== "exact" && v !== "prefix")
+    throw invalidParams(
+      `match: expected "exact" or "prefix", got ${typeof v === "string" ? JSON.stringify(v) : jsonType(v)}`,
+    );
+  return v;
+}
+
+/** `extids`: a non-empty array of hex strings (an empty string is an empty ext ID). */
+function expectExtIds(p: Params): Uint8Array[] {
+  const v = p.get("extids");
+  if (v === undefined) throw invalidParams("extids: required, an array of hex strings");
+  if (!Array.isArray(v)) throw invalidParams(`extids: expected an array of hex strings, got ${jsonType(v)}`);
+  if (v.length === 0 || v.length > MAX_SEARCH_EXTIDS)
+    throw invalidParams(`extids: expected 1 to ${MAX_SEARCH_EXTIDS} ext IDs, got ${v.length}`);
+  return v.map((x: unknown, i) => {
+    const name = `extids[${i}]`;
+    if (typeof x !== "string") throw invalidParams(`${name}: expected a hex string, got ${jsonType(x)}`);
+    if (x.length > 2 * MAX_ENTRY_PAYLOAD) throw invalidParams(`${name}: longer than an entry's payload`);
+    const b = Buffer.from(x, "hex");
+    if (b.length * 2 !== x.length) throw invalidParams(`${name}: not hex`);
+    return new Uint8Array(b);
+  });
+}
+
+/** Refused positions and pages, as the API answers them. */
+function unwrap<T>(answer: IndexAnswer<T>): { items: T[]; next: Uint8Array | undefined; last: Uint8Array | undefined } {
+  if ("refused" in answer) throw invalidParams(`cursor: ${answer.refused}`);
+  return answer;
+}
+
+/**
+ * `nextcursor` ("" at the end) and `resumecursor`: past the last position read, also at the end, so a client
+ * that reached the end asks again later from there and gets exactly what was saved since ("" only when nothing
+ * was read and no cursor given).
+ */
+function cursors(
+  method: CursorMethod,
+  order: Order,
+  page: { next: Uint8Array | undefined; last: Uint8Array | undefined },
+  after: Uint8Array | undefined,
+): { nextcursor: string; resumecursor: string } {
+  return {
+    nextcursor: encodeCursor(method, order, page.next),
+    resumecursor: encodeCursor(method, order, page.last ?? after),
+  };
+}
+
+/** The JSON of an indexed entry; the entry's own bytes from the ledger (ext IDs; content unless left out). */
+function entryJson(e: IndexedEntry, ctx: RpcContext, content: boolean, withChain: boolean): QueryEntryJson {
+  const found = ctx.ledger.entry(e.entryHash);
+  const out: QueryEntryJson = {
+    entryhash: toHex(e.entryHash),
+    ...(withChain ? { chainid: toHex(e.chainId) } : {}),
+    extids: found === undefined ? [] : found.entry.extIds.map(toHex),
+    ...(content ? { content: found === undefined ? "" : toHex(found.entry.content) } : {}),
+    dbheight: e.directoryBlockHeight,
+    entryblockkeymr: toHex(e.entryBlockKeyMR),
+    timestamp: e.timestamp,
+    position: e.position,
+  };
+  return out;
+}
+
+/**
+ * `chain-entries` {chainid, cursor?, limit?, order?, content?}: a chain's saved entries in ledger order (or
+ * reversed), a page at a time; `nextcursor` "" at the end.
+ */
+export function chainEntries(params: unknown, ctx: RpcContext): ChainEntriesResult {
+  const p = new Params(params);
+  const chainId = expectHash(p, "chainid");
+  const order = expectOrder(p);
+  const method: CursorMethod = "chain-entries";
+  const after = expectCursor(p, method, order);
+  const limit = expectLimit(p);
+  const content = expectBool(p, "content", true);
+  const page = unwrap(
+    queries(ctx).chainEntries({ chainId, ...(after ? { after } : {}), desc: order === "desc", limit }),
+  );
+  return {
+    entries: page.items.map((e) => entryJson(e, ctx, content, false)),
+    ...cursors(method, order, page, after),
+  };
+}
+
+/**
+ * `search-entries` {extids, match?, chainid?, cursor?, limit?, content?}: saved entries whose ext IDs start
+ * with `extids` ("exact": the last equal; "prefix": the last starts with it).
+ */
+export function searchEntries(params: unknown, ctx: RpcContext): SearchEntriesResult {
+  const p = new Params(params);
+  const extIds = expectExtIds(p);
+  const match = expectMatch(p);
+  const chainId = p.get("chainid") === undefined ? undefined : expectHash(p, "chainid");
+  const method: CursorMethod = "search-entries";
+  const after = expectCursor(p, method, "asc");
+  const limit = expectLimit(p);
+  const content = expectBool(p, "content", true);
+  const page = unwrap(
+    queries(ctx).searchEntries({
+      extIds,
+      match,
+      ...(chainId ? { chainId } : {}),
+      ...(after ? { after } : {}),
+      limit,
+    }),
+  );
+  return {
+    entries: page.items.map((e) => entryJson(e, ctx, content, true)),
+    ...cursors(method, "asc", page, after),
+  };
+}
+
+/** `search-chains` {extids, match?, cursor?, limit?}: chains whose first entry's ext IDs start with `extids`. */
+export function searchChains(params: unknown, ctx: RpcContext): SearchChainsResult {
+  const p = new Params(params);
+  const extIds = expectExtIds(p);
+  const match = expectMatch(p);
+  const method: CursorMethod = "search-chains";
+  const after = expectCursor(p, method, "asc");
+  const limit = expectLimit(p);
+  const page = unwrap(queries(ctx).searchChains({ extIds, match, ...(after ? { after } : {}), limit }));
+  return {
+    chains: page.items.map((c) => ({
+      chainid: toHex(c.chainId),
+      extids: ctx.ledger.entry(c.firstEntryHash)?.entry.extIds.map(toHex) ?? [],
+      firstentryhash: toHex(c.firstEntryHash),
+      dbheight: c.directoryBlockHeight,
+      // a chain of more than 2^53 entries is beyond any store
+      entrycount: Number(c.entryCount),
+    })),
+    ...cursors(method, "asc", page, after),
+  };
+}
+
+/**
+ * `address-history` {address, cursor?, limit?, order?}: what saved blocks did with an FA address (asset inputs,
+ * outputs) or an EC address (purchases, commits it paid), in ledger order (or reversed).
+ */
+export function addressHistory(params: unknown, ctx: RpcContext): AddressHistoryResult {
+  const p = new Params(params);
+  const text = p.get("address");
+  if (typeof text !== "string")
+    throw invalidParams(
+      text === undefined
+        ? "address: required, an FA… or EC… public address"
+        : `address: expected an FA… or EC… public address, got ${jsonType(text)}`,
+    );
+  const kind = text.startsWith("FA") ? "FA" : text.startsWith("EC") ? "EC" : undefined;
+  if (kind === undefined) throw invalidParams("address: expected an FA… or EC… public address");
+  const address = addressFromText(text, "address", kind, false);
+  const order = expectOrder(p);
+  const method: CursorMethod = "address-history";
+  const after = expectCursor(p, method, order);
+  const limit = expectLimit(p);
+  const page = unwrap(
+    queries(ctx).addressHistory({ kind, address, ...(after ? { after } : {}), desc: order === "desc", limit }),
+  );
+  return {
+    items: page.items.map((it) => ({
+      kind: it.kind,
+      txid: toHex(it.txId),
+      dbheight: it.directoryBlockHeight,
+      timestamp: it.timestamp,
+      // base units stay below 2^63: as a JSON number only below 2^53, so as a decimal string
+      amount: it.amount.toString(),
+    })),
+    ...cursors(method, order, page, after),
+  };
+}

@@ -1,0 +1,284 @@
+/**
+ * The query index (docs/ledger.md §Query index): what the `/v2` query extensions read (a chain's entries in
+ * order, entries and chains by ext IDs, an address's history), kept by the store itself.
+ *
+ * It is a function of the saved blocks only: `indexHeight` reads one height's blocks (directory, entry, EC,
+ * asset) and their entries back from the environment and writes the index records they imply. It runs inside
+ * the transaction that saves the block set (blockSetWriterTask.ts, and LedgerStore.initialize/saveBlockSet),
+ * after the set's own puts, so the index commits with the blocks or not at all and survives a `kill -9` with
+ * them; and it runs at start (`catchUpQueryIndex`) over the saved heights the index lacks (a store written
+ * before the index existed, an index dropped by an operator, a layout version changed). Every node indexes
+ * the blocks it saves, followers included, and the same blocks always make the same records.
+ *
+ * The `meta` record QUERY_INDEX_MARKER says which layout the index has and the next height it will index; a
+ * save indexes its height only when that is the marker's height, so a block set saved twice (a save retried
+ * after an unconfirmed commit) is not counted twice.
+ */
+
+import { commitTxId } from "../protocol/commit.js";
+import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
+import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
+import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
+import { ProtocolError } from "../protocol/errors.js";
+import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
+import { transactionId } from "../protocol/transaction.js";
+import type { BinDb, Databases, RootEnv } from "./environment.js";
+import type { BlockKind as BlockKindType } from "./keys.js";
+import { BlockKind, heightKey } from "./keys.js";
+import {
+  AddressItem,
+  type AddressItemValue,
+  AddressKind,
+  addressKey,
+  chainEntryKey,
+  encodeAddressItemValue,
+  encodeChainEntryValue,
+  entryExtIds,
+  extIdKey,
+  extIdScope,
+  position,
+  QUERY_DB_NAMES,
+  QUERY_EXTID_LEVELS,
+  type QueryDbName,
+} from "./queryIndexKeys.js";
+
+/**
+ * Layout version of the index. Bump it when a key or value of queryIndexKeys.ts changes (or what is indexed):
+ * a node that finds another version drops the index and rebuilds it from the blocks at start.
+ */
+export const QUERY_INDEX_VERSION = 1;
+
+/** `meta` key: u32 QUERY_INDEX_VERSION ‖ u32 the next height to index (heights below it are indexed). */
+export const QUERY_INDEX_MARKER = "queryIndex";
+
+/**
+ * Heights indexed per transaction while catching up at start: small enough that a transaction of busy
+ * blocks stays a few hundred MB of dirty pages at most, large enough that the commits (one flush each) do not
+ * dominate a rebuild of many quiet blocks.
+ */
+const CATCH_UP_HEIGHTS_PER_TXN = 64;
+
+/** The scope of every entry's first ext ID (it depends on nothing before it). */
+const FIRST_SCOPE = extIdScope([], 0);
+
+/** Where the index records go: one LMDB put each. */
+export type IndexPut = (db: QueryDbName, key: Uint8Array, value: Uint8Array) => void;
+
+/** The databases the index reads blocks from and writes itself into. */
+export type IndexDatabases = Pick<Databases, "blocks" | "heights" | "entries" | "meta" | QueryDbName>;
+
+function metaKey(): Buffer {
+  return Buffer.from(QUERY_INDEX_MARKER, "ascii");
+}
+
+/** The marker: layout version and the next height to index; undefined when there is none. */
+export function readMarker(dbs: Pick<Databases, "meta">): { version: number; next: number } | undefined {
+  const v = dbs.meta.getBinary(metaKey());
+  if (v === undefined || v.length !== 8) return undefined;
+  return { version: v.readUInt32BE(0), next: v.readUInt32BE(4) };
+}
+
+function writeMarker(dbs: Pick<Databases, "meta">, next: number): void {
+  const b = Buffer.allocUnsafe(8);
+  b.writeUInt32BE(QUERY_INDEX_VERSION, 0);
+  b.writeUInt32BE(next, 4);
+  dbs.meta.putSync(metaKey(), b);
+}
+
+/** Raw bytes of a saved block (without the kind byte), by primary hash. */
+function blockRaw(dbs: IndexDatabases, primary: Uint8Array): Uint8Array | undefined {
+  const v = dbs.blocks.getBinary(primary);
+  return v === undefined ? undefined : v.subarray(1);
+}
+
+function blockAt(dbs: IndexDatabases, kind: BlockKindType, height: number): Uint8Array | undefined {
+  const primary = dbs.heights.getBinary(heightKey(kind, height));
+  return primary === undefined ? undefined : blockRaw(dbs, primary);
+}
+
+/** One height's blocks, decoded: everything the index records are made of (entries are read as they are written). */
+interface DecodedHeight {
+  dblock: DirectoryBlock;
+  /** entry blocks with their keyMR and place in the directory block */
+  eblocks: { place: number; keyMR: Uint8Array; eblock: EntryBlock }[];
+  asset: AssetBlock | undefined;
+  ec: ECBlock | undefined;
+}
+
+/**
+ * Read and decode saved height `height`'s blocks (inside the transaction that saved them, their puts are
+ * visible). Undefined when a block is missing or does not decode: the store does not validate blocks (the
+ * ledger did), and the index must not fail a block save; such a height (never one the ledger built; the store's
+ * own tests save opaque bytes) gets no index records, the same on every node and at every rebuild. Decoding
+ * everything first makes the index of a height all or nothing without holding its records in memory.
+ */
+function decodeHeight(dbs: IndexDatabases, height: number): DecodedHeight | undefined {
+  try {
+    const dRaw = blockAt(dbs, BlockKind.directory, height);
+    if (dRaw === undefined) return undefined;
+    const dblock = decodeDirectoryBlock(dRaw);
+    const eblocks: DecodedHeight["eblocks"] = [];
+    // entry blocks: every body entry after the admin, EC and asset blocks
+    for (let place = 3; place < dblock.entries.length; place++) {
+      const keyMR = dblock.entries[place]!.keyMR;
+      const raw = blockRaw(dbs, keyMR);
+      if (raw === undefined) return undefined;
+      eblocks.push({ place, keyMR, eblock: decodeEntryBlock(raw, { verifyBodyMR: false }) });
+    }
+    const fRaw = blockAt(dbs, BlockKind.asset, height);
+    const ecRaw = blockAt(dbs, BlockKind.ec, height);
+    return {
+      dblock,
+      eblocks,
+      asset: fRaw === undefined ? undefined : decodeAssetBlock(fRaw),
+      ec: ecRaw === undefined ? undefined : decodeECBlock(ecRaw, { verifyBodyHash: false }),
+    };
+  } catch (e) {
+    if (e instanceof ProtocolError || e instanceof RangeError) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * Write the index records of saved height `height` through `put`. Entry counts per chain are
+ * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
+ * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
+ */
+export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
+  const decoded = decodeHeight(dbs, height);
+  if (decoded === undefined) return 0;
+  const { dblock } = decoded;
+  let entries = 0;
+  for (const { place, keyMR, eblock } of decoded.eblocks) {
+    const chainId = eblock.chainId;
+    let first = eblock.sequence === 0;
+    const inBlock = entriesWithMinutes(eblock);
+    for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
+      const e = inBlock[ordinal]!;
+      const timestamp = entryTimestampSeconds(dblock.timestamp, e.minute);
+      const located = { entryHash: e.entryHash, entryBlockKeyMR: keyMR, timestamp, ordinal };
+      put("qChainEntries", chainEntryKey(chainId, height, e.index), encodeChainEntryValue(located));
+      entries++;
+      // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
+      // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
+      // byteLength the whole buffer's (store.ts plain).
+      const fast = dbs.entries.getBinaryFast(e.entryHash);
+      const extIds =
+        fast === undefined ? undefined : entryExtIds(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
+      if (extIds !== undefined && extIds.length > 0) {
+        const pos = position(height, place, e.index);
+        // the chain ID only: the rest is the entry's qChainEntries record, found from the key's position
+        const value = chainId;
+        const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
+        const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
+        for (let level = 0; level < levels; level++) {
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : extIdScope(extIds, level), extIds[level]!, pos);
+          put("qEntryExtIds", key, value);
+          if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
+        }
+      }
+      first = false;
+    }
+    const count = inBlock.length;
+    if (count > 0) {
+      const old = dbs.qChainCounts.getBinary(chainId);
+      const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(count);
+      const b = Buffer.allocUnsafe(8);
+      b.writeBigUInt64BE(total, 0);
+      put("qChainCounts", chainId, b);
+    }
+  }
+  indexAddresses(height, decoded, put);
+  return entries;
+}
+
+/**
+ * Asset inputs, outputs and EC purchases (in transaction order), then the EC block's commits, of one height,
+ * numbered in that order. A purchase is read from the transaction's EC output (entry credits = base units /
+ * the block's exchange rate, rounded down, as the ledger credits them: rules.ts applyTransaction): the EC blocks
+ * this node builds carry no balance-increase items (ECID 04), so the EC block's own such items are not read,
+ * which also keeps a purchase from being counted twice in a block that had both.
+ */
+function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
+  let item = 0;
+  const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
+    put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
+  };
+  if (decoded.asset !== undefined) {
+    const rate = decoded.asset.exchangeRate;
+    for (const tx of assetBlockTransactions(decoded.asset)) {
+      const txId = transactionId(tx);
+      const timestamp = Math.floor(tx.milliTimestamp / 1000);
+      for (const io of tx.inputs)
+        add(AddressKind.asset, io.address, { item: AddressItem.input, txId, amount: io.amount, timestamp });
+      for (const io of tx.outputs)
+        add(AddressKind.asset, io.address, { item: AddressItem.output, txId, amount: io.amount, timestamp });
+      for (const io of tx.ecOutputs) {
+        const credits = rate > 0n ? io.amount / rate : 0n;
+        add(AddressKind.ec, io.address, { item: AddressItem.ecPurchase, txId, amount: credits, timestamp });
+      }
+    }
+  }
+  if (decoded.ec === undefined) return;
+  for (const it of decoded.ec.items) {
+    if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
+    const c = it.commit;
+    add(AddressKind.ec, c.ecPublicKey, {
+      item: c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit,
+      txId: commitTxId(c),
+      amount: BigInt(c.credits),
+      timestamp: Math.floor(c.milliTime / 1000),
+    });
+  }
+}
+
+/** A put into the named query database of `dbs`, synchronously (inside a transaction). */
+export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
+  return (db, key, value) => {
+    (dbs[db] as BinDb).putSync(key, value);
+  };
+}
+
+/**
+ * Inside the transaction that just saved height `height`'s block set: index it when it is the next height the
+ * marker expects (a fresh store's genesis too), and move the marker. Does nothing when the height is indexed
+ * already (a set saved again) or the index is behind or of another version (the next start catches up).
+ * Returns whether it indexed.
+ */
+export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
+  const marker = readMarker(dbs);
+  const expected =
+    marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
+  if (expected !== height) return false;
+  indexHeight(dbs, height, putInto(dbs));
+  writeMarker(dbs, height + 1);
+  return true;
+}
+
+/**
+ * At open, before any save: bring the index up to `savedHeight`. A missing marker or another layout version
+ * drops every index database and starts from height 0. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN
+ * heights, each moving the marker, so a start cut short resumes where it stopped. Returns the heights indexed.
+ */
+export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight: number): number {
+  const marker = readMarker(dbs);
+  let next = marker !== undefined && marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
+  if (next === -1) {
+    // each clear is a transaction of its own: a start cut short among them finds no valid marker and clears again
+    for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
+    env.transactionSync(() => writeMarker(dbs, 0));
+    next = 0;
+  }
+  const first = next;
+  while (next <= savedHeight) {
+    const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
+    const from = next;
+    env.transactionSync(() => {
+      const put = putInto(dbs);
+      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
+      writeMarker(dbs, last + 1);
+    });
+    next = last + 1;
+  }
+  return next - first;
+}

@@ -1,0 +1,449 @@
+// The query extensions (docs/api.md "Query extensions") against a real node process on loopback: every
+// method compared with a brute-force walk of the same saved blocks through the spec's methods
+// (dblock-by-height → entry-block → entry; fblock-by-height; ecblock-by-height's raw block, whose commits'
+// txids are computed here); paging while
+// writes go on (no gap, no duplicate); bad input refused with -32602 naming the member; the index dropped
+// while the node is stopped and rebuilt from the blocks at the next start.
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { open } from "lmdb";
+import { NodeClient } from "../../src/client/index.js";
+import { encodeAddress, rcd1Hash } from "../../src/protocol/address.js";
+import { fromHex, toHex } from "../../src/protocol/bytes.js";
+import type {
+  AddressHistoryResult,
+  ChainEntriesResult,
+  SearchChainsResult,
+  SearchEntriesResult,
+} from "../../src/rpc/methods.js";
+import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
+import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
+import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
+import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
+import { waitFor } from "../support/waitFor.js";
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+const hexText = (s: string): string => toHex(text(s));
+
+async function expectInvalid(node: LedgerdProcess, method: string, params: unknown, member: RegExp): Promise<void> {
+  await assert.rejects(node.rpc(method, params), (e: unknown) => {
+    assert.ok(e instanceof RpcCallError, String(e));
+    assert.equal(e.code, -32602, `${method} ${JSON.stringify(params)}: ${e.message}`);
+    assert.match(String(e.data), member);
+    return true;
+  });
+}
+
+describe("query extensions against a real node", { timeout: 600_000 }, () => {
+  let node: LedgerdProcess;
+  const ec = ecKeyOf("query-index-test");
+  let appChain = "";
+  const otherChains: string[] = [];
+  /** entries written, in the order written */
+  const written: string[] = [];
+
+  const call = (method: string, params?: unknown) => node.rpc(method, params);
+  const rpc = <T>(method: string, params?: unknown): Promise<T> => node.rpc<T>(method, params);
+
+  async function newChain(extIds: string[], content: string): Promise<string> {
+    const c = composeChain({
+      extIds: extIds.map(text),
+      content: text(content),
+      ecSeed: ec.seed,
+      milliTime: Date.now(),
+    });
+    await call("commit-chain", c.commit.params);
+    await call("reveal-chain", c.reveal.params);
+    written.push(c.entryHash);
+    chainOf.set(c.entryHash, c.chainId);
+    return c.chainId;
+  }
+
+  async function newEntry(chainId: string, extIds: string[], content: string): Promise<string> {
+    const e = composeEntry({
+      chainId: fromHex(chainId),
+      extIds: extIds.map(text),
+      content: text(content),
+      ecSeed: ec.seed,
+      milliTime: Date.now(),
+    });
+    await call("commit-entry", e.commit.params);
+    await call("reveal-entry", e.reveal.params);
+    written.push(e.entryHash);
+    chainOf.set(e.entryHash, chainId);
+    return e.entryHash;
+  }
+
+  /** chain of each entry written */
+  const chainOf = new Map<string, string>();
+
+  /**
+   * Wait until the last entry written is in the query index (so in a saved block: the index commits with the
+   * blocks; `entry-ack` says DBlockConfirmed already while the block's save is under way); resolves with its height.
+   */
+  async function savedAll(): Promise<number> {
+    const last = written[written.length - 1]!;
+    return await waitFor(
+      "the last entry indexed",
+      async () => {
+        const r = await node.rpc<ChainEntriesResult>("chain-entries", {
+          chainid: chainOf.get(last),
+          order: "desc",
+          limit: 1,
+          content: false,
+        });
+        return r.entries[0]?.entryhash === last ? r.entries[0].dbheight : undefined;
+      },
+      120_000,
+      100,
+    );
+  }
+
+  before(async () => {
+    node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    await buyCredits(call, ec, 5000);
+    await waitFor(
+      "entry credits bought",
+      async () => {
+        const b = await node.rpc<{ balance: number }>("entry-credit-balance", {
+          address: encodeAddress("EC", ec.publicKey),
+        });
+        return b.balance >= 5000 ? true : undefined;
+      },
+      60_000,
+      100,
+    );
+    appChain = await newChain(["qtest-app", "invoices", "v1"], "the invoices chain");
+    for (let i = 0; i < 3; i++) otherChains.push(await newChain(["qtest-app", `other-${i}`], `chain ${i}`));
+    // entries across several blocks: ext IDs with shared prefixes, an empty ext ID, a long one (past a key's 32 bytes)
+    const long = "L".repeat(40);
+    for (let round = 0; round < 3; round++) {
+      for (let i = 0; i < 25; i++) {
+        const n = round * 25 + i;
+        await newEntry(
+          appChain,
+          ["invoice", `n-${String(n).padStart(3, "0")}`, n % 2 === 0 ? "even" : "odd"],
+          `invoice ${n}`,
+        );
+      }
+      await newEntry(otherChains[round]!, ["invoice", "n-000"], "same ext IDs in another chain");
+      await newEntry(otherChains[round]!, ["", `${long}${round}`], "empty and long ext IDs");
+      await newEntry(otherChains[round]!, [], "no ext IDs");
+      await savedAll();
+    }
+  });
+
+  after(async () => {
+    await node?.stop();
+    node?.cleanup();
+    await killAllNodes();
+  });
+
+  it("chain-entries pages equal the chain's entries walked block by block, ascending and descending", async () => {
+    const height = await savedAll();
+    const { entries } = await walk(rpc, height);
+    const expected = entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false));
+    assert.equal(expected.length, 76);
+    for (const limit of [1, 7, 100]) {
+      const asc = await allPages<ChainEntriesResult>(
+        rpc,
+        "chain-entries",
+        { chainid: appChain, limit },
+        (r) => r.entries,
+      );
+      assert.deepEqual(asc, expected, `asc, limit ${limit}`);
+    }
+    const desc = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, limit: 10, order: "desc" },
+      (r) => r.entries,
+    );
+    assert.deepEqual(desc, [...expected].reverse());
+    // the client library's wrappers page the same
+    const client = new NodeClient({ url: `http://127.0.0.1:${node.port}` });
+    try {
+      const viaClient: unknown[] = [];
+      for await (const page of client.pages("chain-entries", { chainid: appChain, limit: 30 }))
+        viaClient.push(...page.entries);
+      assert.deepEqual(viaClient, expected);
+      const first = await client.chainEntries({ chainid: appChain, limit: 1, order: "desc" });
+      assert.deepEqual(first.entries, [expected[expected.length - 1]]);
+    } finally {
+      client.close();
+    }
+    const bare = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: appChain, limit: 2, content: false });
+    assert.equal("content" in bare.entries[0]!, false);
+    const none = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: "ab".repeat(32) });
+    assert.deepEqual(none, { entries: [], nextcursor: "", resumecursor: "" });
+  });
+
+  it("search-entries and search-chains equal a full scan of the saved entries", async () => {
+    const height = await savedAll();
+    const { entries } = await walk(rpc, height);
+    const cases: { extids: string[]; match: "exact" | "prefix"; chainid?: string }[] = [
+      { extids: ["invoice"], match: "exact" },
+      { extids: ["invoice", "n-00"], match: "prefix" },
+      { extids: ["invoice", "n-000"], match: "exact" },
+      { extids: ["invoice", "n-000"], match: "exact", chainid: appChain },
+      { extids: ["invoice", "n-0", "ev"], match: "exact" },
+      { extids: ["invoice", "n-010", "ev"], match: "prefix" },
+      { extids: ["invoice", "n-010", "even"], match: "exact" },
+      { extids: [""], match: "exact" },
+      { extids: ["", "L".repeat(40)], match: "prefix" },
+      { extids: ["", `${"L".repeat(40)}1`], match: "exact" },
+      { extids: ["qtest-app"], match: "exact" },
+      { extids: ["qtest-app", "oth"], match: "prefix" },
+      { extids: ["no such ext id"], match: "prefix" },
+    ];
+    for (const c of cases) {
+      const wanted = c.extids.map(hexText);
+      const expected = entries
+        .filter((e) => extIdsMatch(e.extids, wanted, c.match) && (c.chainid === undefined || e.chainid === c.chainid))
+        .map((e) => entryView(e, true));
+      const params = { extids: wanted, match: c.match, ...(c.chainid ? { chainid: c.chainid } : {}), limit: 4 };
+      const got = await allPages<SearchEntriesResult>(rpc, "search-entries", params, (r) => r.entries);
+      // exact matches come in ledger order; prefix matches ordered by the ext ID, then ledger order
+      const key = (x: unknown) => (x as { entryhash: string }).entryhash;
+      if (c.match === "exact") assert.deepEqual(got, expected, JSON.stringify(c));
+      else
+        assert.deepEqual(
+          [...got].sort((a, b) => key(a).localeCompare(key(b))),
+          [...expected].sort((a, b) => key(a).localeCompare(key(b))),
+          JSON.stringify(c),
+        );
+
+      const chains = entries
+        .filter((e) => e.first && extIdsMatch(e.extids, wanted, c.match))
+        .map((e) => ({
+          chainid: e.chainid,
+          extids: e.extids,
+          firstentryhash: e.entryhash,
+          dbheight: e.dbheight,
+          entrycount: entries.filter((x) => x.chainid === e.chainid).length,
+        }));
+      const gotChains = await allPages<SearchChainsResult>(
+        rpc,
+        "search-chains",
+        { extids: wanted, match: c.match, limit: 2 },
+        (r) => r.chains,
+      );
+      const ck = (x: unknown) => (x as { chainid: string }).chainid;
+      assert.deepEqual(
+        [...gotChains].sort((a, b) => ck(a).localeCompare(ck(b))),
+        [...chains].sort((a, b) => ck(a).localeCompare(ck(b))),
+        `chains ${JSON.stringify(c)}`,
+      );
+    }
+  });
+
+  it("address-history equals a scan of every asset and EC block", async () => {
+    const height = await savedAll();
+    const { addresses } = await walk(rpc, height);
+    const fa = encodeAddress("FA", rcd1Hash(GENESIS_KEY.publicKey));
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    for (const address of [fa, ecAddress]) {
+      const expected = addresses.get(address) ?? [];
+      assert.ok(expected.length > 0, address);
+      const got = await allPages<AddressHistoryResult>(rpc, "address-history", { address, limit: 9 }, (r) => r.items);
+      assert.deepEqual(got, expected, address);
+      const desc = await allPages<AddressHistoryResult>(
+        rpc,
+        "address-history",
+        { address, limit: 5, order: "desc" },
+        (r) => r.items,
+      );
+      assert.deepEqual(desc, [...got].reverse());
+    }
+  });
+
+  it("refuses bad input with -32602 naming the member", async () => {
+    const page = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: appChain, limit: 1 });
+    const cursor = page.nextcursor;
+    assert.notEqual(cursor, "");
+    await expectInvalid(node, "chain-entries", { chainid: appChain, order: "sideways" }, /^order:/);
+    await expectInvalid(node, "chain-entries", { chainid: appChain, limit: 0 }, /^limit:/);
+    await expectInvalid(node, "chain-entries", { chainid: appChain, limit: 1001 }, /^limit:/);
+    await expectInvalid(node, "chain-entries", { chainid: appChain, cursor: "%%%" }, /^cursor: malformed/);
+    await expectInvalid(node, "chain-entries", { chainid: appChain, cursor: "AAAA" }, /^cursor: malformed/);
+    await expectInvalid(node, "chain-entries", { chainid: appChain, cursor, order: "desc" }, /^cursor: made for order/);
+    await expectInvalid(
+      node,
+      "chain-entries",
+      { chainid: otherChains[0], cursor },
+      /^cursor: it was made for another query/,
+    );
+    await expectInvalid(
+      node,
+      "search-entries",
+      { extids: [hexText("invoice")], cursor },
+      /^cursor: a cursor of chain-entries/,
+    );
+    await expectInvalid(node, "search-entries", { extids: [] }, /^extids:/);
+    await expectInvalid(node, "search-entries", { extids: ["zz"] }, /^extids\[0\]:/);
+    await expectInvalid(node, "search-entries", { extids: [hexText("a")], match: "fuzzy" }, /^match:/);
+    await expectInvalid(node, "search-chains", { extids: "61" }, /^extids:/);
+    await expectInvalid(node, "address-history", { address: "FA1234" }, /^address:/);
+    await expectInvalid(node, "address-history", {}, /^address:/);
+    await expectInvalid(node, "chain-entries", {}, /^chainid:/);
+  });
+
+  it("pages a chain while writes go on: every entry once, in order, no gap", async () => {
+    const chain = await newChain(["qtest-live", "paging"], "paged while written");
+    const writing = (async () => {
+      for (let i = 0; i < 60; i++) await newEntry(chain, ["live", String(i)], `live ${i}`);
+    })();
+    const seen: string[] = [];
+    let cursor = "";
+    let done = false;
+    void writing.then(() => {
+      done = true;
+    });
+    // page with a small limit as blocks are saved; at the end of the range go on later from resumecursor
+    await waitFor(
+      "every entry paged",
+      async () => {
+        const r = await node.rpc<ChainEntriesResult>("chain-entries", {
+          chainid: chain,
+          limit: 3,
+          cursor,
+          content: false,
+        });
+        for (const e of r.entries) seen.push(e.entryhash);
+        cursor = r.nextcursor !== "" ? r.nextcursor : r.resumecursor;
+        return done && seen.length === 61 ? true : undefined;
+      },
+      180_000,
+      100,
+    ).catch(async (e) => {
+      await writing;
+      throw e;
+    });
+    await writing;
+    await savedAll();
+    const all = (
+      await allPages<ChainEntriesResult>(
+        rpc,
+        "chain-entries",
+        { chainid: chain, limit: 1000, content: false },
+        (r) => r.entries,
+      )
+    ).map((e) => (e as { entryhash: string }).entryhash);
+    assert.equal(new Set(seen).size, seen.length, "no entry twice");
+    assert.deepEqual(seen, all);
+  });
+
+  it("a kill -9 while blocks are saved leaves the index and the blocks consistent", async () => {
+    const chain = await newChain(["qtest-crash"], "written through a kill -9");
+    const heightOf = async (): Promise<number> =>
+      (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const start = await heightOf();
+    let stop = false;
+    const writing = (async () => {
+      for (let i = 0; !stop; i++) {
+        try {
+          await newEntry(chain, ["crash", String(i)], `entry ${i}`);
+        } catch {
+          return; // the node is gone
+        }
+      }
+    })();
+    await waitFor(
+      "blocks saved while writing",
+      async () => ((await heightOf()) >= start + 3 ? true : undefined),
+      120_000,
+      100,
+    );
+    await node.kill9();
+    stop = true;
+    await writing;
+    await node.restart();
+    // once height h + 2 is open, h is saved (a close waits for the previous save), and so indexed with it
+    const h = await heightOf();
+    await waitFor("two more blocks", async () => ((await heightOf()) >= h + 2 ? true : undefined), 120_000, 100);
+    const { entries, addresses } = await walk(rpc, h);
+    const expected = entries.filter((e) => e.chainid === chain).map((e) => entryView(e, false));
+    assert.ok(expected.length > 1);
+    const got = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: chain, limit: 50 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      got.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      expected,
+    );
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    const history = await allPages<AddressHistoryResult>(
+      rpc,
+      "address-history",
+      { address: ecAddress, limit: 200 },
+      (r) => r.items,
+    );
+    assert.deepEqual(
+      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      addresses.get(ecAddress),
+    );
+  });
+
+  it("rebuilds an index dropped while the node is stopped, equal to the one it kept", async () => {
+    await savedAll();
+    const before = await allPages<SearchEntriesResult>(
+      rpc,
+      "search-entries",
+      { extids: [hexText("invoice")], limit: 1000 },
+      (r) => r.entries,
+    );
+    const history = await allPages<AddressHistoryResult>(
+      rpc,
+      "address-history",
+      { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
+      (r) => r.items,
+    );
+    const chains = await allPages<SearchChainsResult>(
+      rpc,
+      "search-chains",
+      { extids: [hexText("qtest-app")], limit: 1000 },
+      (r) => r.chains,
+    );
+    await node.stop();
+    const dir = join(node.homeDir, "local", "db");
+    const env = open({ path: dir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
+    for (const name of Object.values(QUERY_DB_NAMES))
+      await env.openDB({ name, keyEncoding: "binary", encoding: "binary" }).drop();
+    await env.openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" }).remove(Buffer.from("queryIndex"));
+    await env.close();
+    await node.restart();
+    assert.match(node.tail(20_000), /query index rebuilt from the saved blocks/);
+    assert.deepEqual(
+      await allPages<SearchEntriesResult>(
+        rpc,
+        "search-entries",
+        { extids: [hexText("invoice")], limit: 1000 },
+        (r) => r.entries,
+      ),
+      before,
+    );
+    assert.deepEqual(
+      await allPages<AddressHistoryResult>(
+        rpc,
+        "address-history",
+        { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
+        (r) => r.items,
+      ),
+      history,
+    );
+    assert.deepEqual(
+      await allPages<SearchChainsResult>(
+        rpc,
+        "search-chains",
+        { extids: [hexText("qtest-app")], limit: 1000 },
+        (r) => r.chains,
+      ),
+      chains,
+    );
+  });
+});

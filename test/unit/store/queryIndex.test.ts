@@ -1,0 +1,309 @@
+/**
+ * The query index (store/queryIndex.ts, queryIndexKeys.ts, queryIndexReader.ts): key encodings and their
+ * order; then, over a real ledger and LMDB store, the index the block saves wrote against what the reader
+ * answers, a height indexed once however often it is saved, and a rebuild from the saved blocks (index
+ * dropped, or of another layout version) equal byte for byte to the index the saves wrote.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { open } from "lmdb";
+import { compareBytes, toHex } from "../../../src/protocol/bytes.js";
+import { commitTxId } from "../../../src/protocol/commit.js";
+import { entryHash, unmarshalEntry } from "../../../src/protocol/entry.js";
+import { transactionId } from "../../../src/protocol/transaction.js";
+import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
+import {
+  indexSavedHeight,
+  QUERY_INDEX_MARKER,
+  QUERY_INDEX_VERSION,
+  readMarker,
+} from "../../../src/store/queryIndex.js";
+import {
+  chainEntryKey,
+  EXTID_KEY_BYTES,
+  entryExtIds,
+  extIdKey,
+  extIdRange,
+  extIdScope,
+  position,
+  prefixEnd,
+  QUERY_DB_NAMES,
+} from "../../../src/store/queryIndexKeys.js";
+import {
+  buyEC,
+  chainCommit,
+  cleanup,
+  closeNode,
+  ecKey,
+  entryCommit,
+  entryRaw,
+  finishBlock,
+  firstEntry,
+  openNode,
+  rcdHashOf,
+  sand,
+  type TestNode,
+  tempDir,
+} from "../ledger/harness.js";
+
+const text = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+function within(key: Uint8Array, prefix: Uint8Array): boolean {
+  const end = prefixEnd(prefix);
+  return compareBytes(key, prefix) >= 0 && (end === undefined || compareBytes(key, end) < 0);
+}
+
+describe("query index keys", () => {
+  test("chain entry keys sort by chain, then height, then place, numerically", () => {
+    const c = new Uint8Array(32).fill(7);
+    const keys = [
+      chainEntryKey(c, 256, 0),
+      chainEntryKey(c, 1, 300),
+      chainEntryKey(c, 1, 2),
+      chainEntryKey(new Uint8Array(32).fill(6), 9999, 9),
+      chainEntryKey(c, 0xffffffff, 0),
+    ];
+    const sorted = [...keys].sort(compareBytes).map(toHex);
+    assert.deepEqual(
+      sorted,
+      [keys[3], keys[2], keys[1], keys[0], keys[4]].map((k) => toHex(k!)),
+    );
+  });
+
+  test("a scope depends on the level and on each ext ID's bounds", () => {
+    const ab_c = extIdScope([text("ab"), text("c")], 2);
+    const a_bc = extIdScope([text("a"), text("bc")], 2);
+    assert.notEqual(toHex(ab_c), toHex(a_bc));
+    assert.notEqual(toHex(extIdScope([text("x")], 0)), toHex(extIdScope([text("x")], 1)));
+    // only the ext IDs before the level count
+    assert.equal(toHex(extIdScope([text("a"), text("b")], 1)), toHex(extIdScope([text("a"), text("zzz")], 1)));
+  });
+
+  test("exact and prefix ranges hold exactly the keys they should (short ext IDs: no check needed)", () => {
+    const scope = extIdScope([], 0);
+    const pos = position(5, 3, 1);
+    const ids = ["", "a", "ab", "ab\0", "abc", "b", "a".repeat(EXTID_KEY_BYTES), "a".repeat(EXTID_KEY_BYTES + 5)];
+    const keys = ids.map((id) => ({ id, key: extIdKey(scope, text(id), pos) }));
+    const exactAb = extIdRange(scope, text("ab"), "exact");
+    assert.equal(exactAb.needsCheck, false);
+    assert.deepEqual(
+      keys.filter((k) => within(k.key, exactAb.prefix)).map((k) => k.id),
+      ["ab"],
+    );
+    const prefixA = extIdRange(scope, text("a"), "prefix");
+    assert.deepEqual(
+      keys
+        .filter((k) => within(k.key, prefixA.prefix))
+        .map((k) => k.id)
+        .sort(),
+      ["a", "ab", "ab\0", "abc", "a".repeat(EXTID_KEY_BYTES), "a".repeat(EXTID_KEY_BYTES + 5)].sort(),
+    );
+    // an ext ID longer than a key holds: exact needs the entry checked (the key holds its first 32 bytes and length)
+    const long = extIdRange(scope, text("a".repeat(EXTID_KEY_BYTES + 5)), "exact");
+    assert.equal(long.needsCheck, true);
+    assert.deepEqual(
+      keys.filter((k) => within(k.key, long.prefix)).map((k) => k.id),
+      ["a".repeat(EXTID_KEY_BYTES + 5)],
+    );
+  });
+
+  test("prefixEnd is the first key past every key with the prefix", () => {
+    assert.equal(toHex(prefixEnd(Uint8Array.of(1, 2, 3))!), "010204");
+    assert.equal(toHex(prefixEnd(Uint8Array.of(1, 0xff, 0xff))!), "02");
+    assert.equal(prefixEnd(Uint8Array.of(0xff, 0xff)), undefined);
+  });
+
+  test("entryExtIds reads what unmarshalEntry reads, and refuses truncated bytes", () => {
+    const raw = entryRaw(new Uint8Array(32).fill(1), ["one", "", "three".repeat(100)], "content");
+    assert.deepEqual(entryExtIds(raw)?.map(toHex), unmarshalEntry(raw).extIds.map(toHex));
+    assert.deepEqual(entryExtIds(entryRaw(new Uint8Array(32), [], "")), []);
+    const cut = raw.slice(0, 40);
+    assert.equal(entryExtIds(cut), undefined);
+  });
+});
+
+/** Every record of every index database and the marker, as hex lines. */
+async function dumpIndex(dbDir: string): Promise<Record<string, string[]>> {
+  const env = open({ path: dbDir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
+  const out: Record<string, string[]> = {};
+  for (const name of Object.values(QUERY_DB_NAMES)) {
+    const db = env.openDB<Uint8Array, Uint8Array>({ name, keyEncoding: "binary", encoding: "binary" });
+    out[name] = [...db.getRange()].map(({ key, value }) => `${toHex(key)}=${toHex(value)}`);
+  }
+  const meta = env.openDB<Uint8Array, Uint8Array>({ name: "meta", keyEncoding: "binary", encoding: "binary" });
+  out.marker = [toHex(meta.getBinary(Buffer.from(QUERY_INDEX_MARKER)) ?? new Uint8Array())];
+  await env.close();
+  return out;
+}
+
+describe("query index over a real ledger and store", () => {
+  const dir = tempDir("ledgerd-qindex-");
+  const dbDir = join(dir, "local", "db");
+  let n: TestNode;
+  const app = firstEntry(["app", "docs"], "first");
+  const entries: Uint8Array[] = [];
+  let purchase: Uint8Array = new Uint8Array();
+  let appCommit: ReturnType<typeof chainCommit>;
+
+  before(async () => {
+    n = openNode(dir);
+    purchase = transactionId(await buyEC(n, ecKey, 1000n));
+    await finishBlock(n);
+    appCommit = chainCommit(app.raw, n.clock.ms);
+    await n.ledger.submitCommit(appCommit);
+    await n.ledger.submitReveal(app.raw);
+    entries.push(app.raw);
+    for (let block = 0; block < 3; block++) {
+      for (let i = 0; i < 5; i++) {
+        const raw = entryRaw(app.chainId, ["doc", `${block}-${i}`], `content ${block} ${i}`);
+        await n.ledger.submitCommit(entryCommit(raw, n.clock.ms));
+        await n.ledger.submitReveal(raw);
+        entries.push(raw);
+      }
+      await finishBlock(n);
+    }
+    await n.store.flushed();
+  });
+
+  after(async () => {
+    await closeNode(n, true).catch(() => {});
+    cleanup(dir);
+  });
+
+  test("the saves wrote what the reader pages through", () => {
+    const q = n.store.queries;
+    const all = q.chainEntries({ chainId: app.chainId, desc: false, limit: 1000 });
+    assert.ok(!("refused" in all));
+    assert.equal(all.items.length, 16);
+    assert.equal(all.next, undefined);
+    assert.deepEqual(
+      all.items.map((e) => toHex(e.entryHash)),
+      entries.map((raw) => toHex(entryHash(raw))),
+    );
+    assert.deepEqual(
+      all.items.map((e) => [e.directoryBlockHeight, e.position]),
+      [
+        [2, 0],
+        [2, 1],
+        [2, 2],
+        [2, 3],
+        [2, 4],
+        [2, 5],
+        [3, 0],
+        [3, 1],
+        [3, 2],
+        [3, 3],
+        [3, 4],
+        [4, 0],
+        [4, 1],
+        [4, 2],
+        [4, 3],
+        [4, 4],
+      ],
+    );
+    // page by 3, ascending and descending, from the positions answered
+    for (const desc of [false, true]) {
+      const seen: string[] = [];
+      let from: Uint8Array | undefined;
+      for (;;) {
+        const p = q.chainEntries({ chainId: app.chainId, desc, limit: 3, ...(from ? { after: from } : {}) });
+        assert.ok(!("refused" in p));
+        seen.push(...p.items.map((e) => toHex(e.entryHash)));
+        if (p.next === undefined) break;
+        from = p.next;
+      }
+      const expected: string[] = all.items.map((e) => toHex(e.entryHash));
+      assert.deepEqual(seen, desc ? [...expected].reverse() : expected);
+    }
+    const docs = q.searchEntries({ extIds: [text("doc"), text("1-")], match: "prefix", limit: 100 });
+    assert.ok(!("refused" in docs));
+    assert.equal(docs.items.length, 5);
+    const chains = q.searchChains({ extIds: [text("app")], match: "exact", limit: 10 });
+    assert.ok(!("refused" in chains));
+    assert.deepEqual(
+      chains.items.map((c) => [toHex(c.chainId), c.entryCount]),
+      [[toHex(app.chainId), 16n]],
+    );
+    const ec = q.addressHistory({ kind: "EC", address: ecKey.publicKey, desc: false, limit: 100 });
+    assert.ok(!("refused" in ec));
+    assert.equal(
+      ec.items[0]!.kind,
+      "ecpurchase",
+      JSON.stringify(ec.items.map((i) => [i.kind, i.directoryBlockHeight])),
+    );
+    assert.equal(toHex(ec.items[0]!.txId), toHex(purchase));
+    assert.deepEqual(
+      ec.items.slice(1).map((i) => i.kind),
+      ["chaincommit", ...Array(15).fill("commit")],
+    );
+    assert.equal(toHex(ec.items[1]!.txId), toHex(commitTxId(appCommit)));
+    const fa = q.addressHistory({ kind: "FA", address: rcdHashOf(sand), desc: false, limit: 100 });
+    assert.ok(!("refused" in fa));
+    // the genesis block's coinbase funded the sand address; then it paid for the credits
+    assert.deepEqual(
+      fa.items.map((i) => [i.kind, i.directoryBlockHeight]),
+      [
+        ["output", 0],
+        ["input", 1],
+      ],
+    );
+    assert.equal(toHex(fa.items[1]!.txId), toHex(purchase));
+    assert.equal(ec.items[0]!.amount, 1000n, "credits bought, not base units");
+    // a position of another chain's range is refused
+    const other = q.chainEntries({
+      chainId: new Uint8Array(32).fill(9),
+      desc: false,
+      limit: 3,
+      after: chainEntryKey(app.chainId, 2, 0),
+    });
+    assert.ok("refused" in other);
+    assert.ok("refused" in q.chainEntries({ chainId: app.chainId, desc: false, limit: 3, after: Uint8Array.of(1, 2) }));
+  });
+
+  test("a height already indexed is not indexed again (a block set saved twice counts once)", async () => {
+    const before = await dumpIndex(dbDir);
+    const env = openEnvironment(dbDir);
+    const dbs = openDatabases(env);
+    const marker = readMarker(dbs)!;
+    assert.equal(marker.version, QUERY_INDEX_VERSION);
+    let again = true;
+    env.transactionSync(() => {
+      again = indexSavedHeight(dbs, marker.next - 1);
+    });
+    assert.equal(again, false);
+    await env.close();
+    assert.deepEqual(await dumpIndex(dbDir), before);
+  });
+
+  test("dropped, or of another version, the index is rebuilt at open equal to the one the saves wrote", async () => {
+    const written = await dumpIndex(dbDir);
+    assert.ok(written.qChainEntries!.length >= 16);
+    await closeNode(n);
+    for (const damage of ["drop", "version"] as const) {
+      const env = open({ path: dbDir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
+      const meta = env.openDB<Uint8Array, Uint8Array>({ name: "meta", keyEncoding: "binary", encoding: "binary" });
+      if (damage === "drop") {
+        for (const name of Object.values(QUERY_DB_NAMES))
+          await env.openDB({ name, keyEncoding: "binary", encoding: "binary" }).drop();
+        await meta.remove(Buffer.from(QUERY_INDEX_MARKER));
+      } else {
+        // another layout version, and a stray record it would have left: both must go
+        const b = Buffer.alloc(8);
+        b.writeUInt32BE(QUERY_INDEX_VERSION + 1, 0);
+        b.writeUInt32BE(2, 4);
+        await meta.put(Buffer.from(QUERY_INDEX_MARKER), b);
+        await env
+          .openDB({ name: "qAddresses", keyEncoding: "binary", encoding: "binary" })
+          .put(Buffer.alloc(41, 0xee), Buffer.alloc(45));
+      }
+      await env.close();
+      n = openNode(dir);
+      assert.ok(n.store.queryIndexCaughtUp > 0, damage);
+      await closeNode(n);
+      assert.deepEqual(await dumpIndex(dbDir), written, damage);
+    }
+    n = openNode(dir);
+    assert.equal(n.store.queryIndexCaughtUp, 0, "a current index is left as it is");
+  });
+});
