@@ -26,12 +26,14 @@ os-packages-test:
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
 
-# The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules.
+# The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules; its RPC
+# calls are typed by the method contract's declarations (dist/types, contract.tsconfig.json).
 # The build also brings deploy/ledgerd.conf.example up to date with the configuration fields (written only
 # when a field was added or changed; commit the result then).
 build: install
 	rm -rf dist
 	node_modules/.bin/tsc -p .
+	node_modules/.bin/tsc -p src/panel/web/contract.tsconfig.json
 	node_modules/.bin/tsc -p src/panel/web
 	node dist/tools/deploy/confExample.js
 

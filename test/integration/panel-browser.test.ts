@@ -42,7 +42,7 @@ describe("control panel in headless Chromium", () => {
   let page: Page;
   let profile: string;
   const problems: string[] = [];
-  const written = { chainId: "", entryHash: "", height: 0, eblock: "" };
+  const written = { chainId: "", entryHash: "", height: 0, eblock: "", buyTxId: "", ecAddress: "" };
 
   before(async () => {
     assert.ok(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} missing: run make os-packages-test as root`);
@@ -54,7 +54,8 @@ describe("control panel in headless Chromium", () => {
     panel = `http://127.0.0.1:${t.node.panel!.port}`;
     const call = rpcOf(t);
     const ec = ecKeyOf("ledgerd panel browser test EC key");
-    await buyCredits(call, ec, 50);
+    written.buyTxId = await buyCredits(call, ec, 50);
+    written.ecAddress = ec.publicAddress;
     await waitFor("credits", async () =>
       ((await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number }).balance >= 50
         ? true
@@ -150,9 +151,23 @@ describe("control panel in headless Chromium", () => {
     await page.waitForSelector("text=Asset block");
     await page.click('a[href^="#/transaction/"]');
     await page.waitForSelector("text=Inputs");
-    assert.equal(await page.textContent("h1"), "Transaction");
+    // the first transaction of an asset block is its coinbase, and the page says so
+    assert.equal(await page.textContent("h1"), "Transaction (coinbase)");
+    await page.waitForSelector("#coinbase-note");
     await page.goto(`${panel}/#/chain/${written.chainId}`);
     await page.waitForSelector(`a[href="#/eblock/${written.eblock}"]`);
+  });
+
+  it("a transaction's page lists its inputs and outputs, linked to their addresses", async () => {
+    await page.goto(`${panel}/#/transaction/${written.buyTxId}`);
+    await page.waitForSelector("#txid");
+    assert.equal(await page.textContent("h1"), "Transaction");
+    const inputs = await page.$$eval('ul[data-kind="Inputs"] a', (l) => l.map((a) => a.textContent ?? ""));
+    assert.equal(inputs.length, 1, `inputs shown: ${inputs.join(",")}`);
+    assert.match(inputs[0] ?? "", /^FA/);
+    const ecOut = await page.$$eval('ul[data-kind="EC outputs"] a', (l) => l.map((a) => a.getAttribute("href")));
+    assert.deepEqual(ecOut, [`#/address/${written.ecAddress}`]);
+    await page.screenshot({ path: join(SCREENSHOTS, "transaction.png"), fullPage: true });
   });
 
   it("a search for an unknown hash says not found", async () => {
