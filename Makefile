@@ -4,6 +4,9 @@ TEST_FILES = $(shell find dist/test -name '*.test.js' | sort)
 # `make run PORT=8089 HOMEDIR=/tmp/node2`; without them, the quickstart's LEDGERD_PORT and LEDGERD_HOME
 # (docs/quickstart.md), else port 8088 and ~/.ledgerd.
 PORT ?= $(or $(LEDGERD_PORT),8088)
+# The control panel's port: PANELPORT, else LEDGERD_PANELPORT, else the API port + 2 (8088 → 8090, as the
+# reference; a second node on PORT=8089 gets 8091 instead of a warning that 8090 is taken).
+PANELPORT ?= $(or $(LEDGERD_PANELPORT),$(shell echo $$(($(PORT) + 2))))
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
 .PHONY: all install os-packages-test os-packages-bench build run test test-long bench mutation lint format bench-check clean
@@ -38,7 +41,7 @@ build: install
 	node dist/tools/deploy/confExample.js
 
 run: build
-	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT)
+	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT) -controlpanelport=$(PANELPORT)
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
 test: build os-packages-test

@@ -120,7 +120,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const h = node.ledger.heights();
   process.stdout.write(
-    `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, data ${node.dataDir}\n`,
+    `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, ${panelText(config, node)}, data ${node.dataDir}\n`,
   );
   if (signalled)
     stop(node); // a signal arrived while starting
@@ -145,6 +145,13 @@ function onHangUp(node: RunningNode): void {
   } catch (e) {
     node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
   }
+}
+
+/** The start line's word on the control panel: its URL, or why there is none and how to get one. */
+function panelText(config: NodeConfig, node: RunningNode): string {
+  if (node.panel !== undefined) return `panel ${node.panel.url}`;
+  if (config.controlPanel.setting === "disabled") return "panel disabled";
+  return `no panel (port ${config.controlPanel.port} is in use; give it another with -controlpanelport=PORT)`;
 }
 
 function message(e: unknown): string {

@@ -160,6 +160,12 @@ export class ControlPanel {
     return this.boundPort;
   }
 
+  /** Where a browser opens the panel (the listen host, or 127.0.0.1 for a wildcard address). */
+  get url(): string {
+    const host = this.options.host === "0.0.0.0" || this.options.host === "::" ? "127.0.0.1" : this.options.host;
+    return `${this.options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${this.boundPort}/`;
+  }
+
   async listen(): Promise<void> {
     try {
       await this.app.listen(this.options.port, this.options.host);

@@ -124,7 +124,10 @@ describe("ledgerd process", () => {
     const args = ["-network=LOCAL", `-homedir=${home}`, "-blktime=2", `-port=${port}`, "-loglevel=warning"];
     try {
       let p = await startLedgerd(args);
-      assert.match(p.line, new RegExp(`network LOCAL, height 0, port ${port}, data .*${home.split("/").pop()}`));
+      assert.match(
+        p.line,
+        new RegExp(`network LOCAL, height 0, port ${port}, (panel|no panel) .*, data .*${home.split("/").pop()}`),
+      );
       assert.equal((await ok(port, "heights")).directoryblockheight, 0);
 
       // Fund EC, create a chain, then fire a burst and kill the process the moment the burst is acknowledged.
@@ -246,6 +249,31 @@ describe("ledgerd process", () => {
       assert.equal(typeof heights.directoryblockheight, "number");
       first.child.kill("SIGTERM");
       await first.exited;
+    } finally {
+      cleanup(homeA);
+      cleanup(homeB);
+    }
+  });
+
+  test("the start line names the control panel's URL, or why a node has none", async () => {
+    const homeA = tempDir("ledgerd-proc-");
+    const homeB = tempDir("ledgerd-proc-");
+    try {
+      const panelPort = await freePort();
+      const common = ["-network=LOCAL", "-blktime=2", "-loglevel=warning", `-controlpanelport=${panelPort}`];
+      const a = await startLedgerd([...common, `-homedir=${homeA}`, `-port=${await freePort()}`]);
+      assert.match(a.line, new RegExp(`, panel http://127\\.0\\.0\\.1:${panelPort}/, data `));
+      assert.equal((await fetch(`http://127.0.0.1:${panelPort}/`)).status, 200);
+      // a second node wanting the same panel port starts without one, and its start line says so and what to do
+      const b = await startLedgerd([...common, `-homedir=${homeB}`, `-port=${await freePort()}`]);
+      assert.match(
+        b.line,
+        new RegExp(`, no panel \\(port ${panelPort} is in use; give it another with -controlpanelport=PORT\\), data `),
+      );
+      for (const p of [a, b]) {
+        p.child.kill("SIGTERM");
+        await p.exited;
+      }
     } finally {
       cleanup(homeA);
       cleanup(homeB);

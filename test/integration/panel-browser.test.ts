@@ -269,5 +269,13 @@ describe("control panel over HTTP", () => {
     });
     const height = (await (await fetch(`${panel}/panel/search?q=0`, { headers: auth })).json()) as unknown;
     assert.deepEqual(height, { found: true, kind: "dblock", id: "0" });
+    // 64 hex characters are a hash even when they are all digits: not directory block 1
+    const digits = `${"0".repeat(63)}1`;
+    const hash = (await (await fetch(`${panel}/panel/search?q=${digits}`, { headers: auth })).json()) as unknown;
+    assert.deepEqual(hash, {
+      found: false,
+      notfound: true,
+      message: `not found: no block, entry, transaction or chain has the hash ${digits}`,
+    });
   });
 });

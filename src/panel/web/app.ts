@@ -380,7 +380,8 @@ const SYSTEM_CHAINS: Record<string, [string, string]> = {
 
 async function dblock(arg: string): Promise<Node[]> {
   let height: number;
-  if (/^\d+$/.test(arg)) height = Number(arg);
+  // a height has fewer than 64 digits: 64 hex characters are a KeyMR even when all are digits
+  if (/^\d{1,63}$/.test(arg)) height = Number(arg);
   else height = (await rpc("directory-block", { keymr: arg })).header.sequencenumber;
   const r = await rpc("dblock-by-height", { height });
   const d = r.dblock;
