@@ -19,6 +19,7 @@ import { Ledger } from "./ledger/ledger.js";
 import type { LedgerEvents } from "./ledger/options.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { consensusCheck } from "./monitor/health.js";
+import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
 import { countWrites } from "./monitor/writeOutcomes.js";
 import { ControlPanel } from "./panel/server.js";
@@ -262,6 +263,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     serverRef.current = server;
+    registerLimitMetrics(monitor.metrics.registry, { live, logins: server.logins });
     await server.listen();
     warnExposure(config, log);
     cleanups.push(() => server.close());
@@ -270,7 +272,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     if (config.metricsPort !== 0) {
       const metricsServer = new MetricsServer(
         { port: config.metricsPort, host: config.listenHost },
-        { routes: monitor.routes, getConfig: () => current, log },
+        { routes: monitor.routes, getConfig: () => current, log, logins: server.logins },
       );
       await metricsServer.listen();
       cleanups.push(() => metricsServer.close());
@@ -358,7 +360,13 @@ async function startPanel(
   }
   const panel = new ControlPanel(
     { port, host, setting, ...tls(deps.tls) },
-    { rpc: deps.server.context, live: deps.live, dataDir: deps.dataDir, apiPort: () => deps.server.port },
+    {
+      rpc: deps.server.context,
+      live: deps.live,
+      dataDir: deps.dataDir,
+      apiPort: () => deps.server.port,
+      logins: deps.server.logins,
+    },
   );
   await panel.listen();
   return panel;

@@ -24,7 +24,7 @@ import { auditServers, federatedServers } from "../rpc/debug/network.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
 import { basicAuthCheck, type LiveRouteChecks, mountLiveRoute, remoteOf } from "../rpc/live/route.js";
-import { LoginGuard } from "../rpc/loginGuard.js";
+import { LoginGuard, throttledBody } from "../rpc/loginGuard.js";
 import { ListenError } from "../rpc/portCheck.js";
 import { foreignRequestRefusal } from "../rpc/requestOrigin.js";
 import { v2Methods } from "../rpc/v2/index.js";
@@ -92,6 +92,8 @@ export interface ControlPanelDependencies {
   dataDir: string;
   /** the API's port, shown on the overview */
   apiPort: () => number;
+  /** the node's failed-login guard (the API's), so the panel shares its budgets */
+  logins?: LoginGuard;
 }
 
 export class ControlPanel {
@@ -130,7 +132,7 @@ export class ControlPanel {
       },
     );
     this.loadFiles();
-    this.logins = new LoginGuard({ log: deps.rpc.log });
+    this.logins = deps.logins ?? new LoginGuard({ log: deps.rpc.log });
 
     this.app = new HyperExpress.Server({
       ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
@@ -185,6 +187,7 @@ export class ControlPanel {
   async close(): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
+    if (this.deps.logins === undefined) this.logins.close();
     this.app.close();
     try {
       (this.app.uws_instance as unknown as { close?: () => void }).close?.();
@@ -214,6 +217,7 @@ export class ControlPanel {
   /** `/live`: the Host/Origin check (browsers apply no CORS to WebSockets), then `auth`. */
   private liveChecks(auth: LiveRouteChecks): LiveRouteChecks {
     return {
+      remote: auth.remote,
       refuse: (req) => {
         const foreign = this.foreign(req);
         if (foreign !== undefined)
@@ -236,10 +240,17 @@ export class ControlPanel {
       res.status(403).header("Content-Type", "text/plain; charset=utf-8").send(foreign);
       return;
     }
-    if (
-      authEnabled(config.rpcUser, config.rpcPass) &&
-      !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
-    ) {
+    const auth = authEnabled(config.rpcUser, config.rpcPass);
+    const retryAfter = auth ? this.logins.refusal(remoteOf(req)) : undefined;
+    if (retryAfter !== undefined) {
+      res
+        .status(429)
+        .header("Retry-After", String(retryAfter))
+        .header("Content-Type", "text/plain; charset=utf-8")
+        .send(throttledBody(retryAfter));
+      return;
+    }
+    if (auth && !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)) {
       const why = req.headers.authorization === undefined ? "missing" : "wrong";
       await this.logins.failed(remoteOf(req), why, req.path);
       if (res.completed) return;
@@ -250,6 +261,7 @@ export class ControlPanel {
         .send("401 Unauthorized.\n");
       return;
     }
+    if (auth) this.logins.succeeded(remoteOf(req));
     await serve();
   }
 

@@ -18,13 +18,22 @@ const HEADERS_TIMEOUT_MS = 10_000;
 export class MetricsServer {
   private readonly server: Server;
   private boundPort = 0;
+  /** the guard this server made for itself (none given), closed with it */
+  private ownLogins: LoginGuard | undefined;
 
   constructor(
     private readonly options: { port: number; host: string },
-    deps: { routes: readonly PlainRoute[]; getConfig(): NodeConfig; log: Logger },
+    deps: {
+      routes: readonly PlainRoute[];
+      getConfig(): NodeConfig;
+      log: Logger;
+      /** the node's failed-login guard (the API's), so this port shares its budgets */
+      logins?: LoginGuard;
+    },
   ) {
     const routes = new Map(deps.routes.map((r) => [r.path, r]));
-    const logins = new LoginGuard({ log: deps.log });
+    const logins = deps.logins ?? new LoginGuard({ log: deps.log });
+    if (deps.logins === undefined) this.ownLogins = logins;
     this.server = createServer(
       { headersTimeout: HEADERS_TIMEOUT_MS, requestTimeout: HEADERS_TIMEOUT_MS },
       (req, res) => {
@@ -35,9 +44,10 @@ export class MetricsServer {
         const answer = foreign
           ? Promise.resolve<PlainAnswer>({ status: 403, contentType: "text/plain; charset=utf-8", body: foreign })
           : route
-            ? answerPlain(route, req.method ?? "", req.headers.authorization, config, (why) =>
-                logins.failed(req.socket.remoteAddress ?? "", why, path),
-              )
+            ? answerPlain(route, req.method ?? "", req.headers.authorization, config, {
+                guard: logins,
+                remote: req.socket.remoteAddress ?? "",
+              })
             : Promise.resolve<PlainAnswer>({
                 status: 404,
                 contentType: "text/plain; charset=utf-8",
@@ -84,6 +94,7 @@ export class MetricsServer {
 
   async close(): Promise<void> {
     if (!this.server.listening) return;
+    this.ownLogins?.close();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
