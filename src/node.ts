@@ -271,12 +271,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     cleanups.push(() => live.close());
     if (config.metricsPort !== 0) {
       const metricsServer = new MetricsServer(
-        { port: config.metricsPort, host: config.listenHost },
+        { port: config.metricsPort, host: config.listenHost, ...(tls ? { tls } : {}) },
         { routes: monitor.routes, getConfig: () => current, log, logins: server.logins },
       );
       await metricsServer.listen();
       cleanups.push(() => metricsServer.close());
-      log.info("metrics listening", { host: config.listenHost, port: metricsServer.port });
+      log.info("metrics listening", {
+        url: `${tls ? "https" : "http"}://${config.listenHost}:${metricsServer.port}/metrics`,
+      });
     }
 
     monitor.startWatch();

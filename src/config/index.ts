@@ -338,6 +338,15 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
       "App.ControlPanelSetting",
       `[App] ControlPanelSetting: expected disabled, readonly or readwrite, got ${JSON.stringify(fileString(raw, "App", "ControlPanelSetting"))}`,
     );
+  // The API's rule for the panel too (security review 3, M2): the panel reads everything the API reads and
+  // serves /live, so an open panel off loopback bypassed the rule above.
+  if (settingWord !== "disabled" && !isLoopbackHost(panelHost) && rpcUser === "" && rpcPass === "" && !insecureNoAuth)
+    throw fieldError(
+      "App.ControlPanelListenHost",
+      `refusing to serve the control panel on ${panelHost} without authentication: anyone who reaches its port ` +
+        "could read the node and follow its live feed. Set NodeRpcUser and NodeRpcPass (the panel asks for them), " +
+        "keep ControlPanelListenHost on 127.0.0.1, set ControlPanelSetting = disabled, or accept the risk with -insecure-noauth",
+    );
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
   const cluster = clusterConfig(flags, raw, fieldError, (v) => (v.trim() === "" ? undefined : inHome(v, v)), network);

@@ -27,6 +27,7 @@ import { basicAuthCheck, type LiveRouteChecks, mountLiveRoute, remoteOf } from "
 import { LoginGuard, throttledBody } from "../rpc/loginGuard.js";
 import { ListenError } from "../rpc/portCheck.js";
 import { foreignRequestRefusal } from "../rpc/requestOrigin.js";
+import { TLS12_CIPHERS } from "../rpc/tls.js";
 import { v2Methods } from "../rpc/v2/index.js";
 import { PanelApi, PanelRequestError } from "./panelApi.js";
 
@@ -135,7 +136,10 @@ export class ControlPanel {
     this.logins = deps.logins ?? new LoginGuard({ log: deps.rpc.log });
 
     this.app = new HyperExpress.Server({
-      ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
+      // the API's TLS 1.2 suites (security review 3, L2: the panel also took CBC/SHA-1 suites)
+      ...(options.tls
+        ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile, ssl_ciphers: TLS12_CIPHERS }
+        : {}),
       auto_close: false,
       max_body_length: MAX_PANEL_BODY,
     });

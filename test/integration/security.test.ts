@@ -91,6 +91,36 @@ describe("listen address", () => {
     assert.match(r.output, /-insecure-noauth/);
     assert.doesNotMatch(r.output, /rpc listening/);
   });
+
+  it("the control panel on a non-loopback address without credentials: refused, unless -insecure-noauth (warned)", async (t) => {
+    const panelOnAll = ["ControlPanelListenHost = 0.0.0.0", "ControlPanelPort = 0"];
+    const r = await LedgerdProcess.startExpectingExit({ appConfig: panelOnAll, waitMs: 20_000 });
+    t.after(() => r.process.cleanup());
+    assert.equal(r.code, 2, `the node started:\n${r.output}`);
+    assert.match(r.output, /refusing to serve the control panel on 0\.0\.0\.0 without authentication/);
+    assert.match(r.output, /-insecure-noauth/);
+    assert.doesNotMatch(r.output, /rpc listening/);
+
+    const risky = await LedgerdProcess.startExpectingExit({
+      appConfig: panelOnAll,
+      extraArgs: ["-insecure-noauth"],
+      waitMs: 20_000,
+    });
+    t.after(() => risky.process.cleanup());
+    assert.equal(risky.code, undefined, risky.output);
+    await waitFor("the warning", async () =>
+      /INSECURE: the control panel listens on a non-loopback address WITHOUT authentication/.test(risky.process.log)
+        ? true
+        : undefined,
+    );
+    await risky.process.stop();
+
+    const guarded = await startWithAuth({ appConfig: [...panelOnAll, "NodeRpcUser = alice", "NodeRpcPass = s3cret"] });
+    t.after(() => guarded.cleanup());
+    await waitFor("the panel", async () => (/control panel listening/.test(guarded.log) ? true : undefined));
+    assert.doesNotMatch(guarded.log, /INSECURE/);
+    await guarded.stop();
+  });
 });
 
 describe("debug API modes and the write knobs", () => {
@@ -782,10 +812,11 @@ describe("the backup tool's destination", () => {
 });
 
 describe("TLS", () => {
-  it("a leaf certificate for the configured names only; no CBC or SHA-1 suites", async (t) => {
+  it("a leaf certificate for the configured names only; no CBC or SHA-1 suites on the API, the panel and the metrics port (TLS too)", async (t) => {
     // start() polls over plain HTTP, which a TLS node does not answer: wait for its "rpc listening" line instead
+    const metricsPort = await freeLoopbackPort();
     const started = await LedgerdProcess.startExpectingExit({
-      extraArgs: ["-tls", "-selfaddr=node.test.example"],
+      extraArgs: ["-tls", "-selfaddr=node.test.example", "-controlpanelport=0", `-metricsport=${metricsPort}`],
       waitMs: 20_000,
     });
     const r = started.process;
@@ -802,16 +833,14 @@ describe("TLS", () => {
       "IP Address:0:0:0:0:0:0:0:1",
       "IP Address:127.0.0.1",
     ]);
-    const handshake = (options: ConnectionOptions) =>
+    const ca = readFileSync(join(r.homeDir, "tls", "node.crt"));
+    const handshake = (options: ConnectionOptions, port = r.port) =>
       new Promise<string>((resolve, reject) => {
-        const s = tlsConnect(
-          { host: "127.0.0.1", port: r.port, ca: readFileSync(join(r.homeDir, "tls", "node.crt")), ...options },
-          () => {
-            const suite = s.getCipher().name;
-            s.destroy();
-            resolve(suite);
-          },
-        );
+        const s = tlsConnect({ host: "127.0.0.1", port, ca, ...options }, () => {
+          const suite = s.getCipher().name;
+          s.destroy();
+          resolve(suite);
+        });
         s.on("error", reject);
       });
     assert.match(await handshake({ maxVersion: "TLSv1.2" }), /GCM|CHACHA20/);
@@ -822,6 +851,43 @@ describe("TLS", () => {
       }),
       /handshake failure|no shared cipher|alert/i,
     );
+    // the control panel offers the same suites (security review 3, L2: it took CBC/SHA-1 ones)
+    const panelPort = Number(
+      (await waitFor(
+        "the panel",
+        async () => /control panel listening.*?"url":"https:[^"]*:(\d+)\//.exec(r.log)?.[1],
+      ))!,
+    );
+    assert.match(await handshake({ maxVersion: "TLSv1.2" }, panelPort), /GCM|CHACHA20/);
+    await assert.rejects(
+      handshake({ maxVersion: "TLSv1.2", ciphers: "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA" }, panelPort),
+      /handshake failure|no shared cipher|alert/i,
+    );
+    // the metrics port speaks TLS with the node's certificate (M5: it stayed plain HTTP), with the same suites
+    await waitFor("the metrics port", async () => (/metrics listening.*https:/.test(r.log) ? true : undefined));
+    assert.match(await handshake({ maxVersion: "TLSv1.2" }, metricsPort), /GCM|CHACHA20/);
+    await assert.rejects(
+      handshake({ maxVersion: "TLSv1.2", ciphers: "ECDHE-ECDSA-AES128-SHA:ECDHE-RSA-AES128-SHA" }, metricsPort),
+      /handshake failure|no shared cipher|alert/i,
+    );
+    const scrape = await new Promise<string>((resolve, reject) => {
+      const s = tlsConnect({ host: "127.0.0.1", port: metricsPort, ca, servername: "localhost" }, () =>
+        s.write(`GET /metrics HTTP/1.1\r\nHost: localhost:${metricsPort}\r\nConnection: close\r\n\r\n`),
+      );
+      let text = "";
+      s.setEncoding("utf8");
+      s.on("data", (d: string) => (text += d));
+      s.on("end", () => resolve(text));
+      s.on("error", reject);
+    });
+    assert.match(scrape, /^HTTP\/1\.1 200/);
+    assert.match(scrape, /^ledgerd_directory_block_height \d+$/m);
+    // plain HTTP to it gets no answer
+    const plain = await rawExchange(
+      metricsPort,
+      `GET /metrics HTTP/1.1\r\nHost: localhost:${metricsPort}\r\n\r\n`,
+    ).catch(() => ({ status: 0, text: "" }));
+    assert.notEqual(plain.status, 200);
     await r.stop();
   });
 });
