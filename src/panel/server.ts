@@ -117,8 +117,8 @@ export class ControlPanel {
       debugMethods(),
       (m) => !HIDDEN_DEBUG.has(m) && (options.setting === "readwrite" || !KNOB_METHODS.has(m)),
     );
-    this.v2 = { path: "/rpc/v2", methods: allowV2, elsewhere: () => undefined };
-    this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined };
+    this.v2 = { path: "/rpc/v2", methods: allowV2, elsewhere: () => undefined, suggest: false };
+    this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined, suggest: false };
     this.api = new PanelApi(
       { setting: options.setting },
       {
