@@ -24,7 +24,7 @@ install: $(NODE_MODULES_STAMP)
 
 # Debian packages the tests and benchmarks run for real; installed only where missing, only as root.
 os-packages-test:
-	tools/os/install-packages.sh nats-server chromium wrk
+	tools/os/install-packages.sh nats-server chromium wrk prometheus nginx
 
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk

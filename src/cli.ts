@@ -116,6 +116,8 @@ async function main(argv: string[]): Promise<number> {
   } catch (e) {
     const reason = e instanceof StoreError || e instanceof Error ? e.message : String(e);
     process.stderr.write(`ledgerd: cannot start: ${reason}\n`);
+    const hint = portHint(reason);
+    if (hint !== undefined) process.stderr.write(`ledgerd: ${hint}\n`);
     return EXIT_START_FAILED;
   }
   const h = node.ledger.heights();
@@ -145,6 +147,15 @@ function onHangUp(node: RunningNode): void {
   } catch (e) {
     node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
   }
+}
+
+/** What to do about a port in use, from the listen error's text; undefined for other failures. */
+function portHint(reason: string): string | undefined {
+  const m = /cannot listen on \S+(?: \(metrics\))?: port (\d+) is already in use/.exec(reason);
+  if (m === null) return undefined;
+  return reason.includes("(metrics)")
+    ? `give the metrics listener another port with -metricsport=PORT`
+    : `give this node another port with -port=PORT (another ledgerd there? each node needs its own -homedir too)`;
 }
 
 /** The start line's word on the control panel: its URL, or why there is none and how to get one. */

@@ -65,6 +65,9 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
       assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, /usage:/);
     }
+    const typo = await devnet("stauts", "--dir", dir);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /unknown command stauts; did you mean status\?/);
     const r = await devnet("status", "--dir", join(dir, "nothing-here"));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /holds no devnet/);

@@ -245,6 +245,7 @@ describe("ledgerd process", () => {
       });
       assert.notEqual(second.status, 0);
       assert.match(second.stderr, new RegExp(`port ${port} is already in use`));
+      assert.match(second.stderr, /give this node another port with -port=PORT/);
       const heights = await ok(port, "heights");
       assert.equal(typeof heights.directoryblockheight, "number");
       first.child.kill("SIGTERM");

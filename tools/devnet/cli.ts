@@ -13,8 +13,12 @@
  * Exit codes: 0 done, 1 the devnet failed (a process would not start, …), 2 a bad command line.
  */
 import { resolve } from "node:path";
+import { didYouMean } from "../../src/config/suggest.js";
 import { type ClusterInfo, Devnet, type DevnetOptions, validateDevnetOptions } from "./devnet.js";
 import { NODE_ROLES, type NodeRole } from "./ledgerdNode.js";
+
+/** The commands, for "did you mean" after a typo. */
+const DEVNET_COMMANDS = ["up", "status", "restart", "add", "resume", "down"];
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
@@ -238,7 +242,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${p.command}`);
+        throw new UsageError(`unknown command ${p.command}${didYouMean(p.command ?? "", DEVNET_COMMANDS)}`);
     }
   } catch (e) {
     if (e instanceof UsageError) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that tests and benchmarks run for real (nats-server for the cluster,
 # chromium for the page tests, wrk for the read benchmark), only those missing, and only as root.
-# Usage: tools/os/install-packages.sh PACKAGE...   (each one of: nats-server chromium wrk)
+# Usage: tools/os/install-packages.sh PACKAGE...   (each one of: nats-server chromium wrk prometheus nginx)
+# (prometheus for its promtool, which checks the metrics exposition; nginx for the reverse-proxy test)
 # Not root and something missing: says how to install it and exits 1, so `make` stops with the reason.
 set -euo pipefail
 
@@ -10,7 +11,9 @@ binary_of() {
     nats-server) echo nats-server ;;
     chromium) echo chromium ;;
     wrk) echo wrk ;;
-    *) echo "install-packages: unknown package '$1' (known: nats-server chromium wrk)" >&2; exit 2 ;;
+    prometheus) echo promtool ;;
+    nginx) echo nginx ;;
+    *) echo "install-packages: unknown package '$1' (known: nats-server chromium wrk prometheus nginx)" >&2; exit 2 ;;
   esac
 }
 
