@@ -20,8 +20,12 @@ const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
   let config: NodeConfig;
+  let consoleFormat: "json" | "human" = "json";
   try {
     const flags = parseFlags(argv);
+    // Short human lines on a terminal (a JSON line per block drowned the one warning that mattered); JSON
+    // into pipes, journald and files, or with -logjson.
+    consoleFormat = process.stderr.isTTY === true && flags.logJson !== true ? "human" : "json";
     if (flags.help === true) {
       process.stdout.write(usage());
       return 0;
@@ -99,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         await running.stop();
         renameSync(running.dataDir, kept);
-        node = await startNode(config, { argv });
+        node = await startNode(config, { argv, consoleFormat });
       } catch (e) {
         process.stderr.write(`ledgerd: resync failed: ${message(e)}\n`);
         finish(EXIT_START_FAILED);
@@ -112,7 +116,7 @@ async function main(argv: string[]): Promise<number> {
   };
 
   try {
-    node = await startNode(config, { argv });
+    node = await startNode(config, { argv, consoleFormat });
   } catch (e) {
     const reason = e instanceof StoreError || e instanceof Error ? e.message : String(e);
     process.stderr.write(`ledgerd: cannot start: ${reason}\n`);

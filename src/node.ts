@@ -43,6 +43,8 @@ export interface StartOptions {
   log?: Logger;
   /** run the block clock (default true); tests that drive minutes themselves pass false */
   clock?: boolean;
+  /** console lines of the logger built here: JSON (default) or human (cli.ts, on a terminal) */
+  consoleFormat?: "json" | "human";
 }
 
 export interface RunningNode {
@@ -85,7 +87,12 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const ownLog = opts.log === undefined;
   const log =
     opts.log ??
-    createLogger({ level: config.logLevel, consoleLevel: config.consoleLogLevel, file: logFilePath(config) });
+    createLogger({
+      level: config.logLevel,
+      consoleLevel: config.consoleLogLevel,
+      file: logFilePath(config),
+      consoleFormat: opts.consoleFormat ?? "json",
+    });
   const cleanups: (() => Promise<void> | void)[] = [];
   const unwind = async (): Promise<void> => {
     for (const c of cleanups.reverse()) {

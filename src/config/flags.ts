@@ -40,6 +40,8 @@ export interface FlagValues {
   listenHost?: string;
   /** serve a non-loopback address without credentials (-insecure-noauth) */
   insecureNoAuth?: boolean;
+  /** console log lines as JSON even on a terminal (-logjson; read by cli.ts, not part of the configuration) */
+  logJson?: boolean;
   /** -httpfront: answer malformed HTTP through a node:net front (rpc/httpFront.ts) */
   httpFront?: boolean;
   debugApi?: DebugApiMode;
@@ -264,6 +266,11 @@ const SPECS: readonly FlagSpec[] = [
       into.listenHost = bare;
     },
   },
+  boolFlag("logJson", {
+    names: ["logjson"],
+    shown: "false",
+    help: "console log lines as JSON even on a terminal (they are JSON whenever stderr is not a terminal)",
+  }),
   boolFlag("insecureNoAuth", {
     names: ["insecure-noauth"],
     shown: "false",

@@ -280,4 +280,41 @@ describe("ledgerd process", () => {
       cleanup(homeB);
     }
   });
+
+  test("on a terminal the console shows short human lines; -logjson and a pipe keep JSON", async () => {
+    // script(1) gives the node a pseudo-terminal as stdin, stdout and stderr, as a shell would
+    const runOnTerminal = async (extra: string[]): Promise<string> => {
+      const home = tempDir("ledgerd-proc-");
+      try {
+        const port = await freePort();
+        const args = [
+          "-network=LOCAL",
+          `-homedir=${home}`,
+          `-port=${port}`,
+          "-blktime=1",
+          "-controlpanelport=0",
+          ...extra,
+        ];
+        const child = spawn("script", ["-qfec", [LEDGERD, ...args].join(" "), "/dev/null"], {
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        running.add(child);
+        let out = "";
+        child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+        const deadline = Date.now() + 30_000;
+        while (!/block saved/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+        running.delete(child);
+        return out;
+      } finally {
+        cleanup(home);
+      }
+    };
+    const human = await runOnTerminal([]);
+    assert.match(human, /^\d\d:\d\d:\d\d INFO {2}block saved {2}height=\d+ /m, human);
+    assert.doesNotMatch(human, /\{"time":/);
+    const json = await runOnTerminal(["-logjson"]);
+    assert.match(json, /^\{"time":"[^"]+","level":"info","msg":"block saved"/m, json);
+  });
 });
