@@ -5,7 +5,9 @@
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
  * A forked cluster node restarts itself on a fresh data directory (the fork's kept aside).
  */
-import { existsSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
 import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
@@ -35,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     config = loadConfig(argv);
+    if (flags.waitHealthySeconds !== undefined) return await waitHealthy(config, flags.waitHealthySeconds);
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`ledgerd: ${e.message}\n`);
@@ -151,6 +154,52 @@ function onHangUp(node: RunningNode): void {
   } catch (e) {
     node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
   }
+}
+
+/** Milliseconds between /health polls of -waithealthy. */
+const HEALTH_POLL_MS = 1000;
+
+/**
+ * -waithealthy: poll GET /health of the node `config` describes — https with its certificate under -tls, its
+ * port, its listen address (loopback for a wildcard) — until 200 or `seconds` pass. The systemd unit's start
+ * check, so that it follows the configuration (it hard-coded http://127.0.0.1:8088).
+ */
+async function waitHealthy(config: NodeConfig, seconds: number): Promise<number> {
+  const wildcard = config.listenHost === "0.0.0.0" || config.listenHost === "::";
+  const host = wildcard ? "127.0.0.1" : config.listenHost;
+  const url = `${config.tls.enabled ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${config.port}/health`;
+  const ca = config.tls.enabled ? readFileSync(config.tls.certFile) : undefined;
+  const deadline = Date.now() + seconds * 1000;
+  let last = "no answer yet";
+  for (;;) {
+    try {
+      const status = await getStatus(url, ca);
+      if (status === 200) {
+        process.stdout.write(`ledgerd: healthy at ${url}\n`);
+        return 0;
+      }
+      last = `HTTP ${status}`;
+    } catch (e) {
+      last = message(e);
+    }
+    if (Date.now() >= deadline) {
+      process.stderr.write(`ledgerd: not healthy at ${url} within ${seconds} s (${last})\n`);
+      return EXIT_START_FAILED;
+    }
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  }
+}
+
+/** The status of one GET (the body is read and dropped). */
+function getStatus(url: string, ca: Buffer | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = (ca === undefined ? httpGet : httpsGet)(url, { ...(ca ? { ca } : {}), timeout: 5000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 5 s")));
+    req.on("error", reject);
+  });
 }
 
 /** What to do about a port in use, from the listen error's text; undefined for other failures. */

@@ -51,7 +51,19 @@ describe("deploy files", () => {
     assert.equal(directive("ProtectSystem"), "strict");
     assert.equal(directive("ReadWritePaths"), HOME);
     assert.equal(directive("ExecReload"), "/bin/kill -HUP $MAINPID");
-    assert.match(directive("ExecStartPost"), /curl -fsS -o \/dev\/null http:\/\/127\.0\.0\.1:8088\/health/);
+    // the start check follows the configuration: the node's own flags plus -waithealthy
+    assert.equal(directive("ExecStartPost"), `${directive("ExecStart")} -waithealthy=60`);
+    for (const [key, value] of [
+      ["SystemCallFilter", "@system-service"],
+      ["SystemCallArchitectures", "native"],
+      ["RestrictAddressFamilies", "AF_UNIX AF_INET AF_INET6 AF_NETLINK"],
+      ["ProtectClock", "true"],
+      ["ProtectHostname", "true"],
+      ["ProtectKernelLogs", "true"],
+      ["ProtectProc", "invisible"],
+      ["PrivateUsers", "true"],
+    ])
+      assert.equal(directive(key!), value, key);
   });
 
   test("the example configuration names every field, each after a comment, and loads", () => {
@@ -107,6 +119,11 @@ describe("deploy files", () => {
         () => output,
       );
       assert.equal((await httpRequest(metricsPort, { method: "GET", path: "/health" })).status, 200);
+      // the unit's start check, its own command line: healthy at the file's port
+      const [checkBinary, ...checkArgs] = directive("ExecStartPost").replaceAll(HOME, home).split(/\s+/);
+      const check = spawnSync(checkBinary!.replace(INSTALL_ROOT, PROJECT_ROOT), checkArgs, { encoding: "utf8" });
+      assert.equal(check.status, 0, check.stderr);
+      assert.equal(check.stdout, `ledgerd: healthy at http://127.0.0.1:${port}/health\n`);
     } finally {
       child.kill("SIGTERM");
     }
@@ -234,6 +251,26 @@ describe("deploy/nginx.conf.example with Debian's nginx in front of a real node"
     } finally {
       await bare.stop();
     }
+  });
+});
+
+describe("bin/ledgerd -waithealthy (the unit's start check)", () => {
+  test("https under -tls on another port; a node that is not there: exit 1 with the reason", async (t) => {
+    const started = await LedgerdProcess.startExpectingExit({ extraArgs: ["-tls"], waitMs: 20_000 });
+    const node = started.process;
+    t.after(() => node.cleanup());
+    assert.equal(started.code, undefined, started.output);
+    const args = [`-homedir=${node.homeDir}`, "-tls", `-port=${node.port}`, "-waithealthy=60"];
+    const ok = spawnSync(LEDGERD_BIN, args, { encoding: "utf8" });
+    assert.equal(ok.status, 0, ok.stderr);
+    assert.equal(ok.stdout, `ledgerd: healthy at https://127.0.0.1:${node.port}/health\n`);
+    await node.stop();
+    const gone = spawnSync(LEDGERD_BIN, args.with(-1, "-waithealthy=2"), { encoding: "utf8" });
+    assert.equal(gone.status, 1);
+    assert.match(
+      gone.stderr,
+      new RegExp(`not healthy at https://127\\.0\\.0\\.1:${node.port}/health within 2 s \\(.*ECONNREFUSED`),
+    );
   });
 });
 
