@@ -135,6 +135,8 @@ describe("control panel in headless Chromium", () => {
     assert.equal(await page.textContent("#entry-hash"), written.entryHash);
     assert.equal(await page.textContent("#entry-status"), "DBlockConfirmed");
     assert.ok((await page.textContent("main"))?.includes("hello from the panel test"));
+    // the entry page names its directory block (and entry block and time)
+    assert.equal(await page.textContent("a.entry-dblock"), `block ${written.height}`);
     await page.click("#verify-receipt");
     await page.waitForSelector("#receipt-verdict");
     const verdict = await page.textContent("#receipt-verdict");
@@ -182,7 +184,31 @@ describe("control panel in headless Chromium", () => {
     await page.fill("#search input", "nonsense!");
     await page.press("#search input", "Enter");
     await page.waitForSelector("text=expected a block height");
+    // what was typed could not be read: not "Something went wrong"
+    assert.equal(await page.textContent(".notunderstood h2"), "Not understood");
     await page.screenshot({ path: join(SCREENSHOTS, "not-found.png") });
+  });
+
+  it("block lists name the coinbase; at 420 px nothing runs off the right edge", async () => {
+    await page.goto(`${panel}/#/blocks`);
+    await page.waitForSelector("text=Directory blocks");
+    const cells = await page.$$eval("table.list tbody td", (l) => l.map((x) => x.textContent ?? ""));
+    assert.ok(cells.includes("coinbase only"), `block list cells: ${cells.slice(0, 12).join(" | ")}`);
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await page.goto(`${panel}/`);
+      await page.waitForSelector("#entries-chart canvas");
+      const widths = {
+        page: await page.$eval("html", (el) => el.scrollWidth),
+        search: await page.$eval("#search input", (el) => el.getBoundingClientRect().right),
+        chart: await page.$eval("#entries-chart", (el) => el.getBoundingClientRect().right),
+      };
+      assert.ok(widths.page <= 420, `the page is ${widths.page} px wide`);
+      assert.ok(widths.search <= 420 && widths.chart <= 420, JSON.stringify(widths));
+      await page.screenshot({ path: join(SCREENSHOTS, "overview-420.png"), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it("readwrite: the drop-rate knob sets the node's drop rate", async () => {

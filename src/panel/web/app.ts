@@ -157,12 +157,24 @@ async function render(page: string, arg: string, extra?: string): Promise<Node[]
 
 function errorBox(e: unknown): HTMLElement {
   const notFound = e instanceof PanelError && e.status === 404;
+  // a 400 is what was typed or asked (a search the panel cannot read), not a failure of the node
+  const notUnderstood = e instanceof PanelError && e.status === 400;
   return h(
     "div",
-    { class: notFound ? "notfound" : "error", role: "alert" },
-    h("h2", {}, notFound ? "Not found" : "Something went wrong"),
+    { class: notFound ? "notfound" : notUnderstood ? "notunderstood" : "error", role: "alert" },
+    h("h2", {}, notFound ? "Not found" : notUnderstood ? "Not understood" : "Something went wrong"),
     h("p", {}, e instanceof Error ? e.message : String(e)),
   );
+}
+
+/** `n` with the word for one or for many. */
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/** A block's transaction count: every asset block holds its coinbase, so it is named apart from the rest. */
+function transactionsText(n: number): string {
+  return n <= 1 ? "coinbase only" : `${n - 1} + coinbase`;
 }
 
 // ───────────────────────────── overview ─────────────────────────────
@@ -184,6 +196,12 @@ async function overview(): Promise<Node[]> {
   const queue = h("span", {}, s.holdingqueue);
   const plEntries = h("span", {}, s.processlist.entries);
   const plTxs = h("span", {}, s.processlist.transactions);
+  const plEntriesWord = h("span", {}, plural(s.processlist.entries, " entry", " entries"));
+  const plTxsWord = h(
+    "span",
+    { id: "pl-txs-word" },
+    plural(s.processlist.transactions, " transaction", " transactions"),
+  );
   const entriesChart = h("div", { class: "chart", id: "entries-chart" });
   const txChart = h("div", { class: "chart", id: "tx-chart" });
   const latest = h("tbody", { id: "latest" });
@@ -227,7 +245,7 @@ async function overview(): Promise<Node[]> {
         h("td", {}, hashLink("dblock", b.keymr)),
         h("td", {}, time(b.timestamp)),
         h("td", {}, b.entries),
-        h("td", {}, b.transactions),
+        h("td", {}, transactionsText(b.transactions)),
       ),
     );
     while (latest.children.length > 10) latest.lastElementChild?.remove();
@@ -261,6 +279,8 @@ async function overview(): Promise<Node[]> {
         queue.textContent = String(n.holdingqueue);
         plEntries.textContent = String(n.processlist.entries);
         plTxs.textContent = String(n.processlist.transactions);
+        plEntriesWord.textContent = plural(n.processlist.entries, " entry", " entries");
+        plTxsWord.textContent = plural(n.processlist.transactions, " transaction", " transactions");
       } catch {
         // the next poll tries again
       }
@@ -320,7 +340,7 @@ async function overview(): Promise<Node[]> {
       { class: "cards" },
       h("div", { class: "card" }, h("h3", {}, "Health"), health),
       h("div", { class: "card" }, h("h3", {}, "Holding queue"), queue),
-      h("div", { class: "card" }, h("h3", {}, "Process list"), plEntries, " entries, ", plTxs, " transactions"),
+      h("div", { class: "card" }, h("h3", {}, "Process list"), plEntries, plEntriesWord, ", ", plTxs, plTxsWord),
       h(
         "div",
         { class: "card" },
@@ -359,7 +379,7 @@ async function blocks(before?: number): Promise<Node[]> {
         time(b.timestamp),
         b.entryblocks,
         b.entries,
-        b.transactions,
+        transactionsText(b.transactions),
       ]),
     ),
     h(
@@ -389,7 +409,12 @@ async function dblock(arg: string): Promise<Node[]> {
     h("h1", {}, `Directory block ${height}`),
     fields([
       ["KeyMR", h("code", { id: "dblock-keymr" }, d.keymr)],
-      ["Time", time(Number(d.header.timestamp) * 60)],
+      [
+        "Time",
+        height === 0 && status?.network !== "CUSTOM"
+          ? `${time(Number(d.header.timestamp) * 60)} (the reference network's genesis time: this network starts from the same genesis block)`
+          : time(Number(d.header.timestamp) * 60),
+      ],
       ["Previous", height > 0 ? link(`dblock/${height - 1}`, `block ${height - 1}`) : "genesis"],
       ["Next", link(`dblock/${height + 1}`, `block ${height + 1}`)],
       ["Body MR", h("code", {}, String(d.header.bodymr))],
@@ -430,7 +455,9 @@ async function eblock(keymr: string, page: number): Promise<Node[]> {
     ]),
     h("h2", {}, "Entries"),
     table(
-      ["#", "Entry hash", "Time"],
+      // the protocol stamps an entry with the end of its block-minute: with short test blocks several blocks
+      // share a minute and the time may lie a little ahead of the clock
+      ["#", "Entry hash", "Time (end of its block-minute)"],
       shown.map((e, i) => [page * ENTRIES_PER_PAGE + i + 1, hashLink("entry", e.entryhash), time(e.timestamp)]),
     ),
     pages > 1
@@ -460,6 +487,8 @@ async function entry(hash: string): Promise<Node[]> {
   const receiptBox = h("div", { id: "receipt" });
   const entryStatus = "entrydata" in ack ? ack.entrydata.status : undefined;
   const confirmed = entryStatus === "DBlockConfirmed";
+  // where the entry is: its entry block, directory block and time (from its receipt, once saved)
+  const where = confirmed ? (await rpc("receipt", { hash }).catch(() => undefined))?.receipt : undefined;
   if (confirmed) {
     const verify = h("button", { id: "verify-receipt", type: "button" }, "Verify receipt in this browser");
     verify.onclick = () => void showReceipt(hash, receiptBox);
@@ -474,6 +503,19 @@ async function entry(hash: string): Promise<Node[]> {
       ["Entry hash", h("code", { id: "entry-hash" }, hash)],
       ["Chain", hashLink("chain", e.chainid)],
       ["Status", h("span", { id: "entry-status" }, entryStatus || "Unknown")],
+      ...(where === undefined
+        ? []
+        : ([
+            ["Entry block", hashLink("eblock", where.entryblockkeymr)],
+            [
+              "Directory block",
+              link(`dblock/${where.directoryblockheight}`, `block ${where.directoryblockheight}`, "entry-dblock"),
+            ],
+            [
+              "Time",
+              where.entry.timestamp === undefined ? "–" : `${time(where.entry.timestamp)} (end of its block-minute)`,
+            ],
+          ] as [string, Node | string][])),
       ["External IDs", e.extids.length === 0 ? "none" : h("ol", {}, ...e.extids.map((x) => h("li", {}, show(x))))],
       ["Content", show(e.content)],
     ]),
