@@ -803,6 +803,13 @@ describe("the backup tool's destination", () => {
     const file = join(dir, "file");
     writeFileSync(file, "x");
     assert.match(backup(file).stderr, /exists and is not a directory/);
+    // a destination inside the data directory (or the directory itself) is refused before anything is written
+    for (const inner of [join(node.dataDir, "inner"), node.dataDir]) {
+      const r = backup(inner);
+      assert.equal(r.status, 1, r.stdout);
+      assert.match(r.stderr, /is inside the data directory .*: .* give a directory outside it/);
+    }
+    assert.ok(!existsSync(join(node.dataDir, "inner")));
     // a destination the tool creates is its owner's only
     const fresh = join(dir, "fresh");
     assert.equal(backup(fresh).status, 0);
