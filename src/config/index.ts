@@ -275,7 +275,11 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   };
 
   const rpcUser = flags.rpcUser ?? fileString(raw, "App", "NodeRpcUser");
-  const { pass: rpcPass, source: rpcPassSource } = rpcPassword(flags.rpcPass, flags.rpcPassFile, o.env, raw);
+  const {
+    pass: rpcPass,
+    source: rpcPassSource,
+    file: rpcPassFile,
+  } = rpcPassword(flags.rpcPass, flags.rpcPassFile, o.env, raw);
   if (rpcUser !== "" && rpcPass === "") {
     const message =
       "NodeRpcUser (or -rpcuser) is set but NodeRpcPass (or -rpcpass) is empty: an empty password is refused " +
@@ -417,6 +421,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     rpcUser,
     rpcPass,
     rpcPassSource,
+    ...(rpcPassFile === undefined ? {} : { rpcPassFile }),
     tls: {
       enabled: flags.tls ?? fileBool(raw, "App", "NodeTlsEnabled"),
       keyFile: inHome(fileString(raw, "App", "NodeTlsPrivateKey"), TLS_KEY_FILE),
