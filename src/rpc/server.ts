@@ -353,6 +353,14 @@ export class RpcServer {
       return log(404);
     }
 
+    // A Host, Origin or (differing) Content-Length given twice: which one counts is ambiguous, so none does.
+    if (headers.repeated !== undefined) {
+      x.send(400, `400 Bad Request: more than one ${headers.repeated} header\n`, TEXT_CONTENT_TYPE, [
+        ["Connection", "close"],
+      ]);
+      return log(400, () => ({ refused: `repeated ${headers.repeated}` }));
+    }
+
     // Cross-site requests and DNS rebinding (requestOrigin.ts): before anything else answers.
     const foreign = this.foreignRefusal(headers, config);
     if (foreign !== undefined) {

@@ -557,6 +557,34 @@ describe("cross-site requests, DNS rebinding, password guessing, per-call work",
   });
 });
 
+describe("security review 3: one Host, one Origin, one Content-Length (L3)", () => {
+  for (const front of [false, true])
+    it(`repeated headers are refused with 400${front ? " (-httpfront)" : ""}`, async (t) => {
+      const node = await LedgerdProcess.start(front ? { extraArgs: ["-httpfront"] } : {});
+      t.after(() => node.cleanup());
+      const host = `127.0.0.1:${node.port}`;
+      const body = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
+      const head = (extra: string[]) =>
+        ["POST /v2 HTTP/1.1", ...extra, "Content-Type: text/plain", "Connection: close", "", body].join("\r\n");
+      for (const [extra, what] of [
+        [[`Host: ${host}`, `Content-Length: ${body.length}`, "Content-Length: 5"], "Content-Length"],
+        [["Host: evil.example", `Host: ${host}`, `Content-Length: ${body.length}`], "Host"],
+        [
+          [`Host: ${host}`, "Origin: https://evil.example", `Origin: http://${host}`, `Content-Length: ${body.length}`],
+          "Origin",
+        ],
+      ] as [string[], string][]) {
+        const a = await rawExchange(node.port, head(extra));
+        assert.equal(a.status, 400, `${what}: ${a.text}`);
+        assert.match(a.text, new RegExp(`more than one ${what}`));
+      }
+      // one of each still works
+      const ok = await rawExchange(node.port, head([`Host: ${host}`, `Content-Length: ${body.length}`]));
+      assert.equal(ok.status, 200, ok.text);
+      await node.stop();
+    });
+});
+
 describe("security review 3: limits with real sockets (M3, M4)", () => {
   const heights = '{"jsonrpc":"2.0","id":1,"method":"heights"}';
   const basic = (pass: string) => `Authorization: Basic ${Buffer.from(`alice:${pass}`).toString("base64")}`;
