@@ -191,6 +191,7 @@ options (anywhere on the line; -name=value, --name value):
   -passfile=FILE     passphrase of an encrypted wallet: the file's first line (env LEDGERD_WALLET_PASS;
                      on a terminal the wallet asks)
   -h, --help         this text; "ledgerd-wallet help <command>" for one command
+  -v, --version      the wallet's version
 
 exit codes: 0 ok, 1 usage error, 2 the request failed (node or user error)`;
 
