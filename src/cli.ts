@@ -5,13 +5,14 @@
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
  * A forked cluster node restarts itself on a fresh data directory (the fork's kept aside).
  */
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
 import { get as httpGet } from "node:http";
 import { get as httpsGet } from "node:https";
-import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
+import { dirname } from "node:path";
+import { ConfigError, loadConfig, logFilePath, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
-import { type RunningNode, startNode } from "./node.js";
+import { dataDirectory, type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
 import { NODE_VERSION } from "./version.js";
 
@@ -118,9 +119,12 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  // what a failed first start must not leave behind (an empty store, its lock file, a log of the failure)
+  const created = notYetThere(config);
   try {
     node = await startNode(config, { argv, consoleFormat });
   } catch (e) {
+    removeCreated(created);
     const reason = e instanceof StoreError || e instanceof Error ? e.message : String(e);
     process.stderr.write(`ledgerd: cannot start: ${reason}\n`);
     const hint = portHint(reason);
@@ -154,6 +158,31 @@ function onHangUp(node: RunningNode): void {
   } catch (e) {
     node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
   }
+}
+
+/**
+ * The outermost of the home, network and data directories that does not exist yet, and the log file if it does
+ * not: a start that fails (a port in use) removes them again, so a retry with another port starts clean.
+ */
+function notYetThere(config: NodeConfig): string[] {
+  const out: string[] = [];
+  for (const path of [dataDirectory(config), logFilePath(config)]) {
+    if (path === "") continue;
+    // the outermost missing one of the path and its parents
+    let missing: string | undefined;
+    for (let p = path; !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing = p;
+    if (missing !== undefined && !out.some((o) => missing === o || missing.startsWith(`${o}/`))) out.push(missing);
+  }
+  return out;
+}
+
+function removeCreated(paths: readonly string[]): void {
+  for (const p of paths)
+    try {
+      rmSync(p, { recursive: true, force: true });
+    } catch {
+      // left behind: the start's own error is what matters
+    }
 }
 
 /** Milliseconds between /health polls of -waithealthy. */

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -246,6 +247,8 @@ describe("ledgerd process", () => {
       assert.notEqual(second.status, 0);
       assert.match(second.stderr, new RegExp(`port ${port} is already in use`));
       assert.match(second.stderr, /give this node another port with -port=PORT/);
+      // the failed first start left nothing in its home directory (no empty store, lock file or log)
+      assert.deepEqual(readdirSync(homeB), []);
       const heights = await ok(port, "heights");
       assert.equal(typeof heights.directoryblockheight, "number");
       first.child.kill("SIGTERM");
