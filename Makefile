@@ -11,6 +11,9 @@ UNIT_CONCURRENCY = 2
 # `make run PORT=8089 HOMEDIR=/tmp/node2`; without them, the quickstart's LEDGERD_PORT and LEDGERD_HOME
 # (docs/quickstart.md), else port 8088 and ~/.ledgerd.
 PORT ?= $(or $(LEDGERD_PORT),8088)
+# The control panel's port: PANELPORT, else LEDGERD_PANELPORT, else the API port + 2 (8088 → 8090, as the
+# reference; a second node on PORT=8089 gets 8091 instead of a warning that 8090 is taken).
+PANELPORT ?= $(or $(LEDGERD_PANELPORT),$(shell echo $$(($(PORT) + 2))))
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
 .PHONY: all install os-packages-test os-packages-bench build run test test-unit test-long bench mutation lint format bench-check clean
@@ -28,22 +31,24 @@ install: $(NODE_MODULES_STAMP)
 
 # Debian packages the tests and benchmarks run for real; installed only where missing, only as root.
 os-packages-test:
-	tools/os/install-packages.sh nats-server chromium wrk faketime nftables
+	tools/os/install-packages.sh nats-server chromium wrk faketime nftables prometheus nginx
 
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
 
-# The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules.
+# The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules; its RPC
+# calls are typed by the method contract's declarations (dist/types, contract.tsconfig.json).
 # The build also brings deploy/ledgerd.conf.example up to date with the configuration fields (written only
 # when a field was added or changed; commit the result then).
 build: install
 	rm -rf dist
 	node_modules/.bin/tsc -p .
+	node_modules/.bin/tsc -p src/panel/web/contract.tsconfig.json
 	node_modules/.bin/tsc -p src/panel/web
 	node dist/tools/deploy/confExample.js
 
 run: build
-	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT)
+	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT) -controlpanelport=$(PANELPORT)
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
 # Both tiers run even when the first fails (one report of every failure); the target fails if either did.

@@ -5,11 +5,14 @@
  * (e.g. the data directory belongs to another network), 2 for a bad command line or configuration file.
  * A forked cluster node restarts itself on a fresh data directory (the fork's kept aside).
  */
-import { existsSync, renameSync } from "node:fs";
-import { ConfigError, loadConfig, parseFlags, usage } from "./config/index.js";
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs";
+import { get as httpGet } from "node:http";
+import { get as httpsGet } from "node:https";
+import { dirname } from "node:path";
+import { ConfigError, loadConfig, logFilePath, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
-import { type RunningNode, startNode } from "./node.js";
+import { dataDirectory, type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
 import { NODE_VERSION } from "./version.js";
 
@@ -20,8 +23,12 @@ const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
   let config: NodeConfig;
+  let consoleFormat: "json" | "human" = "json";
   try {
     const flags = parseFlags(argv);
+    // Short human lines on a terminal (a JSON line per block drowned the one warning that mattered); JSON
+    // into pipes, journald and files, or with -logjson.
+    consoleFormat = process.stderr.isTTY === true && flags.logJson !== true ? "human" : "json";
     if (flags.help === true) {
       process.stdout.write(usage());
       return 0;
@@ -31,6 +38,7 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     config = loadConfig(argv);
+    if (flags.waitHealthySeconds !== undefined) return await waitHealthy(config, flags.waitHealthySeconds);
   } catch (e) {
     if (e instanceof ConfigError) {
       process.stderr.write(`ledgerd: ${e.message}\n`);
@@ -99,7 +107,7 @@ async function main(argv: string[]): Promise<number> {
       try {
         await running.stop();
         renameSync(running.dataDir, kept);
-        node = await startNode(config, { argv });
+        node = await startNode(config, { argv, consoleFormat });
       } catch (e) {
         process.stderr.write(`ledgerd: resync failed: ${message(e)}\n`);
         finish(EXIT_START_FAILED);
@@ -111,16 +119,21 @@ async function main(argv: string[]): Promise<number> {
     });
   };
 
+  // what a failed first start must not leave behind (an empty store, its lock file, a log of the failure)
+  const created = notYetThere(config);
   try {
-    node = await startNode(config, { argv });
+    node = await startNode(config, { argv, consoleFormat });
   } catch (e) {
+    removeCreated(created);
     const reason = e instanceof StoreError || e instanceof Error ? e.message : String(e);
     process.stderr.write(`ledgerd: cannot start: ${reason}\n`);
+    const hint = portHint(reason);
+    if (hint !== undefined) process.stderr.write(`ledgerd: ${hint}\n`);
     return EXIT_START_FAILED;
   }
   const h = node.ledger.heights();
   process.stdout.write(
-    `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, data ${node.dataDir}\n`,
+    `ledgerd ${NODE_VERSION}: network ${config.network}, height ${h.directoryBlockHeight}, port ${node.port}, ${panelText(config, node)}, data ${node.dataDir}\n`,
   );
   if (signalled)
     stop(node); // a signal arrived while starting
@@ -145,6 +158,93 @@ function onHangUp(node: RunningNode): void {
   } catch (e) {
     node.log.error("SIGHUP: configuration not reloaded; the running one stays", { error: message(e) });
   }
+}
+
+/**
+ * The outermost of the home, network and data directories that does not exist yet, and the log file if it does
+ * not: a start that fails (a port in use) removes them again, so a retry with another port starts clean.
+ */
+function notYetThere(config: NodeConfig): string[] {
+  const out: string[] = [];
+  for (const path of [dataDirectory(config), logFilePath(config)]) {
+    if (path === "") continue;
+    // the outermost missing one of the path and its parents
+    let missing: string | undefined;
+    for (let p = path; !existsSync(p) && dirname(p) !== p; p = dirname(p)) missing = p;
+    if (missing !== undefined && !out.some((o) => missing === o || missing.startsWith(`${o}/`))) out.push(missing);
+  }
+  return out;
+}
+
+function removeCreated(paths: readonly string[]): void {
+  for (const p of paths)
+    try {
+      rmSync(p, { recursive: true, force: true });
+    } catch {
+      // left behind: the start's own error is what matters
+    }
+}
+
+/** Milliseconds between /health polls of -waithealthy. */
+const HEALTH_POLL_MS = 1000;
+
+/**
+ * -waithealthy: poll GET /health of the node `config` describes — https with its certificate under -tls, its
+ * port, its listen address (loopback for a wildcard) — until 200 or `seconds` pass. The systemd unit's start
+ * check, so that it follows the configuration (it hard-coded http://127.0.0.1:8088).
+ */
+async function waitHealthy(config: NodeConfig, seconds: number): Promise<number> {
+  const wildcard = config.listenHost === "0.0.0.0" || config.listenHost === "::";
+  const host = wildcard ? "127.0.0.1" : config.listenHost;
+  const url = `${config.tls.enabled ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${config.port}/health`;
+  const ca = config.tls.enabled ? readFileSync(config.tls.certFile) : undefined;
+  const deadline = Date.now() + seconds * 1000;
+  let last = "no answer yet";
+  for (;;) {
+    try {
+      const status = await getStatus(url, ca);
+      if (status === 200) {
+        process.stdout.write(`ledgerd: healthy at ${url}\n`);
+        return 0;
+      }
+      last = `HTTP ${status}`;
+    } catch (e) {
+      last = message(e);
+    }
+    if (Date.now() >= deadline) {
+      process.stderr.write(`ledgerd: not healthy at ${url} within ${seconds} s (${last})\n`);
+      return EXIT_START_FAILED;
+    }
+    await new Promise((resolve) => setTimeout(resolve, HEALTH_POLL_MS));
+  }
+}
+
+/** The status of one GET (the body is read and dropped). */
+function getStatus(url: string, ca: Buffer | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = (ca === undefined ? httpGet : httpsGet)(url, { ...(ca ? { ca } : {}), timeout: 5000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 5 s")));
+    req.on("error", reject);
+  });
+}
+
+/** What to do about a port in use, from the listen error's text; undefined for other failures. */
+function portHint(reason: string): string | undefined {
+  const m = /cannot listen on \S+(?: \(metrics\))?: port (\d+) is already in use/.exec(reason);
+  if (m === null) return undefined;
+  return reason.includes("(metrics)")
+    ? `give the metrics listener another port with -metricsport=PORT`
+    : `give this node another port with -port=PORT (another ledgerd there? each node needs its own -homedir too)`;
+}
+
+/** The start line's word on the control panel: its URL, or why there is none and how to get one. */
+function panelText(config: NodeConfig, node: RunningNode): string {
+  if (node.panel !== undefined) return `panel ${node.panel.url}`;
+  if (config.controlPanel.setting === "disabled") return "panel disabled";
+  return `no panel (port ${config.controlPanel.port} is in use; give it another with -controlpanelport=PORT)`;
 }
 
 function message(e: unknown): string {

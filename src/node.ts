@@ -22,6 +22,7 @@ import type { LedgerEvents } from "./ledger/options.js";
 import { createLogger, type Logger } from "./log/logger.js";
 import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
+import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
 import { countWrites } from "./monitor/writeOutcomes.js";
 import { ControlPanel } from "./panel/server.js";
@@ -46,6 +47,8 @@ export interface StartOptions {
   log?: Logger;
   /** run the block clock (default true); tests that drive minutes themselves pass false */
   clock?: boolean;
+  /** console lines of the logger built here: JSON (default) or human (cli.ts, on a terminal) */
+  consoleFormat?: "json" | "human";
 }
 
 export interface RunningNode {
@@ -88,7 +91,12 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
   const ownLog = opts.log === undefined;
   const log =
     opts.log ??
-    createLogger({ level: config.logLevel, consoleLevel: config.consoleLogLevel, file: logFilePath(config) });
+    createLogger({
+      level: config.logLevel,
+      consoleLevel: config.consoleLogLevel,
+      file: logFilePath(config),
+      consoleFormat: opts.consoleFormat ?? "json",
+    });
   const cleanups: (() => Promise<void> | void)[] = [];
   const unwind = async (): Promise<void> => {
     for (const c of cleanups.reverse()) {
@@ -295,6 +303,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
     );
     serverRef.current = server;
+    registerLimitMetrics(monitor.metrics.registry, { live, logins: server.logins });
     await server.listen();
     warnExposure(config, log);
     cleanups.push(() => server.close());
@@ -302,12 +311,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     cleanups.push(() => live.close());
     if (config.metricsPort !== 0) {
       const metricsServer = new MetricsServer(
-        { port: config.metricsPort, host: config.listenHost },
-        { routes: monitor.routes, getConfig: () => current, log },
+        { port: config.metricsPort, host: config.listenHost, ...(tls ? { tls } : {}) },
+        { routes: monitor.routes, getConfig: () => current, log, logins: server.logins },
       );
       await metricsServer.listen();
       cleanups.push(() => metricsServer.close());
-      log.info("metrics listening", { host: config.listenHost, port: metricsServer.port });
+      log.info("metrics listening", {
+        url: `${tls ? "https" : "http"}://${config.listenHost}:${metricsServer.port}/metrics`,
+      });
     }
 
     monitor.startWatch();
@@ -391,7 +402,13 @@ async function startPanel(
   }
   const panel = new ControlPanel(
     { port, host, setting, ...tls(deps.tls) },
-    { rpc: deps.server.context, live: deps.live, dataDir: deps.dataDir, apiPort: () => deps.server.port },
+    {
+      rpc: deps.server.context,
+      live: deps.live,
+      dataDir: deps.dataDir,
+      apiPort: () => deps.server.port,
+      logins: deps.server.logins,
+    },
   );
   await panel.listen();
   return panel;

@@ -40,6 +40,10 @@ export interface FlagValues {
   listenHost?: string;
   /** serve a non-loopback address without credentials (-insecure-noauth) */
   insecureNoAuth?: boolean;
+  /** console log lines as JSON even on a terminal (-logjson; read by cli.ts, not part of the configuration) */
+  logJson?: boolean;
+  /** -waithealthy=SECONDS: do not start a node; wait until the configured node's /health answers 200 (cli.ts) */
+  waitHealthySeconds?: number;
   /** -httpfront: answer malformed HTTP through a node:net front (rpc/httpFront.ts) */
   httpFront?: boolean;
   debugApi?: DebugApiMode;
@@ -264,6 +268,19 @@ const SPECS: readonly FlagSpec[] = [
       into.listenHost = bare;
     },
   },
+  intFlag("waitHealthySeconds", 1, 3600, {
+    names: ["waithealthy"],
+    arg: "SECONDS",
+    shown: "off (run the node)",
+    help:
+      "start no node: wait up to SECONDS until the node this configuration describes answers GET /health with " +
+      "200 (its scheme, port and certificate from the same flags and file), exit 0, else 1 (systemd ExecStartPost)",
+  }),
+  boolFlag("logJson", {
+    names: ["logjson"],
+    shown: "false",
+    help: "console log lines as JSON even on a terminal (they are JSON whenever stderr is not a terminal)",
+  }),
   boolFlag("insecureNoAuth", {
     names: ["insecure-noauth"],
     shown: "false",

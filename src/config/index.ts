@@ -275,7 +275,11 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
   };
 
   const rpcUser = flags.rpcUser ?? fileString(raw, "App", "NodeRpcUser");
-  const { pass: rpcPass, source: rpcPassSource } = rpcPassword(flags.rpcPass, flags.rpcPassFile, o.env, raw);
+  const {
+    pass: rpcPass,
+    source: rpcPassSource,
+    file: rpcPassFile,
+  } = rpcPassword(flags.rpcPass, flags.rpcPassFile, o.env, raw);
   if (rpcUser !== "" && rpcPass === "") {
     const message =
       "NodeRpcUser (or -rpcuser) is set but NodeRpcPass (or -rpcpass) is empty: an empty password is refused " +
@@ -337,6 +341,15 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     throw fieldError(
       "App.ControlPanelSetting",
       `[App] ControlPanelSetting: expected disabled, readonly or readwrite, got ${JSON.stringify(fileString(raw, "App", "ControlPanelSetting"))}`,
+    );
+  // The API's rule for the panel too (security review 3, M2): the panel reads everything the API reads and
+  // serves /live, so an open panel off loopback bypassed the rule above.
+  if (settingWord !== "disabled" && !isLoopbackHost(panelHost) && rpcUser === "" && rpcPass === "" && !insecureNoAuth)
+    throw fieldError(
+      "App.ControlPanelListenHost",
+      `refusing to serve the control panel on ${panelHost} without authentication: anyone who reaches its port ` +
+        "could read the node and follow its live feed. Set NodeRpcUser and NodeRpcPass (the panel asks for them), " +
+        "keep ControlPanelListenHost on 127.0.0.1, set ControlPanelSetting = disabled, or accept the risk with -insecure-noauth",
     );
 
   const level = (group: "Log", field: string): LogLevel => parseLogLevel(fileString(raw, group, field))!;
@@ -408,6 +421,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     rpcUser,
     rpcPass,
     rpcPassSource,
+    ...(rpcPassFile === undefined ? {} : { rpcPassFile }),
     tls: {
       enabled: flags.tls ?? fileBool(raw, "App", "NodeTlsEnabled"),
       keyFile: inHome(fileString(raw, "App", "NodeTlsPrivateKey"), TLS_KEY_FILE),

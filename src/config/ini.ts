@@ -108,7 +108,13 @@ export function parseIni(text: string, fileName: string): IniDocument {
     let rest = body.slice(name.length).trimStart();
     const blank = rest === "" || rest.startsWith(";") || rest.startsWith("#");
     if (!blank && !rest.startsWith("=")) {
-      fail(lineNo, `syntax error: expected "=" after ${name}, got ${JSON.stringify(rest)}`, name);
+      // only the first character: the rest is often the value, and the value may be a password (security
+      // review 3, L4: reload-configuration logged `got ": Leaky-Secret-123"` at warning level)
+      fail(
+        lineNo,
+        `syntax error: expected "=" after ${name}, got ${JSON.stringify(rest[0])} (the rest of the line is not shown: it may hold a secret)`,
+        name,
+      );
     }
 
     let raw = "";

@@ -27,6 +27,8 @@ const SECRET_GROUP: Record<(typeof SECRET_FILE_FIELDS)[number], "App" | "Walletd
   DebugRpcPass: "App",
   LocalServerPrivKey: "App",
   WalletRpcPass: "Walletd",
+  // the NATS credential of a cluster node (security review 3, M1/L4: a 0644 follower configuration holding it
+  // started without a word)
   NatsPassword: "Cluster",
 };
 
@@ -57,13 +59,14 @@ export function rpcPassword(
   flagFile: string | undefined,
   env: NodeJS.ProcessEnv,
   raw: RawFile,
-): { pass: string; source: NodeConfig["rpcPassSource"] } {
+): { pass: string; source: NodeConfig["rpcPassSource"]; file?: string } {
   if (flagPass !== undefined) return { pass: flagPass, source: "command line" };
-  if (flagFile !== undefined) return { pass: readPasswordFile(flagFile, "-rpcpassfile"), source: "password file" };
+  if (flagFile !== undefined)
+    return { pass: readPasswordFile(flagFile, "-rpcpassfile"), source: "password file", file: flagFile };
   const fromEnv = env[RPC_PASS_ENV];
   if (fromEnv !== undefined && fromEnv !== "") return { pass: fromEnv, source: "environment" };
   const file = fileString(raw, "App", "NodeRpcPassFile").trim();
-  if (file !== "") return { pass: readPasswordFile(file, "App.NodeRpcPassFile"), source: "password file" };
+  if (file !== "") return { pass: readPasswordFile(file, "App.NodeRpcPassFile"), source: "password file", file };
   const inConfig = fileString(raw, "App", "NodeRpcPass");
   return { pass: inConfig, source: inConfig === "" ? "none" : "configuration file" };
 }
@@ -76,6 +79,18 @@ export function secretWarnings(config: NodeConfig): string[] {
       "-rpcpass puts the API password on the command line, where every user of this machine can read it (ps); " +
         `use -rpcpassfile=FILE or the environment variable ${RPC_PASS_ENV}`,
     );
+  if (config.rpcPassFile !== undefined) {
+    try {
+      const mode = statSync(config.rpcPassFile).mode & 0o777;
+      if ((mode & 0o077) !== 0)
+        out.push(
+          `the password file ${config.rpcPassFile} is readable by other users (mode ` +
+            `${mode.toString(8).padStart(4, "0")}): chmod 600 it`,
+        );
+    } catch {
+      // the file went away since it was read; nothing to say about its mode
+    }
+  }
   if (config.configFile !== "") {
     const held = SECRET_FILE_FIELDS.filter((f) => (config.file[SECRET_GROUP[f]]?.[f] ?? "").trim() !== "");
     if (held.length > 0) {

@@ -58,6 +58,8 @@ export interface NodeConfig {
   rpcPass: string;
   /** where rpcPass came from (config/secrets.ts): a password on the command line is warned about */
   rpcPassSource: "command line" | "password file" | "environment" | "configuration file" | "none";
+  /** the password file the RPC password was read from (-rpcpassfile, NodeRpcPassFile), for its mode warning */
+  rpcPassFile?: string;
   tls: { enabled: boolean; keyFile: string; certFile: string };
   /** extra subject alternative names for the generated TLS certificate (-selfaddr) */
   selfAddrs: string[];

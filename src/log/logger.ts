@@ -2,6 +2,8 @@
  * Structured logging: one JSON object per line, `{"time": ISO-8601, "level", "msg", "fields"?}`, to stderr
  * (threshold `consoleLevel`) and optionally to a file (threshold `level`). Levels change at run time
  * (`reload-configuration`) with setLevel. No module-level state: each logger owns its sinks.
+ * On a terminal the console may take short human lines instead (`consoleFormat: "human"`, chosen by cli.ts:
+ * `12:00:06 WARN  control panel not started  reason="port 8090 is in use"`); the file stays JSON.
  */
 import { closeSync, mkdirSync, openSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
@@ -37,6 +39,8 @@ export interface LoggerOptions {
   consoleLevel: LogLevel;
   /** log file, appended to (its directory is created); absent = stderr only */
   file?: string;
+  /** console lines: JSON (default; for journald, pipes and log shippers) or short human lines (a terminal) */
+  consoleFormat?: "json" | "human";
 }
 
 /** Where console lines go; process.stderr unless a test passes a real stream of its own. */
@@ -75,6 +79,44 @@ function format(level: EntryLevel, msg: string, fields: Record<string, unknown> 
   }
 }
 
+/** Level words of human lines, padded to one width so the messages line up. */
+const HUMAN_LEVEL: Readonly<Record<EntryLevel, string>> = {
+  debug: "DEBUG",
+  info: "INFO ",
+  warning: "WARN ",
+  error: "ERROR",
+};
+
+/** A value of a human line: bare when it is a plain word or number, else JSON (quoted, escaped). */
+function humanValue(v: unknown): string {
+  if (typeof v === "number" || typeof v === "boolean") return String(v);
+  if (typeof v === "string" && /^[\w.:/@+-]+$/.test(v)) return v;
+  return JSON.stringify(v);
+}
+
+/** One human line: local time, level, message, then the fields as key=value (secrets redacted as in JSON). */
+export function formatHuman(
+  level: EntryLevel,
+  msg: string,
+  fields: Record<string, unknown> | undefined,
+  now: Date,
+): string {
+  const time = [now.getHours(), now.getMinutes(), now.getSeconds()].map((n) => String(n).padStart(2, "0")).join(":");
+  let tail = "";
+  if (fields !== undefined && Object.keys(fields).length > 0) {
+    let clean: Record<string, unknown>;
+    try {
+      clean = JSON.parse(JSON.stringify(fields, replacer)) as Record<string, unknown>;
+    } catch (err) {
+      clean = { fields: `<unserialisable: ${(err as Error).message}>` };
+    }
+    tail = `  ${Object.entries(clean)
+      .map(([k, v]) => `${k}=${humanValue(v)}`)
+      .join(" ")}`;
+  }
+  return `${time} ${HUMAN_LEVEL[level]} ${msg}${tail}\n`;
+}
+
 /** Creates a logger; the file (if any) is opened now so that a bad path fails at start, not at the first error. */
 export function createLogger(
   options: LoggerOptions,
@@ -84,6 +126,7 @@ export function createLogger(
   let consoleLevel = options.consoleLevel;
   let fd: number | undefined;
   let droppedLines = 0;
+  const human = options.consoleFormat === "human";
   const file = options.file !== undefined && options.file !== "" ? options.file : undefined;
   const openFile = (path: string): number => {
     mkdirSync(dirname(path), { recursive: true });
@@ -95,8 +138,9 @@ export function createLogger(
     const toConsole = enabled(entry, consoleLevel);
     const toFile = fd !== undefined && enabled(entry, level);
     if (!toConsole && !toFile) return;
-    const line = format(entry, msg, fields, new Date());
-    if (toConsole) dependencies.stderr.write(line);
+    const now = new Date();
+    const line = format(entry, msg, fields, now);
+    if (toConsole) dependencies.stderr.write(human ? formatHuman(entry, msg, fields, now) : line);
     if (toFile) {
       // Logging never fails the caller: a full disk (ENOSPC/EIO) must not turn a clean "storage full" answer
       // into an internal error. The lost line is counted and reported once the file accepts writes again.

@@ -139,7 +139,8 @@ export class PanelApi {
     const q = text.trim();
     const ledger = this.deps.ledger;
     if (q === "") throw new PanelRequestError(400, "type a height, a hash, a chain ID or an address");
-    if (/^\d+$/.test(q)) {
+    // 64 hex characters are always a hash, even all digits (a KeyMR or txid may begin with many zeros)
+    if (/^\d+$/.test(q) && !HEX64.test(q)) {
       const d = ledger.directoryBlockByHeight(Number(q));
       if (d === undefined) throw new PanelRequestError(404, `no directory block at height ${q}`);
       return { kind: "dblock", id: q };

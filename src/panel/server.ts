@@ -24,9 +24,10 @@ import { auditServers, federatedServers } from "../rpc/debug/network.js";
 import { type Endpoint, encodeJson, handleBody, type MethodTable } from "../rpc/jsonrpc.js";
 import type { LiveFeed } from "../rpc/live/feed.js";
 import { basicAuthCheck, type LiveRouteChecks, mountLiveRoute, remoteOf } from "../rpc/live/route.js";
-import { LoginGuard } from "../rpc/loginGuard.js";
+import { LoginGuard, throttledBody } from "../rpc/loginGuard.js";
 import { ListenError } from "../rpc/portCheck.js";
 import { foreignRequestRefusal } from "../rpc/requestOrigin.js";
+import { TLS12_CIPHERS } from "../rpc/tls.js";
 import { v2Methods } from "../rpc/v2/index.js";
 import { PanelApi, PanelRequestError } from "./panelApi.js";
 
@@ -92,6 +93,8 @@ export interface ControlPanelDependencies {
   dataDir: string;
   /** the API's port, shown on the overview */
   apiPort: () => number;
+  /** the node's failed-login guard (the API's), so the panel shares its budgets */
+  logins?: LoginGuard;
 }
 
 export class ControlPanel {
@@ -114,8 +117,8 @@ export class ControlPanel {
       debugMethods(),
       (m) => !HIDDEN_DEBUG.has(m) && (options.setting === "readwrite" || !KNOB_METHODS.has(m)),
     );
-    this.v2 = { path: "/rpc/v2", methods: allowV2, elsewhere: () => undefined };
-    this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined };
+    this.v2 = { path: "/rpc/v2", methods: allowV2, elsewhere: () => undefined, suggest: false };
+    this.debug = { path: "/rpc/debug", methods: allowDebug, elsewhere: () => undefined, suggest: false };
     this.api = new PanelApi(
       { setting: options.setting },
       {
@@ -130,10 +133,13 @@ export class ControlPanel {
       },
     );
     this.loadFiles();
-    this.logins = new LoginGuard({ log: deps.rpc.log });
+    this.logins = deps.logins ?? new LoginGuard({ log: deps.rpc.log });
 
     this.app = new HyperExpress.Server({
-      ...(options.tls ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile } : {}),
+      // the API's TLS 1.2 suites (security review 3, L2: the panel also took CBC/SHA-1 suites)
+      ...(options.tls
+        ? { key_file_name: options.tls.keyFile, cert_file_name: options.tls.certFile, ssl_ciphers: TLS12_CIPHERS }
+        : {}),
       auto_close: false,
       max_body_length: MAX_PANEL_BODY,
     });
@@ -160,6 +166,12 @@ export class ControlPanel {
     return this.boundPort;
   }
 
+  /** Where a browser opens the panel (the listen host, or 127.0.0.1 for a wildcard address). */
+  get url(): string {
+    const host = this.options.host === "0.0.0.0" || this.options.host === "::" ? "127.0.0.1" : this.options.host;
+    return `${this.options.tls ? "https" : "http"}://${host.includes(":") ? `[${host}]` : host}:${this.boundPort}/`;
+  }
+
   async listen(): Promise<void> {
     try {
       await this.app.listen(this.options.port, this.options.host);
@@ -179,6 +191,7 @@ export class ControlPanel {
   async close(): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
+    if (this.deps.logins === undefined) this.logins.close();
     this.app.close();
     try {
       (this.app.uws_instance as unknown as { close?: () => void }).close?.();
@@ -208,6 +221,7 @@ export class ControlPanel {
   /** `/live`: the Host/Origin check (browsers apply no CORS to WebSockets), then `auth`. */
   private liveChecks(auth: LiveRouteChecks): LiveRouteChecks {
     return {
+      remote: auth.remote,
       refuse: (req) => {
         const foreign = this.foreign(req);
         if (foreign !== undefined)
@@ -230,10 +244,17 @@ export class ControlPanel {
       res.status(403).header("Content-Type", "text/plain; charset=utf-8").send(foreign);
       return;
     }
-    if (
-      authEnabled(config.rpcUser, config.rpcPass) &&
-      !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)
-    ) {
+    const auth = authEnabled(config.rpcUser, config.rpcPass);
+    const retryAfter = auth ? this.logins.refusal(remoteOf(req)) : undefined;
+    if (retryAfter !== undefined) {
+      res
+        .status(429)
+        .header("Retry-After", String(retryAfter))
+        .header("Content-Type", "text/plain; charset=utf-8")
+        .send(throttledBody(retryAfter));
+      return;
+    }
+    if (auth && !authorized(req.headers.authorization, config.rpcUser, config.rpcPass)) {
       const why = req.headers.authorization === undefined ? "missing" : "wrong";
       await this.logins.failed(remoteOf(req), why, req.path);
       if (res.completed) return;
@@ -244,6 +265,7 @@ export class ControlPanel {
         .send("401 Unauthorized.\n");
       return;
     }
+    if (auth) this.logins.succeeded(remoteOf(req));
     await serve();
   }
 

@@ -1,5 +1,5 @@
 /**
- * Start-time warnings about how exposed the API is: a non-loopback listener without credentials
+ * Start-time warnings about how exposed the API is: a non-loopback listener (API or control panel) without credentials
  * (-insecure-noauth), a /debug endpoint that can change the node's state, and network-testing knobs already
  * in force. Logged at warning level so they reach the default console.
  */
@@ -15,6 +15,13 @@ export function warnExposure(config: NodeConfig, log: Logger): void {
       "INSECURE: the API listens on a non-loopback address WITHOUT authentication (-insecure-noauth); anyone " +
         "who reaches the port can submit, read and (with -debugapi=readwrite) reconfigure this node",
       { host: config.listenHost, port: config.port },
+    );
+  }
+  if (config.controlPanel.setting !== "disabled" && !isLoopbackHost(config.controlPanel.host) && open) {
+    log.warn(
+      "INSECURE: the control panel listens on a non-loopback address WITHOUT authentication (-insecure-noauth); " +
+        "anyone who reaches its port can read this node and follow its live feed",
+      { host: config.controlPanel.host, port: config.controlPanel.port },
     );
   }
   if (config.debugApi === "readwrite") {

@@ -10,6 +10,7 @@
  * - a batch (array) answers an array in the same order with HTTP 200; an empty batch is one -32600;
  * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
  */
+import { closestName } from "../config/suggest.js";
 import type { CallRecord, RpcContext } from "./context.js";
 import {
   internalError,
@@ -22,6 +23,7 @@ import {
 } from "./errors.js";
 import { type Serialized, WALLET_SERVICE_METHODS } from "./methods.js";
 import { jsonType } from "./params.js";
+import { REFERENCE_METHOD_NAMES } from "./referenceNames.js";
 
 /** A method implementation: validated params in, JSON-ready result out (bigint allowed for exact integers). */
 export type MethodHandler = (params: unknown, ctx: RpcContext) => unknown;
@@ -35,6 +37,31 @@ export interface Endpoint {
   methods: MethodTable;
   /** path of the endpoint serving a method this one does not have, for the -32601 hint */
   elsewhere: (method: string) => string | undefined;
+  /** false: no "did you mean" in -32601 (the panel, whose tables leave out what it does not offer) */
+  suggest?: boolean;
+}
+
+/** Longest method name a -32601 looks for a near name to (the edit distance costs length × candidates). */
+const MAX_SUGGESTED_NAME_LENGTH = 64;
+
+/**
+ * `data` of a -32601 for `name`: where it is served instead, the neutral name of a reference method name, or
+ * the nearest name of this endpoint (a typo); else the name alone.
+ */
+export function methodNotFoundData(name: string, endpoint: Endpoint): string {
+  const other = endpoint.elsewhere(name);
+  if (other !== undefined) return `${name} (served on ${other}, not ${endpoint.path})`;
+  if (WALLET_SERVICE_METHODS.has(name))
+    return `${name} is a wallet service method: send it to ledgerd-walletd (port 8089), not to the node`;
+  const renamed = REFERENCE_METHOD_NAMES.get(name);
+  if (renamed !== undefined && endpoint.methods.has(renamed))
+    return `${name} (the reference node's name: this node calls it ${renamed}; docs/compat.md)`;
+  if (endpoint.suggest === false || name.length > MAX_SUGGESTED_NAME_LENGTH) return name;
+  const near = closestName(name, endpoint.methods.keys());
+  if (near === undefined) return name;
+  return near.toLowerCase() === name.toLowerCase()
+    ? `${name} (method names are case-sensitive: did you mean ${near}?)`
+    : `${name} (did you mean ${near}?)`;
 }
 
 /**
@@ -339,20 +366,7 @@ function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: 
   const name = typeof method === "string" ? method : "";
   if (name === "") return failure(id, methodNotFound("method: missing"));
   const handler = endpoint.methods.get(name);
-  if (handler === undefined) {
-    const other = endpoint.elsewhere(name);
-    return failure(
-      id,
-      methodNotFound(
-        other !== undefined
-          ? `${name} (served on ${other}, not ${endpoint.path})`
-          : WALLET_SERVICE_METHODS.has(name)
-            ? `${name} is a wallet service method: send it to ledgerd-walletd (port 8089), not to the node`
-            : name,
-      ),
-      name,
-    );
-  }
+  if (handler === undefined) return failure(id, methodNotFound(methodNotFoundData(name, endpoint)), name);
   let result: unknown;
   try {
     result = handler(params, ctx);

@@ -7,6 +7,7 @@
 import type { NodeConfig } from "../config/types.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import type { HeaderList } from "./cors.js";
+import { type LoginGuard, throttledBody } from "./loginGuard.js";
 
 export interface PlainAnswer {
   status: number;
@@ -27,24 +28,29 @@ const ALLOWED = "GET, HEAD";
 
 /**
  * The answer of `route` to a request with this HTTP method and Authorization header.
- * @param failedLogin counts, logs and waits out a refused login (LoginGuard.failed with the caller's address);
- *   called before the first await, so the caller may read the request inside it
+ * @param logins the node's failed-login guard and the caller's address: a spent budget is answered 429
+ *   before the credentials are looked at; a refused login is counted, logged and waited out
  */
 export async function answerPlain(
   route: PlainRoute,
   method: string,
   authorization: string | undefined,
   config: NodeConfig,
-  failedLogin: (why: "missing" | "wrong") => Promise<void>,
+  logins: { guard: LoginGuard; remote: string },
 ): Promise<PlainAnswer> {
   if (method !== "GET" && method !== "HEAD")
     return { status: 405, contentType: TEXT, body: "405 method not allowed\n", headers: [["Allow", ALLOWED]] };
-  if (
-    route.auth &&
-    authEnabled(config.rpcUser, config.rpcPass) &&
-    !authorized(authorization, config.rpcUser, config.rpcPass)
-  ) {
-    await failedLogin(authorization === undefined ? "missing" : "wrong");
+  const auth = route.auth && authEnabled(config.rpcUser, config.rpcPass);
+  const retryAfter = auth ? logins.guard.refusal(logins.remote) : undefined;
+  if (retryAfter !== undefined)
+    return {
+      status: 429,
+      contentType: TEXT,
+      body: throttledBody(retryAfter),
+      headers: [["Retry-After", String(retryAfter)]],
+    };
+  if (auth && !authorized(authorization, config.rpcUser, config.rpcPass)) {
+    await logins.guard.failed(logins.remote, authorization === undefined ? "missing" : "wrong", route.path);
     return {
       status: 401,
       contentType: TEXT,
@@ -52,5 +58,6 @@ export async function answerPlain(
       headers: [["WWW-Authenticate", `Basic realm="${AUTH_REALM}"`]],
     };
   }
+  if (auth) logins.guard.succeeded(logins.remote);
   return route.answer();
 }

@@ -107,6 +107,8 @@ export function checkRequestHead(head: string): HeadVerdict {
   if (BAD_TARGET_CHAR.test(target)) return bad("control character in the request target");
 
   let hostLines = 0;
+  let originLines = 0;
+  const lengths = new Set<string>();
   for (let i = 1; i < lines.length; i++) {
     const line = lines[i]!;
     if (line.startsWith(" ") || line.startsWith("\t")) return bad("header continuation line (obsolete line folding)");
@@ -114,11 +116,17 @@ export function checkRequestHead(head: string): HeadVerdict {
     const name = colon > 0 ? line.slice(0, colon) : "";
     if (!TOKEN.test(name)) return bad(`malformed header line ${quote(line)}`);
     if (CONTROL.test(line.slice(colon + 1))) return bad(`control character in header ${quote(name)}`);
-    if (name.length === 4 && name.toLowerCase() === "host") hostLines++;
+    const lower = name.toLowerCase();
+    if (lower === "host") hostLines++;
+    else if (lower === "origin") originLines++;
+    else if (lower === "content-length") lengths.add(line.slice(colon + 1).trim());
   }
   if (lines.length - 1 > MAX_HEADER_LINES)
     return { kind: "answer", status: 431, reason: `more than ${MAX_HEADER_LINES} header lines` };
   if (hostLines > 1) return bad("more than one Host header");
+  if (originLines > 1) return bad("more than one Origin header");
+  // RFC 9112 §6.3: differing lengths make the message's end ambiguous (request smuggling); a list is one too
+  if (lengths.size > 1 || [...lengths].some((l) => l.includes(","))) return bad("more than one Content-Length value");
 
   if (target === "*") {
     // Go's server answers `OPTIONS *` itself (200, no body); `*` means nothing to any other method

@@ -31,7 +31,7 @@ import { MessageIntake } from "./intake.js";
 import { type Endpoint, encodeJson, handleBodyToSend, type SendableAnswer } from "./jsonrpc.js";
 import type { LiveFeed } from "./live/feed.js";
 import { basicAuthCheck, mountLiveRoute, proxiedRemoteOf, remoteOf } from "./live/route.js";
-import { LoginGuard } from "./loginGuard.js";
+import { LoginGuard, throttledBody } from "./loginGuard.js";
 import { answerPlain } from "./plainRoutes.js";
 import { assertPortFree, ListenError } from "./portCheck.js";
 import { foreignRequestRefusal } from "./requestOrigin.js";
@@ -85,7 +85,8 @@ export class RpcServer {
   private readonly v2: Endpoint;
   private readonly debug: Endpoint;
   private boundPort = 0;
-  private readonly logins: LoginGuard;
+  /** failed logins: delay, budgets per address and in total, log (shared with the panel and -metricsport) */
+  readonly logins: LoginGuard;
   /** bytes held by unfinished request bodies, all connections (bodyReader.ts) */
   private readonly bodies = new BodyBudget();
   private listening = false;
@@ -149,6 +150,7 @@ export class RpcServer {
         this.remoteOf,
       );
       mountLiveRoute(this.app, options.live, {
+        remote: auth.remote,
         // browsers apply no CORS to WebSockets: the Origin check is all that stops a page reading the feed
         refuse: (req) => {
           const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
@@ -162,9 +164,10 @@ export class RpcServer {
       this.app.any(route.path, async (req, res) => {
         const foreign = foreignRequestRefusal(req.headers, this.ctx.getConfig());
         if (foreign !== undefined) return send(res, 403, foreign, TEXT_CONTENT_TYPE, []);
-        const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig(), (why) =>
-          this.logins.failed(this.remoteOf(req), why, route.path),
-        );
+        const a = await answerPlain(route, req.method, req.headers.authorization, this.ctx.getConfig(), {
+          guard: this.logins,
+          remote: this.remoteOf(req),
+        });
         send(res, a.status, a.body, a.contentType, a.headers ?? []);
       });
     this.app.set_not_found_handler((_req, res) => {
@@ -228,6 +231,7 @@ export class RpcServer {
   async close(): Promise<void> {
     if (!this.listening) return;
     this.listening = false;
+    this.logins.close();
     this.front?.close();
     this.app.close();
     // uWS keeps keep-alive connections open after the listen socket closes; close them all. Requests still
@@ -349,6 +353,14 @@ export class RpcServer {
       return log(404);
     }
 
+    // A Host, Origin or (differing) Content-Length given twice: which one counts is ambiguous, so none does.
+    if (headers.repeated !== undefined) {
+      x.send(400, `400 Bad Request: more than one ${headers.repeated} header\n`, TEXT_CONTENT_TYPE, [
+        ["Connection", "close"],
+      ]);
+      return log(400, () => ({ refused: `repeated ${headers.repeated}` }));
+    }
+
     // Cross-site requests and DNS rebinding (requestOrigin.ts): before anything else answers.
     const foreign = this.foreignRefusal(headers, config);
     if (foreign !== undefined) {
@@ -372,6 +384,14 @@ export class RpcServer {
     // loopback, debug/access.ts); the caller's address is read there only.
     const header = headers.authorization;
     const rpcAuth = authEnabled(config.rpcUser, config.rpcPass);
+    // A spent failed-login budget is answered before the credentials are looked at: else a right guess
+    // would still get in (loginGuard.ts).
+    const address = rpcAuth ? (remote !== "" ? remote : x.remote()) : "";
+    const retryAfter = rpcAuth ? this.logins.refusal(address) : undefined;
+    if (retryAfter !== undefined) {
+      x.send(429, throttledBody(retryAfter), TEXT_CONTENT_TYPE, [...corsHeaders, ["Retry-After", String(retryAfter)]]);
+      return log(429, () => ({ auth: "throttled" }));
+    }
     const credential: RequestInfo["credential"] =
       isDebug &&
       authEnabled(config.debugRpcUser, config.debugRpcPass) &&
@@ -381,8 +401,6 @@ export class RpcServer {
           ? "rpc"
           : "none";
     if (rpcAuth && credential === "none") {
-      // the address must be read before the answer is sent
-      const address = remote !== "" ? remote : x.remote();
       const why = header === undefined ? "missing" : "wrong";
       return this.logins.failed(address, why, endpoint.path).then(() => {
         x.send(401, UNAUTHORIZED_BODY, TEXT_CONTENT_TYPE, [
@@ -392,6 +410,7 @@ export class RpcServer {
         log(401, () => ({ auth: why }));
       });
     }
+    if (rpcAuth) this.logins.succeeded(address);
 
     // Bodies over the limit: answered 413 by the exchange. Invalid UTF-8 sequences become U+FFFD, as with
     // the reference node.

@@ -50,6 +50,11 @@ export type RequestHeaders = {
   "transfer-encoding": string | undefined;
   "access-control-request-method": string | undefined;
   "access-control-request-headers": string | undefined;
+  /**
+   * A header that must appear once and came twice (Host, Origin, or Content-Length with another value), for a
+   * 400 (RFC 9112 §6.3; security review 3, L3: uWS took the first Content-Length, the last Host and Origin).
+   */
+  repeated: string | undefined;
 };
 
 /** A request's headers of the names in RequestHeaders; the last of repeated ones wins, as in hyper-express. */
@@ -63,16 +68,20 @@ function readHeaders(req: UWS.HttpRequest): RequestHeaders {
     "transfer-encoding": undefined,
     "access-control-request-method": undefined,
     "access-control-request-headers": undefined,
+    repeated: undefined,
   };
   req.forEach((key, value) => {
     switch (key) {
       case "host":
+        if (h.host !== undefined) h.repeated = "Host";
         h.host = value;
         break;
       case "content-length":
+        if (h["content-length"] !== undefined && h["content-length"] !== value) h.repeated = "Content-Length";
         h["content-length"] = value;
         break;
       case "origin":
+        if (h.origin !== undefined) h.repeated = "Origin";
         h.origin = value;
         break;
       case "authorization":

@@ -65,6 +65,9 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
       assert.equal(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       assert.match(r.stderr, /usage:/);
     }
+    const typo = await devnet("stauts", "--dir", dir);
+    assert.equal(typo.code, 2);
+    assert.match(typo.stderr, /unknown command stauts; did you mean status\?/);
     const r = await devnet("status", "--dir", join(dir, "nothing-here"));
     assert.equal(r.code, 1);
     assert.match(r.stderr, /holds no devnet/);
@@ -104,7 +107,7 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
     for (const p of [...j.nats, ...j.nodes]) {
       assert.ok(p.pid !== null, `${p.name} has a pid`);
       assert.ok(commandLineOf(p.pid)?.includes(join(dir, p.name)), `${p.name}'s pid runs in ${join(dir, p.name)}`);
-      assert.match(up.stdout, new RegExp(`^${p.name} +\\S+ +${p.url.replace(/[.]/g, "\\.")} +${p.pid}$`, "m"));
+      assert.match(up.stdout, new RegExp(`^${p.name} +\\S+ +${p.url.replace(/[.]/g, "\\.")} +\\S+ +${p.pid}$`, "m"));
     }
     for (const n of j.nats) assert.match(n.url, /^nats:\/\/127\.0\.0\.1:\d+$/);
     for (const n of j.nodes) {
@@ -113,12 +116,21 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
       else assert.match(n.identity ?? "", /^[0-9a-f]{64}$/);
     }
     assert.equal(new Set(j.nodes.map((n) => n.identity)).size, 4, "every server its own identity");
+    // every node its own control panel, listed by `up` and answering
+    for (const n of j.nodes) {
+      assert.match(n.panel ?? "", /^http:\/\/127\.0\.0\.1:\d+\/$/, `${n.name}'s panel`);
+      assert.ok(up.stdout.includes(` ${n.panel} `), `up lists ${n.name}'s panel ${n.panel}`);
+      const page = await fetch(n.panel!);
+      assert.equal(page.status, 200, `${n.name}'s panel at ${n.panel}`);
+      assert.match(await page.text(), /<title>ledgerd control panel<\/title>/);
+    }
+    assert.equal(new Set(j.nodes.map((n) => n.panel)).size, 4, "four panel ports");
 
     // the processes outlived `up`; status shows heights
     const status = await devnet("status", "--dir", dir);
     assert.equal(status.code, 0, status.stderr);
-    assert.match(status.stdout, /^NAME +ROLE +URL +PID +DBLOCK +LEADER +ENTRYBLOCK +ENTRY +NOTE$/m);
-    assert.match(status.stdout, /^fed0 +federated +\S+ +\d+ +\d+ +\d+ +\d+ +\d+/m);
+    assert.match(status.stdout, /^NAME +ROLE +URL +PANEL +PID +DBLOCK +LEADER +ENTRYBLOCK +ENTRY +NOTE$/m);
+    assert.match(status.stdout, /^fed0 +federated +\S+ +http:\S+ +\d+ +\d+ +\d+ +\d+ +\d+/m);
     assert.match(status.stdout, /leads LEDGER_LOCAL/);
 
     // up again on the same directory is refused
@@ -137,7 +149,7 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
       "devnet status to show fed1 down",
       async () => {
         const down1 = await devnet("status", "--dir", dir);
-        return /^fed1 +federated +\S+ +- +- +- +- +- +down$/m.test(down1.stdout) ? true : undefined;
+        return /^fed1 +federated +\S+ +\S+ +- +- +- +- +- +down$/m.test(down1.stdout) ? true : undefined;
       },
       30_000,
       200,
@@ -158,7 +170,7 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
     const j2b = readJson(dir);
     const follower1 = j2b.nodes.find((n) => n.name === "follower1");
     assert.ok(follower1?.pid !== null && follower1?.role === "follower", `follower1 listed: ${JSON.stringify(j2b)}`);
-    assert.match(added.stdout, /^follower1 +follower +http:\/\/127\.0\.0\.1:\d+ +\d+$/m);
+    assert.match(added.stdout, /^follower1 +follower +http:\/\/127\.0\.0\.1:\d+ +http:\/\/127\.0\.0\.1:\d+\/ +\d+$/m);
     assert.equal((await devnet("add", "observer", "--dir", dir)).code, 2, "an unknown role is refused");
 
     // down stops every process by pid
@@ -173,10 +185,12 @@ describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
     // resume starts the stopped devnet again on its data: the chain goes on from where it was
     const resumed = await devnet("resume", "--dir", dir);
     assert.equal(resumed.code, 0, resumed.stderr);
+    // resume prints its progress, as up does
+    assert.match(resumed.stderr, /ledgerd-devnet: starting 3 nats-server\(s\)\n.*starting fed0/s);
     const j4 = readJson(dir);
     for (const p of [...j4.nats, ...j4.nodes]) assert.ok(p.pid !== null, `${p.name} runs again`);
     const st = await devnet("status", "--dir", dir);
-    const h = Number(/^follower0 +follower +\S+ +\d+ +(\d+)/m.exec(st.stdout)?.[1]);
+    const h = Number(/^follower0 +follower +\S+ +\S+ +\d+ +(\d+)/m.exec(st.stdout)?.[1]);
     assert.ok(h >= 1, `follower0 serves its saved blocks after resume: ${st.stdout}`);
     assert.equal((await devnet("down", "--dir", dir)).code, 0);
   });

@@ -33,11 +33,21 @@ describe("first run", () => {
     }
   });
 
-  test("make run takes PORT and HOMEDIR, else LEDGERD_PORT and LEDGERD_HOME", () => {
+  test("make run takes PORT, HOMEDIR and PANELPORT, else LEDGERD_PORT, LEDGERD_HOME and LEDGERD_PANELPORT; the panel defaults to the API port + 2", () => {
     // -n: print the commands, run none (a real `make run` rebuilds dist/ under the other tests).
     const env = { ...process.env };
     // and none of the outer make's variables when the suite runs under `make test`
-    for (const name of ["LEDGERD_PORT", "LEDGERD_HOME", "PORT", "HOMEDIR", "MAKEFLAGS", "MAKELEVEL", "MFLAGS"])
+    for (const name of [
+      "LEDGERD_PORT",
+      "LEDGERD_HOME",
+      "LEDGERD_PANELPORT",
+      "PORT",
+      "HOMEDIR",
+      "PANELPORT",
+      "MAKEFLAGS",
+      "MAKELEVEL",
+      "MFLAGS",
+    ])
       delete env[name];
     const dry = (args: string[], extra: Record<string, string> = {}): string => {
       const r = spawnSync("make", ["-n", "--no-print-directory", "run", ...args], {
@@ -52,13 +62,15 @@ describe("first run", () => {
     };
     assert.equal(
       dry(["PORT=18123", "HOMEDIR=/tmp/node2"]),
-      "bin/ledgerd -network=LOCAL -homedir=/tmp/node2 -port=18123",
+      "bin/ledgerd -network=LOCAL -homedir=/tmp/node2 -port=18123 -controlpanelport=18125",
     );
     assert.equal(
       dry([], { LEDGERD_PORT: "18124", LEDGERD_HOME: "/tmp/node3" }),
-      "bin/ledgerd -network=LOCAL -homedir=/tmp/node3 -port=18124",
+      "bin/ledgerd -network=LOCAL -homedir=/tmp/node3 -port=18124 -controlpanelport=18126",
     );
-    assert.match(dry([]), / -port=8088$/);
+    assert.match(dry(["PORT=18123", "PANELPORT=19000"]), / -port=18123 -controlpanelport=19000$/);
+    assert.match(dry([], { LEDGERD_PANELPORT: "19001" }), / -port=8088 -controlpanelport=19001$/);
+    assert.match(dry([]), / -port=8088 -controlpanelport=8090$/);
   });
 
   test("an [App] ExchangeRate the network does not use is reported at start", async () => {

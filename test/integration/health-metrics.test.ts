@@ -6,6 +6,7 @@
  * is unhealthy once its newest block is two block times old.
  */
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -196,6 +197,26 @@ describe("health and metrics", () => {
       assert.equal(health.evaluate(t.node.ledger.openBlock().minuteStartMs + 1_200).checks.stall?.ok, true);
     } finally {
       await t.stop();
+    }
+  });
+
+  test("the exposition passes promtool check metrics (Debian's prometheus package)", async () => {
+    // Not skipped without promtool: `make test` installs it (os-packages-test), and a run without it says so.
+    const promtool = spawnSync("promtool", ["--version"], { encoding: "utf8" });
+    assert.equal(promtool.error, undefined, "promtool missing: run make os-packages-test as root");
+    const node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    try {
+      // labelled series appear once used: a read, an unknown method, a refused write
+      await node.rpc("heights");
+      await httpRequest(node.port, { path: "/v2", body: '{"jsonrpc":"2.0","id":1,"method":"nope"}' });
+      const text = (await httpRequest(node.port, { method: "GET", path: "/metrics" })).text;
+      assert.match(text, /^ledgerd_rpc_requests_total\{/m);
+      const check = spawnSync("promtool", ["check", "metrics"], { input: text, encoding: "utf8" });
+      assert.equal(check.status, 0, `promtool: ${check.stdout}${check.stderr}`);
+      assert.equal(`${check.stdout}${check.stderr}`.trim(), "");
+    } finally {
+      await node.stop();
+      node.cleanup();
     }
   });
 });

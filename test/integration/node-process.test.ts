@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -113,7 +114,10 @@ describe("ledgerd process", () => {
     const args = ["-network=LOCAL", `-homedir=${home}`, "-blktime=2", `-port=${port}`, "-loglevel=warning"];
     try {
       let p = await startLedgerd(args);
-      assert.match(p.line, new RegExp(`network LOCAL, height 0, port ${port}, data .*${home.split("/").pop()}`));
+      assert.match(
+        p.line,
+        new RegExp(`network LOCAL, height 0, port ${port}, (panel|no panel) .*, data .*${home.split("/").pop()}`),
+      );
       assert.equal((await ok(port, "heights")).directoryblockheight, 0);
 
       // Fund EC, create a chain, then fire a burst and kill the process the moment the burst is acknowledged.
@@ -231,6 +235,9 @@ describe("ledgerd process", () => {
       });
       assert.notEqual(second.status, 0);
       assert.match(second.stderr, new RegExp(`port ${port} is already in use`));
+      assert.match(second.stderr, /give this node another port with -port=PORT/);
+      // the failed first start left nothing in its home directory (no empty store, lock file or log)
+      assert.deepEqual(readdirSync(homeB), []);
       const heights = await ok(port, "heights");
       assert.equal(typeof heights.directoryblockheight, "number");
       first.child.kill("SIGTERM");
@@ -239,5 +246,67 @@ describe("ledgerd process", () => {
       cleanup(homeA);
       cleanup(homeB);
     }
+  });
+
+  test("the start line names the control panel's URL, or why a node has none", async () => {
+    const homeA = tempDir("ledgerd-proc-");
+    const homeB = tempDir("ledgerd-proc-");
+    try {
+      const panelPort = await freeLoopbackPort();
+      const common = ["-network=LOCAL", "-blktime=2", "-loglevel=warning", `-controlpanelport=${panelPort}`];
+      const a = await startLedgerd([...common, `-homedir=${homeA}`, `-port=${await freeLoopbackPort()}`]);
+      assert.match(a.line, new RegExp(`, panel http://127\\.0\\.0\\.1:${panelPort}/, data `));
+      assert.equal((await fetch(`http://127.0.0.1:${panelPort}/`)).status, 200);
+      // a second node wanting the same panel port starts without one, and its start line says so and what to do
+      const b = await startLedgerd([...common, `-homedir=${homeB}`, `-port=${await freeLoopbackPort()}`]);
+      assert.match(
+        b.line,
+        new RegExp(`, no panel \\(port ${panelPort} is in use; give it another with -controlpanelport=PORT\\), data `),
+      );
+      for (const p of [a, b]) {
+        p.child.kill("SIGTERM");
+        await p.exited;
+      }
+    } finally {
+      cleanup(homeA);
+      cleanup(homeB);
+    }
+  });
+
+  test("on a terminal the console shows short human lines; -logjson and a pipe keep JSON", async () => {
+    // script(1) gives the node a pseudo-terminal as stdin, stdout and stderr, as a shell would
+    const runOnTerminal = async (extra: string[]): Promise<string> => {
+      const home = tempDir("ledgerd-proc-");
+      try {
+        const port = await freeLoopbackPort();
+        const args = [
+          "-network=LOCAL",
+          `-homedir=${home}`,
+          `-port=${port}`,
+          "-blktime=1",
+          "-controlpanelport=0",
+          ...extra,
+        ];
+        const child = spawn("script", ["-qfec", [LEDGERD, ...args].join(" "), "/dev/null"], {
+          stdio: ["pipe", "pipe", "pipe"],
+        });
+        running.add(child);
+        let out = "";
+        child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
+        const deadline = Date.now() + 30_000;
+        while (!/block saved/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        child.kill("SIGTERM");
+        await new Promise((r) => child.once("exit", r));
+        running.delete(child);
+        return out;
+      } finally {
+        cleanup(home);
+      }
+    };
+    const human = await runOnTerminal([]);
+    assert.match(human, /^\d\d:\d\d:\d\d INFO {2}block saved {2}height=\d+ /m, human);
+    assert.doesNotMatch(human, /\{"time":/);
+    const json = await runOnTerminal(["-logjson"]);
+    assert.match(json, /^\{"time":"[^"]+","level":"info","msg":"block saved"/m, json);
   });
 });

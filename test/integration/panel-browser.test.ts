@@ -42,7 +42,7 @@ describe("control panel in headless Chromium", () => {
   let page: Page;
   let profile: string;
   const problems: string[] = [];
-  const written = { chainId: "", entryHash: "", height: 0, eblock: "" };
+  const written = { chainId: "", entryHash: "", height: 0, eblock: "", buyTxId: "", ecAddress: "" };
 
   before(async () => {
     assert.ok(existsSync(CHROMIUM_PATH), `${CHROMIUM_PATH} missing: run make os-packages-test as root`);
@@ -54,7 +54,8 @@ describe("control panel in headless Chromium", () => {
     panel = `http://127.0.0.1:${t.node.panel!.port}`;
     const call = rpcOf(t);
     const ec = ecKeyOf("ledgerd panel browser test EC key");
-    await buyCredits(call, ec, 50);
+    written.buyTxId = await buyCredits(call, ec, 50);
+    written.ecAddress = ec.publicAddress;
     await waitFor("credits", async () =>
       ((await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number }).balance >= 50
         ? true
@@ -134,6 +135,8 @@ describe("control panel in headless Chromium", () => {
     assert.equal(await page.textContent("#entry-hash"), written.entryHash);
     assert.equal(await page.textContent("#entry-status"), "DBlockConfirmed");
     assert.ok((await page.textContent("main"))?.includes("hello from the panel test"));
+    // the entry page names its directory block (and entry block and time)
+    assert.equal(await page.textContent("a.entry-dblock"), `block ${written.height}`);
     await page.click("#verify-receipt");
     await page.waitForSelector("#receipt-verdict");
     const verdict = await page.textContent("#receipt-verdict");
@@ -150,9 +153,23 @@ describe("control panel in headless Chromium", () => {
     await page.waitForSelector("text=Asset block");
     await page.click('a[href^="#/transaction/"]');
     await page.waitForSelector("text=Inputs");
-    assert.equal(await page.textContent("h1"), "Transaction");
+    // the first transaction of an asset block is its coinbase, and the page says so
+    assert.equal(await page.textContent("h1"), "Transaction (coinbase)");
+    await page.waitForSelector("#coinbase-note");
     await page.goto(`${panel}/#/chain/${written.chainId}`);
     await page.waitForSelector(`a[href="#/eblock/${written.eblock}"]`);
+  });
+
+  it("a transaction's page lists its inputs and outputs, linked to their addresses", async () => {
+    await page.goto(`${panel}/#/transaction/${written.buyTxId}`);
+    await page.waitForSelector("#txid");
+    assert.equal(await page.textContent("h1"), "Transaction");
+    const inputs = await page.$$eval('ul[data-kind="Inputs"] a', (l) => l.map((a) => a.textContent ?? ""));
+    assert.equal(inputs.length, 1, `inputs shown: ${inputs.join(",")}`);
+    assert.match(inputs[0] ?? "", /^FA/);
+    const ecOut = await page.$$eval('ul[data-kind="EC outputs"] a', (l) => l.map((a) => a.getAttribute("href")));
+    assert.deepEqual(ecOut, [`#/address/${written.ecAddress}`]);
+    await page.screenshot({ path: join(SCREENSHOTS, "transaction.png"), fullPage: true });
   });
 
   it("a search for an unknown hash says not found", async () => {
@@ -167,7 +184,31 @@ describe("control panel in headless Chromium", () => {
     await page.fill("#search input", "nonsense!");
     await page.press("#search input", "Enter");
     await page.waitForSelector("text=expected a block height");
+    // what was typed could not be read: not "Something went wrong"
+    assert.equal(await page.textContent(".notunderstood h2"), "Not understood");
     await page.screenshot({ path: join(SCREENSHOTS, "not-found.png") });
+  });
+
+  it("block lists name the coinbase; at 420 px nothing runs off the right edge", async () => {
+    await page.goto(`${panel}/#/blocks`);
+    await page.waitForSelector("text=Directory blocks");
+    const cells = await page.$$eval("table.list tbody td", (l) => l.map((x) => x.textContent ?? ""));
+    assert.ok(cells.includes("coinbase only"), `block list cells: ${cells.slice(0, 12).join(" | ")}`);
+    await page.setViewportSize({ width: 420, height: 900 });
+    try {
+      await page.goto(`${panel}/`);
+      await page.waitForSelector("#entries-chart canvas");
+      const widths = {
+        page: await page.$eval("html", (el) => el.scrollWidth),
+        search: await page.$eval("#search input", (el) => el.getBoundingClientRect().right),
+        chart: await page.$eval("#entries-chart", (el) => el.getBoundingClientRect().right),
+      };
+      assert.ok(widths.page <= 420, `the page is ${widths.page} px wide`);
+      assert.ok(widths.search <= 420 && widths.chart <= 420, JSON.stringify(widths));
+      await page.screenshot({ path: join(SCREENSHOTS, "overview-420.png"), fullPage: true });
+    } finally {
+      await page.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it("readwrite: the drop-rate knob sets the node's drop rate", async () => {
@@ -254,5 +295,13 @@ describe("control panel over HTTP", () => {
     });
     const height = (await (await fetch(`${panel}/panel/search?q=0`, { headers: auth })).json()) as unknown;
     assert.deepEqual(height, { found: true, kind: "dblock", id: "0" });
+    // 64 hex characters are a hash even when they are all digits: not directory block 1
+    const digits = `${"0".repeat(63)}1`;
+    const hash = (await (await fetch(`${panel}/panel/search?q=${digits}`, { headers: auth })).json()) as unknown;
+    assert.deepEqual(hash, {
+      found: false,
+      notfound: true,
+      message: `not found: no block, entry, transaction or chain has the hash ${digits}`,
+    });
   });
 });

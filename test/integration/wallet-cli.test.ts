@@ -413,6 +413,64 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
   });
 });
 
+describe("ledgerd-wallet hints (newcomer review 3)", { timeout: 300_000 }, () => {
+  let p: LedgerdProcess;
+  let panelPort = 0;
+  const home = join(scratch, "hints");
+  const wallet = (...args: string[]) => runWallet(home, { LEDGERD_NODE: p.url }, args);
+  before(async () => {
+    p = await LedgerdProcess.start({ blockTimeSeconds: 2, extraArgs: ["-controlpanelport=0"] });
+    panelPort = Number(/control panel listening.*?:(\d+)\//.exec(p.log)?.[1]);
+    assert.ok(panelPort > 0, p.tail());
+  });
+  after(() => stopAndClean(p));
+
+  test("--version; options: given twice, a prefix, only the command's own suggested", async () => {
+    for (const v of ["--version", "-v", "version"]) assert.equal(ok(await wallet(v), v), "ledgerd-wallet 0.1.0");
+    const twice = await wallet("add-entry", "--chain", "ab".repeat(32), "--content", "hi", "--content", "ho", "EC1");
+    assert.equal(twice.code, 1, twice.stderr);
+    assert.match(twice.stderr, /option -content given twice: give it once/);
+    const wait = await wallet("send", SAND, SAND, "1", "--wait");
+    assert.match(wait.stderr, /unknown option --wait; did you mean --wait-confirmed\?/);
+    // balance takes no --json: it is not offered
+    const jsn = await wallet("balance", SAND, "--jsn");
+    assert.match(jsn.stderr, /unknown option --jsn/);
+    assert.doesNotMatch(jsn.stderr, /did you mean --json/);
+    assert.match((await wallet("list", "--jsn")).stderr, /did you mean --json\?/);
+  });
+
+  test("addresses: case, an EC address to send, a private key never printed back", async () => {
+    const lower = await wallet("balance", `fa${SAND.slice(2)}`);
+    assert.match(lower.stderr, /addresses are case-sensitive: they start with FA/);
+    const ec = "EC2Ptf9rMHoYWgTZLHUnUSLdzWe5Nm4SRPsjR8bpZ8nqyBEn7ke2";
+    const send = await wallet("send", SAND, ec, "1");
+    assert.match(send.stderr, /an EC address is funded with buy-ec: ledgerd-wallet buy-ec <FA…> <EC…> <credits>/);
+    const secret = await wallet("balance", SAND_SECRET);
+    assert.match(secret.stderr, /that is a private key \(Fs…, not shown\)/);
+    assert.ok(!secret.stderr.includes(SAND_SECRET.slice(2)), secret.stderr);
+  });
+
+  test("the panel's port, an https URL for an http node, a URL's password", async () => {
+    const panel = await runWallet(home, {}, ["balance", SAND, `-node=http://127.0.0.1:${panelPort}`]);
+    assert.equal(panel.code, 2, panel.stderr);
+    assert.match(
+      panel.stderr,
+      new RegExp(
+        `that is the node's control panel .*; its JSON-RPC API is on port ${p.port}: -node=http://127\\.0\\.0\\.1:${p.port}`,
+      ),
+    );
+    const tls = await runWallet(home, {}, ["balance", SAND, `-node=https://127.0.0.1:${p.port}`]);
+    assert.equal(tls.code, 2, tls.stderr);
+    assert.match(
+      tls.stderr,
+      new RegExp(`if the node serves plain HTTP \\(no -tls\\), use -node=http://127\\.0\\.0\\.1:${p.port}`),
+    );
+    const secret = await runWallet(home, {}, ["balance", SAND, "-node=http://bob:Pa55word@127.0.0.1:1/?x=1"]);
+    assert.equal(secret.code, 2);
+    assert.ok(!secret.stderr.includes("Pa55word"), secret.stderr);
+  });
+});
+
 describe("ledgerd-wallet against a node with -rpcuser/-rpcpass", { timeout: 300_000 }, () => {
   let node: RunningNode;
   const home = join(scratch, "home-auth");

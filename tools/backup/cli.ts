@@ -2,7 +2,34 @@
  * ledgerd-backup: hot copy of a node's data directory while it runs (docs/operations.md §3).
  * Usage: ledgerd-backup <data directory> <destination directory>
  */
+import { existsSync, realpathSync } from "node:fs";
+import { dirname, relative, resolve } from "node:path";
 import { backupDataDirectory } from "../../src/store/backup.js";
+
+/**
+ * The source's real path when `dest` is the source or lies inside it (links resolved, a destination that does
+ * not exist yet judged by its nearest existing parent), else undefined (security review 3, L7).
+ */
+function insideOf(source: string, dest: string): string | undefined {
+  let real: string;
+  try {
+    real = realpathSync(source);
+  } catch {
+    return undefined; // a missing source is the copy's own error
+  }
+  let existing = resolve(dest);
+  let rest = "";
+  while (!existsSync(existing) && dirname(existing) !== existing) {
+    rest =
+      rest === ""
+        ? existing.slice(dirname(existing).length + 1)
+        : `${existing.slice(dirname(existing).length + 1)}/${rest}`;
+    existing = dirname(existing);
+  }
+  const target = resolve(realpathSync(existing), rest);
+  const r = relative(real, target);
+  return r === "" || (!r.startsWith("..") && !r.startsWith("/")) ? real : undefined;
+}
 
 const USAGE = `usage: ledgerd-backup <data directory> <destination>
   <data directory>  the node's <homedir>/<network>/db, e.g. /var/lib/ledgerd/local/db
@@ -15,6 +42,14 @@ if (args.length !== 2 || args.some((a) => a === "-h" || a === "--help")) {
   process.exit(args.length === 1 && (args[0] === "-h" || args[0] === "--help") ? 0 : 2);
 }
 const [source, dest] = args as [string, string];
+const inside = insideOf(source, dest);
+if (inside !== undefined) {
+  process.stderr.write(
+    `ledgerd-backup: the destination ${dest} is inside the data directory ${inside}: a copy there would be copied ` +
+      "into itself by the next backup and lost with the directory; give a directory outside it\n",
+  );
+  process.exit(1);
+}
 try {
   const started = performance.now();
   const r = await backupDataDirectory(source, dest);

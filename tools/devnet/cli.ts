@@ -13,8 +13,12 @@
  * Exit codes: 0 done, 1 the devnet failed (a process would not start, …), 2 a bad command line.
  */
 import { resolve } from "node:path";
+import { didYouMean } from "../../src/config/suggest.js";
 import { type ClusterInfo, Devnet, type DevnetOptions, validateDevnetOptions } from "./devnet.js";
 import { NODE_ROLES, type NodeRole } from "./ledgerdNode.js";
+
+/** The commands, for "did you mean" after a typo. */
+const DEVNET_COMMANDS = ["up", "status", "restart", "add", "resume", "down"];
 
 const USAGE = `usage:
   ledgerd-devnet up --dir DIR [--federated 3] [--audit 1] [--followers 1] [--nats 3] [--blktime 6]
@@ -126,13 +130,13 @@ function nodeNote(role: NodeRole, identity: string | undefined, c: ClusterInfo |
 
 /** name, role, URL, pid of every process; with `heights`, the node's heights too. */
 async function table(devnet: Devnet, withHeights: boolean): Promise<string> {
-  const head = ["NAME", "ROLE", "URL", "PID"];
+  const head = ["NAME", "ROLE", "URL", "PANEL", "PID"];
   if (withHeights) head.push("DBLOCK", "LEADER", "ENTRYBLOCK", "ENTRY", "NOTE");
   const rows: string[][] = [head];
   const stream = devnet.stream;
   const leader = withHeights ? await devnet.nats.streamLeader(stream) : undefined;
   for (const s of devnet.nats.servers) {
-    const row = [s.name, "nats", s.url, s.pid === undefined ? "-" : String(s.pid)];
+    const row = [s.name, "nats", s.url, "-", s.pid === undefined ? "-" : String(s.pid)];
     if (withHeights) {
       const state = s.isRunning ? ((await s.healthy()) ? "healthy" : "not healthy") : "down";
       row.push("", "", "", "", `${state}${leader === s.name ? `, leads ${stream}` : ""}`);
@@ -141,7 +145,7 @@ async function table(devnet: Devnet, withHeights: boolean): Promise<string> {
   }
   const heights = withHeights ? await devnet.heights() : undefined;
   for (const n of devnet.nodes) {
-    const row = [n.name, n.role, n.url, n.pid === undefined ? "-" : String(n.pid)];
+    const row = [n.name, n.role, n.url, n.panelUrl ?? "-", n.pid === undefined ? "-" : String(n.pid)];
     if (heights !== undefined) {
       const st = heights.get(n.name);
       if (st === undefined) row.push("-", "-", "-", "-", n.isRunning ? "not answering" : "down");
@@ -224,7 +228,7 @@ async function main(argv: readonly string[]): Promise<number> {
       case "resume": {
         if (p.positionals.length > 0) throw new UsageError(`resume: unexpected argument ${p.positionals[0]}`);
         const devnet = Devnet.open(dirOf(p), true);
-        await devnet.resume();
+        await devnet.resume((line) => process.stderr.write(`ledgerd-devnet: ${line}\n`));
         process.stdout.write(`${await table(devnet, false)}\n`);
         devnet.close();
         return 0;
@@ -239,7 +243,7 @@ async function main(argv: readonly string[]): Promise<number> {
         return 0;
       }
       default:
-        throw new UsageError(`unknown command ${p.command}`);
+        throw new UsageError(`unknown command ${p.command}${didYouMean(p.command ?? "", DEVNET_COMMANDS)}`);
     }
   } catch (e) {
     if (e instanceof UsageError) {

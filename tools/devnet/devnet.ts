@@ -111,7 +111,15 @@ interface DevnetState {
 /** DIR/devnet.json, the public description of the devnet (issue 15 §9). */
 export interface DevnetJson {
   nats: { name: string; url: string; pid: number | null }[];
-  nodes: { name: string; role: NodeRole; url: string; pid: number | null; identity: string | null }[];
+  nodes: {
+    name: string;
+    role: NodeRole;
+    url: string;
+    /** the node's control panel, http://127.0.0.1:<port>/ (null in a devnet made before panels had ports) */
+    panel: string | null;
+    pid: number | null;
+    identity: string | null;
+  }[];
 }
 
 /** The cluster part of a node's `network-info` (/debug) that the devnet shows (docs/cluster.md §2.2). */
@@ -225,13 +233,15 @@ function customAppLines(c: CustomNetworkSettings | undefined): string[] {
 /** The ledgerd arguments of one devnet node (docs/cluster.md §1.5, §2.2). */
 function nodeArgs(
   options: DevnetOptions,
-  n: { home: string; port: number; role: NodeRole; natsUrls: string; replicas: number },
+  n: { home: string; port: number; panelPort: number; role: NodeRole; natsUrls: string; replicas: number },
 ): string[] {
   return [
     ...(options.customNet === undefined ? ["-network=LOCAL"] : ["-network=CUSTOM", `-customnet=${options.customNet}`]),
     `-homedir=${n.home}`,
     `-config=${join(n.home, "ledgerd.conf")}`,
     `-port=${n.port}`,
+    // every node its own panel: the default 8090 would give one node a panel and the others a warning
+    `-controlpanelport=${n.panelPort}`,
     `-blktime=${options.blockTimeSeconds}`,
     `-nats=${n.natsUrls}`,
     `-role=${n.role}`,
@@ -328,7 +338,8 @@ export class Devnet {
       ...Array.from({ length: options.audit }, (_, i) => ({ name: `audit${i}`, role: "audit" as const })),
       ...Array.from({ length: options.followers }, (_, i) => ({ name: `follower${i}`, role: "follower" as const })),
     ];
-    const ports = await freeLoopbackPorts(names.length);
+    // two ports a node: its API, then its control panel
+    const ports = await freeLoopbackPorts(2 * names.length);
     const layouts: NodeLayout[] = [];
     for (const [i, { name, role }] of names.entries()) {
       const home = join(dir, name);
@@ -342,8 +353,10 @@ export class Devnet {
                 pubkey: LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX,
               })
             : await newIdentity();
-      const args = nodeArgs(options, { home, port: ports[i]!, role, natsUrls, replicas });
-      layouts.push({ name, role, port: ports[i]!, home, key, args });
+      const port = ports[2 * i]!;
+      const panelPort = ports[2 * i + 1]!;
+      const args = nodeArgs(options, { home, port, panelPort, role, natsUrls, replicas });
+      layouts.push({ name, role, port, panelPort, home, key, args });
     }
     const state: DevnetState = {
       version: 1,
@@ -404,16 +417,17 @@ export class Devnet {
     while (this.nodes.some((n) => n.name === `${prefix}${i}`)) i++;
     const name = `${prefix}${i}`;
     const home = join(this.dir, name);
-    const [port] = await freeLoopbackPorts(1);
+    const [port, panelPort] = await freeLoopbackPorts(2);
     const key = role === "follower" ? undefined : await newIdentity();
     const args = nodeArgs(this.options, {
       home,
       port: port!,
+      panelPort: panelPort!,
       role,
       natsUrls: this.nats.urls.join(","),
       replicas: Math.min(this.nats.servers.length, 3),
     });
-    const layout: NodeLayout = { name, role, port: port!, home, key, args };
+    const layout: NodeLayout = { name, role, port: port!, panelPort: panelPort!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
     const nats = natsCredentials(this.state, role);
@@ -479,6 +493,7 @@ export class Devnet {
         name: n.name,
         role: n.role,
         url: n.url,
+        panel: n.panelUrl ?? null,
         pid: n.pid ?? null,
         identity: n.identity ?? null,
       })),
@@ -560,15 +575,18 @@ export class Devnet {
    * Start every process of a stopped devnet again with its recorded arguments and data (after `down`):
    * NATS first, then fed0, then the rest. Throws when any of them still runs.
    */
-  async resume(): Promise<void> {
+  async resume(log: (line: string) => void = () => {}): Promise<void> {
     const running = [...this.nats.servers, ...this.nodes].filter((x) => x.isRunning).map((x) => x.name);
     if (running.length > 0)
       throw new Error(`${this.dir}: ${running.join(", ")} still run; \`down\` first, or \`restart NAME\` one process`);
+    log(`starting ${this.nats.servers.length} nats-server(s)`);
     await this.nats.startAll();
     this.writeDevnetJson();
     const [first, ...rest] = this.nodes;
+    log(`starting ${first!.name} (it opens its saved blocks first)`);
     first!.start(this.detached);
     await first!.waitServing();
+    log(`starting ${rest.length} more node(s): ${rest.map((n) => n.name).join(", ")}`);
     for (const n of rest) n.start(this.detached);
     this.writeDevnetJson();
     await Promise.all(rest.map((n) => n.waitServing()));

@@ -32,6 +32,8 @@ export interface NodeLayout {
   name: string;
   role: NodeRole;
   port: number;
+  /** -controlpanelport: each node its own panel (absent in a devnet made before panels had their own ports) */
+  panelPort?: number;
   /** -homedir: <dir>/<name> */
   home: string;
   /** undefined for a follower */
@@ -116,6 +118,11 @@ export class LedgerdNode {
   /** http://127.0.0.1:<port> */
   get url(): string {
     return `http://127.0.0.1:${this.layout.port}`;
+  }
+
+  /** http://127.0.0.1:<panel port>/, or undefined when the devnet gave the node no panel port */
+  get panelUrl(): string | undefined {
+    return this.layout.panelPort === undefined ? undefined : `http://127.0.0.1:${this.layout.panelPort}/`;
   }
 
   get pid(): number | undefined {

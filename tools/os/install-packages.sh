@@ -2,7 +2,9 @@
 # Installs the Debian packages that tests and benchmarks run for real (nats-server for the cluster,
 # chromium for the page tests, wrk for the read benchmark, faketime and nftables for the federation's fault
 # tests: a skewed clock, a partition on loopback), only those missing, and only as root.
-# Usage: tools/os/install-packages.sh PACKAGE...   (each one of: nats-server chromium wrk faketime nftables)
+# Usage: tools/os/install-packages.sh PACKAGE...   (each one of: nats-server chromium wrk faketime nftables
+# prometheus nginx) (prometheus for its promtool, which checks the metrics exposition; nginx for the
+# reverse-proxy test)
 # Not root and something missing: says how to install it and exits 1, so `make` stops with the reason.
 set -euo pipefail
 
@@ -13,7 +15,9 @@ binary_of() {
     wrk) echo wrk ;;
     faketime) echo faketime ;;
     nftables) echo nft ;;
-    *) echo "install-packages: unknown package '$1' (known: nats-server chromium wrk faketime nftables)" >&2; exit 2 ;;
+    prometheus) echo promtool ;;
+    nginx) echo nginx ;;
+    *) echo "install-packages: unknown package '$1' (known: nats-server chromium wrk faketime nftables prometheus nginx)" >&2; exit 2 ;;
   esac
 }
 

@@ -26,6 +26,8 @@ export const OPTIONS: Record<string, OptionKind> = {
   timeout: "value",
   help: "flag",
   h: "flag",
+  version: "flag",
+  v: "flag",
   q: "flag",
   quiet: "flag",
   json: "flag",
@@ -68,11 +70,19 @@ export interface ParsedArgs {
 
 /**
  * Parse argv (without node and script) against `options` (the wallet's by default; ledgerd-walletd passes its
- * own). Throws UsageError for unknown options or a missing value.
+ * own). Throws UsageError for unknown options, a missing value, or a value option given twice.
+ * @param optionsOf the options a command takes (with the global ones), so that "did you mean" offers only
+ *   those; undefined (an unknown or no command): every option
  */
-export function parseArgs(argv: readonly string[], options: Record<string, OptionKind> = OPTIONS): ParsedArgs {
+export function parseArgs(
+  argv: readonly string[],
+  optionsOf: (command: string | undefined) => readonly string[] | undefined = () => undefined,
+  options: Record<string, OptionKind> = OPTIONS,
+): ParsedArgs {
   const out: ParsedArgs = { command: undefined, positionals: [], values: new Map(), flags: new Set(), repeated: [] };
   const positionals: string[] = [];
+  /** the first unknown option, refused once the command is known (its suggestion depends on it) */
+  let unknown: { shown: string; name: string; dashes: string } | undefined;
   let i = 0;
   while (i < argv.length) {
     const arg = argv[i++]!;
@@ -89,10 +99,14 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
     const eq = body.indexOf("=");
     const name = eq === -1 ? body : body.slice(0, eq);
     const kind = options[name];
-    if (kind === undefined)
-      throw new UsageError(
-        `unknown option ${eq === -1 ? arg : arg.slice(0, arg.indexOf("="))}${didYouMean(name, Object.keys(options), arg.startsWith("--") ? "--" : "-")}`,
-      );
+    if (kind === undefined) {
+      unknown ??= {
+        shown: eq === -1 ? arg : arg.slice(0, arg.indexOf("=")),
+        name,
+        dashes: arg.startsWith("--") ? "--" : "-",
+      };
+      continue;
+    }
     if (kind === "flag") {
       if (eq !== -1) {
         const v = body.slice(eq + 1);
@@ -110,10 +124,23 @@ export function parseArgs(argv: readonly string[], options: Record<string, Optio
       if (i >= argv.length) throw new UsageError(`option -${name} needs a value`);
       value = argv[i++]!;
     }
-    if (kind === "value") out.values.set(name, value);
-    else out.repeated.push({ name, value });
+    if (kind === "value") {
+      // the last one winning silently hid a mistake (add-entry --content hi --content ho wrote "ho")
+      if (out.values.has(name)) throw new UsageError(`option -${name} given twice: give it once`);
+      out.values.set(name, value);
+    } else out.repeated.push({ name, value });
   }
   out.command = positionals.shift();
   out.positionals = positionals;
+  if (unknown !== undefined) {
+    const candidates = optionsOf(out.command) ?? Object.keys(options);
+    // a unique option the word begins (--wait → --wait-confirmed), else the nearest by edit distance
+    const longer = candidates.filter((o) => o.startsWith(unknown.name) && unknown.name.length >= 3);
+    const hint =
+      longer.length === 1
+        ? `; did you mean ${unknown.dashes}${longer[0]}?`
+        : didYouMean(unknown.name, candidates, unknown.dashes);
+    throw new UsageError(`unknown option ${unknown.shown}${hint}`);
+  }
   return out;
 }

@@ -12,6 +12,7 @@ import {
   UnreachableError,
 } from "../../src/client/errors.js";
 import { didYouMean } from "../../src/config/suggest.js";
+import { NODE_VERSION } from "../../src/version.js";
 import { parseArgs } from "./args.js";
 import { addEntry, chainHead, composeEntryCommand, entries, getEntry } from "./commands/entry.js";
 import { backup, encrypt, importKeys, list, newKey, restore } from "./commands/keys.js";
@@ -221,6 +222,7 @@ options (anywhere on the line; -name=value, --name value):
                      (env LEDGERD_WALLETD); its credentials: -walletduser/-walletdpass
                      (env LEDGERD_WALLETD_RPCUSER / LEDGERD_WALLETD_RPCPASS)
   -h, --help         this text; "ledgerd-wallet help <command>" for one command
+  -v, --version      the wallet's version
 
 exit codes: 0 ok, 1 usage error, 2 the request failed (node or user error)`;
 
@@ -239,7 +241,14 @@ function unknownCommand(name: string): UsageError {
 export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
   let ctx: Context | undefined;
   try {
-    const args = parseArgs(argv);
+    const args = parseArgs(argv, (name) => {
+      const c = name === undefined ? undefined : COMMANDS[name];
+      return c === undefined ? undefined : [...GLOBAL_OPTS, ...c.opts];
+    });
+    if (args.flags.has("version") || args.flags.has("v") || args.command === "version") {
+      io.stdout.write(`ledgerd-wallet ${NODE_VERSION}\n`);
+      return EXIT.OK;
+    }
     if (args.command === undefined || args.command === "help" || args.flags.has("help") || args.flags.has("h")) {
       const topic = args.command === "help" ? args.positionals[0] : args.command;
       if (args.command === undefined && !args.flags.has("help") && !args.flags.has("h")) {
@@ -266,14 +275,37 @@ export async function main(argv: readonly string[], io: Io): Promise<ExitCode> {
     await command.run(ctx);
     return EXIT.OK;
   } catch (e) {
-    return report(e, io, ctx);
+    const hint = e instanceof HttpError && e.status === 404 ? await notTheApiHint(e.url) : undefined;
+    return report(e, io, ctx, hint);
   } finally {
     ctx?.close();
   }
 }
 
-function report(e: unknown, io: Io, ctx: Context | undefined): ExitCode {
-  const err = (line: string) => io.stderr.write(`${line}\n`);
+/** Milliseconds the wallet waits for the panel's status while explaining a 404. */
+const PANEL_PROBE_TIMEOUT_MS = 3000;
+
+/**
+ * What to say about a 404 at the API path: when the URL is a ledgerd control panel (its `/panel/status`
+ * answers with the API's port), where the API is; else that nothing there answers JSON-RPC.
+ */
+async function notTheApiHint(url: string): Promise<string> {
+  const u = new URL(url);
+  try {
+    const res = await fetch(`${u.origin}/panel/status`, { signal: AbortSignal.timeout(PANEL_PROBE_TIMEOUT_MS) });
+    const status = (await res.json()) as { apiport?: unknown };
+    if (typeof status.apiport === "number")
+      return `that is the node's control panel (a web page for browsers); its JSON-RPC API is on port ${status.apiport}: -node=${u.protocol}//${u.hostname}:${status.apiport}`;
+  } catch {
+    // not a panel, or it did not answer: the general hint
+  }
+  return `nothing at ${u.origin} answers JSON-RPC on ${u.pathname}: is ${u.port || (u.protocol === "https:" ? "443" : "80")} the node's API port (-port, 8088 by default)?`;
+}
+
+function report(e: unknown, io: Io, ctx: Context | undefined, hint?: string): ExitCode {
+  // a URL's password (-node=http://user:pass@…) never reaches the terminal
+  const err = (line: string) =>
+    io.stderr.write(`${line.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/@\s"]*@/gi, "$1<credentials hidden>@")}\n`);
   if (e instanceof UsageError) {
     err(`error: ${e.message}`);
     const command = e.command ?? ctx?.args.command;
@@ -305,7 +337,9 @@ function report(e: unknown, io: Io, ctx: Context | undefined): ExitCode {
         ? "  pass the node's certificate with -cafile=FILE"
         : e.reason === "reset" && e.url.startsWith("http://")
           ? `  the node closed the connection without answering: if it serves HTTPS (-tls), use -node=${e.url.replace(/^http:/, "https:").replace(/\/v2$/, "")} with -cafile=<its home>/tls/node.crt`
-          : "  start the node, or point the wallet at it with -node=URL (or LEDGERD_NODE)",
+          : e.url.startsWith("https://") && (e.reason === "reset" || e.reason === "timeout")
+            ? `  no TLS handshake from ${new URL(e.url).host}: if the node serves plain HTTP (no -tls), use -node=${e.url.replace(/^https:/, "http:").replace(/\/v2$/, "")}`
+            : "  start the node, or point the wallet at it with -node=URL (or LEDGERD_NODE)",
     );
     return EXIT.FAILED;
   }
@@ -315,6 +349,7 @@ function report(e: unknown, io: Io, ctx: Context | undefined): ExitCode {
   }
   if (e instanceof HttpError || e instanceof ClientError || e instanceof ClientConfigError) {
     err(`error: ${e.message}`);
+    if (hint !== undefined) err(`  ${hint}`);
     return EXIT.FAILED;
   }
   err(`error: unexpected failure: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);

@@ -67,7 +67,7 @@ options (-name=value or -name value):
 An encrypted wallet (ledgerd-wallet encrypt) stays locked until unlock-wallet gives its passphrase.`;
 
 export async function main(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const args = parseArgs(argv, FLAGS);
+  const args = parseArgs(argv, undefined, FLAGS);
   if (args.flags.has("h") || args.flags.has("help")) {
     process.stdout.write(`${USAGE}\n`);
     return 0;

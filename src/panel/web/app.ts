@@ -13,9 +13,25 @@
  *   #/settings          readwrite only: drop rate, delay, reload-configuration
  * Live parts (heights, minute, charts, latest blocks, health) follow the node's /live feed.
  */
+
+import type { TxIoJson } from "@ledgerd/contract";
 import { CHART_WINDOW_SECONDS, RateChart } from "./chart.js";
-import { checkReceipt, type ReceiptJson } from "./receipt.js";
-import { bytes, fields, h, hashLink, hexText, link, PanelError, rawViews, rpc, table, time, view } from "./view.js";
+import { checkReceipt } from "./receipt.js";
+import {
+  bytes,
+  debugRpc,
+  fields,
+  h,
+  hashLink,
+  hexText,
+  link,
+  PanelError,
+  rawViews,
+  rpc,
+  table,
+  time,
+  view,
+} from "./view.js";
 
 interface BlockEvent {
   event: "block";
@@ -141,12 +157,24 @@ async function render(page: string, arg: string, extra?: string): Promise<Node[]
 
 function errorBox(e: unknown): HTMLElement {
   const notFound = e instanceof PanelError && e.status === 404;
+  // a 400 is what was typed or asked (a search the panel cannot read), not a failure of the node
+  const notUnderstood = e instanceof PanelError && e.status === 400;
   return h(
     "div",
-    { class: notFound ? "notfound" : "error", role: "alert" },
-    h("h2", {}, notFound ? "Not found" : "Something went wrong"),
+    { class: notFound ? "notfound" : notUnderstood ? "notunderstood" : "error", role: "alert" },
+    h("h2", {}, notFound ? "Not found" : notUnderstood ? "Not understood" : "Something went wrong"),
     h("p", {}, e instanceof Error ? e.message : String(e)),
   );
+}
+
+/** `n` with the word for one or for many. */
+function plural(n: number, one: string, many: string): string {
+  return n === 1 ? one : many;
+}
+
+/** A block's transaction count: every asset block holds its coinbase, so it is named apart from the rest. */
+function transactionsText(n: number): string {
+  return n <= 1 ? "coinbase only" : `${n - 1} + coinbase`;
 }
 
 // ───────────────────────────── overview ─────────────────────────────
@@ -168,6 +196,12 @@ async function overview(): Promise<Node[]> {
   const queue = h("span", {}, s.holdingqueue);
   const plEntries = h("span", {}, s.processlist.entries);
   const plTxs = h("span", {}, s.processlist.transactions);
+  const plEntriesWord = h("span", {}, plural(s.processlist.entries, " entry", " entries"));
+  const plTxsWord = h(
+    "span",
+    { id: "pl-txs-word" },
+    plural(s.processlist.transactions, " transaction", " transactions"),
+  );
   const entriesChart = h("div", { class: "chart", id: "entries-chart" });
   const txChart = h("div", { class: "chart", id: "tx-chart" });
   const latest = h("tbody", { id: "latest" });
@@ -211,7 +245,7 @@ async function overview(): Promise<Node[]> {
         h("td", {}, hashLink("dblock", b.keymr)),
         h("td", {}, time(b.timestamp)),
         h("td", {}, b.entries),
-        h("td", {}, b.transactions),
+        h("td", {}, transactionsText(b.transactions)),
       ),
     );
     while (latest.children.length > 10) latest.lastElementChild?.remove();
@@ -245,6 +279,8 @@ async function overview(): Promise<Node[]> {
         queue.textContent = String(n.holdingqueue);
         plEntries.textContent = String(n.processlist.entries);
         plTxs.textContent = String(n.processlist.transactions);
+        plEntriesWord.textContent = plural(n.processlist.entries, " entry", " entries");
+        plTxsWord.textContent = plural(n.processlist.transactions, " transaction", " transactions");
       } catch {
         // the next poll tries again
       }
@@ -304,7 +340,7 @@ async function overview(): Promise<Node[]> {
       { class: "cards" },
       h("div", { class: "card" }, h("h3", {}, "Health"), health),
       h("div", { class: "card" }, h("h3", {}, "Holding queue"), queue),
-      h("div", { class: "card" }, h("h3", {}, "Process list"), plEntries, " entries, ", plTxs, " transactions"),
+      h("div", { class: "card" }, h("h3", {}, "Process list"), plEntries, plEntriesWord, ", ", plTxs, plTxsWord),
       h(
         "div",
         { class: "card" },
@@ -343,7 +379,7 @@ async function blocks(before?: number): Promise<Node[]> {
         time(b.timestamp),
         b.entryblocks,
         b.entries,
-        b.transactions,
+        transactionsText(b.transactions),
       ]),
     ),
     h(
@@ -364,20 +400,21 @@ const SYSTEM_CHAINS: Record<string, [string, string]> = {
 
 async function dblock(arg: string): Promise<Node[]> {
   let height: number;
-  if (/^\d+$/.test(arg)) height = Number(arg);
-  else
-    height = (await rpc<{ header: { sequencenumber: number } }>("directory-block", { keymr: arg })).header
-      .sequencenumber;
-  const r = await rpc<{
-    dblock: { keymr: string; header: Record<string, number | string>; dbentries: { chainid: string; keymr: string }[] };
-    rawdata: string;
-  }>("dblock-by-height", { height });
+  // a height has fewer than 64 digits: 64 hex characters are a KeyMR even when all are digits
+  if (/^\d{1,63}$/.test(arg)) height = Number(arg);
+  else height = (await rpc("directory-block", { keymr: arg })).header.sequencenumber;
+  const r = await rpc("dblock-by-height", { height });
   const d = r.dblock;
   return [
     h("h1", {}, `Directory block ${height}`),
     fields([
       ["KeyMR", h("code", { id: "dblock-keymr" }, d.keymr)],
-      ["Time", time(Number(d.header.timestamp) * 60)],
+      [
+        "Time",
+        height === 0 && status?.network !== "CUSTOM"
+          ? `${time(Number(d.header.timestamp) * 60)} (the reference network's genesis time: this network starts from the same genesis block)`
+          : time(Number(d.header.timestamp) * 60),
+      ],
       ["Previous", height > 0 ? link(`dblock/${height - 1}`, `block ${height - 1}`) : "genesis"],
       ["Next", link(`dblock/${height + 1}`, `block ${height + 1}`)],
       ["Body MR", h("code", {}, String(d.header.bodymr))],
@@ -400,11 +437,8 @@ async function dblock(arg: string): Promise<Node[]> {
 const ENTRIES_PER_PAGE = 100;
 
 async function eblock(keymr: string, page: number): Promise<Node[]> {
-  const r = await rpc<{
-    header: { blocksequencenumber: number; chainid: string; prevkeymr: string; timestamp: number; dbheight: number };
-    entrylist: { entryhash: string; timestamp: number }[];
-  }>("entry-block", { keymr });
-  const raw = await rpc<{ data: string }>("raw-data", { hash: keymr });
+  const r = await rpc("entry-block", { keymr });
+  const raw = await rpc("raw-data", { hash: keymr });
   const list = r.entrylist;
   const pages = Math.max(1, Math.ceil(list.length / ENTRIES_PER_PAGE));
   const shown = list.slice(page * ENTRIES_PER_PAGE, (page + 1) * ENTRIES_PER_PAGE);
@@ -421,7 +455,9 @@ async function eblock(keymr: string, page: number): Promise<Node[]> {
     ]),
     h("h2", {}, "Entries"),
     table(
-      ["#", "Entry hash", "Time"],
+      // the protocol stamps an entry with the end of its block-minute: with short test blocks several blocks
+      // share a minute and the time may lie a little ahead of the clock
+      ["#", "Entry hash", "Time (end of its block-minute)"],
       shown.map((e, i) => [page * ENTRIES_PER_PAGE + i + 1, hashLink("entry", e.entryhash), time(e.timestamp)]),
     ),
     pages > 1
@@ -438,9 +474,9 @@ async function eblock(keymr: string, page: number): Promise<Node[]> {
 }
 
 async function entry(hash: string): Promise<Node[]> {
-  const e = await rpc<{ chainid: string; content: string; extids: string[] }>("entry", { hash });
-  const raw = await rpc<{ data: string }>("raw-data", { hash });
-  const ack = await rpc<{ entrydata?: { status: string }; commitdata?: { status: string } }>("ack", {
+  const e = await rpc("entry", { hash });
+  const raw = await rpc("raw-data", { hash });
+  const ack = await rpc("ack", {
     hash,
     chainid: e.chainid,
   });
@@ -449,7 +485,10 @@ async function entry(hash: string): Promise<Node[]> {
     return t === undefined ? h("code", { class: "hex" }, hex) : h("span", { class: "text" }, t);
   };
   const receiptBox = h("div", { id: "receipt" });
-  const confirmed = ack.entrydata?.status === "DBlockConfirmed";
+  const entryStatus = "entrydata" in ack ? ack.entrydata.status : undefined;
+  const confirmed = entryStatus === "DBlockConfirmed";
+  // where the entry is: its entry block, directory block and time (from its receipt, once saved)
+  const where = confirmed ? (await rpc("receipt", { hash }).catch(() => undefined))?.receipt : undefined;
   if (confirmed) {
     const verify = h("button", { id: "verify-receipt", type: "button" }, "Verify receipt in this browser");
     verify.onclick = () => void showReceipt(hash, receiptBox);
@@ -463,7 +502,20 @@ async function entry(hash: string): Promise<Node[]> {
     fields([
       ["Entry hash", h("code", { id: "entry-hash" }, hash)],
       ["Chain", hashLink("chain", e.chainid)],
-      ["Status", h("span", { id: "entry-status" }, ack.entrydata?.status ?? "Unknown")],
+      ["Status", h("span", { id: "entry-status" }, entryStatus || "Unknown")],
+      ...(where === undefined
+        ? []
+        : ([
+            ["Entry block", hashLink("eblock", where.entryblockkeymr)],
+            [
+              "Directory block",
+              link(`dblock/${where.directoryblockheight}`, `block ${where.directoryblockheight}`, "entry-dblock"),
+            ],
+            [
+              "Time",
+              where.entry.timestamp === undefined ? "–" : `${time(where.entry.timestamp)} (end of its block-minute)`,
+            ],
+          ] as [string, Node | string][])),
       ["External IDs", e.extids.length === 0 ? "none" : h("ol", {}, ...e.extids.map((x) => h("li", {}, show(x))))],
       ["Content", show(e.content)],
     ]),
@@ -475,10 +527,10 @@ async function entry(hash: string): Promise<Node[]> {
 
 async function showReceipt(hash: string, box: HTMLElement): Promise<void> {
   box.replaceChildren(h("p", {}, "Checking…"));
-  const { receipt } = await rpc<{ receipt: ReceiptJson }>("receipt", { hash });
+  const { receipt } = await rpc("receipt", { hash });
   const check = await checkReceipt(receipt);
   // the directory block KeyMR the receipt ends at must be this node's block at that height
-  const d = await rpc<{ dblock: { keymr: string } }>("dblock-by-height", { height: receipt.directoryblockheight });
+  const d = await rpc("dblock-by-height", { height: receipt.directoryblockheight });
   const sameBlock = d.dblock.keymr === receipt.directoryblockkeymr;
   const ok = check.ok && sameBlock;
   box.replaceChildren(
@@ -579,44 +631,73 @@ async function address(a: string): Promise<Node[]> {
   ];
 }
 
+/** Base units per asset unit (10^8, as the reference's factoshis per factoid). */
+const BASE_UNITS_PER_ASSET = 1e8;
+
 async function transaction(txid: string): Promise<Node[]> {
-  const t = await rpc<{
-    factoidtransaction?: Record<string, unknown>;
-    includedindirectoryblock?: string;
-    includedindirectoryblockheight?: number;
-  }>("transaction", { hash: txid });
-  const raw = await rpc<{ data: string }>("raw-data", { hash: txid }).catch(() => ({ data: undefined }));
-  const tx = (t.factoidtransaction ?? {}) as {
-    inputs?: { useraddress: string; amount: number }[];
-    outputs?: { useraddress: string; amount: number }[];
-    outecs?: { useraddress: string; amount: number }[];
-  };
-  const io = (label: string, list?: { useraddress: string; amount: number }[]): [string, Node | string] => [
+  const t = await rpc("transaction", { hash: txid });
+  const raw = await rpc("raw-data", { hash: txid }).catch(() => ({ data: undefined }));
+  const tx = t.assettransaction;
+  if (tx === undefined)
+    throw new PanelError(
+      t.ectransaction !== undefined
+        ? `${txid} is an entry credit commit, not an asset transaction: its entry block lists it`
+        : `not found: no transaction has the hash ${txid}`,
+      404,
+    );
+  const io = (label: string, list: TxIoJson[], unit: "asset" | "EC"): [string, Node | string] => [
     label,
-    !list || list.length === 0
+    list.length === 0
       ? "none"
-      : h("ul", {}, ...list.map((x) => h("li", {}, link(`address/${x.useraddress}`, x.useraddress), ` ${x.amount}`))),
+      : h(
+          "ul",
+          { class: "io", "data-kind": label },
+          ...list.map((x) =>
+            h(
+              "li",
+              {},
+              link(`address/${x.useraddress}`, x.useraddress),
+              unit === "asset"
+                ? ` ${(Number(x.amount) / BASE_UNITS_PER_ASSET).toFixed(8)} (${x.amount} base units)`
+                : ` ${x.amount} base units`,
+            ),
+          ),
+        ),
   ];
+  const coinbase = tx.inputs.length === 0;
   return [
-    h("h1", {}, "Transaction"),
+    h("h1", {}, coinbase ? "Transaction (coinbase)" : "Transaction"),
+    coinbase
+      ? h(
+          "p",
+          { class: "muted", id: "coinbase-note" },
+          "The coinbase: every asset block starts with it. It has no inputs and, on a network without payouts, no outputs either.",
+        )
+      : h("span"),
     fields([
-      ["Transaction ID", h("code", {}, txid)],
+      ["Transaction ID", h("code", { id: "txid" }, txid)],
+      ["Time", new Date(tx.millitimestamp).toLocaleString()],
       [
         "Directory block",
-        t.includedindirectoryblockheight !== undefined && t.includedindirectoryblockheight >= 0
+        t.includedindirectoryblockheight >= 0
           ? link(`dblock/${t.includedindirectoryblockheight}`, String(t.includedindirectoryblockheight))
           : "not yet saved",
       ],
-      io("Inputs", tx.inputs),
-      io("Outputs", tx.outputs),
-      io("EC outputs", tx.outecs),
+      io("Inputs", tx.inputs, "asset"),
+      io("Outputs", tx.outputs, "asset"),
+      io("EC outputs", tx.outecs, "EC"),
     ]),
     rawViews(t, raw.data),
   ];
 }
 
-async function systemBlock(title: string, method: string, kind: string, keymr: string): Promise<Node[]> {
-  const r = await rpc<Record<string, unknown> & { rawdata?: string }>(method, { keymr });
+async function systemBlock(
+  title: string,
+  method: "admin-block" | "entrycredit-block" | "asset-block",
+  kind: string,
+  keymr: string,
+): Promise<Node[]> {
+  const r = await rpc(method, { keymr });
   const { rawdata, ...rest } = r;
   const block = (Object.values(rest)[0] ?? {}) as { header?: { dbheight?: number }; dbheight?: number };
   const height = block.header?.dbheight ?? block.dbheight;
@@ -671,8 +752,8 @@ async function settings(): Promise<Node[]> {
         "This panel is read-only (ControlPanelSetting = readonly). Set it to readwrite to change the knobs here.",
       ),
     ];
-  const drop = await rpc<{ DropRate: number }>("drop-rate", undefined, "debug");
-  const delay = await rpc<{ Delay: number }>("delay", undefined, "debug");
+  const drop = await debugRpc("drop-rate", undefined);
+  const delay = await debugRpc("delay", undefined);
   const out = h("p", { id: "settings-result", role: "status" });
   const knob = (
     id: string,
@@ -698,7 +779,7 @@ async function settings(): Promise<Node[]> {
   const reload = h("button", { type: "button", id: "reload-configuration" }, "Reload the configuration file");
   reload.onclick = async () => {
     try {
-      await rpc("reload-configuration", undefined, "debug");
+      await debugRpc("reload-configuration", undefined);
       out.textContent = "configuration reloaded";
       out.className = "ok";
     } catch (e) {
@@ -710,9 +791,9 @@ async function settings(): Promise<Node[]> {
     h("h1", {}, "Settings"),
     h("p", { class: "muted" }, "Network-testing knobs of the API's message intake (ControlPanelSetting = readwrite)."),
     knob("drop-rate", "Drop rate", drop.DropRate, "per 1000 submitted messages", (v) =>
-      rpc("set-drop-rate", { DropRate: v }, "debug"),
+      debugRpc("set-drop-rate", { DropRate: v }),
     ),
-    knob("delay", "Delay", delay.Delay, "ms per submitted message", (v) => rpc("set-delay", { Delay: v }, "debug")),
+    knob("delay", "Delay", delay.Delay, "ms per submitted message", (v) => debugRpc("set-delay", { Delay: v })),
     h("div", { class: "knob" }, reload),
     out,
   ];

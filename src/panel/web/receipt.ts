@@ -5,15 +5,7 @@
  * The walk must pass the entry block's KeyMR and end at the directory block's KeyMR. SHA-256 is
  * @noble/hashes, served by the panel from the project's node_modules.
  */
-
-/** The receipt object of the `receipt` method. */
-export interface ReceiptJson {
-  entry: { entryhash: string; timestamp?: number };
-  merklebranch: { left: string; right: string; top: string }[];
-  entryblockkeymr: string;
-  directoryblockkeymr: string;
-  directoryblockheight: number;
-}
+import type { ReceiptJson } from "@ledgerd/contract";
 
 export interface ReceiptStep {
   index: number;

@@ -4,6 +4,8 @@
  * the panel's own /rpc endpoints and the panel views under /panel/.
  */
 
+import type { DebugMethods, ParamsOf, ResultOf, V2Methods } from "@ledgerd/contract";
+
 type Child = Node | string | number | null | undefined | false;
 
 /** Build an element: `h("a", { href: "#/x", class: "k" }, "text", child)`. */
@@ -72,25 +74,40 @@ export class PanelError extends Error {
 
 let rpcId = 0;
 
-/** Call a JSON-RPC method of the node through the panel (`/rpc/v2` or `/rpc/debug`). */
-export async function rpc<T = Record<string, unknown>>(
-  method: string,
-  params?: unknown,
-  endpoint: "v2" | "debug" = "v2",
-): Promise<T> {
+/**
+ * Call a `/v2` method of the node through the panel's `/rpc/v2`, typed by the method contract
+ * (src/rpc/methods.ts, the same types the server's handlers are held to): a method or member the node
+ * does not have fails the panel's build.
+ */
+export function rpc<M extends keyof V2Methods>(
+  method: M,
+  params: ParamsOf<V2Methods, M>,
+): Promise<ResultOf<V2Methods, M>> {
+  return call("v2", method, params) as Promise<ResultOf<V2Methods, M>>;
+}
+
+/** Call a `/debug` method through the panel's `/rpc/debug`, typed like `rpc`. */
+export function debugRpc<M extends keyof DebugMethods>(
+  method: M,
+  params: ParamsOf<DebugMethods, M>,
+): Promise<ResultOf<DebugMethods, M>> {
+  return call("debug", method, params) as Promise<ResultOf<DebugMethods, M>>;
+}
+
+async function call(endpoint: "v2" | "debug", method: string, params: unknown): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, ...(params === undefined ? {} : { params }) });
   const res = await fetch(`/rpc/${endpoint}`, {
     method: "POST",
     body,
     headers: { "Content-Type": "application/json" },
   });
-  const json = (await res.json()) as { result?: T; error?: { code: number; message: string; data?: unknown } };
+  const json = (await res.json()) as { result?: unknown; error?: { code: number; message: string; data?: unknown } };
   if (json.error !== undefined)
     throw new PanelError(
       `${json.error.message}${json.error.data !== undefined ? `: ${String(json.error.data)}` : ""}`,
       res.status,
     );
-  return json.result as T;
+  return json.result;
 }
 
 /** GET a panel view (`/panel/<view>?…`). */

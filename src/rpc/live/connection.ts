@@ -36,7 +36,13 @@ export class FeedConnection {
   /** called when the socket drained (a replay waits on it) */
   onDrain: (() => void) | undefined;
 
-  constructor(readonly socket: FeedSocket) {}
+  /**
+   * @param source the client's address ("" when unknown), for the per-address connection limit
+   */
+  constructor(
+    readonly socket: FeedSocket,
+    readonly source = "",
+  ) {}
 
   subscriptionCount(): number {
     return this.chains.size + this.addresses.size + this.hashes.size;

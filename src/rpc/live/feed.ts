@@ -10,6 +10,10 @@
  * Memory: the node never holds more than `maxBufferedBytes` of unsent events for a connection. A live event
  * that would go over it closes the connection with SLOW_CONSUMER; a replay waits for the socket to drain
  * below a quarter of it (at most `drainWaitMs`), and live events meanwhile queue up to `maxQueuedEvents`.
+ * Connections are bounded in total and per client address (one client must not take every connection, the
+ * panel's own feed included), and subscriptions per connection and in total (each costs ~300 bytes of
+ * index). Every refusal and every dropped slow consumer is counted (`counters()`, /metrics) and warned
+ * about, at most one line per LIMIT_LOG_WINDOW_MS with the count since the last.
  *
  * One connection and the subscription indexes: connection.ts; a client's frame, parsed and checked: request.ts;
  * the events' JSON: events.ts.
@@ -35,6 +39,18 @@ import {
 } from "./events.js";
 import { addressKey, FeedRequestError, parseRequest, type SubscribeRequest } from "./request.js";
 
+/** At most one warning line per this many ms for each kind of limit reached (with the count since the last). */
+const LIMIT_LOG_WINDOW_MS = 10_000;
+
+/** Why a connection or a subscription was refused, or a connection dropped: the label of the counter. */
+export type FeedLimit = "connections" | "source_connections" | "subscriptions" | "slow_consumer";
+
+/** What `hasRoom` refuses: the HTTP status and a sentence for the client. */
+export interface FeedRefusal {
+  status: 503;
+  reason: string;
+}
+
 /** What the ledger must offer the feed. */
 export type LiveLedger = Pick<
   Ledger,
@@ -59,8 +75,12 @@ export interface LiveFeedOptions {
   maxBufferedBytes: number;
   /** most open connections; more are refused with HTTP 503 */
   maxConnections: number;
+  /** most open connections from one client address; more are refused with HTTP 503 */
+  maxConnectionsPerSource: number;
   /** most chains + addresses + hashes one connection may subscribe to */
   maxSubscriptions: number;
+  /** most chains + addresses + hashes of all connections together */
+  maxTotalSubscriptions: number;
   /** live events queued for a connection while its replay runs */
   maxQueuedEvents: number;
   /** how long a replay waits for a full socket to drain before dropping it as slow, ms */
@@ -72,7 +92,13 @@ export interface LiveFeedOptions {
 export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
   maxBufferedBytes: 1024 * 1024,
   maxConnections: 1000,
+  // 32 of 1,000: a busy client (a wallet daemon, an indexer, a few browser tabs) has room; one address can
+  // no longer hold every connection (security review 3, M3: one client held all 1,000 and the panel got 503)
+  maxConnectionsPerSource: 32,
   maxSubscriptions: 10_000,
+  // ~300 bytes of index each (measured: 100 × 10,000 subscriptions grew the node by 282 MiB): ~150 MiB at
+  // the bound, where 1,000 connections × 10,000 could reach ~3 GB
+  maxTotalSubscriptions: 500_000,
   maxQueuedEvents: 4096,
   drainWaitMs: 5000,
   healthPeriodMs: 1000,
@@ -92,6 +118,19 @@ export class LiveFeed implements LedgerObserver {
   private lastHealth = "";
   /** slow consumers dropped since start */
   private droppedCount = 0;
+  /** open connections per client address */
+  private readonly perSource = new Map<string, number>();
+  /** chains + addresses + hashes of every connection */
+  private totalSubscriptions = 0;
+  /** refusals and drops since start, by limit */
+  private readonly limited: Record<FeedLimit, number> = {
+    connections: 0,
+    source_connections: 0,
+    subscriptions: 0,
+    slow_consumer: 0,
+  };
+  /** per limit: when its last warning was written, and how many happened since */
+  private readonly limitLog = new Map<FeedLimit, { atMs: number; unlogged: number }>();
   /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
   private savedHeight: number;
   private healthTimer: NodeJS.Timeout | undefined;
@@ -117,15 +156,41 @@ export class LiveFeed implements LedgerObserver {
     return { connections: this.connections.size, dropped: this.droppedCount };
   }
 
-  /** True when another connection may open. */
-  hasRoom(): boolean {
-    return this.connections.size < this.options.maxConnections;
+  /** Refusals and drops since start, by limit (for /metrics). */
+  counters(): Readonly<Record<FeedLimit, number>> {
+    return this.limited;
   }
 
-  /** Register a new connection and greet it with the node's heights. */
-  open(socket: FeedSocket): FeedConnection {
-    const c = new FeedConnection(socket);
+  /** Subscriptions held by all connections. */
+  get subscriptions(): number {
+    return this.totalSubscriptions;
+  }
+
+  /**
+   * Undefined when another connection from `source` ("" when unknown) may open; else the refusal, counted
+   * and warned about.
+   */
+  hasRoom(source = ""): FeedRefusal | undefined {
+    if (this.connections.size >= this.options.maxConnections) {
+      this.limitReached("connections", { source, connections: this.connections.size });
+      return { status: 503, reason: "too many live feed connections" };
+    }
+    const mine = this.perSource.get(source) ?? 0;
+    if (source !== "" && mine >= this.options.maxConnectionsPerSource) {
+      this.limitReached("source_connections", { source, connections: mine });
+      return {
+        status: 503,
+        reason: `too many live feed connections from ${source} (at most ${this.options.maxConnectionsPerSource} per address)`,
+      };
+    }
+    return undefined;
+  }
+
+  /** Register a new connection from `source` and greet it with the node's heights. */
+  open(socket: FeedSocket, source = ""): FeedConnection {
+    const c = new FeedConnection(socket, source);
     this.connections.add(c);
+    if (source !== "") this.perSource.set(source, (this.perSource.get(source) ?? 0) + 1);
     const m = this.deps.ledger.currentMinute();
     this.send(c, {
       event: "hello",
@@ -142,6 +207,12 @@ export class LiveFeed implements LedgerObserver {
     if (c.closed) return;
     c.closed = true;
     this.connections.delete(c);
+    if (c.source !== "") {
+      const left = (this.perSource.get(c.source) ?? 1) - 1;
+      if (left <= 0) this.perSource.delete(c.source);
+      else this.perSource.set(c.source, left);
+    }
+    this.totalSubscriptions -= c.subscriptionCount();
     for (const k of c.chains) unindex(this.byChain, k, c);
     for (const k of c.addresses) unindex(this.byAddress, k, c);
     for (const k of c.hashes) unindex(this.byHash, k, c);
@@ -184,6 +255,13 @@ export class LiveFeed implements LedgerObserver {
       throw new FeedRequestError(
         `at most ${this.options.maxSubscriptions} chains, addresses and hashes per connection (has ${c.subscriptionCount()}, asked for ${added} more)`,
       );
+    if (this.totalSubscriptions + added > this.options.maxTotalSubscriptions) {
+      this.limitReached("subscriptions", { source: c.source, subscriptions: this.totalSubscriptions });
+      throw new FeedRequestError(
+        `the node's live feed holds its most subscriptions (${this.options.maxTotalSubscriptions} over all connections); asked for ${added} more`,
+      );
+    }
+    const before = c.subscriptionCount();
     const height = this.savedHeight;
     if (req.fromheight !== undefined && req.fromheight > height + 1)
       throw new FeedRequestError(`fromheight: ${req.fromheight} is beyond the next block (${height + 1})`);
@@ -193,6 +271,7 @@ export class LiveFeed implements LedgerObserver {
     for (const k of addressKeys) index(this.byAddress, c.addresses, k, c);
     const hashes = req.hashes.map((h) => h.toLowerCase());
     for (const k of hashes) index(this.byHash, c.hashes, k, c);
+    this.totalSubscriptions += c.subscriptionCount() - before;
     if (req.minutes !== undefined) c.minutes = req.minutes;
     if (req.health !== undefined) c.health = req.health;
     if (req.content !== undefined) c.content = req.content;
@@ -204,10 +283,12 @@ export class LiveFeed implements LedgerObserver {
   }
 
   private unsubscribe(c: FeedConnection, req: SubscribeRequest): void {
+    const before = c.subscriptionCount();
     for (const k of req.chains.map((h) => h.toLowerCase())) unindex(this.byChain, k, c, c.chains);
     for (const [i, a] of req.addresses.entries())
       unindex(this.byAddress, addressKey(a, `addresses[${i}]`), c, c.addresses);
     for (const k of req.hashes.map((h) => h.toLowerCase())) unindex(this.byHash, k, c, c.hashes);
+    this.totalSubscriptions -= before - c.subscriptionCount();
     if (req.minutes === true) c.minutes = false;
     if (req.health === true) c.health = false;
     if (req.content === true) c.content = false;
@@ -452,10 +533,27 @@ export class LiveFeed implements LedgerObserver {
     else c.socket.send(text);
   }
 
+  /** Count a limit reached and warn: the first at once, then one line per window with the count since. */
+  private limitReached(limit: FeedLimit, fields: Record<string, unknown>): void {
+    this.limited[limit]++;
+    const now = Date.now();
+    const last = this.limitLog.get(limit);
+    if (last !== undefined && now - last.atMs < LIMIT_LOG_WINDOW_MS) {
+      last.unlogged++;
+      return;
+    }
+    this.deps.log.warn(LIMIT_MESSAGES[limit], {
+      ...fields,
+      ...(last !== undefined && last.unlogged > 0 ? { sinceLastLine: last.unlogged + 1 } : {}),
+      total: this.limited[limit],
+    });
+    this.limitLog.set(limit, { atMs: now, unlogged: 0 });
+  }
+
   private drop(c: FeedConnection, why: string): void {
     if (c.closed) return;
     this.droppedCount++;
-    this.deps.log.info("live feed: dropped a slow consumer", { why });
+    this.limitReached("slow_consumer", { source: c.source, why });
     this.closed(c);
     c.socket.end(LiveCloseCode.slowConsumer, "slow consumer");
   }
@@ -473,6 +571,13 @@ function subscribedEvent(c: FeedConnection): Record<string, unknown> {
     content: c.content,
   };
 }
+
+const LIMIT_MESSAGES: Record<FeedLimit, string> = {
+  connections: "live feed: connection refused, the feed is full",
+  source_connections: "live feed: connection refused, too many from one address",
+  subscriptions: "live feed: subscription refused, the feed holds its most subscriptions",
+  slow_consumer: "live feed: dropped a slow consumer",
+};
 
 const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
 function isFeedEvent(e: FeedEvent | Record<string, unknown>): e is FeedEvent {

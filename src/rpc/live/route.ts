@@ -6,7 +6,7 @@
  */
 import type HyperExpress from "hyper-express";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "../auth.js";
-import type { LoginGuard } from "../loginGuard.js";
+import { type LoginGuard, throttledBody } from "../loginGuard.js";
 import type { FeedConnection } from "./connection.js";
 import type { LiveFeed } from "./feed.js";
 
@@ -36,6 +36,8 @@ export interface LiveRouteRefusal {
 export interface LiveRouteChecks {
   /** undefined to accept, or the refusal */
   refuse(req: HyperExpress.Request): LiveRouteRefusal | undefined;
+  /** the caller's address, for the feed's per-address connection limit ("" when unknown) */
+  remote(req: HyperExpress.Request): string;
 }
 
 /** Mount the feed at LIVE_PATH on `app`. */
@@ -51,15 +53,19 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
     },
     (ws) => {
       let conn: FeedConnection | undefined;
-      conn = feed.open({
-        send: (text) => {
-          ws.send(text);
+      const source = (ws.context as { source?: string } | undefined)?.source ?? "";
+      conn = feed.open(
+        {
+          send: (text) => {
+            ws.send(text);
+          },
+          end: (code, reason) => {
+            if (!ws.closed) ws.close(code, reason);
+          },
+          bufferedBytes: () => (ws.closed ? 0 : ws.buffered),
         },
-        end: (code, reason) => {
-          if (!ws.closed) ws.close(code, reason);
-        },
-        bufferedBytes: () => (ws.closed ? 0 : ws.buffered),
-      });
+        source,
+      );
       ws.on("message", (text: string) => {
         if (conn !== undefined) feed.message(conn, text);
       });
@@ -74,8 +80,10 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
   );
   app.upgrade(LIVE_PATH, async (req, res) => {
     const refusal = checks.refuse(req);
-    if (refusal === undefined && !feed.hasRoom()) {
-      res.status(503).header("Content-Type", "text/plain; charset=utf-8").send("too many live feed connections\n");
+    const source = checks.remote(req);
+    const full = refusal === undefined ? feed.hasRoom(source) : undefined;
+    if (full !== undefined) {
+      res.status(full.status).header("Content-Type", "text/plain; charset=utf-8").send(`${full.reason}\n`);
       return;
     }
     if (refusal !== undefined) {
@@ -86,7 +94,7 @@ export function mountLiveRoute(app: HyperExpress.Server, feed: LiveFeed, checks:
       res.send(refusal.body);
       return;
     }
-    res.upgrade();
+    res.upgrade({ source });
   });
 }
 
@@ -100,12 +108,28 @@ export function basicAuthCheck(
   remote: (req: HyperExpress.Request) => string = remoteOf,
 ): LiveRouteChecks {
   return {
+    remote,
     refuse: (req) => {
       const { user, pass } = credentials();
       const header = req.headers.authorization;
-      if (!authEnabled(user, pass) || authorized(header, user, pass)) return undefined;
+      if (!authEnabled(user, pass)) return undefined;
+      const address = remote(req);
+      const retryAfter = logins.refusal(address);
+      if (retryAfter !== undefined)
+        return {
+          status: 429,
+          headers: [
+            ["Content-Type", "text/plain; charset=utf-8"],
+            ["Retry-After", String(retryAfter)],
+          ],
+          body: throttledBody(retryAfter),
+        };
+      if (authorized(header, user, pass)) {
+        logins.succeeded(address);
+        return undefined;
+      }
       return {
-        wait: logins.failed(remote(req), header === undefined ? "missing" : "wrong", LIVE_PATH),
+        wait: logins.failed(address, header === undefined ? "missing" : "wrong", LIVE_PATH),
         status: 401,
         headers: [
           ["Content-Type", "text/plain; charset=utf-8"],

@@ -159,6 +159,27 @@ describe("envelope errors", () => {
     });
   });
 
+  it("an unknown method near a known one, or a reference node's name, → -32601 saying which to call", async () => {
+    for (const [method, data] of [
+      ["height", "height (did you mean heights?)"],
+      ["entry-credit-balanse", "entry-credit-balanse (did you mean entry-credit-balance?)"],
+      [
+        "factoid-balance",
+        "factoid-balance (the reference node's name: this node calls it asset-balance; docs/compat.md)",
+      ],
+      [
+        "multiple-fct-balances",
+        "multiple-fct-balances (the reference node's name: this node calls it multiple-asset-balances; docs/compat.md)",
+      ],
+      // a long name is not compared (the distance costs length × names)
+      [`height${"s".repeat(80)}`, `height${"s".repeat(80)}`],
+    ]) {
+      const a = await rawJson(t.base, { body: JSON.stringify({ jsonrpc: "2.0", id: 1, method }) });
+      assert.equal(a.status, 400);
+      assert.deepEqual(a.json.error, { code: -32601, message: "Method not found", data });
+    }
+  });
+
   it("a missing or empty method → -32601 with the id echoed (A11)", async () => {
     for (const body of [`{"jsonrpc":"2.0","id":3}`, `{"jsonrpc":"2.0","id":3,"method":""}`]) {
       const a = await rawJson(t.base, { body });
@@ -172,7 +193,7 @@ describe("envelope errors", () => {
   it("method names are case-sensitive", async () => {
     const a = await rpc(t.base, "Properties");
     assert.equal(a.json.error?.code, -32601);
-    assert.equal(a.json.error?.data, "Properties");
+    assert.equal(a.json.error?.data, "Properties (method names are case-sensitive: did you mean properties?)");
   });
 
   it("a debug method on /v2 and a v2 method on /debug → -32601 saying where it is served (A22, A23)", async () => {

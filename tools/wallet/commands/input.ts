@@ -17,9 +17,19 @@ export function expectAddress(text: string, kind: "FA" | "EC", field: string): U
   } catch (e) {
     if (!(e instanceof ProtocolError)) throw e;
     const secretOf: Record<string, AddressKind> = { FA: "Fs", EC: "Es" };
-    const hint = text.startsWith(secretOf[kind]!)
-      ? `that is a private key; give its public ${kind}… address (ledgerd-wallet list shows them)`
-      : undefined;
+    // a private key is never printed back (it would land in terminal scrollback and CI logs)
+    if (text.startsWith(secretOf[kind]!))
+      throw new WalletError(
+        `${field}: that is a private key (${secretOf[kind]}…, not shown), not an ${kind} address`,
+        `give its public ${kind}… address (ledgerd-wallet list shows them)`,
+      );
+    const prefix = text.slice(0, 2);
+    const hint =
+      prefix !== kind && prefix.toUpperCase() === kind
+        ? `addresses are case-sensitive: they start with ${kind}, and every letter counts`
+        : kind === "FA" && prefix === "EC"
+          ? "an EC address is funded with buy-ec: ledgerd-wallet buy-ec <FA…> <EC…> <credits>"
+          : undefined;
     throw new WalletError(`${field}: ${JSON.stringify(text)} is not a valid ${kind} address (${e.detail})`, hint);
   }
 }
