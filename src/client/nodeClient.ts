@@ -51,6 +51,13 @@ export type Endpoint = "v2" | "debug";
  */
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
+/**
+ * How long a new https connection may take to finish its TLS handshake, ms. A local handshake takes a few
+ * ms (hundreds on a loaded machine); a node that speaks plain HTTP never answers the ClientHello and closes
+ * the connection only after its own 10-s idle window, so without this bound a wrong scheme hung ~10.5 s.
+ */
+export const TLS_HANDSHAKE_TIMEOUT_MS = 5_000;
+
 /** Largest response body accepted, bytes: far above any block (spec limits entries to 10 KiB, blocks to ~MBs). */
 const MAX_RESPONSE_BYTES = 256 * 1024 * 1024;
 
@@ -213,6 +220,24 @@ export class NodeClient {
         req.destroy();
       }, this.timeoutMs);
       req.on("error", (err) => fail(toUnreachable(url, err)));
+      if (this.transport === https)
+        req.on("socket", (socket) => {
+          // a kept-alive socket is already past its handshake; a new one gets a bound on it
+          if (!socket.connecting) return;
+          const handshake = setTimeout(() => {
+            fail(
+              new UnreachableError(
+                url,
+                "timeout",
+                `no TLS handshake within ${TLS_HANDSHAKE_TIMEOUT_MS} ms (does the node speak plain HTTP?)`,
+                "ETIMEDOUT",
+              ),
+            );
+            req.destroy();
+          }, TLS_HANDSHAKE_TIMEOUT_MS);
+          socket.once("secureConnect", () => clearTimeout(handshake));
+          socket.once("close", () => clearTimeout(handshake));
+        });
       req.end(body);
     });
   }

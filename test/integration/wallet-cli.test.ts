@@ -465,6 +465,8 @@ describe("ledgerd-wallet hints (newcomer review 3)", { timeout: 300_000 }, () =>
       tls.stderr,
       new RegExp(`if the node serves plain HTTP \\(no -tls\\), use -node=http://127\\.0\\.0\\.1:${p.port}`),
     );
+    // the client's own handshake bound answered, not the node's 10-s idle close
+    assert.match(tls.stderr, /no TLS handshake within 5000 ms/);
     const secret = await runWallet(home, {}, ["balance", SAND, "-node=http://bob:Pa55word@127.0.0.1:1/?x=1"]);
     assert.equal(secret.code, 2);
     assert.ok(!secret.stderr.includes("Pa55word"), secret.stderr);
