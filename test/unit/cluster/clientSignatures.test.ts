@@ -14,21 +14,9 @@ import { LedgerError } from "../../../src/ledger/errors.js";
 import { encodeMessage } from "../../../src/ledger/messages.js";
 import { commitSignedPart, decodeChainCommit } from "../../../src/protocol/commit.js";
 import { buildTransaction, decodeTransaction } from "../../../src/protocol/transaction.js";
-import { InlineVerifier, type SignatureCheck, type Verifier } from "../../../src/workers/verifier.js";
+import type { SignatureCheck } from "../../../src/workers/verifier.js";
+import { CountingVerifier } from "../../support/countingVerifier.js";
 import { chainCommit, ecKey, firstEntry, payment, sand } from "../ledger/harness.js";
-
-/** The real inline verifier, counting the checks it is asked. */
-class CountingVerifier implements Verifier {
-  asked = 0;
-  private readonly inner = new InlineVerifier();
-  verify(checks: readonly SignatureCheck[]): Promise<boolean[]> {
-    this.asked += checks.length;
-    return this.inner.verify(checks);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 const T = Date.UTC(2024, 0, 1);
 

@@ -112,6 +112,23 @@ const faultVote = (height: number, faulted: Server, candidate: Server, voter: Se
     voter.seed,
   );
 
+/** Machines of one describe block: made by `make`, closed and removed after each test. */
+function machines() {
+  const open: { node: TestNode; dir: string }[] = [];
+  afterEach(async () => {
+    for (const o of open.splice(0)) {
+      await closeNode(o.node);
+      cleanup(o.dir);
+    }
+  });
+  const make = (o: SetupOptions = {}) => {
+    const t = setup(o);
+    open.push(t);
+    return t;
+  };
+  return { make, open };
+}
+
 let seq = 0;
 /** Apply a record that must not close the block (every such path answers `closed: false`). */
 function apply(machine: HeightMachine, rec: ClusterRecord, writes?: CheckedWrite[]) {
@@ -147,18 +164,7 @@ function closeHeight(t: { node: TestNode; machine: HeightMachine }, servers: Ser
 }
 
 describe("the federation's rules (heightMachine.ts), record by record", () => {
-  const open: { node: TestNode; dir: string }[] = [];
-  afterEach(async () => {
-    for (const o of open.splice(0)) {
-      await closeNode(o.node);
-      cleanup(o.dir);
-    }
-  });
-  const make = () => {
-    const t = setup();
-    open.push(t);
-    return t;
-  };
+  const { make } = machines();
 
   it("the first block starts when a federated server proposes it; others, strangers, forgeries and repeats are skipped", () => {
     const t = make();
@@ -350,18 +356,7 @@ function dbSigOf(t: { node: TestNode; machine: HeightMachine }, s: Server): Clus
 }
 
 describe("the federation's rules: every path's answer, events optional, each guard on its own", () => {
-  const open: { node: TestNode; dir: string }[] = [];
-  afterEach(async () => {
-    for (const o of open.splice(0)) {
-      await closeNode(o.node);
-      cleanup(o.dir);
-    }
-  });
-  const make = (o: SetupOptions = {}) => {
-    const t = setup(o);
-    open.push(t);
-    return t;
-  };
+  const { make, open } = machines();
 
   it("without event callbacks (none, or an empty object) the rules run the same", () => {
     for (const events of ["none", "empty"] as const) {

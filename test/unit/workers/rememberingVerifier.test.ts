@@ -7,21 +7,9 @@ import { describe, it } from "node:test";
 import { clientSignatureChecks } from "../../../src/cluster/clientSignatures.js";
 import { decodeTransaction } from "../../../src/protocol/transaction.js";
 import { RememberingVerifier } from "../../../src/workers/rememberingVerifier.js";
-import { InlineVerifier, type SignatureCheck, type Verifier } from "../../../src/workers/verifier.js";
+import type { SignatureCheck } from "../../../src/workers/verifier.js";
+import { CountingVerifier } from "../../support/countingVerifier.js";
 import { payment, sand } from "../ledger/harness.js";
-
-/** The real inline verifier, counting the checks it is asked. */
-class CountingVerifier implements Verifier {
-  asked = 0;
-  private readonly inner = new InlineVerifier();
-  verify(checks: readonly SignatureCheck[]): Promise<boolean[]> {
-    this.asked += checks.length;
-    return this.inner.verify(checks);
-  }
-  close(): Promise<void> {
-    return this.inner.close();
-  }
-}
 
 const T = Date.UTC(2024, 0, 1);
 
