@@ -70,7 +70,7 @@ test-unit: build
 # Long modes of the reliability suites (crash rounds, fuzz cases: docs/operations.md) and of the federation's
 # fault tests (each fault twice in a row: docs/cluster.md §1.12).
 test-long: build os-packages-test
-	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort) dist/test/cluster/faults.test.js
+	LEDGERD_LONG=1 node --test --test-reporter=spec --test-timeout=3600000 $$(find dist/test/reliability -name '*.test.js' | sort) dist/test/cluster/faults-servers.test.js dist/test/cluster/faults-network.test.js
 
 bench: build os-packages-bench
 	node dist/bench/run.js

@@ -17,6 +17,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { jetstream } from "@nats-io/jetstream";
 import { connect } from "@nats-io/transport-node";
+import { inboxPrefix } from "../../src/cluster/natsPermissions.js";
 import { encodeRecord, recordSubject } from "../../src/cluster/records.js";
 import { encodeMessage } from "../../src/ledger/messages.js";
 import { encodeAddress, keyPairFromPrivate, keyPairFromSeed, rcd1Hash } from "../../src/protocol/address.js";
@@ -233,8 +234,16 @@ describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       kind: "writes",
       messages: [encodeMessage({ kind: "transaction", timeMs: Date.now(), tx: decodeTransaction(forgedRaw) })],
     });
-    // any process that can publish to the stream's subjects (this devnet has no NATS users)
-    const nc = await connect({ servers: net.devnet.nats.urls });
+    // published with a federated server's NATS credential: one that may append to the log (a follower's may
+    // not: test/integration/cluster-permissions.test.ts); what it appends is still checked by every node
+    const cred = net.devnet.natsCredentials("federated");
+    assert.ok(cred !== undefined, "the devnet has NATS users");
+    const nc = await connect({
+      servers: net.devnet.nats.urls,
+      user: cred.user,
+      pass: cred.password,
+      inboxPrefix: inboxPrefix("federated"),
+    });
     try {
       await jetstream(nc).publish(`ledger.local.${recordSubject("writes")}`, record);
     } finally {
