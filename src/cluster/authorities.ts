@@ -77,7 +77,11 @@ export class AuthoritySet {
       if (e.type === 0x05 || e.type === 0x06 || e.type === 0x07)
         this.pending.push({ height: Math.max(e.dbHeight, height), type: e.type, identity: e.identityChainId });
       else if (e.type === 0x08)
-        this.pendingKeys.push({ height: Math.max(e.dbHeight, height), identity: e.identityChainId, publicKey: e.publicKey });
+        this.pendingKeys.push({
+          height: Math.max(e.dbHeight, height),
+          identity: e.identityChainId,
+          publicKey: e.publicKey,
+        });
     }
   }
 

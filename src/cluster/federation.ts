@@ -475,10 +475,7 @@ export class Federation {
     const archive = this.deps.archive!;
     try {
       if (await archive.has(height)) return;
-      await archive.put(
-        height,
-        encodeBlockSet(this.options.networkId, height, records, this.options.identity!, seed),
-      );
+      await archive.put(height, encodeBlockSet(this.options.networkId, height, records, this.options.identity!, seed));
     } catch (e) {
       this.deps.logger.warn("block set not archived", {
         height,

@@ -231,10 +231,13 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
       const kind = type === RawMessageType.authorityChange ? "authorityChange" : "rotateKey";
       const name = kind === "authorityChange" ? "an authority-change" : "a rotate-key";
       if (ctx.cluster === undefined)
-        throw invalidParams(`message: ${name} message (0x${type.toString(16)}) needs a cluster node; this is a single node`);
+        throw invalidParams(
+          `message: ${name} message (0x${type.toString(16)}) needs a cluster node; this is a single node`,
+        );
       const body = Uint8Array.of(RecordKind[kind], ...bytes.subarray(1));
       const rec = decoded("message", () => decodeRecord(body));
-      if (rec.kind !== "authorityChange" && rec.kind !== "rotateKey") throw invalidParams(`message: not ${name} message`);
+      if (rec.kind !== "authorityChange" && rec.kind !== "rotateKey")
+        throw invalidParams(`message: not ${name} message`);
       try {
         await ctx.cluster.submitOperatorRecord(rec);
       } catch (e) {
