@@ -35,7 +35,7 @@ const BLOCK_SECONDS = 2;
 /** Long enough that fed1's restart (a few seconds) is no fault; the chain never needs a vote here. */
 const FAULT_TIMEOUT_SECONDS = 60;
 /** Blocks between now and the rotation: time for the operator's commands to land first (2 s blocks). */
-const LEAD_BLOCKS = 8;
+const LEAD_BLOCKS = 6;
 
 describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { timeout: 300_000 }, () => {
   let net: TestDevnet;
@@ -54,7 +54,7 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
   });
   after(() => net?.cleanup());
 
-  test("a key rotation and a demotion through the follower under writes: at their heights, nothing lost, identical blocks", async () => {
+  test("a key rotation and a demotion through the follower under writes: at their heights, nothing lost, identical blocks", async (t) => {
     const follower = node("follower0");
     const fed1 = node("fed1");
     const fed2 = node("fed2");
@@ -66,13 +66,15 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     const chainId = await writer.createChain(follower, "main");
     assert.ok(chainId !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
 
+    /** the open height before the operator's commands: their entries are in admin blocks from here */
+    let first = 0;
     let writing = true;
     const loop = (async () => {
       while (writing) if (!(await writer.addEntry(follower, chainId))) await sleep(100);
     })();
     try {
-      const open = (await heightsOf(follower))!.directoryblockheight + 1;
-      const H = open + LEAD_BLOCKS;
+      first = (await heightsOf(follower))!.directoryblockheight + 1;
+      const H = first + LEAD_BLOCKS;
       const url = follower.url;
       // refused: a demotion signed by another key than the skeleton key; one that leaves 1 of 3 federated
       assert.equal(
@@ -108,7 +110,7 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
           .replace(/^LocalServerPublicKey = .*$/m, `LocalServerPublicKey = ${next.pubkey}`),
       );
       await net.devnet.restart("fed1");
-      await waitSavedHeight(net.devnet.nodes, H + 8, 180_000);
+      await waitSavedHeight(net.devnet.nodes, H + 6, 180_000);
     } finally {
       writing = false;
       await loop;
@@ -120,12 +122,13 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     await assertIdenticalBlocks(net.devnet.nodes, 1, to);
     // the admin entries, as the reference encodes them, with their activation heights
     const scheduled: string[] = [];
-    for (let h = 1; h <= to; h++)
+    for (let h = first; h <= to; h++)
       for (const e of await adminEntries(follower, h))
         if ((e.adminidtype === 6 || e.adminidtype === 8) && (e.identitychainid === id1 || e.identitychainid === id2))
           scheduled.push(`${e.adminidtype}/${e.identitychainid === id1 ? "fed1" : "fed2"}/${e.dbheight}`);
     const rotatedAt = Number(scheduled.find((s) => s.startsWith("8/fed1/"))?.split("/")[2]);
-    assert.deepEqual(scheduled, [`8/fed1/${rotatedAt}`, `6/fed2/${rotatedAt + 4}`]);
+    // (one block may hold both: its 05/06/07 come before its signatures, its 08 after them)
+    assert.deepEqual(scheduled.sort(), [`6/fed2/${rotatedAt + 4}`, `8/fed1/${rotatedAt}`]);
     // every block majority-signed by the servers federated at its height, each with the key in force there
     const sets = await federatedSetsFromChain(follower, to, LOCAL_BOOTSTRAP_IDENTITY_HEX);
     const keysAfter = new Map(keysBefore).set(id1, next.pubkey);
@@ -155,5 +158,12 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       "acknowledged commits missing",
     );
     assert.ok(writer.acknowledged("reveal").size >= 20, `writes went on: ${writer.summary()}`);
+    // figures for the report (not asserted: they measure the machine): the longest wait between two acknowledged writes
+    const acks = writer.records.filter((r) => r.atMs !== undefined).map((r) => r.atMs!);
+    let gapMs = 0;
+    for (let i = 1; i < acks.length; i++) gapMs = Math.max(gapMs, acks[i]! - acks[i - 1]!);
+    t.diagnostic(
+      `rotation at ${rotatedAt}, demotion at ${rotatedAt + 4}, compared 1..${to}; fed1 signed ${fed1Signed.before} blocks with the old key, ${fed1Signed.after} with the new; ${writer.summary()}; longest gap between acknowledged writes ${gapMs} ms`,
+    );
   });
 });
