@@ -16,7 +16,8 @@ import type { FederatedLedger, FederationLogger } from "./federationTypes.js";
 
 /** File name inside the node's data directory. */
 export const AUTHORITY_FILE_NAME = "cluster-authorities.json";
-const FORMAT = 1;
+/** 2: the snapshot holds pending signing keys (08 in force from its activation height, issue 33) */
+const FORMAT = 2;
 
 /** A set read back from the file: the admin blocks 0…through are folded in; `keyMR` is directory block `through`'s. */
 export interface SavedAuthorities {

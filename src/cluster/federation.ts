@@ -7,6 +7,7 @@
  * trimmed log, runs the proposer's timer (proposer.ts: the only part that reads the clock) and answers client
  * writes sent to this node (writeIntake.ts) once this node has applied them.
  */
+import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { NodeError } from "../errors.js";
 import { LedgerError } from "../ledger/errors.js";
 import type { LogMessage } from "../ledger/messages.js";
@@ -19,7 +20,14 @@ import type { FederationDependencies, FederationOptions, FederationStatus } from
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
 import { Proposer } from "./proposer.js";
-import { type ClusterRecord, decodeRecord, encodeRecord, recordSubject, verifyRecord } from "./records.js";
+import {
+  type ClusterRecord,
+  decodeRecord,
+  encodeRecord,
+  type OperatorRecord,
+  recordSubject,
+  verifyRecord,
+} from "./records.js";
 import { WriteIntake } from "./writeIntake.js";
 
 export type {
@@ -47,6 +55,9 @@ const PIPELINE_RECORDS = 8;
 const SET_RETRY_MS = 2_000;
 
 /** The federation cannot go on from here (a trimmed log without the block sets it needs). */
+/** Refusals of operator records remembered for their submitters (each answered within seconds of its apply). */
+const MAX_REMEMBERED_REFUSALS = 64;
+
 export class FederationError extends NodeError {}
 
 function sleep(ms: number): Promise<void> {
@@ -92,6 +103,8 @@ export class Federation {
   });
   /** the height of the last bad-signature warning (one per height) */
   private badSignatureWarnedAt = -1;
+  /** log sequence → why the rules skipped that operator's record (the latest few, for submitOperatorRecord) */
+  private readonly refusals = new Map<number, string>();
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
   private openRecords: SetRecord[] | undefined;
 
@@ -285,9 +298,29 @@ export class Federation {
    * when the skeleton signature does not verify.
    */
   async submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void> {
-    if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
-      throw new LedgerError({ code: "INVALID", info: "add server: the signature is not the network's skeleton key's" });
-    const { seq } = await this.deps.log.append(recordSubject("addServer"), encodeRecord(rec));
+    await this.submitOperatorRecord(rec);
+  }
+
+  /**
+   * Append an operator's record (addServer 0x16, authorityChange 0x17, rotateKey 0x18) and resolve once this
+   * node has applied it. Throws LedgerError INVALID, before appending, when its signature is not the key the
+   * chain names for it (the skeleton key; for a rotation the identity's key in force), and after applying when
+   * the rules skipped it (heightMachine.ts: the height, the order, the majority), with the rules' reason.
+   */
+  async submitOperatorRecord(rec: OperatorRecord): Promise<void> {
+    const what = rec.kind === "addServer" ? "add server" : rec.kind === "rotateKey" ? "rotate key" : rec.change;
+    if (rec.kind === "rotateKey") {
+      const hs = this.machine.height;
+      const now = [...hs.authorities.federated, ...hs.authorities.audit].find((a) =>
+        bytesEqual(a.identity, rec.identity),
+      );
+      if (now?.publicKey === undefined)
+        throw new LedgerError({ code: "INVALID", info: `${what}: the identity is not an authority at ${hs.height}` });
+      if (!verifyRecord(rec, this.options.networkId, now.publicKey))
+        throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the identity's key in force` });
+    } else if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
+      throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the network's skeleton key's` });
+    const { seq } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (this.appliedSeq >= seq || this.stopped) resolve();
@@ -295,6 +328,8 @@ export class Federation {
       };
       check();
     });
+    const refused = this.refusals.get(seq);
+    if (refused !== undefined) throw new LedgerError({ code: "INVALID", info: `${what}: ${refused}` });
   }
 
   // ───────────────────────────── apply ─────────────────────────────
@@ -362,12 +397,14 @@ export class Federation {
     if (wait > 0) await sleep(wait);
     const writes = checked.writes === undefined ? undefined : await checked.writes;
     this.openRecords?.push({ seq: r.seq, data: r.data });
-    const publisher = this.synced && this.isMe(this.machine.height.authorities.federated);
+    // the set is signed with the key the chain names for this server at the set's height (a rotation switches it)
+    const publisher = this.synced ? this.mySeedFor(this.machine.height.authorities.federated) : undefined;
     let closed = false;
     if (checked.rec !== undefined) {
       const applied = this.machine.apply(checked.rec, r.seq, writes);
       closed = applied.closed;
       if (applied.writes !== undefined) this.intake.delivered(r.seq, applied.writes);
+      if (applied.refused !== undefined) this.noteRefusal(r.seq, checked.rec.kind, applied.refused);
     }
     this.appliedSeq = r.seq;
     if (closed) {
@@ -375,7 +412,7 @@ export class Federation {
       const height = this.machine.height.height;
       this.keeper.save(height - 1, this.authorities);
       if (this.openRecords !== undefined) {
-        if (publisher) void this.publishSet(height - 1, this.openRecords);
+        if (publisher !== undefined) void this.publishSet(height - 1, this.openRecords, publisher);
         this.openRecords = [];
       }
     }
@@ -390,6 +427,14 @@ export class Federation {
       height,
       skippedSoFar: this.machine.badSignatures,
     });
+  }
+
+  /** An operator's record the rules skipped: logged, and kept a while for its submitter's answer. */
+  private noteRefusal(seq: number, kind: string, reason: string): void {
+    this.deps.logger.warn("operator record skipped", { seq, kind, reason });
+    this.refusals.set(seq, reason);
+    // (insertion order: the oldest goes first)
+    if (this.refusals.size > MAX_REMEMBERED_REFUSALS) this.refusals.delete(this.refusals.keys().next().value!);
   }
 
   /** What the machine reports, to the proposer (the voter's observations) and the log. */
@@ -415,20 +460,22 @@ export class Federation {
   }
 
   /** True when this node's identity, with its own key, is in `list`. */
-  private isMe(list: readonly Authority[]): boolean {
+  /** This server's seed whose key `list` (federated servers of a height) names for it; undefined when none. */
+  private mySeedFor(list: readonly Authority[]): Uint8Array | undefined {
     const me = this.options.identity;
-    return me !== undefined && list.some((a) => bytesEqual(a.identity, me));
+    const key = me === undefined ? undefined : list.find((a) => bytesEqual(a.identity, me))?.publicKey;
+    if (key === undefined) return undefined;
+    for (const seed of [this.options.seed, this.options.nextSeed])
+      if (seed !== undefined && bytesEqual(publicKeyFromSeed(seed), key)) return seed;
+    return undefined;
   }
 
   /** Write the set of a height this federated server closed to the archive, unless it is there already. */
-  private async publishSet(height: number, records: SetRecord[]): Promise<void> {
+  private async publishSet(height: number, records: SetRecord[], seed: Uint8Array): Promise<void> {
     const archive = this.deps.archive!;
     try {
       if (await archive.has(height)) return;
-      await archive.put(
-        height,
-        encodeBlockSet(this.options.networkId, height, records, this.options.identity!, this.options.seed!),
-      );
+      await archive.put(height, encodeBlockSet(this.options.networkId, height, records, this.options.identity!, seed));
     } catch (e) {
       this.deps.logger.warn("block set not archived", {
         height,

@@ -56,6 +56,11 @@ export interface FederationOptions {
   identity?: Uint8Array;
   /** ed25519 seed of the signing key (federated and audit servers) */
   seed?: Uint8Array;
+  /**
+   * the seed of a key a rotation (rotateKey record) names from some height: the server signs with whichever
+   * of its keys the chain names at the open height, so it rotates without a restart
+   */
+  nextSeed?: Uint8Array;
   networkId: number;
   /** seconds per block: a minute is a tenth of it */
   blockTimeSeconds: number;

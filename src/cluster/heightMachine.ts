@@ -15,6 +15,10 @@
  *   move the chain's time ahead of a majority's clocks;
  * * end of minute 0 waits, pending, until ⌊F/2⌋+1 dbSigs over this node's directory block h−1 are in;
  * * addServer records become admin entries 05/06 (+08 for a new key), active at h+1;
+ * * authorityChange records (skeleton key) become 05 promote / 06 demote / 07 remove, and rotateKey records
+ *   (the identity's key in force at h) an 08, each active at the record's own height H ≥ h+1 (§1.5.1 of
+ *   docs/cluster.md: the refusals, and the majority rule — a change may not leave fewer federated servers
+ *   than a majority of those federated at h);
  * * fault votes (election.ts) name as candidate only an audit server whose heartbeat the log carries at h
  *   (a server cut off is never promoted), and are refused against a server that became federated at h
  *   (its grace height: no flapping);
@@ -25,7 +29,7 @@ import { LedgerError } from "../ledger/errors.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { ProtocolError } from "../protocol/errors.js";
-import type { Authority, AuthoritySet } from "./authorities.js";
+import { type Authority, type AuthoritySet, type AuthorityView, authorityView } from "./authorities.js";
 import type { CheckedWrite } from "./clientSignatures.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
@@ -46,7 +50,13 @@ export interface HeightEvents {
   votedOut?(height: number, faulted: string, promoted: string): void;
   /** a client write was skipped because a signature did not verify */
   badSignature?(height: number): void;
+  /** an operator's record (addServer, authorityChange, rotateKey) was skipped; `reason` says why */
+  refused?(height: number, kind: string, reason: string): void;
 }
+
+/** Furthest ahead of the open height a change may be scheduled, in blocks (≈ 70 days of 10-minute blocks): a
+ * typo in the height cannot park a change for years where nobody looks. */
+export const MAX_ACTIVATION_LEAD = 10_000;
 
 export interface HeightMachineOptions {
   networkId: number;
@@ -67,6 +77,8 @@ export interface Applied {
   closed: boolean;
   /** for a `writes` record: each write's verdict, in order (undefined = accepted) */
   writes?: WriteResult[];
+  /** for an operator's record that was skipped: why (nothing changed) */
+  refused?: string;
 }
 
 export class HeightMachine {
@@ -117,6 +129,10 @@ export class HeightMachine {
       case "faultVote":
         this.applyFaultVote(rec);
         return { closed: false };
+      case "authorityChange":
+        return this.refusal(rec.kind, this.applyAuthorityChange(rec));
+      case "rotateKey":
+        return this.refusal(rec.kind, this.applyRotateKey(rec));
     }
   }
 
@@ -270,6 +286,134 @@ export class HeightMachine {
         publicKey: rec.publicKey,
         dbHeight: hs.height + 1,
       });
+  }
+
+  private refusal(kind: string, reason: string | undefined): Applied {
+    if (reason === undefined) return { closed: false };
+    this.deps.events?.refused?.(this.hs.height, kind, reason);
+    return { closed: false, refused: reason };
+  }
+
+  /** Why a change active at `activation` cannot be scheduled at the open height; undefined when it can. */
+  private badActivation(activation: number): string | undefined {
+    const h = this.hs.height;
+    if (activation <= h) return `activation height ${activation} is not after the open height ${h}`;
+    if (activation > h + MAX_ACTIVATION_LEAD)
+      return `activation height ${activation} is more than ${MAX_ACTIVATION_LEAD} blocks after the open height ${h}`;
+    return undefined;
+  }
+
+  /** This height's admin entries so far, as they will be folded (roles first, then keys). */
+  private openEntries(): Exclude<AdminEntry, { forwardCompatible: unknown }>[] {
+    const out: Exclude<AdminEntry, { forwardCompatible: unknown }>[] = [];
+    for (const e of [...this.hs.adminFirst, ...this.hs.adminLast]) if (!("forwardCompatible" in e)) out.push(e);
+    return out;
+  }
+
+  /** The set the chain has scheduled for `height`: pending changes, then this open block's entries. */
+  private scheduledAt(height: number): AuthorityView {
+    const base = this.deps.authorities.projected(height);
+    const role = new Map<string, { identity: Uint8Array; role: "federated" | "audit" }>();
+    const keys = new Map<string, Uint8Array>();
+    for (const [list, r] of [
+      [base.federated, "federated"],
+      [base.audit, "audit"],
+    ] as const)
+      for (const a of list) {
+        role.set(toHex(a.identity), { identity: a.identity, role: r });
+        if (a.publicKey !== undefined) keys.set(toHex(a.identity), a.publicKey);
+      }
+    const at = (e: { dbHeight: number }): number => Math.max(e.dbHeight, this.hs.height);
+    for (const e of this.openEntries()) {
+      if (e.type === 0x07 && at(e) <= height) role.delete(toHex(e.identityChainId));
+      else if ((e.type === 0x05 || e.type === 0x06) && at(e) <= height)
+        role.set(toHex(e.identityChainId), {
+          identity: e.identityChainId,
+          role: e.type === 0x05 ? "federated" : "audit",
+        });
+      else if (e.type === 0x08 && at(e) <= height) keys.set(toHex(e.identityChainId), e.publicKey);
+    }
+    return authorityView(role, keys);
+  }
+
+  /** Role changes (05/06/07) recorded and not yet in force: the chain's pending ones, then this block's. */
+  private pendingRoleChanges(): { height: number; identity: Uint8Array }[] {
+    const out: { height: number; identity: Uint8Array }[] = [];
+    for (const c of this.deps.authorities.pendingChanges()) if (c.type !== 0x08) out.push(c);
+    for (const e of this.openEntries())
+      if (e.type === 0x05 || e.type === 0x06 || e.type === 0x07)
+        out.push({ height: Math.max(e.dbHeight, this.hs.height + 1), identity: e.identityChainId });
+    return out;
+  }
+
+  /**
+   * promote (05) / demote (06) / remove (07), signed by the skeleton key, active at the record's height.
+   * Returns why it was refused, or undefined when its admin entry was recorded.
+   */
+  private applyAuthorityChange(rec: Extract<ClusterRecord, { kind: "authorityChange" }>): string | undefined {
+    const hs = this.hs;
+    if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
+      return "the signature is not the network's skeleton key's";
+    const H = rec.activationHeight;
+    const bad = this.badActivation(H);
+    if (bad !== undefined) return bad;
+    // order: one change at a time per server, and changes in force in the order the chain recorded them
+    const pending = this.pendingRoleChanges();
+    if (pending.some((c) => bytesEqual(c.identity, rec.identity)))
+      return "the server has a change recorded and not yet in force";
+    const last = pending.reduce((m, c) => Math.max(m, c.height), 0);
+    if (H < last) return `activation height ${H} is before a change already scheduled for ${last}`;
+    const at = this.scheduledAt(H);
+    const isFed = at.federated.some((a) => bytesEqual(a.identity, rec.identity));
+    const isAudit = at.audit.some((a) => bytesEqual(a.identity, rec.identity));
+    if (rec.change === "promote" && !isAudit) return `promote: the server is not an audit server at ${H}`;
+    if (rec.change === "demote" && !isFed) return `demote: the server is not a federated server at ${H}`;
+    if (rec.change === "remove" && !isFed && !isAudit) return `remove: the server is not an authority at ${H}`;
+    if (isFed && rec.change !== "promote") {
+      const now = hs.authorities.federated.length;
+      const left = at.federated.length - 1;
+      if (left < majority(now))
+        return `${rec.change} would leave ${left} federated server(s) at ${H}; a majority of the ${now} federated at ${hs.height} is ${majority(now)}`;
+    }
+    if (rec.change === "promote" && at.federated.length === 0) return "promote: no federated server at the height";
+    hs.adminFirst.push({
+      type: rec.change === "promote" ? 0x05 : rec.change === "demote" ? 0x06 : 0x07,
+      identityChainId: rec.identity,
+      dbHeight: H,
+    });
+    return undefined;
+  }
+
+  /**
+   * A new signing key for an identity, signed with its key in force at the open height, active at the record's
+   * height (08). Returns why it was skipped, or undefined when its 08 was recorded.
+   */
+  private applyRotateKey(rec: Extract<ClusterRecord, { kind: "rotateKey" }>): string | undefined {
+    const hs = this.hs;
+    const now = [...hs.authorities.federated, ...hs.authorities.audit].find((a) =>
+      bytesEqual(a.identity, rec.identity),
+    );
+    if (now?.publicKey === undefined) return "the identity is not an authority with a key at the open height";
+    if (!verifyRecord(rec, this.options.networkId, now.publicKey))
+      return "the signature is not the identity's key in force";
+    const bad = this.badActivation(rec.activationHeight);
+    if (bad !== undefined) return bad;
+    const pendingKey =
+      this.deps.authorities.pendingChanges().some((c) => c.type === 0x08 && bytesEqual(c.identity, rec.identity)) ||
+      this.openEntries().some((e) => e.type === 0x08 && bytesEqual(e.identityChainId, rec.identity));
+    if (pendingKey) return "the identity has a key recorded and not yet in force";
+    if (bytesEqual(rec.newKey, now.publicKey)) return "the new key is the key in force";
+    const at = this.scheduledAt(rec.activationHeight);
+    if ([...at.federated, ...at.audit].some((a) => a.publicKey !== undefined && bytesEqual(a.publicKey, rec.newKey)))
+      return "the new key is another authority's key";
+    hs.adminLast.push({
+      type: 0x08,
+      identityChainId: rec.identity,
+      keyPriority: 0,
+      publicKey: rec.newKey,
+      dbHeight: rec.activationHeight,
+    });
+    return undefined;
   }
 
   private applyHeartbeat(rec: Extract<ClusterRecord, { kind: "heartbeat" }>): void {

@@ -17,7 +17,8 @@ const REPROPOSE_MS = 2_000;
 
 export class Proposer {
   private readonly minuteMs: number;
-  private readonly publicKey: Uint8Array | undefined;
+  /** this server's signing keys: its seed, and the next one a rotation names (FederationOptions.nextSeed) */
+  private readonly keys: { seed: Uint8Array; publicKey: Uint8Array }[] = [];
   private readonly faultTimeoutMs: number;
   private readonly roundTimeoutMs: number;
   private readonly proposedAt = new Map<string, number>();
@@ -38,7 +39,8 @@ export class Proposer {
     if (options.role !== "follower") {
       if (options.identity?.length !== 32 || options.seed?.length !== 32)
         throw new RangeError(`a ${options.role} server needs a 32-byte identity and signing seed`);
-      this.publicKey = publicKeyFromSeed(options.seed);
+      for (const seed of [options.seed, ...(options.nextSeed === undefined ? [] : [options.nextSeed])])
+        this.keys.push({ seed, publicKey: publicKeyFromSeed(seed) });
     }
     this.faultTimeoutMs = (options.faultTimeoutSeconds ?? 120) * 1000;
     this.roundTimeoutMs = (options.roundTimeoutSeconds ?? 30) * 1000;
@@ -68,11 +70,17 @@ export class Proposer {
     if (this.options.role === "follower") return;
     const me = this.options.identity!;
     const now = this.now();
-    const seed = this.options.seed!;
     const net = this.options.networkId;
     const open = this.deps.ledger.openBlock();
     const auditMe = hs.authorities.audit.find((a) => bytesEqual(a.identity, me));
-    if (auditMe?.publicKey !== undefined && bytesEqual(auditMe.publicKey, this.publicKey!)) {
+    const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
+    // sign only with the key the chain names for this server at this height (a rotation switches it at its
+    // height; a server holding neither key stays silent rather than sign what every node would refuse)
+    const chainKey = (auditMe ?? mine)?.publicKey;
+    const key = chainKey === undefined ? undefined : this.keys.find((k) => bytesEqual(k.publicKey, chainKey));
+    if (key === undefined) return;
+    const seed = key.seed;
+    if (auditMe !== undefined) {
       // an audit server says it is alive once a minute
       this.send(`hb/${hs.height}/${open.minute}/${toHex(me)}`, now, () =>
         signRecord(
@@ -83,9 +91,7 @@ export class Proposer {
       );
       return;
     }
-    const mine = hs.authorities.federated.find((a) => bytesEqual(a.identity, me));
-    if (mine === undefined || mine.publicKey === undefined || !bytesEqual(mine.publicKey, this.publicKey!)) return;
-    this.proposeFaultVotes(hs, now);
+    this.proposeFaultVotes(hs, now, seed);
     // each federated server proposes each boundary (heightMachine.ts: a majority makes it), under an id
     // of its own so the log's dedup keeps one per server
     const boundaryDone = hs.boundaryVotes.has(toHex(me));
@@ -102,7 +108,7 @@ export class Proposer {
         kind: "dbSig",
         height: hs.height,
         identity: me,
-        publicKey: this.publicKey!,
+        publicKey: key.publicKey,
         signature: signDirectoryBlock(seed, this.deps.ledger.lastDirectoryBlock()),
       }));
     if (
@@ -128,7 +134,7 @@ export class Proposer {
   }
 
   /** Vote out each federated server silent (no signature applied here) for longer than the fault timeout. */
-  private proposeFaultVotes(hs: HeightState, now: number): void {
+  private proposeFaultVotes(hs: HeightState, now: number, seed: Uint8Array): void {
     const me = this.options.identity!;
     for (const f of hs.authorities.federated) {
       const id = toHex(f.identity);
@@ -149,7 +155,7 @@ export class Proposer {
             signature: new Uint8Array(64),
           },
           this.options.networkId,
-          this.options.seed!,
+          seed,
         ),
       );
     }

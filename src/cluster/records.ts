@@ -11,6 +11,8 @@
  * | 5 addServer | role u8 ‖ identity 32 ‖ publicKey 32 ‖ timeMs u48 | an operator's tool | the network's skeleton key |
  * | 6 heartbeat | height u32 ‖ minute u8 ‖ identity 32 | audit servers | identity |
  * | 7 faultVote | height u32 ‖ round u16 ‖ faulted 32 ‖ candidate 32 ‖ voter 32 | federated servers | voter |
+ * | 8 authorityChange | change u8 (1 promote, 2 demote, 3 remove) ‖ identity 32 ‖ activation height u32 | an operator's tool | the network's skeleton key |
+ * | 9 rotateKey | identity 32 ‖ newKey 32 ‖ activation height u32 | the server's operator | the identity's key in force |
  *
  * A signed record ends with a 64-byte ed25519 signature over DOMAIN ‖ networkId u32 ‖ the record's bytes
  * before the signature, so a record of one network or kind can never pass as another's.
@@ -27,7 +29,13 @@ export const RecordKind = {
   addServer: 5,
   heartbeat: 6,
   faultVote: 7,
+  authorityChange: 8,
+  rotateKey: 9,
 } as const;
+
+/** Change byte of an authorityChange record (admin entry 05 = promote, 06 = demote, 07 = remove). */
+export const AuthorityChangeCode = { promote: 1, demote: 2, remove: 3 } as const;
+export type AuthorityChangeName = keyof typeof AuthorityChangeCode;
 
 /** Role byte of an addServer record (admin entry 05 = federated, 06 = audit). */
 export const ServerRole = { federated: 1, audit: 2 } as const;
@@ -61,11 +69,35 @@ export type ClusterRecord =
       candidate: Uint8Array;
       voter: Uint8Array;
       signature: Uint8Array;
+    }
+  | {
+      kind: "authorityChange";
+      change: AuthorityChangeName;
+      identity: Uint8Array;
+      /** the first height the change is in force (≥ the open height + 1 where it is applied) */
+      activationHeight: number;
+      signature: Uint8Array;
+    }
+  | {
+      kind: "rotateKey";
+      identity: Uint8Array;
+      newKey: Uint8Array;
+      /** the first height whose signatures must be made with `newKey` */
+      activationHeight: number;
+      signature: Uint8Array;
     };
 
 /** The subject suffix of a record kind (`ledger.<net>.<suffix>`). */
 export function recordSubject(kind: ClusterRecord["kind"]): string {
   return kind === "writes" ? "tx" : kind === "endOfMinute" ? "eom" : kind.toLowerCase();
+}
+
+/** The record kinds an operator's tool signs and any node (or a follower, forwarding) may append. */
+export type OperatorRecord = Extract<ClusterRecord, { kind: "addServer" | "authorityChange" | "rotateKey" }>;
+
+/** True for the kinds of OperatorRecord. */
+export function isOperatorRecord(r: ClusterRecord): r is OperatorRecord {
+  return r.kind === "addServer" || r.kind === "authorityChange" || r.kind === "rotateKey";
 }
 
 function check(b: Uint8Array, n: number, field: string): Uint8Array {
@@ -128,6 +160,20 @@ function unsignedBytes(r: ClusterRecord): Uint8Array {
         .bytes(check(r.faulted, 32, "faulted"))
         .bytes(check(r.candidate, 32, "candidate"))
         .bytes(check(r.voter, 32, "voter"))
+        .finish();
+    case "authorityChange":
+      return w
+        .u8(RecordKind.authorityChange)
+        .u8(AuthorityChangeCode[r.change])
+        .bytes(check(r.identity, 32, "identity"))
+        .u32(r.activationHeight)
+        .finish();
+    case "rotateKey":
+      return w
+        .u8(RecordKind.rotateKey)
+        .bytes(check(r.identity, 32, "identity"))
+        .bytes(check(r.newKey, 32, "newKey"))
+        .u32(r.activationHeight)
         .finish();
   }
 }
@@ -204,6 +250,27 @@ export function decodeRecord(bytes: Uint8Array): ClusterRecord {
       const candidate = hash("candidate");
       const voter = hash("voter");
       return { kind: "faultVote", height, round, faulted, candidate, voter, signature: sig() };
+    }
+    case RecordKind.authorityChange: {
+      const code = r.u8("change");
+      const change = (Object.keys(AuthorityChangeCode) as AuthorityChangeName[]).find(
+        (k) => AuthorityChangeCode[k] === code,
+      );
+      if (change === undefined)
+        throw new ProtocolError(
+          "BAD_VALUE",
+          "clusterRecord.change",
+          `expected 1 (promote), 2 (demote) or 3 (remove), got ${code}`,
+        );
+      const identity = hash("identity");
+      const activationHeight = r.u32("activationHeight");
+      return { kind: "authorityChange", change, identity, activationHeight, signature: sig() };
+    }
+    case RecordKind.rotateKey: {
+      const identity = hash("identity");
+      const newKey = hash("newKey");
+      const activationHeight = r.u32("activationHeight");
+      return { kind: "rotateKey", identity, newKey, activationHeight, signature: sig() };
     }
     default:
       throw new ProtocolError("BAD_VALUE", "clusterRecord.kind", `unknown kind ${kind}`);

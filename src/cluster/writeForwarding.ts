@@ -66,7 +66,12 @@ const FORWARDED_ID_PREFIX = "fwd/";
 class RecordCheckError extends NodeError {}
 
 /** The record kinds a follower may forward: its clients' writes, and an operator's add-server message. */
-const FORWARDABLE = new Set([recordSubject("writes"), recordSubject("addServer")]);
+const FORWARDABLE = new Set([
+  recordSubject("writes"),
+  recordSubject("addServer"),
+  recordSubject("authorityChange"),
+  recordSubject("rotateKey"),
+]);
 
 /** A forwarded record the server would not append: bad bytes, a signature that does not verify, not forwardable. */
 export class ForwardRefusedError extends NodeError {
@@ -272,6 +277,13 @@ export class ForwardedWriteServer {
         throw new RecordCheckError("add server: the signature is not the network's skeleton key's");
       return recordSubject("addServer");
     }
+    if (rec.kind === "authorityChange") {
+      if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
+        throw new RecordCheckError(`${rec.change}: the signature is not the network's skeleton key's`);
+      return recordSubject("authorityChange");
+    }
+    // a rotation's key is the identity's in force: checked when it is applied (heightMachine.ts), like a dbSig
+    if (rec.kind === "rotateKey") return recordSubject("rotateKey");
     if (rec.kind !== "writes") throw new RecordCheckError(`a follower may not forward a ${rec.kind} record`);
     const checks: SignatureCheck[] = [];
     const owner: number[] = [];

@@ -48,6 +48,8 @@ export interface ClusterPort {
   /** per federated server (hex): online, and the audit server this node would vote to replace it with */
   faultView(): Map<string, { online: boolean; replace: string | undefined }>;
   submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void>;
+  /** an operator's record (authorityChange 0x17, rotateKey 0x18): appended, applied, refusal thrown */
+  submitOperatorRecord(rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" }>): Promise<void>;
 }
 
 /** The HTTP request being answered (server.ts sets it per request). */

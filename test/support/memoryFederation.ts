@@ -56,7 +56,7 @@ export interface NodeSpec {
   name: string;
   role: ClusterRole;
   /** server identity and seed (federated and audit roles); the bootstrap server's when absent for "federated" */
-  server?: { identity: Uint8Array; seed: Uint8Array };
+  server?: { identity: Uint8Array; seed: Uint8Array; nextSeed?: Uint8Array };
   /** clock offset, ms (a node whose clock runs fast or slow) */
   skewMs?: number;
   /** per mille of this node's proposals dropped before they reach the log (debug set-drop-rate) */
@@ -111,6 +111,7 @@ export class MemoryFederation {
       {
         role: spec.role,
         ...(server === undefined ? {} : { identity: server.identity, seed: server.seed }),
+        ...(spec.server?.nextSeed === undefined ? {} : { nextSeed: spec.server.nextSeed }),
         networkId: NET,
         blockTimeSeconds: this.options.blockTimeSeconds,
         bootstrap: { identity: BOOT, publicKey: BOOT_KEY },

@@ -7,6 +7,10 @@
  *   ledgerd-cluster add-server --url URL --role federated|audit --identity HEX --pubkey HEX [--skeleton-key HEX]
  *       make a server an authority: a skeleton-signed add-server message (send-raw-message 0x16) to any
  *       node of the cluster; answered once that node applied it (the server signs from the next block)
+ *   ledgerd-cluster promote|demote|remove-server --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
+ *       change a server's role at a height: a skeleton-signed authority-change message (send-raw-message 0x17)
+ *   ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
+ *       a server's new signing key from a height, signed with its key in force (send-raw-message 0x18)
  *   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
  *       the `authorization` block of nats.conf for the network: one user per role with the permissions of
  *       docs/cluster.md §2.3, and an admin user; each password a placeholder for its bcrypt hash
@@ -17,7 +21,8 @@ import { randomBytes } from "node:crypto";
 import { NodeClient } from "../../src/client/index.js";
 import { clusterNames } from "../../src/cluster/clusterConfig.js";
 import { NATS_USER_NAMES, type NatsUserName, natsAuthorizationBlock } from "../../src/cluster/natsPermissions.js";
-import { encodeRecord, signRecord } from "../../src/cluster/records.js";
+import { encodeRecord, type OperatorRecord, signRecord } from "../../src/cluster/records.js";
+import { didYouMean } from "../../src/config/suggest.js";
 import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_SEED_HEX } from "../../src/protocol/genesis.js";
@@ -26,8 +31,47 @@ import { networkId } from "../../src/protocol/network.js";
 const USAGE = `usage:
   ledgerd-cluster new-identity
   ledgerd-cluster add-server --url URL --role federated|audit --identity HEX --pubkey HEX [--skeleton-key HEX]
+  ledgerd-cluster promote|demote|remove-server --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
+  ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
+  ledgerd-cluster COMMAND -h     (a command's page)
 `;
+
+/** Each governance verb's page (`ledgerd-cluster VERB -h`; docs/cluster.md "Maintenance without downtime"). */
+const HELP: Record<string, string> = {
+  promote: `ledgerd-cluster promote --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
+
+Make an audit server federated from height N (admin entry 05 with DBHeight N, in the block the record lands
+in). N must be after the open height and at most 10000 after it; +N means N blocks after the open height.
+Signed with the network's skeleton key (default: LOCAL's well-known bootstrap seed; CUSTOM: its own).
+Refused (JSON-RPC -32602, the reason in data): another signature, a past height, a server that is not audit
+at N, a server with a change already scheduled, a height before a change already scheduled.
+--dry-run prints the record and the send-raw-message hex without sending it.
+`,
+  demote: `ledgerd-cluster demote --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
+
+Make a federated server an audit server from height N (admin entry 06 with DBHeight N). Refused as promote
+is, and when fewer federated servers would be left at N than a majority (⌊F/2⌋+1) of the F federated at the
+open height: with 3 federated one may leave, with 2 none.
+--dry-run prints the record and the send-raw-message hex without sending it.
+`,
+  "remove-server": `ledgerd-cluster remove-server --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
+
+Take a federated or audit server out of the authority set from height N (admin entry 07 with DBHeight N).
+Refused as demote is (the majority rule applies to a federated server only).
+--dry-run prints the record and the send-raw-message hex without sending it.
+`,
+  "rotate-key": `ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
+
+Publish the server's new signing key, in force from height N (admin entry 08 with DBHeight N). --key is
+the server's current private key (64 hex, LocalServerPrivKey): the record is signed with it. From N on,
+only signatures with the new key count (dbSigs, boundaries, votes, heartbeats); give the server the new key
+before N ([App] LocalServerPrivKey after a restart, or FederationOptions.nextSeed) — a server holding only
+the old key stays silent from N. Refused: a signature not by the key in force, a past height, a rotation
+already scheduled for the identity, the key in force, another authority's key.
+--dry-run prints the record and the send-raw-message hex without sending it.
+`,
+};
 
 function options(args: string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -83,6 +127,95 @@ export function addServerMessage(p: {
   return toHex(bytes);
 }
 
+/** The send-raw-message type of each operator record (rpc/v2/submit.ts RawMessageType). */
+const RAW_TYPE = { authorityChange: 0x17, rotateKey: 0x18 } as const;
+
+/** A governance record as an operator reads it (`--dry-run`). */
+export function describeRecord(rec: OperatorRecord): Record<string, string | number> {
+  if (rec.kind === "authorityChange")
+    return {
+      kind: rec.kind,
+      change: rec.change,
+      identity: toHex(rec.identity),
+      activationHeight: rec.activationHeight,
+      signature: toHex(rec.signature),
+    };
+  if (rec.kind === "rotateKey")
+    return {
+      kind: rec.kind,
+      identity: toHex(rec.identity),
+      newKey: toHex(rec.newKey),
+      activationHeight: rec.activationHeight,
+      signature: toHex(rec.signature),
+    };
+  return { kind: rec.kind, role: rec.role, identity: toHex(rec.identity), publicKey: toHex(rec.publicKey) };
+}
+
+/** The hex of a send-raw-message message for an authority change (0x17) or a key rotation (0x18). */
+export function governanceMessage(rec: Extract<OperatorRecord, { kind: "authorityChange" | "rotateKey" }>): string {
+  const bytes = encodeRecord(rec);
+  bytes[0] = RAW_TYPE[rec.kind];
+  return toHex(bytes);
+}
+
+/** The activation height an operator gave: N, or +N blocks after the open height (asks the node). */
+async function activationHeight(text: string, client: NodeClient | undefined): Promise<number> {
+  const m = /^(\+?)(\d{1,9})$/.exec(text);
+  if (m === null) throw new Error(`--height: expected a height N or +N, got ${JSON.stringify(text)}`);
+  const n = Number(m[2]);
+  if (m[1] === "") return n;
+  if (client === undefined) throw new Error("--height +N needs --url (the open height is the node's)");
+  const h = await client.call<{ directoryblockheight: number }>("heights", {});
+  return h.directoryblockheight + 1 + n;
+}
+
+/** promote / demote / remove-server / rotate-key: build, sign, and send (or print, with --dry-run). */
+async function governance(command: string, rest: string[]): Promise<number> {
+  const dryRun = rest.includes("--dry-run");
+  const o = options(rest.filter((a) => a !== "--dry-run"));
+  const url = o.get("url");
+  if (url === undefined && !dryRun) throw new Error("--url is required");
+  const client = url === undefined ? undefined : new NodeClient({ url });
+  const network =
+    client === undefined
+      ? networkId("LOCAL")
+      : ((await client.call<{ NetworkID: number }>("network-info", {}, "debug")).NetworkID ?? networkId("LOCAL"));
+  const identity = fromHex(need(o, "identity"), "--identity", 32);
+  const height = await activationHeight(need(o, "height"), client);
+  const rec =
+    command === "rotate-key"
+      ? signRecord(
+          {
+            kind: "rotateKey" as const,
+            identity,
+            newKey: fromHex(need(o, "new-pubkey"), "--new-pubkey", 32),
+            activationHeight: height,
+            signature: new Uint8Array(64),
+          },
+          network,
+          fromHex(need(o, "key"), "--key", 32),
+        )
+      : signRecord(
+          {
+            kind: "authorityChange" as const,
+            change: command === "remove-server" ? "remove" : (command as "promote" | "demote"),
+            identity,
+            activationHeight: height,
+            signature: new Uint8Array(64),
+          },
+          network,
+          fromHex(o.get("skeleton-key") ?? LOCAL_BOOTSTRAP_SEED_HEX, "--skeleton-key", 32),
+        );
+  const message = governanceMessage(rec);
+  if (dryRun) {
+    process.stdout.write(`${JSON.stringify({ record: describeRecord(rec), message }, null, 2)}\n`);
+    return 0;
+  }
+  await client!.call("send-raw-message", { message });
+  process.stdout.write(`${command}: ${toHex(identity)} scheduled for height ${height}\n`);
+  return 0;
+}
+
 /**
  * The `authorization` block of nats.conf for a LOCAL or CUSTOM network (docs/cluster.md §2.3), each password
  * a placeholder naming the user: replace it with the bcrypt hash of that user's password (`nats server
@@ -128,13 +261,25 @@ export async function main(argv: string[]): Promise<number> {
       process.stdout.write(`added ${role} server ${need(o, "identity")}\n`);
       return 0;
     }
+    if (command !== undefined && command in HELP) {
+      if (rest.includes("-h") || rest.includes("--help")) {
+        process.stdout.write(HELP[command]!);
+        return 0;
+      }
+      return await governance(command, rest);
+    }
     if (command === "nats-users") {
       const o = options(rest);
       process.stdout.write(`${natsUsersBlock(need(o, "network"), o.get("customnet") ?? "").join("\n")}\n`);
       return 0;
     }
+    const known = ["new-identity", "add-server", "nats-users", ...Object.keys(HELP)];
+    if (command !== undefined && command !== "-h" && command !== "--help")
+      process.stderr.write(
+        `ledgerd-cluster: unknown command ${JSON.stringify(command)}${didYouMean(command, known)}\n`,
+      );
     process.stderr.write(USAGE);
-    return 2;
+    return command === "-h" || command === "--help" ? 0 : 2;
   } catch (e) {
     process.stderr.write(`ledgerd-cluster: ${e instanceof Error ? e.message : String(e)}\n`);
     return 1;

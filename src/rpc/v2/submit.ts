@@ -149,6 +149,10 @@ export const RawMessageType = {
   reveal: 0x0d,
   /** a cluster's skeleton-signed add-server message (cluster/records.ts addServer; docs/cluster.md) */
   addServer: 0x16,
+  /** a skeleton-signed promote / demote / remove (cluster/records.ts authorityChange; docs/cluster.md) */
+  authorityChange: 0x17,
+  /** a server's key rotation signed with its key in force (cluster/records.ts rotateKey) */
+  rotateKey: 0x18,
 } as const;
 
 /** Bytes of a message's signature (32-byte public key ‖ 64-byte signature) that may follow its payload. */
@@ -222,12 +226,31 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
       }
       break;
     }
+    case RawMessageType.authorityChange:
+    case RawMessageType.rotateKey: {
+      const kind = type === RawMessageType.authorityChange ? "authorityChange" : "rotateKey";
+      const name = kind === "authorityChange" ? "an authority-change" : "a rotate-key";
+      if (ctx.cluster === undefined)
+        throw invalidParams(
+          `message: ${name} message (0x${type.toString(16)}) needs a cluster node; this is a single node`,
+        );
+      const body = Uint8Array.of(RecordKind[kind], ...bytes.subarray(1));
+      const rec = decoded("message", () => decodeRecord(body));
+      if (rec.kind !== "authorityChange" && rec.kind !== "rotateKey")
+        throw invalidParams(`message: not ${name} message`);
+      try {
+        await ctx.cluster.submitOperatorRecord(rec);
+      } catch (e) {
+        throw toRpcError(e);
+      }
+      break;
+    }
     default:
       throw invalidParams(
         `message: type 0x${type.toString(16).padStart(2, "0")} is not accepted here; send 0x05 (chain commit), ` +
           (ctx.cluster === undefined
             ? "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)"
-            : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal) or 0x16 (add server)"),
+            : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal), 0x16 (add server), 0x17 (authority change) or 0x18 (rotate key)"),
       );
   }
   return { message: "Successfully sent the message" };
