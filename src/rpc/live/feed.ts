@@ -11,9 +11,13 @@
  * that would go over it closes the connection with SLOW_CONSUMER; a replay waits for the socket to drain
  * below a quarter of it (at most `drainWaitMs`), and live events meanwhile queue up to `maxQueuedEvents`.
  *
+ * A subscription may also continue a query extension from its cursor (`match` events, querySubscription.ts).
+ *
  * One connection and the subscription indexes: connection.ts; a client's frame, parsed and checked: request.ts;
  * the events' JSON: events.ts.
  */
+
+import type { QueryIndexApi } from "../../ledger/api.js";
 import { AckStatus } from "../../ledger/api.js";
 import type { Ledger } from "../../ledger/ledger.js";
 import type { LogMessage } from "../../ledger/messages.js";
@@ -33,6 +37,7 @@ import {
   transactionAddressKeys,
   transactionEvent,
 } from "./events.js";
+import { openQuery } from "./querySubscription.js";
 import { addressKey, FeedRequestError, parseRequest, type SubscribeRequest } from "./request.js";
 
 /** What the ledger must offer the feed. */
@@ -65,8 +70,10 @@ export interface LiveFeedOptions {
   maxQueuedEvents: number;
   /** how long a replay waits for a full socket to drain before dropping it as slow, ms */
   drainWaitMs: number;
-  /** health check period, ms */
+  /** health check period, ms (query subscriptions look at the index again at the same period) */
   healthPeriodMs: number;
+  /** `match` events a query subscription sends before it lets other work run (one index read each) */
+  queryBatch: number;
 }
 
 export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
@@ -76,6 +83,7 @@ export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
   maxQueuedEvents: 4096,
   drainWaitMs: 5000,
   healthPeriodMs: 1000,
+  queryBatch: 64,
 };
 
 export class LiveFeed implements LedgerObserver {
@@ -84,6 +92,8 @@ export class LiveFeed implements LedgerObserver {
   private readonly byChain = new Map<string, Set<FeedConnection>>();
   private readonly byAddress = new Map<string, Set<FeedConnection>>();
   private readonly byHash = new Map<string, Set<FeedConnection>>();
+  /** connections that continue a query */
+  private readonly querying = new Set<FeedConnection>();
   /**
    * Entry hashes whose reveal is held for its commit (status NotConfirmed), so the commit's arrival can be
    * reported as the entry's acknowledgement. Bounded like the holding queue it mirrors (oldest forgotten).
@@ -98,7 +108,7 @@ export class LiveFeed implements LedgerObserver {
 
   constructor(
     private readonly options: LiveFeedOptions,
-    private readonly deps: { ledger: LiveLedger; log: Logger },
+    private readonly deps: { ledger: LiveLedger; log: Logger; queries?: QueryIndexApi },
   ) {
     this.savedHeight = deps.ledger.heights().directoryBlockHeight;
     deps.ledger.setObserver(this);
@@ -146,6 +156,8 @@ export class LiveFeed implements LedgerObserver {
     for (const k of c.addresses) unindex(this.byAddress, k, c);
     for (const k of c.hashes) unindex(this.byHash, k, c);
     c.queue = undefined;
+    this.querying.delete(c);
+    c.query = undefined;
     c.onDrain?.();
   }
 
@@ -189,6 +201,21 @@ export class LiveFeed implements LedgerObserver {
       throw new FeedRequestError(`fromheight: ${req.fromheight} is beyond the next block (${height + 1})`);
     if (req.fromheight !== undefined && c.queue !== undefined)
       throw new FeedRequestError("fromheight: a replay is already running on this connection");
+    if (req.query !== undefined && c.query !== undefined)
+      throw new FeedRequestError(
+        `${Object.keys(req.query.params)[0]}: this connection already continues a query (one per connection)`,
+      );
+    const content = req.content ?? c.content;
+    const query =
+      req.query === undefined
+        ? undefined
+        : openQuery(
+            req.query.method === "address-history"
+              ? req.query
+              : { ...req.query, params: { ...req.query.params, content } },
+            this.deps.queries,
+            this.deps.ledger,
+          );
     for (const k of req.chains.map((h) => h.toLowerCase())) index(this.byChain, c.chains, k, c);
     for (const k of addressKeys) index(this.byAddress, c.addresses, k, c);
     const hashes = req.hashes.map((h) => h.toLowerCase());
@@ -196,11 +223,16 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes !== undefined) c.minutes = req.minutes;
     if (req.health !== undefined) c.health = req.health;
     if (req.content !== undefined) c.content = req.content;
+    if (query !== undefined) {
+      c.query = query;
+      this.querying.add(c);
+    }
     this.send(c, subscribedEvent(c));
     // the current status of each new hash, then the health, so a subscriber starts from the truth
     for (const h of hashes) this.send(c, this.currentStatus(h));
     if (req.health === true) this.send(c, this.healthEvent());
     if (req.fromheight !== undefined) void this.replay(c, req.fromheight);
+    if (query !== undefined) void this.pump(c);
   }
 
   private unsubscribe(c: FeedConnection, req: SubscribeRequest): void {
@@ -211,7 +243,68 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes === true) c.minutes = false;
     if (req.health === true) c.health = false;
     if (req.content === true) c.content = false;
+    if (req.stopQuery === true) {
+      this.querying.delete(c);
+      c.query = undefined;
+    }
     this.send(c, subscribedEvent(c));
+  }
+
+  /**
+   * Send `c`'s query matches from its cursor to the end of what the index holds, then `caughtup` (once); at
+   * most `queryBatch` per turn, and waiting while the socket holds more than a quarter of the limit. One pump
+   * per connection at a time: a call while one runs asks it for another pass.
+   */
+  private async pump(c: FeedConnection): Promise<void> {
+    const q = c.query;
+    if (q === undefined) return;
+    if (q.running) {
+      q.again = true;
+      return;
+    }
+    q.running = true;
+    try {
+      do {
+        q.again = false;
+        let sent = 0;
+        for (;;) {
+          if (c.closed || c.query !== q) return;
+          const one = q.next();
+          if (one.item !== undefined)
+            this.write(c, encodeJson({ event: "match", method: q.method, item: one.item, cursor: one.resumecursor }));
+          if (one.resumecursor !== "") q.cursor = one.resumecursor;
+          if (one.item === undefined || one.nextcursor === "") break;
+          if (++sent % this.options.queryBatch === 0 || c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4)
+            if (!(await this.yieldToSocket(c))) return;
+        }
+        if (!q.synced && !c.closed && c.query === q) {
+          q.synced = true;
+          this.send(c, { event: "caughtup", method: q.method, cursor: q.cursor });
+        }
+      } while (q.again);
+    } catch (e) {
+      if (!(e instanceof FeedRequestError)) throw e;
+      this.send(c, { event: "error", data: e.message });
+    } finally {
+      q.running = false;
+    }
+  }
+
+  /**
+   * Let other work run; while the socket holds more than a quarter of the limit, look again every
+   * QUERY_DRAIN_POLL_MS up to drainWaitMs, then drop `c` as slow. False when `c` is gone.
+   */
+  private async yieldToSocket(c: FeedConnection): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const until = Date.now() + this.options.drainWaitMs;
+    while (!c.closed && c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4) {
+      if (Date.now() > until) {
+        this.drop(c, "did not drain while a query subscription caught up");
+        return false;
+      }
+      await new Promise<void>((resolve) => setTimeout(resolve, QUERY_DRAIN_POLL_MS));
+    }
+    return !c.closed;
   }
 
   /**
@@ -377,6 +470,7 @@ export class LiveFeed implements LedgerObserver {
     if (items === undefined) return;
     const summary = encodeJson(items.summary);
     for (const c of this.connections) this.sendText(c, summary, items.summary);
+    for (const c of this.querying) void this.pump(c);
     if (this.byChain.size === 0 && this.byHash.size === 0 && this.byAddress.size === 0) return;
     for (const { entryHash: eh, chainId } of items.entries) {
       for (const c of this.byChain.get(chainId) ?? []) this.send(c, this.confirmedEntry(c, eh, chainId, height));
@@ -410,6 +504,7 @@ export class LiveFeed implements LedgerObserver {
   }
 
   private checkHealth(): void {
+    for (const c of this.querying) void this.pump(c);
     const event = this.healthEvent();
     const text = encodeJson(event);
     if (text === this.lastHealth) return;
@@ -471,8 +566,12 @@ function subscribedEvent(c: FeedConnection): Record<string, unknown> {
     minutes: c.minutes,
     health: c.health,
     content: c.content,
+    ...(c.query === undefined ? {} : { query: c.query.method }),
   };
 }
+
+/** How often a query subscription waiting for a full socket looks at it again, ms. */
+const QUERY_DRAIN_POLL_MS = 50;
 
 const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
 function isFeedEvent(e: FeedEvent | Record<string, unknown>): e is FeedEvent {
