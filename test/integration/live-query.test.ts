@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import WebSocket from "ws";
+import { type LiveEvent, subscribe } from "../../src/client/liveClient.js";
 import { encodeAddress } from "../../src/protocol/address.js";
 import { toHex } from "../../src/protocol/bytes.js";
 import type { AddressHistoryResult, ChainEntriesResult } from "../../src/rpc/methods.js";
@@ -264,6 +265,24 @@ describe("query-then-subscribe on /live, with writes racing the switch", { timeo
       assert.match(String(err.data), data);
       assert.equal(feed.events.filter((e) => e.event === "subscribed").length, 0);
       await feed.close();
+    }
+  });
+
+  it("the client library's query subscription: every item of the chain, then caughtup, its cursor kept", async () => {
+    const events: LiveEvent[] = [];
+    const handle = subscribe({ url: node.url }, { query: { chainid: chainId } }, { onEvent: (e) => events.push(e) });
+    try {
+      const caught = await waitFor("caughtup", () => events.find((e) => e.event === "caughtup"), 120_000);
+      const fresh = (
+        (await call("chain-entries", { chainid: chainId, limit: 1000, content: false })) as ChainEntriesResult
+      ).entries.map((e) => e.entryhash);
+      assert.deepEqual(
+        events.filter((e) => e.event === "match").map((e) => keyOf(e.item)),
+        fresh,
+      );
+      assert.equal(handle.cursor, caught.cursor);
+    } finally {
+      handle.close();
     }
   });
 });
