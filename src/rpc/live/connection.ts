@@ -31,6 +31,8 @@ export class FeedConnection {
   minutes = false;
   health = false;
   content = false;
+  /** `anchored` events (a record of the anchor chain covering new heights) */
+  anchored = false;
   closed = false;
   /** live events held back while a replay runs; undefined when none runs */
   queue: FeedEvent[] | undefined;

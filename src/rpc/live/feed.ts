@@ -17,6 +17,7 @@
  * the events' JSON: events.ts.
  */
 
+import type { BlockAnchor } from "../../anchor/index.js";
 import type { QueryIndexApi } from "../../ledger/api.js";
 import { AckStatus } from "../../ledger/api.js";
 import type { Ledger } from "../../ledger/ledger.js";
@@ -105,11 +106,22 @@ export class LiveFeed implements LedgerObserver {
   /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
   private savedHeight: number;
   private healthTimer: NodeJS.Timeout | undefined;
+  /** the highest directory block an anchor record covers, as last reported */
+  private anchoredHeight: number;
 
   constructor(
     private readonly options: LiveFeedOptions,
-    private readonly deps: { ledger: LiveLedger; log: Logger; queries?: QueryIndexApi },
+    private readonly deps: {
+      ledger: LiveLedger;
+      log: Logger;
+      queries?: QueryIndexApi;
+      /** the anchor index (anchor/index.ts): `anchored` events when a record covering new heights is saved */
+      anchors?: { index: { anchoredHeight(): number; forHeight(height: number): BlockAnchor | undefined } };
+    },
   ) {
+    this.anchoredHeight = deps.anchors?.index.anchoredHeight() ?? -1;
+    // records already saved are history, not news: skip past them without sending
+    this.reportAnchors();
     this.savedHeight = deps.ledger.heights().directoryBlockHeight;
     deps.ledger.setObserver(this);
     this.lastHealth = encodeJson(this.healthEvent());
@@ -223,6 +235,7 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes !== undefined) c.minutes = req.minutes;
     if (req.health !== undefined) c.health = req.health;
     if (req.content !== undefined) c.content = req.content;
+    if (req.anchored !== undefined) c.anchored = req.anchored;
     if (query !== undefined) {
       c.query = query;
       this.querying.add(c);
@@ -243,6 +256,7 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes === true) c.minutes = false;
     if (req.health === true) c.health = false;
     if (req.content === true) c.content = false;
+    if (req.anchored === true) c.anchored = false;
     if (req.stopQuery === true) {
       this.querying.delete(c);
       c.query = undefined;
@@ -465,6 +479,8 @@ export class LiveFeed implements LedgerObserver {
 
   blockSaved(height: number): void {
     this.savedHeight = Math.max(this.savedHeight, height);
+    // before the early return: the anchored height follows the chain even while nobody listens
+    this.reportAnchors();
     if (this.connections.size === 0) return;
     const items = savedBlockItems(this.deps.ledger, height);
     if (items === undefined) return;
@@ -484,6 +500,36 @@ export class LiveFeed implements LedgerObserver {
         for (const c of subscribers) this.send(c, event);
       }
       this.status(toHex(transactionId(tx)), AckStatus.DBlockConfirmed, height);
+    }
+  }
+
+  /**
+   * `anchored` events (subscription `anchored`) for records saved since the last look: one per window, in
+   * height order, with the external transaction. forHeight reads the anchor chain's new entry blocks first.
+   */
+  private reportAnchors(): void {
+    const index = this.deps.anchors?.index;
+    if (index === undefined) return;
+    for (;;) {
+      const a = index.forHeight(this.anchoredHeight + 1);
+      if (a === undefined) return;
+      const r = a.record;
+      this.anchoredHeight = Math.max(this.anchoredHeight + 1, r.dbHeightMax);
+      const event = {
+        event: "anchored",
+        dbheightmin: r.dbHeightMin,
+        dbheightmax: r.dbHeightMax,
+        windowmr: toHex(r.windowMR),
+        recordheight: r.recordHeight,
+        anchorrecordentryhash: toHex(a.entryHash),
+        contractaddress: r.ethereum.contractAddress,
+        txid: r.ethereum.txId,
+        blockheight: r.ethereum.blockHeight,
+        blockhash: r.ethereum.blockHash,
+        txindex: r.ethereum.txIndex,
+      };
+      const text = encodeJson(event);
+      for (const c of this.connections) if (c.anchored && !c.closed) this.write(c, text);
     }
   }
 
@@ -567,6 +613,7 @@ function subscribedEvent(c: FeedConnection): Record<string, unknown> {
     health: c.health,
     content: c.content,
     ...(c.query === undefined ? {} : { query: c.query.method }),
+    ...(c.anchored ? { anchored: true } : {}),
   };
 }
 

@@ -15,6 +15,7 @@ interface SubscribeRequest {
   minutes?: boolean;
   health?: boolean;
   content?: boolean;
+  anchored?: boolean;
   fromheight?: number;
   /** subscribe: continue a query from its cursor (querySubscription.ts); unsubscribe: `query: true` stops it */
   query?: QueryFilter;
@@ -85,7 +86,7 @@ function parseRequest(text: string): SubscribeRequest {
     addresses: list("addresses"),
     hashes: list("hashes", HEX64, "a 64-character hex entry hash or transaction ID"),
   };
-  for (const name of ["minutes", "health", "content"] as const) {
+  for (const name of ["minutes", "health", "content", "anchored"] as const) {
     const f = flag(name);
     if (f !== undefined) req[name] = f;
   }
@@ -104,6 +105,7 @@ function parseRequest(text: string): SubscribeRequest {
     "minutes",
     "health",
     "content",
+    "anchored",
     "fromheight",
     ...QUERY_MEMBERS,
     "query",
