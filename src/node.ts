@@ -272,7 +272,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       tls = { keyFile: files.keyFile, certFile: files.certFile };
     }
 
-    const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log });
+    const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log, queries: store.queries, anchors: anchoring });
 
     /** reload-configuration and SIGHUP: re-read the file, apply what applies live (config/index.ts LIVE_KEYS) */
     const reload = (): { config: NodeConfig; restartNeeded: string[] } => {

@@ -6,6 +6,7 @@ export {
   type LiveEvent,
   type LiveHandle,
   type LiveHandlers,
+  type LiveQuery,
   type LiveSubscription,
   liveUrl,
   subscribe,

@@ -3,7 +3,9 @@
  * WebSocket, sends the subscription, hands every event to `onEvent`, and reconnects after a drop with
  * growing pauses. On reconnect it resumes from the block after the last `block` event it saw, so confirmed
  * entries and transactions of the gap are replayed (acknowledgements of the gap are not: they are
- * transient, and a hash subscription receives its current status again instead).
+ * transient, and a hash subscription receives its current status again instead). A `query` subscription
+ * (query-then-subscribe) reconnects from the cursor of the last `match` event it received, so every later match
+ * arrives once, in order, across drops.
  */
 import { readFileSync } from "node:fs";
 import WebSocket from "ws";
@@ -30,6 +32,23 @@ export interface LiveSubscription {
   content?: boolean;
   /** replay saved blocks from this height first (the first connection only; reconnects resume by themselves) */
   fromHeight?: number;
+  /** continue a query extension from its cursor: `match` events, then `caughtup` (docs/api.md §7) */
+  query?: LiveQuery;
+}
+
+/**
+ * The filter of a query extension and a cursor it answered: `chainid` alone continues `chain-entries`,
+ * `extids` (+ `match`, `chainid`) `search-entries`, `address` `address-history`.
+ */
+export interface LiveQuery {
+  chainid?: string;
+  /** hex ext IDs */
+  extids?: string[];
+  match?: "exact" | "prefix";
+  /** FA… or EC… */
+  address?: string;
+  /** a `nextcursor`/`resumecursor` of that method; absent or "": from the first item */
+  cursor?: string;
 }
 
 export interface LiveClientOptions {
@@ -62,6 +81,8 @@ export interface LiveHandle {
   close(): void;
   /** height of the last `block` event received, -1 before any */
   readonly lastHeight: number;
+  /** a query subscription's cursor: past the last `match` received (where a reconnect continues) */
+  readonly cursor: string;
 }
 
 const DEFAULT_RECONNECT_MS = 500;
@@ -82,6 +103,7 @@ export function subscribe(
   const maxPause = options.maxReconnectMs ?? DEFAULT_MAX_RECONNECT_MS;
 
   let lastHeight = -1;
+  let cursor = subscription.query?.cursor ?? "";
   let stopped = false;
   let socket: WebSocket | undefined;
   let timer: NodeJS.Timeout | undefined;
@@ -103,6 +125,11 @@ export function subscribe(
       for (const f of ["minutes", "health", "content"] as const)
         if (subscription[f] !== undefined) req[f] = subscription[f];
       if (from !== undefined) req.fromheight = from;
+      const q = subscription.query;
+      if (q !== undefined) {
+        for (const f of ["chainid", "extids", "match", "address"] as const) if (q[f] !== undefined) req[f] = q[f];
+        req.cursor = cursor;
+      }
       ws.send(JSON.stringify(req));
       handlers.onOpen?.({ reconnect, ...(from !== undefined ? { resumedFrom: from } : {}) });
     });
@@ -115,6 +142,12 @@ export function subscribe(
         return;
       }
       if (event.event === "block" && typeof event.height === "number") lastHeight = Math.max(lastHeight, event.height);
+      if (
+        (event.event === "match" || event.event === "caughtup") &&
+        typeof event.cursor === "string" &&
+        event.cursor !== ""
+      )
+        cursor = event.cursor;
       handlers.onEvent(event);
     });
     ws.on("unexpected-response", (_req, res) => {
@@ -149,6 +182,9 @@ export function subscribe(
     },
     get lastHeight() {
       return lastHeight;
+    },
+    get cursor() {
+      return cursor;
     },
   };
 }

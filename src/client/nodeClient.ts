@@ -412,6 +412,14 @@ export class NodeClient {
     return this.call("address-history", params);
   }
   /**
+   * `proof`: a self-contained proof of a saved entry (entry, receipt branch, directory block header, the
+   * majority's signatures and the authority changes from genesis), to check with no node
+   * (`ledgerd-wallet proof --verify`). Not yet signed by the next block → RpcError -32000.
+   */
+  proof(params: V2Params<"proof">) {
+    return this.call("proof", params);
+  }
+  /**
    * Every page of a paged query method, from `params.cursor` (or the start) until `nextcursor` is "": each page
    * as the node answered it (its `resumecursor` is where to go on later, once more is saved).
    */

@@ -20,6 +20,7 @@ import type { EntryBlockJson } from "../protocol/json/entryBlockJson.js";
 import type { EntryJson, TransactionEntryJson } from "../protocol/json/entryJson.js";
 import type { ReceiptJson } from "../protocol/json/receiptJson.js";
 import type { AssetTransactionJson, JsonInteger, TxIoJson } from "../protocol/json/transactionJson.js";
+import type { ProofJson } from "../protocol/proof.js";
 
 export type {
   AdminBlockJson,
@@ -444,6 +445,13 @@ export interface AddressHistoryResult extends PageCursors {
   }[];
 }
 
+/** `proof` (extension, docs/api.md §5.8): an entry hash. */
+export interface ProofParams {
+  hash: string;
+}
+/** A self-contained proof of an entry (protocol/proof.ts: format, derivation of the authority set, verifier). */
+export type ProofResult = ProofJson;
+
 // ───────────────────────────── the contract ─────────────────────────────
 
 /** One method: what the client sends as `params` and what the node answers as `result`. */
@@ -503,6 +511,7 @@ export interface V2Methods {
   "search-entries": Method<SearchEntriesParams, SearchEntriesResult>;
   "search-chains": Method<SearchChainsParams, SearchChainsResult>;
   "address-history": Method<AddressHistoryParams, AddressHistoryResult>;
+  proof: Method<ProofParams, ProofResult>;
 }
 
 /** Every `/debug` method (spec §4.2). */
@@ -568,6 +577,7 @@ export const V2_METHOD_NAMES: { readonly [M in keyof V2Methods]: MethodOrigin } 
   "search-entries": "extension",
   "search-chains": "extension",
   "address-history": "extension",
+  proof: "extension",
 };
 
 /** Every `/debug` method name, at run time. */

@@ -43,6 +43,9 @@ export const OPTIONS: Record<string, OptionKind> = {
   // receipt
   verify: "flag",
   "anchor-rpc": "value",
+  // proof
+  out: "value",
+  "bootstrap-key": "value",
   // watch
   address: "repeat",
   hash: "repeat",

@@ -17,6 +17,7 @@ import { parseArgs } from "./args.js";
 import { addEntry, chainHead, composeEntryCommand, entries, getEntry } from "./commands/entry.js";
 import { backup, encrypt, importKeys, list, newKey, restore } from "./commands/keys.js";
 import { balance, composeTx, pay } from "./commands/pay.js";
+import { proofCommand } from "./commands/proof.js";
 import { receipt } from "./commands/receipt.js";
 import { describeRpc } from "./commands/submit.js";
 import { watchCommand } from "./commands/watch.js";
@@ -192,6 +193,14 @@ export const COMMANDS: Record<string, Command> = {
     args: [1, 1],
     opts: ["verify", "json", "anchor-rpc"],
     run: receipt,
+  },
+  proof: {
+    usage: "proof <entry hash> [--out FILE] | proof --verify FILE [--anchor-rpc URL] [--bootstrap-key HEX] [--json]",
+    summary:
+      "save the node's self-contained proof of an entry; --verify checks a saved one with no node (signatures, branch, authority set)",
+    args: [1, 1],
+    opts: ["verify", "out", "json", "anchor-rpc", "bootstrap-key"],
+    run: proofCommand,
   },
   watch: {
     usage:

@@ -200,6 +200,19 @@ export const HELP_PAGES: Readonly<Record<string, HelpPage>> = {
     ],
     example: "ledgerd-wallet receipt --verify <entry hash>",
   },
+  proof: {
+    details: [
+      "Saves the node's self-contained proof of a saved entry (the `proof` method), or checks a saved one with no node.",
+      "  --out FILE           write the proof to FILE (default: print it)",
+      "  --verify FILE        check FILE offline: entry hash, Merkle branch to the directory block, the majority's",
+      "                       signatures against the authority set derived from genesis (exit 2 if anything fails)",
+      "  --bootstrap-key HEX  the network's bootstrap key to trust (LOCAL's and MAIN's are known to the wallet)",
+      "  --anchor-rpc URL     also check the anchor's Ethereum transaction at this RPC (needs the network)",
+      "  --json               the verified summary as JSON",
+      "Limits: a proof exists once the block after the entry's is saved (its admin block holds the signatures).",
+    ],
+    example: "ledgerd-wallet proof <entry hash> --out doc.proof && ledgerd-wallet proof --verify doc.proof",
+  },
   watch: {
     details: [
       "Follows the node's live event feed (/live) and prints one line per event; reconnects and resumes by itself.",

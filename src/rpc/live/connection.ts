@@ -3,6 +3,7 @@
  * address or hash to the connections that asked for it.
  */
 import type { FeedEvent } from "./events.js";
+import type { QuerySubscription } from "./querySubscription.js";
 
 /** Close codes the feed uses (4000–4999: private use, RFC 6455 §7.4.2). */
 export const LiveCloseCode = {
@@ -30,9 +31,13 @@ export class FeedConnection {
   minutes = false;
   health = false;
   content = false;
+  /** `anchored` events (a record of the anchor chain covering new heights) */
+  anchored = false;
   closed = false;
   /** live events held back while a replay runs; undefined when none runs */
   queue: FeedEvent[] | undefined;
+  /** the query this connection continues (querySubscription.ts), if any */
+  query: QuerySubscription | undefined;
   /** called when the socket drained (a replay waits on it) */
   onDrain: (() => void) | undefined;
 

@@ -15,9 +15,14 @@
  * index). Every refusal and every dropped slow consumer is counted (`counters()`, /metrics) and warned
  * about, at most one line per LIMIT_LOG_WINDOW_MS with the count since the last.
  *
+ * A subscription may also continue a query extension from its cursor (`match` events, querySubscription.ts).
+ *
  * One connection and the subscription indexes: connection.ts; a client's frame, parsed and checked: request.ts;
  * the events' JSON: events.ts.
  */
+
+import type { BlockAnchor } from "../../anchor/index.js";
+import type { QueryIndexApi } from "../../ledger/api.js";
 import { AckStatus } from "../../ledger/api.js";
 import type { Ledger } from "../../ledger/ledger.js";
 import type { LogMessage } from "../../ledger/messages.js";
@@ -37,6 +42,7 @@ import {
   transactionAddressKeys,
   transactionEvent,
 } from "./events.js";
+import { openQuery } from "./querySubscription.js";
 import { addressKey, FeedRequestError, parseRequest, type SubscribeRequest } from "./request.js";
 
 /** At most one warning line per this many ms for each kind of limit reached (with the count since the last). */
@@ -85,8 +91,10 @@ export interface LiveFeedOptions {
   maxQueuedEvents: number;
   /** how long a replay waits for a full socket to drain before dropping it as slow, ms */
   drainWaitMs: number;
-  /** health check period, ms */
+  /** health check period, ms (query subscriptions look at the index again at the same period) */
   healthPeriodMs: number;
+  /** `match` events a query subscription sends before it lets other work run (one index read each) */
+  queryBatch: number;
 }
 
 export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
@@ -102,6 +110,7 @@ export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
   maxQueuedEvents: 4096,
   drainWaitMs: 5000,
   healthPeriodMs: 1000,
+  queryBatch: 64,
 };
 
 export class LiveFeed implements LedgerObserver {
@@ -110,6 +119,8 @@ export class LiveFeed implements LedgerObserver {
   private readonly byChain = new Map<string, Set<FeedConnection>>();
   private readonly byAddress = new Map<string, Set<FeedConnection>>();
   private readonly byHash = new Map<string, Set<FeedConnection>>();
+  /** connections that continue a query */
+  private readonly querying = new Set<FeedConnection>();
   /**
    * Entry hashes whose reveal is held for its commit (status NotConfirmed), so the commit's arrival can be
    * reported as the entry's acknowledgement. Bounded like the holding queue it mirrors (oldest forgotten).
@@ -134,11 +145,22 @@ export class LiveFeed implements LedgerObserver {
   /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
   private savedHeight: number;
   private healthTimer: NodeJS.Timeout | undefined;
+  /** the highest directory block an anchor record covers, as last reported */
+  private anchoredHeight: number;
 
   constructor(
     private readonly options: LiveFeedOptions,
-    private readonly deps: { ledger: LiveLedger; log: Logger },
+    private readonly deps: {
+      ledger: LiveLedger;
+      log: Logger;
+      queries?: QueryIndexApi;
+      /** the anchor index (anchor/index.ts): `anchored` events when a record covering new heights is saved */
+      anchors?: { index: { anchoredHeight(): number; forHeight(height: number): BlockAnchor | undefined } };
+    },
   ) {
+    this.anchoredHeight = deps.anchors?.index.anchoredHeight() ?? -1;
+    // records already saved are history, not news: skip past them without sending
+    this.reportAnchors();
     this.savedHeight = deps.ledger.heights().directoryBlockHeight;
     deps.ledger.setObserver(this);
     this.lastHealth = encodeJson(this.healthEvent());
@@ -217,6 +239,8 @@ export class LiveFeed implements LedgerObserver {
     for (const k of c.addresses) unindex(this.byAddress, k, c);
     for (const k of c.hashes) unindex(this.byHash, k, c);
     c.queue = undefined;
+    this.querying.delete(c);
+    c.query = undefined;
     c.onDrain?.();
   }
 
@@ -267,6 +291,21 @@ export class LiveFeed implements LedgerObserver {
       throw new FeedRequestError(`fromheight: ${req.fromheight} is beyond the next block (${height + 1})`);
     if (req.fromheight !== undefined && c.queue !== undefined)
       throw new FeedRequestError("fromheight: a replay is already running on this connection");
+    if (req.query !== undefined && c.query !== undefined)
+      throw new FeedRequestError(
+        `${Object.keys(req.query.params)[0]}: this connection already continues a query (one per connection)`,
+      );
+    const content = req.content ?? c.content;
+    const query =
+      req.query === undefined
+        ? undefined
+        : openQuery(
+            req.query.method === "address-history"
+              ? req.query
+              : { ...req.query, params: { ...req.query.params, content } },
+            this.deps.queries,
+            this.deps.ledger,
+          );
     for (const k of req.chains.map((h) => h.toLowerCase())) index(this.byChain, c.chains, k, c);
     for (const k of addressKeys) index(this.byAddress, c.addresses, k, c);
     const hashes = req.hashes.map((h) => h.toLowerCase());
@@ -275,11 +314,17 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes !== undefined) c.minutes = req.minutes;
     if (req.health !== undefined) c.health = req.health;
     if (req.content !== undefined) c.content = req.content;
+    if (req.anchored !== undefined) c.anchored = req.anchored;
+    if (query !== undefined) {
+      c.query = query;
+      this.querying.add(c);
+    }
     this.send(c, subscribedEvent(c));
     // the current status of each new hash, then the health, so a subscriber starts from the truth
     for (const h of hashes) this.send(c, this.currentStatus(h));
     if (req.health === true) this.send(c, this.healthEvent());
     if (req.fromheight !== undefined) void this.replay(c, req.fromheight);
+    if (query !== undefined) void this.pump(c);
   }
 
   private unsubscribe(c: FeedConnection, req: SubscribeRequest): void {
@@ -292,7 +337,69 @@ export class LiveFeed implements LedgerObserver {
     if (req.minutes === true) c.minutes = false;
     if (req.health === true) c.health = false;
     if (req.content === true) c.content = false;
+    if (req.anchored === true) c.anchored = false;
+    if (req.stopQuery === true) {
+      this.querying.delete(c);
+      c.query = undefined;
+    }
     this.send(c, subscribedEvent(c));
+  }
+
+  /**
+   * Send `c`'s query matches from its cursor to the end of what the index holds, then `caughtup` (once); at
+   * most `queryBatch` per turn, and waiting while the socket holds more than a quarter of the limit. One pump
+   * per connection at a time: a call while one runs asks it for another pass.
+   */
+  private async pump(c: FeedConnection): Promise<void> {
+    const q = c.query;
+    if (q === undefined) return;
+    if (q.running) {
+      q.again = true;
+      return;
+    }
+    q.running = true;
+    try {
+      do {
+        q.again = false;
+        let sent = 0;
+        for (;;) {
+          if (c.closed || c.query !== q) return;
+          const one = q.next();
+          if (one.item !== undefined)
+            this.write(c, encodeJson({ event: "match", method: q.method, item: one.item, cursor: one.resumecursor }));
+          if (one.resumecursor !== "") q.cursor = one.resumecursor;
+          if (one.item === undefined || one.nextcursor === "") break;
+          if (++sent % this.options.queryBatch === 0 || c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4)
+            if (!(await this.yieldToSocket(c))) return;
+        }
+        if (!q.synced && !c.closed && c.query === q) {
+          q.synced = true;
+          this.send(c, { event: "caughtup", method: q.method, cursor: q.cursor });
+        }
+      } while (q.again);
+    } catch (e) {
+      if (!(e instanceof FeedRequestError)) throw e;
+      this.send(c, { event: "error", data: e.message });
+    } finally {
+      q.running = false;
+    }
+  }
+
+  /**
+   * Let other work run; while the socket holds more than a quarter of the limit, look again every
+   * QUERY_DRAIN_POLL_MS up to drainWaitMs, then drop `c` as slow. False when `c` is gone.
+   */
+  private async yieldToSocket(c: FeedConnection): Promise<boolean> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const until = Date.now() + this.options.drainWaitMs;
+    while (!c.closed && c.socket.bufferedBytes() > this.options.maxBufferedBytes / 4) {
+      if (Date.now() > until) {
+        this.drop(c, "did not drain while a query subscription caught up");
+        return false;
+      }
+      await new Promise<void>((resolve) => setTimeout(resolve, QUERY_DRAIN_POLL_MS));
+    }
+    return !c.closed;
   }
 
   /**
@@ -453,11 +560,14 @@ export class LiveFeed implements LedgerObserver {
 
   blockSaved(height: number): void {
     this.savedHeight = Math.max(this.savedHeight, height);
+    // before the early return: the anchored height follows the chain even while nobody listens
+    this.reportAnchors();
     if (this.connections.size === 0) return;
     const items = savedBlockItems(this.deps.ledger, height);
     if (items === undefined) return;
     const summary = encodeJson(items.summary);
     for (const c of this.connections) this.sendText(c, summary, items.summary);
+    for (const c of this.querying) void this.pump(c);
     if (this.byChain.size === 0 && this.byHash.size === 0 && this.byAddress.size === 0) return;
     for (const { entryHash: eh, chainId } of items.entries) {
       for (const c of this.byChain.get(chainId) ?? []) this.send(c, this.confirmedEntry(c, eh, chainId, height));
@@ -471,6 +581,36 @@ export class LiveFeed implements LedgerObserver {
         for (const c of subscribers) this.send(c, event);
       }
       this.status(toHex(transactionId(tx)), AckStatus.DBlockConfirmed, height);
+    }
+  }
+
+  /**
+   * `anchored` events (subscription `anchored`) for records saved since the last look: one per window, in
+   * height order, with the external transaction. forHeight reads the anchor chain's new entry blocks first.
+   */
+  private reportAnchors(): void {
+    const index = this.deps.anchors?.index;
+    if (index === undefined) return;
+    for (;;) {
+      const a = index.forHeight(this.anchoredHeight + 1);
+      if (a === undefined) return;
+      const r = a.record;
+      this.anchoredHeight = Math.max(this.anchoredHeight + 1, r.dbHeightMax);
+      const event = {
+        event: "anchored",
+        dbheightmin: r.dbHeightMin,
+        dbheightmax: r.dbHeightMax,
+        windowmr: toHex(r.windowMR),
+        recordheight: r.recordHeight,
+        anchorrecordentryhash: toHex(a.entryHash),
+        contractaddress: r.ethereum.contractAddress,
+        txid: r.ethereum.txId,
+        blockheight: r.ethereum.blockHeight,
+        blockhash: r.ethereum.blockHash,
+        txindex: r.ethereum.txIndex,
+      };
+      const text = encodeJson(event);
+      for (const c of this.connections) if (c.anchored && !c.closed) this.write(c, text);
     }
   }
 
@@ -491,6 +631,7 @@ export class LiveFeed implements LedgerObserver {
   }
 
   private checkHealth(): void {
+    for (const c of this.querying) void this.pump(c);
     const event = this.healthEvent();
     const text = encodeJson(event);
     if (text === this.lastHealth) return;
@@ -569,6 +710,8 @@ function subscribedEvent(c: FeedConnection): Record<string, unknown> {
     minutes: c.minutes,
     health: c.health,
     content: c.content,
+    ...(c.query === undefined ? {} : { query: c.query.method }),
+    ...(c.anchored ? { anchored: true } : {}),
   };
 }
 
@@ -578,6 +721,8 @@ const LIMIT_MESSAGES: Record<FeedLimit, string> = {
   subscriptions: "live feed: subscription refused, the feed holds its most subscriptions",
   slow_consumer: "live feed: dropped a slow consumer",
 };
+/** How often a query subscription waiting for a full socket looks at it again, ms. */
+const QUERY_DRAIN_POLL_MS = 50;
 
 const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
 function isFeedEvent(e: FeedEvent | Record<string, unknown>): e is FeedEvent {

@@ -1,7 +1,7 @@
 /**
  * The `/v2` method table (spec §4.1): method name → handler, grouped by domain. Extras beyond the spec
  * (documented in docs/api.md): tps-rate, and the query extensions chain-entries, search-entries,
- * search-chains, address-history.
+ * search-chains, address-history, proof.
  */
 import type { RpcContext } from "../context.js";
 import type { MethodTable } from "../jsonrpc.js";
@@ -22,6 +22,7 @@ import {
 } from "./blocks.js";
 import { chainHead, entry, pendingEntries, receipt } from "./entries.js";
 import { currentMinute, entryCreditRate, heights, properties, tpsRate } from "./node.js";
+import { proof } from "./proof.js";
 import { addressHistory, chainEntries, searchChains, searchEntries } from "./queries.js";
 import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { pendingTransactions, rawData, transaction } from "./transactions.js";
@@ -76,6 +77,8 @@ export function v2Methods(): MethodTable {
     "search-entries": searchEntries,
     "search-chains": searchChains,
     "address-history": addressHistory,
+    // offline-verifiable proof of an entry (protocol/proof.ts)
+    proof: proof,
   };
   return new Map(Object.entries(table));
 }

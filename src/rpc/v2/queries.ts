@@ -25,7 +25,13 @@ const MAX_LIMIT = 1000;
 /** Most ext IDs a search names (an entry can hold more, but no application searches that deep). */
 const MAX_SEARCH_EXTIDS = 16;
 
-function queries(ctx: RpcContext): QueryIndexApi {
+/**
+ * What the query methods read: the index and the entries' own bytes. The live feed (live/querySubscription.ts)
+ * runs the same methods with its own ledger, so a subscription continues a query exactly.
+ */
+export type QueryContext = Pick<RpcContext, "queries"> & { ledger: Pick<RpcContext["ledger"], "entry"> };
+
+function queries(ctx: QueryContext): QueryIndexApi {
   if (ctx.queries === undefined) throw serverError("Query index unavailable", "this node keeps no query index");
   return ctx.queries;
 }
@@ -95,7 +101,7 @@ function cursors(
 }
 
 /** The JSON of an indexed entry; the entry's own bytes from the ledger (ext IDs; content unless left out). */
-function entryJson(e: IndexedEntry, ctx: RpcContext, content: boolean, withChain: boolean): QueryEntryJson {
+function entryJson(e: IndexedEntry, ctx: QueryContext, content: boolean, withChain: boolean): QueryEntryJson {
   const found = ctx.ledger.entry(e.entryHash);
   const out: QueryEntryJson = {
     entryhash: toHex(e.entryHash),
@@ -114,7 +120,7 @@ function entryJson(e: IndexedEntry, ctx: RpcContext, content: boolean, withChain
  * `chain-entries` {chainid, cursor?, limit?, order?, content?}: a chain's saved entries in ledger order (or
  * reversed), a page at a time; `nextcursor` "" at the end.
  */
-export function chainEntries(params: unknown, ctx: RpcContext): ChainEntriesResult {
+export function chainEntries(params: unknown, ctx: QueryContext): ChainEntriesResult {
   const p = new Params(params);
   const chainId = expectHash(p, "chainid");
   const order = expectOrder(p);
@@ -135,7 +141,7 @@ export function chainEntries(params: unknown, ctx: RpcContext): ChainEntriesResu
  * `search-entries` {extids, match?, chainid?, cursor?, limit?, content?}: saved entries whose ext IDs start
  * with `extids` ("exact": the last equal; "prefix": the last starts with it).
  */
-export function searchEntries(params: unknown, ctx: RpcContext): SearchEntriesResult {
+export function searchEntries(params: unknown, ctx: QueryContext): SearchEntriesResult {
   const p = new Params(params);
   const extIds = expectExtIds(p);
   const match = expectMatch(p);
@@ -160,7 +166,7 @@ export function searchEntries(params: unknown, ctx: RpcContext): SearchEntriesRe
 }
 
 /** `search-chains` {extids, match?, cursor?, limit?}: chains whose first entry's ext IDs start with `extids`. */
-export function searchChains(params: unknown, ctx: RpcContext): SearchChainsResult {
+export function searchChains(params: unknown, ctx: QueryContext): SearchChainsResult {
   const p = new Params(params);
   const extIds = expectExtIds(p);
   const match = expectMatch(p);
@@ -185,7 +191,7 @@ export function searchChains(params: unknown, ctx: RpcContext): SearchChainsResu
  * `address-history` {address, cursor?, limit?, order?}: what saved blocks did with an FA address (asset inputs,
  * outputs) or an EC address (purchases, commits it paid), in ledger order (or reversed).
  */
-export function addressHistory(params: unknown, ctx: RpcContext): AddressHistoryResult {
+export function addressHistory(params: unknown, ctx: QueryContext): AddressHistoryResult {
   const p = new Params(params);
   const text = p.get("address");
   if (typeof text !== "string")

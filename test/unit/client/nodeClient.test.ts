@@ -170,6 +170,8 @@ describe("NodeClient requests", () => {
       ...NODE_METHODS.v2.map((m) => `/v2 ${m}`),
       ...NODE_METHODS.debug.map((m) => `/debug ${m}`),
       ...QUERY_METHODS.map((m) => `/v2 ${m}`),
+      // the offline-verifiable proof extension (not paged)
+      "/v2 proof",
     ].sort();
     assert.deepEqual(sent, expected);
     assert.equal(NODE_METHODS.v2.length, 34, "spec §4.1 lists 34 methods");

@@ -1,0 +1,123 @@
+/**
+ * The proof command: `proof <entry hash> [--out FILE]` saves the node's self-contained proof of an entry;
+ * `proof --verify FILE` checks a saved one with no node at all (protocol/proof.ts verifyProof: hashes, Merkle
+ * branch, the majority's signatures against the authority set derived from genesis), and with --anchor-rpc
+ * also the anchor's external transaction (the same check as `receipt --verify --anchor-rpc`).
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { RpcErrorCode } from "../../../src/client/errors.js";
+import type { ReceiptJson } from "../../../src/client/types.js";
+import { fromHex } from "../../../src/protocol/bytes.js";
+import { ProtocolError } from "../../../src/protocol/errors.js";
+import { LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX, MAIN_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../../src/protocol/genesis.js";
+import { NETWORK_IDS } from "../../../src/protocol/network.js";
+import { type ProofJson, type ProofSummary, verifyProof } from "../../../src/protocol/proof.js";
+import { type Context, json } from "../context.js";
+import { UsageError, WalletError } from "../errors.js";
+import { notFound } from "./entry.js";
+import { expectHash } from "./input.js";
+import { verifyAnchor } from "./receipt.js";
+
+/** Bootstrap keys the wallet knows by network ID: a proof of these networks must name exactly this key. */
+const KNOWN_BOOTSTRAP_KEYS: ReadonlyMap<number, string> = new Map([
+  [NETWORK_IDS.LOCAL, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX],
+  [NETWORK_IDS.MAIN, MAIN_BOOTSTRAP_PUBLIC_KEY_HEX],
+]);
+
+export async function proofCommand(ctx: Context): Promise<void> {
+  if (ctx.args.flags.has("verify")) return verifySaved(ctx);
+  const hash = expectHash(ctx.pos(0), "entry hash");
+  const proof = await ctx
+    .client()
+    .proof({ hash })
+    .catch((err: unknown) =>
+      notFound(
+        err,
+        RpcErrorCode.ReceiptCreation,
+        `no proof for entry ${hash}: the entry is unknown or not yet in a saved directory block`,
+        "wait for DBlockConfirmed (add-entry --wait-confirmed) and try again",
+      ),
+    );
+  const out = ctx.args.values.get("out");
+  if (out === undefined) {
+    ctx.out(json(proof));
+    return;
+  }
+  writeFileSync(out, `${json(proof)}\n`);
+  ctx.out(`Proof of entry ${hash} saved to ${out} (check it anywhere: ledgerd-wallet proof --verify ${out})`);
+}
+
+async function verifySaved(ctx: Context): Promise<void> {
+  const file = ctx.pos(0);
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new UsageError(`cannot read ${file}: ${(e as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (e) {
+    throw new WalletError(`proof does NOT verify: ${file} is not JSON (${(e as Error).message})`);
+  }
+  let summary: ProofSummary;
+  try {
+    summary = verifyProof(parsed, { trustedBootstrapKey: trustedKey(ctx, parsed) });
+  } catch (e) {
+    if (e instanceof ProtocolError) throw new WalletError(`proof does NOT verify: ${e.message}`);
+    throw e;
+  }
+  const anchorRpc = ctx.args.values.get("anchor-rpc");
+  let anchorLines: string[] = [];
+  if (anchorRpc !== undefined) {
+    const p = parsed as ProofJson;
+    if (p.anchor === undefined)
+      throw new WalletError("the proof holds no anchor: its directory block was not anchored when it was saved");
+    const asReceipt = {
+      ethereum: p.anchor,
+      anchortransactionhash: p.anchor.txid,
+      directoryblockkeymr: summary.directoryblockkeymr,
+    } as unknown as ReceiptJson;
+    anchorLines = await verifyAnchor(
+      asReceipt,
+      fromHex(summary.directoryblockkeymr),
+      summary.directoryblockheight,
+      anchorRpc,
+    );
+  }
+  if (ctx.args.flags.has("json")) {
+    ctx.out(json(summary));
+    return;
+  }
+  ctx.out(`Proof verified (no node asked): entry ${summary.entryhash}`);
+  ctx.out(`  of chain ${summary.chainid}, ${summary.extids.length} ext ID(s), ${summary.contentbytes} content byte(s)`);
+  ctx.out(
+    `  is in directory block ${summary.directoryblockkeymr} (height ${summary.directoryblockheight}, ${new Date(summary.directoryblocktimestamp * 1000).toISOString()})`,
+  );
+  ctx.out(
+    `  signed by ${summary.signed} of ${summary.federated} federated servers (${summary.needed} needed), the set derived from ${summary.changeblocks} authority change block(s) since genesis`,
+  );
+  const known = KNOWN_BOOTSTRAP_KEYS.has(summary.networkid) || ctx.args.values.has("bootstrap-key");
+  ctx.out(
+    `  trust root: bootstrap key ${summary.bootstrapkey}${known ? " (the network's, as this wallet knows it)" : " (NOT pinned: compare it with your network's, or pass --bootstrap-key)"}`,
+  );
+  if (summary.anchor !== undefined && anchorRpc === undefined)
+    ctx.out(
+      `  anchored in window root ${summary.anchor.windowmr}, transaction ${summary.anchor.txid} (check it with --anchor-rpc)`,
+    );
+  for (const line of anchorLines) ctx.out(line);
+}
+
+/** The bootstrap key the proof must name: --bootstrap-key, else the wallet's for a known network ID. */
+function trustedKey(ctx: Context, parsed: unknown): Uint8Array | undefined {
+  const given = ctx.args.values.get("bootstrap-key");
+  if (given !== undefined) {
+    if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new UsageError("--bootstrap-key: expected 64 hex characters");
+    return fromHex(given.toLowerCase());
+  }
+  const header = (parsed as { directoryblockheader?: unknown } | null)?.directoryblockheader;
+  if (typeof header !== "string" || !/^[0-9a-f]{10}/.test(header)) return undefined;
+  const known = KNOWN_BOOTSTRAP_KEYS.get(Number.parseInt(header.slice(2, 10), 16));
+  return known === undefined ? undefined : fromHex(known);
+}
