@@ -34,7 +34,7 @@ import {
   type SavedBlockInfo,
 } from "./close.js";
 import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
-import { LedgerError } from "./errors.js";
+import { LedgerError, nodeUnavailable } from "./errors.js";
 import {
   type CallerAddress,
   callerSource,
@@ -292,6 +292,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   }
 
   private assertWritable(): void {
+    // close() has begun: a write now could miss the final flush (a retry at the restarted node is safe)
+    if (this.closed) throw nodeUnavailable("the node is stopping");
     if (!this.producing)
       throw new LedgerError({
         code: "NOT_PRODUCING",
