@@ -77,7 +77,7 @@ interface CachedBlock<B> {
 /** The reads of LedgerApi: everything but the writes and the node's clock and producing state. */
 export type LedgerReads = Omit<
   LedgerApi,
-  "submitCommit" | "submitReveal" | "submitTransaction" | "currentMinute" | "isBooted"
+  "submitCommit" | "submitReveal" | "submitTransaction" | "writeOutcomes" | "currentMinute" | "isBooted"
 >;
 
 /**

@@ -10,6 +10,7 @@
 import { statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { WriteOutcome } from "../ledger/writeOutcome.js";
 import { JOURNAL_DIR } from "../store/journal.js";
 
 /** What the scrape-time gauges read. */
@@ -32,9 +33,6 @@ export interface MetricsSources {
 
 /** What a JSON-RPC call ended as, for `ledgerd_rpc_requests_total{outcome}`. */
 export type CallOutcome = "ok" | "client_error" | "server_error";
-
-/** Kinds of write the API accepts. */
-export type WriteKind = "commit" | "reveal" | "transaction";
 
 /** Methods counted under their own name; anything else a client sends is counted as "other". */
 export type KnownMethods = ReadonlySet<string>;
@@ -312,9 +310,13 @@ export class NodeMetrics {
       }
   }
 
-  /** A write the ledger accepted, or refused with `reason` (a LedgerError code). */
-  write(kind: WriteKind, reason?: string): void {
-    this.writes.inc({ kind, outcome: reason === undefined ? "accepted" : "refused", reason: reason ?? "" });
+  /** A write the ledger accepted, or refused with a LedgerError code (node.ts subscribes it to writeOutcomes). */
+  write(o: WriteOutcome): void {
+    this.writes.inc({
+      kind: o.kind,
+      outcome: o.refused === undefined ? "accepted" : "refused",
+      reason: o.refused ?? "",
+    });
   }
 
   /** A block closed in `seconds` of main-thread time. */
