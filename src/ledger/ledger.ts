@@ -198,7 +198,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
       // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
       // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
-      // ~4 % of a loaded node's main thread (docs/performance.md, "Issue 16, eighth session").
+      // ~4 % of a loaded node's main thread (docs/performance.md §Writes).
       const from = options.from;
       let source: string | null | undefined; // null: read, and no source (an unknown address)
       if (from !== undefined && wouldHold(this.state, hash, timeMs)) {

@@ -42,7 +42,7 @@ export type KnownMethods = ReadonlySet<string>;
  * a loaded node's tail reaches 100s of ms.
  */
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-/** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md). */
+/** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md §"Block close"). */
 const CLOSE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**

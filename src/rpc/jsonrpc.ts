@@ -113,7 +113,7 @@ const RESULT_END = 0x7d; // "}"
  * with ANSWER_HEADROOM free bytes before it and the answer's closing brace after it, so that a single request
  * answered by it is sent as one Buffer with the request's id written into the headroom (`answerBytes`) — no
  * per-request string of the view's size built, flattened and UTF-8-encoded by uWebSockets: ~23 → ~10 µs of CPU
- * per request for a 37 KB answer in a bare uWebSockets.js test (docs/performance.md §Reads, change 9).
+ * per request for a 37 KB answer in a bare uWebSockets.js test (docs/performance.md §Reads).
  */
 export class JsonText<T = unknown> implements Serialized<T> {
   declare readonly __of?: T;
