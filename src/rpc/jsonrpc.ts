@@ -10,6 +10,8 @@
  * - a batch (array) answers an array in the same order with HTTP 200; an empty batch is one -32600;
  * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
  */
+
+import { InvariantError } from "../errors.js";
 import type { CallRecord, RpcContext } from "./context.js";
 import {
   internalError,
@@ -179,7 +181,7 @@ export class JsonText<T = unknown> implements Serialized<T> {
   }
 
   toJSON(): never {
-    throw new TypeError("JsonText: serialise with encodeJson");
+    throw new InvariantError("JsonText: serialise with encodeJson");
   }
 }
 
