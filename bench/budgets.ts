@@ -30,7 +30,7 @@ const MiB = 1024 * 1024;
 /**
  * Main-thread CPU time a block close may take, ms: 10,000 entries in 50 chains. DESIGN §6's target for a
  * close (no request waits > 100 ms meanwhile) with room for a slow machine; 61–130 ms measured in all
- * (docs/performance.md, block close).
+ * (docs/performance.md §"Block close").
  */
 export const CLOSE_BUDGET_MS = 250;
 export const CLOSE_CHAINS = BIG_BLOCK.chains;

@@ -1,5 +1,5 @@
 /**
- * Per-thread memory of a running node, for breaking its anonymous RSS down (docs/performance.md, Memory).
+ * Per-thread memory of a running node, for breaking its anonymous RSS down (docs/performance.md §Memory).
  * Loaded with `--import`, so every thread started with the node's own flags loads it too (the block-set
  * writer; not the verify pool's threads, which piscina starts with flags of its own):
  *

@@ -34,7 +34,7 @@ const IN_FLIGHT = 500;
 /**
  * Most bytes the open block may hold per entry: 2,000 leaves the 6-s blocks of a 4,000-entries/s run
  * (24,000 entries, two blocks alive while one is saved) at ~100 MB. Measured 3,545 before the byte arena,
- * 1,459–1,480 after (docs/performance.md, Memory).
+ * 1,459–1,480 after (docs/performance.md §Memory).
  */
 export const OPEN_BLOCK_BYTES_LIMIT = 2000;
 

@@ -24,7 +24,6 @@ import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
 import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
-import { countWrites } from "./monitor/writeOutcomes.js";
 import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
@@ -211,6 +210,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       ...(checker instanceof PoolVerifier ? { verifyUtilization: () => checker.utilization() } : {}),
     });
     events.blockSaved = (info) => monitor.blockSaved(info);
+    // ledgerd_writes_total: one count per submit's outcome, as the ledger tells it (ledger/writeOutcome.ts)
+    ledger.writeOutcomes.subscribe((o) => monitor.metrics.write(o));
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     for (const warning of secretWarnings(config)) log.warn(warning);
@@ -291,7 +292,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         ...(config.httpFront ? { front: { socketPath: frontSocketPath(dirname(dataDir)) } } : {}),
       },
       {
-        ledger: countWrites(ledger, monitor.metrics),
+        ledger,
         queries: store.queries,
         log,
         anchors: anchoring,

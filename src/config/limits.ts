@@ -37,7 +37,6 @@ export const DEBUG_API_MODES = ["off", "readonly", "readwrite"] as const;
 /** Signature-verification worker threads beyond this are a typo: the pool cannot use more than the cores. */
 export const MAX_VERIFY_THREADS = 256;
 
-export const LOG_LEVELS: readonly LogLevel[] = ["debug", "info", "warning", "error", "none"];
 /** Accepted level words: ours plus the reference's (logrus/syslog names and the console's "standard"). */
 export const LOG_LEVEL_WORDS: Readonly<Record<string, LogLevel>> = {
   debug: "debug",

@@ -16,6 +16,7 @@ import type { AssetBlock } from "../protocol/fblock.js";
 import type { Receipt } from "../protocol/receipt.js";
 import type { Transaction } from "../protocol/transaction.js";
 import type { CallerAddress } from "./holdingPolicy.js";
+import type { WriteOutcomes } from "./writeOutcome.js";
 
 /** Spec §3 statuses. */
 export const AckStatus = {
@@ -109,6 +110,8 @@ export interface PendingTransaction {
 
 export interface LedgerApi {
   // ── writes (resolve after durable journaling; throw LedgerError) ──
+  /** each submit's outcome, told once (writeOutcome.ts): the intake's counters and the metrics subscribe */
+  readonly writeOutcomes: WriteOutcomes;
   submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }>;
   /**
    * `options.kind` (optional, compatible extension): "chain" when the client called reveal-chain. Without a

@@ -1,7 +1,7 @@
 /**
  * The open block's bytes (entries, commits, their hashes) copied into a few large chunks, so that the
  * process list holds views of shared memory instead of one ArrayBuffer per field. Measured on a heap snapshot
- * of an open block of 12,202 entries (docs/performance.md, Memory): per entry one 8 KiB slab of Node's Buffer
+ * of an open block of 12,202 entries (docs/performance.md §Memory): per entry one 8 KiB slab of Node's Buffer
  * pool was kept alive by the reveal's bytes (hex-decoded into the pool), plus five small ArrayBuffers (the
  * commit, a copy of the entry made by its decoder, three 32-byte hashes), each with its own heap object and
  * malloc'ed backing store.

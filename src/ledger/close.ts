@@ -242,7 +242,7 @@ export class BlockCloser {
   /**
    * Save a closed block set: pack its records one event-loop turn after the build, so requests that
    * arrived during the build are answered in between and none waits for the build and the packing
-   * together (docs/performance.md, block close); the writer thread then applies them.
+   * together (docs/performance.md §"Block close"); the writer thread then applies them.
    */
   private async saveClosed(write: BlockSetWrite, marker: Promise<void> | undefined): Promise<void> {
     await new Promise<void>((resolve) => setImmediate(resolve));

@@ -5,7 +5,7 @@ import { type Releasable, releaseWhenIdle } from "../idleRelease.js";
  *
  * Decoding a directory block re-checks its body Merkle root, and decoding an entry-credit block parses
  * every commit; profiling the `entry`, `dblock-by-height` and `ack` reads showed that work was ~95 % of
- * those handlers (tools/loadgen, docs/performance.md). The key is the block's own hash, so a cached value
+ * those handlers (tools/loadgen, docs/performance.md §Reads). The key is the block's own hash, so a cached value
  * can never be stale: the same key always denotes the same bytes. Callers still check that the block is
  * saved before they use the cache, so a block dropped by a failed save is not served from here.
  * Cached blocks are shared between readers and must be treated as read-only. Everything is dropped when the

@@ -24,10 +24,20 @@ export type LedgerErrorType =
   | { code: "HOLDING_QUEUE_FULL"; bound: HoldingBound; limit: number; held: number }
   | { code: "NOT_PRODUCING"; info: string } // e.g. MAIN/TEST standalone
   | { code: "STORAGE_FULL"; info: string } // LMDB map/disk full: writes refused, reads served
+  /**
+   * the node cannot take writes now, through no fault of the write: it is stopping, is not in the federation,
+   * has forked, or the replicated log did not take the write. The same write may succeed later or at another node.
+   */
+  | { code: "NODE_UNAVAILABLE"; info: string }
   | { code: "INVALID"; info: string };
 
 /** The reference node's sentence for a repeated commit (spec §7): the `info` of REPEATED_COMMIT. */
 export const REPEATED_COMMIT_INFO = "A commit with equal or greater payment already exists";
+
+/** A write refused because of the node's condition (`info` says which), never because of the write. */
+export function nodeUnavailable(info: string): LedgerError {
+  return new LedgerError({ code: "NODE_UNAVAILABLE", info });
+}
 
 export class LedgerError extends NodeError {
   constructor(readonly type: LedgerErrorType) {

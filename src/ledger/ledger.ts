@@ -34,7 +34,7 @@ import {
   type SavedBlockInfo,
 } from "./close.js";
 import { MINUTES_PER_BLOCK, RECOVERY_PROBE_MS } from "./constants.js";
-import { LedgerError } from "./errors.js";
+import { LedgerError, nodeUnavailable } from "./errors.js";
 import {
   type CallerAddress,
   callerSource,
@@ -60,6 +60,7 @@ import {
 } from "./rules.js";
 import { SavedState } from "./savedState.js";
 import { type LedgerState, type LedgerView, newCounters } from "./state.js";
+import { WriteOutcomes } from "./writeOutcome.js";
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
 const PRODUCING_NETWORKS: readonly NetworkName[] = ["LOCAL", "CUSTOM"];
@@ -83,6 +84,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   /** the state rebuilt from disk after a failed journal write (once per failure), see `rollBack` */
   private rollback: Promise<void> | undefined;
   private closed = false;
+  /** each submit's outcome, once (writeOutcome.ts): the `rejected` counter below, the API intake, the metrics */
+  readonly writeOutcomes = new WriteOutcomes();
   /** the live feed, told of accepted messages and saved blocks (observer.ts) */
   private observer: LedgerObserver | undefined;
 
@@ -116,6 +119,9 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     this.deps = deps;
     this.networkIdValue = networkIdValue;
     this.state = state;
+    this.writeOutcomes.subscribe((o) => {
+      if (o.refused !== undefined) this.state.counters.rejected++;
+    });
     this.closer = new BlockCloser({
       shown,
       store,
@@ -159,8 +165,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   // ───────────────────────────── writes ─────────────────────────────
 
-  // The three submits count their own rejections (try/catch in the method, not a wrapping closure: one
-  // async frame and one promise less per write request).
+  // The three submits tell their outcome (try/catch in the method, not a wrapping closure: one async frame
+  // and one promise less per write request).
   async submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }> {
     try {
       this.assertWritable();
@@ -173,9 +179,10 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       // hashed once: the rules take it with the message (messages.ts), the answer carries it
       const txId = commitTxId(commit);
       await this.accept({ kind: "commit", timeMs, commit, txId });
+      this.writeOutcomes.accepted("commit");
       return { txId, entryHash: commit.entryHash };
     } catch (e) {
-      throw this.rejected(e);
+      throw this.writeOutcomes.refused("commit", e);
     }
   }
 
@@ -191,7 +198,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
       // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
       // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
-      // ~4 % of a loaded node's main thread (docs/performance.md, "Issue 16, eighth session").
+      // ~4 % of a loaded node's main thread (docs/performance.md §Writes).
       const from = options.from;
       let source: string | null | undefined; // null: read, and no source (an unknown address)
       if (from !== undefined && wouldHold(this.state, hash, timeMs)) {
@@ -204,9 +211,10 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       if (from !== undefined) source = this.attributeHeld(hash, from, source);
       await done;
       if (from !== undefined) this.attributeHeld(hash, from, source);
+      this.writeOutcomes.accepted("reveal");
       return { entryHash: hash, chainId: entry.chainId };
     } catch (e) {
-      throw this.rejected(e);
+      throw this.writeOutcomes.refused("reveal", e);
     }
   }
 
@@ -226,9 +234,10 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       const bad = results.findIndex((r) => r !== true);
       if (bad >= 0) throw new LedgerError({ code: "BAD_SIGNATURE", what: `transaction input ${bad}` });
       await this.accept({ kind: "transaction", timeMs, tx });
+      this.writeOutcomes.accepted("transaction");
       return { txId: transactionId(tx) };
     } catch (e) {
-      throw this.rejected(e);
+      throw this.writeOutcomes.refused("transaction", e);
     }
   }
 
@@ -285,13 +294,9 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     return known;
   }
 
-  /** Count a refused write; returns the error for the caller to throw. */
-  private rejected(e: unknown): unknown {
-    this.state.counters.rejected++;
-    return e;
-  }
-
   private assertWritable(): void {
+    // close() has begun: a write now could miss the final flush (a retry at the restarted node is safe)
+    if (this.closed) throw nodeUnavailable("the node is stopping");
     if (!this.producing)
       throw new LedgerError({
         code: "NOT_PRODUCING",

@@ -38,7 +38,7 @@ import type { LedgerView } from "./state.js";
  * Decoded saved directory blocks kept (LRU). Each `entry`, `transaction`, `commit`, `receipt` and
  * `dblock-by-height` read needs one; 64 covers the recent blocks that most reads hit. A directory block
  * is at most 64 B per entry, so 4 MiB of raw bytes is a bound that never binds on today's chains.
- * Without it `entry` served ~5,900 req/s, 95 % of it re-decoding the same block (docs/performance.md).
+ * Without it `entry` served ~5,900 req/s, 95 % of it re-decoding the same block (docs/performance.md §Reads).
  */
 const DIRECTORY_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 4 * 1024 * 1024 } as const;
 /**
@@ -54,8 +54,8 @@ const EC_BLOCK_CACHE = { maxBlocks: 64, maxRawBytes: 16 * 1024 * 1024 } as const
  * decoded and answered, a few times that in heap) holds the recent blocks of busy chains; 1,024 blocks the recent
  * ones of many small chains. An LRU read in a cycle larger than its budget misses every time: at 4 MiB, the quiet
  * `make bench` of 2026-11-25 09:21 (150,000 entries saved) read entry blocks at 1,408 µs CPU each, all misses,
- * against ~20 µs when they fit (docs/performance.md, change 13); a miss no longer re-hashes the body's Merkle tree
- * (`entryBlockByHash`, change 14).
+ * against ~20 µs when they fit (docs/performance.md §Reads); a miss no longer re-hashes the body's Merkle tree
+ * (`entryBlockByHash`).
  */
 const ENTRY_BLOCK_CACHE = { maxBlocks: 1024, maxRawBytes: 8 * 1024 * 1024 } as const;
 
@@ -77,7 +77,7 @@ interface CachedBlock<B> {
 /** The reads of LedgerApi: everything but the writes and the node's clock and producing state. */
 export type LedgerReads = Omit<
   LedgerApi,
-  "submitCommit" | "submitReveal" | "submitTransaction" | "currentMinute" | "isBooted"
+  "submitCommit" | "submitReveal" | "submitTransaction" | "writeOutcomes" | "currentMinute" | "isBooted"
 >;
 
 /**
@@ -190,7 +190,7 @@ export class LedgerQueries implements LedgerReads {
    * A saved entry block, decoded without re-proving its body Merkle root: the block is found by its keyMR or full
    * hash, which this node's close computed over these very bytes (blockBuilder.ts) before it saved them, and no
    * other saved record is re-derived on read either (an entry is not re-hashed against its key). The check was
-   * ~90 % of a read that misses the cache: ~0.7 of ~1.1 ms for a 750-entry block (docs/performance.md, change 14).
+   * ~90 % of a read that misses the cache: ~0.7 of ~1.1 ms for a 750-entry block (docs/performance.md §Reads).
    */
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
     return this.stored(hash, BlockKind.entry, decodeSavedEntryBlock, this.entryBlockCache);
@@ -247,8 +247,8 @@ export class LedgerQueries implements LedgerReads {
    * shows its block (tip and `closing` overlay together, in one turn; close.ts), a save that commits stores what
    * the overlay already showed, a recovery replaces both (ledger.ts `reload`) — so a new tip forgets every
    * remembered head, and the head of a chain extended by a block is read again in the turn that block becomes
-   * visible (with the store read and decode per call this was 775 ns a call, 250 ns now: docs/performance.md,
-   * change 14).
+   * visible (with the store read and decode per call this was 775 ns a call, 250 ns now: docs/performance.md
+   * §Reads).
    * The same keyMR object is returned while it is remembered. Whether the open block holds the chain is read
    * per call (it changes with every first entry of a chain in the block).
    */

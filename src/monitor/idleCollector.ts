@@ -5,7 +5,7 @@
  * was live, and the young generation stayed at its 32 MB maximum, for as long as we watched (30 s and more):
  * its own memory reducer did not act while the node's timers (block clock, health watch) kept running.
  * A full collection in a quiet second gives the free old-space pages back; a second or third one, once V8
- * has seen the low allocation rate, shrinks the young generation too (docs/performance.md, "Memory at rest").
+ * has seen the low allocation rate, shrinks the young generation too (docs/performance.md §"Memory at rest").
  *
  * Rule, checked once a second: a second whose event-loop utilization is below BUSY_UTILIZATION is quiet.
  * After QUIET_SECONDS quiet seconds in a row, up to ROUNDS full collections run, ROUND_SPACING_SECONDS apart,
@@ -34,7 +34,7 @@ export const ROUNDS = 5;
  * Seconds between two collections of one quiet period: rounds at 2, 4, 6, 8, 10 s of quiet. Measured: the young
  * generation shrank at the third round (2-s and 3-s spacing alike) in most runs, at none in one, so an idle node
  * is at its rest size ~6 s after a load ends; 2-s rounds rather than 3-s ones get it there sooner
- * (docs/performance.md, "Memory at rest").
+ * (docs/performance.md §"Memory at rest").
  */
 export const ROUND_SPACING_SECONDS = 2;
 /** Growth of the committed heap over what the last collection left that re-arms the collector, bytes. */

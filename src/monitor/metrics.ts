@@ -10,6 +10,7 @@
 import { statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { WriteOutcome } from "../ledger/writeOutcome.js";
 import { JOURNAL_DIR } from "../store/journal.js";
 
 /** What the scrape-time gauges read. */
@@ -33,9 +34,6 @@ export interface MetricsSources {
 /** What a JSON-RPC call ended as, for `ledgerd_rpc_requests_total{outcome}`. */
 export type CallOutcome = "ok" | "client_error" | "server_error";
 
-/** Kinds of write the API accepts. */
-export type WriteKind = "commit" | "reveal" | "transaction";
-
 /** Methods counted under their own name; anything else a client sends is counted as "other". */
 export type KnownMethods = ReadonlySet<string>;
 
@@ -44,7 +42,7 @@ export type KnownMethods = ReadonlySet<string>;
  * a loaded node's tail reaches 100s of ms.
  */
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5];
-/** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md). */
+/** Block-close buckets, seconds: an empty close takes ~1 ms, 10,000 entries ~0.3 s (docs/performance.md §"Block close"). */
 const CLOSE_BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
 /**
@@ -313,9 +311,13 @@ export class NodeMetrics {
       }
   }
 
-  /** A write the ledger accepted, or refused with `reason` (a LedgerError code). */
-  write(kind: WriteKind, reason?: string): void {
-    this.writes.inc({ kind, outcome: reason === undefined ? "accepted" : "refused", reason: reason ?? "" });
+  /** A write the ledger accepted, or refused with a LedgerError code (node.ts subscribes it to writeOutcomes). */
+  write(o: WriteOutcome): void {
+    this.writes.inc({
+      kind: o.kind,
+      outcome: o.refused === undefined ? "accepted" : "refused",
+      reason: o.refused ?? "",
+    });
   }
 
   /** A block closed in `seconds` of main-thread time. */

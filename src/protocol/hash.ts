@@ -1,6 +1,5 @@
 import * as nodeCrypto from "node:crypto";
 import { createHash } from "node:crypto";
-import { concat } from "./bytes.js";
 
 /**
  * Hashes of wire-format §0.3. node:crypto one-shot `crypto.hash` where available (Node ≥ 20.12):
@@ -32,9 +31,4 @@ export function sha256d(data: Uint8Array): Uint8Array {
 /** First 32 bytes of SHA-512: admin block back-reference hash. */
 export function sha512half(data: Uint8Array): Uint8Array {
   return sha512(data).subarray(0, 32);
-}
-
-/** sha256(a ‖ b) without an intermediate copy beyond one buffer. */
-export function sha256Pair(a: Uint8Array, b: Uint8Array): Uint8Array {
-  return sha256(concat(a, b));
 }

@@ -1,3 +1,4 @@
+import { InvariantError } from "../errors.js";
 import { ZERO_HASH } from "./bytes.js";
 import { sha256 } from "./hash.js";
 
@@ -58,7 +59,8 @@ export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
  * each node has left, right and top. Empty when there is a single leaf.
  */
 export function merkleBranch(leaves: readonly Uint8Array[], index: number): MerkleNode[] {
-  if (index < 0 || index >= leaves.length) throw new RangeError(`leaf index ${index} outside 0..${leaves.length - 1}`);
+  if (index < 0 || index >= leaves.length)
+    throw new InvariantError(`leaf index ${index} outside 0..${leaves.length - 1}`);
   const store = merkleTreeStore(leaves);
   const branch: MerkleNode[] = [];
   let levelStart = 0;

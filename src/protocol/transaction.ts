@@ -188,16 +188,20 @@ export function encodeTransaction(tx: Omit<Transaction, "raw" | "signedPart">): 
   checkAuthorisationCounts(tx);
   tx.rcds.forEach((rcd, i) => {
     checkRcd1(rcd, i);
-    const block = tx.signatures[i]!;
-    if (block.length !== 1 || block[0]!.length !== SIGNATURE_SIZE)
-      throw new ProtocolError(
-        "BAD_SIGNATURE",
-        `transaction.signatures[${i}]`,
-        "an RCD1 signature block holds exactly one 64-byte signature",
-      );
-    w.bytes(rcd).bytes(block[0]!);
+    w.bytes(rcd).bytes(signatureOf(tx.signatures[i]!, i));
   });
   return w.finish().slice();
+}
+
+/** The one signature of input `i`'s RCD1 signature block (encode, validate and the signature checks share it). */
+function signatureOf(block: readonly Uint8Array[], i: number): Uint8Array {
+  if (block.length !== 1 || block[0]!.length !== SIGNATURE_SIZE)
+    throw new ProtocolError(
+      "BAD_SIGNATURE",
+      `transaction.signatures[${i}]`,
+      "an RCD1 signature block holds exactly one 64-byte signature",
+    );
+  return block[0]!;
 }
 
 function checkRcd1(rcd: Uint8Array, i: number): void {
@@ -257,13 +261,7 @@ export function validateTransaction(tx: Transaction, rate: bigint): void {
     checkRcd1(rcd, i);
     if (!bytesEqual(sha256d(rcd), tx.inputs[i]!.address))
       throw new ProtocolError("BAD_RCD", `transaction.inputs[${i}].address`, `does not match the hash of RCD ${i}`);
-    const block = tx.signatures[i]!;
-    if (block.length !== 1 || block[0]!.length !== SIGNATURE_SIZE)
-      throw new ProtocolError(
-        "BAD_SIGNATURE",
-        `transaction.signatures[${i}]`,
-        "an RCD1 signature block holds exactly one 64-byte signature",
-      );
+    signatureOf(tx.signatures[i]!, i);
   });
   const totalIn = sumAmounts(tx.inputs, "inputs");
   const totalOut = sumAmounts(tx.ecOutputs, "ecOutputs", sumAmounts(tx.outputs, "outputs"));
@@ -285,14 +283,11 @@ export function transactionSignatureChecks(
     throw new ProtocolError("BAD_RCD", "transaction.rcds", "every input needs one RCD and one signature block");
   return tx.rcds.map((rcd, i) => {
     checkRcd1(rcd, i);
-    const block = tx.signatures[i]!;
-    if (block.length !== 1)
-      throw new ProtocolError(
-        "BAD_SIGNATURE",
-        `transaction.signatures[${i}]`,
-        "an RCD1 signature block holds exactly one signature",
-      );
-    return { publicKey: rcd.subarray(1, RCD1_SIZE), message: tx.signedPart, signature: block[0]! };
+    return {
+      publicKey: rcd.subarray(1, RCD1_SIZE),
+      message: tx.signedPart,
+      signature: signatureOf(tx.signatures[i]!, i),
+    };
   });
 }
 

@@ -21,6 +21,12 @@ export const RpcCode = {
   MissingChainHead: -32009,
   ReceiptCreation: -32010,
   RepeatedCommit: -32011,
+  /**
+   * The node cannot take a write now, through no fault of the write (stopping, not producing, not in the
+   * federation, forked, storage refused, the replicated log unavailable): retryable, later or at another node.
+   * Not -32001/-32003, which the wallet service answers (locked, wrong passphrase), nor the reference's -32008..-32011.
+   */
+  NodeUnavailable: -32050,
 } as const;
 export type RpcCode = (typeof RpcCode)[keyof typeof RpcCode];
 
@@ -83,6 +89,14 @@ export function serverError(message: string, data: string): RpcError {
   return new RpcError(RpcCode.ServerError, message, data);
 }
 
+/**
+ * -32050: a node condition refused the write (`data` says which); the write itself may be fine, and the same
+ * request may succeed later or at another node. Nothing changed.
+ */
+export function nodeUnavailable(message: string, data: string): RpcError {
+  return new RpcError(RpcCode.NodeUnavailable, message, data);
+}
+
 /** What was looked up and not found: the three -32008 messages of the reference node. */
 export type NotFoundKind = "Block" | "Entry" | "Object";
 
@@ -140,11 +154,15 @@ function ledgerRejection(type: LedgerErrorType): string {
     case "HOLDING_QUEUE_FULL":
     case "NOT_PRODUCING":
     case "STORAGE_FULL":
+    case "NODE_UNAVAILABLE":
       return type.code;
   }
 }
 
-/** Map a ledger rejection: the submission was wrong for the current state → -32602, except node conditions. */
+/**
+ * Map a ledger rejection: the submission was wrong for the current state → -32602; the holding queue's bound
+ * → -32000 "Node busy" (the sender's own reveals fill it); the node's conditions → -32050, retryable.
+ */
 function fromLedgerError(type: LedgerErrorType): RpcError {
   switch (type.code) {
     case "REPEATED_COMMIT":
@@ -152,9 +170,11 @@ function fromLedgerError(type: LedgerErrorType): RpcError {
     case "HOLDING_QUEUE_FULL":
       return serverError("Node busy", holdingQueueFull(type));
     case "NOT_PRODUCING":
-      return serverError("Not accepting submissions", type.info);
+      return nodeUnavailable("Not accepting submissions", type.info);
     case "STORAGE_FULL":
-      return serverError("Storage full", `${type.info}; reads are still served`);
+      return nodeUnavailable("Storage full", `${type.info}; reads are still served`);
+    case "NODE_UNAVAILABLE":
+      return nodeUnavailable("Node unavailable", type.info);
     default:
       return invalidParams(ledgerRejection(type));
   }

@@ -8,7 +8,7 @@
  * would drop, and otherwise connects to uWS on a Unix socket and copies both directions for the rest of the
  * connection. uWS learns the client's address from a PROXY v2 header (`getProxiedRemoteAddressAsText`).
  *
- * Cost: every byte of every request passes through this JavaScript twice (docs/performance.md), hence off by
+ * Cost: every byte of every request passes through this JavaScript twice (docs/performance.md §"`-httpfront`"), hence off by
  * default. Only the first request of a connection is checked; later ones on a kept-alive connection meet
  * uWS as they would without the front. Plain HTTP only (the front does not terminate TLS).
  */

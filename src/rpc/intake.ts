@@ -2,7 +2,9 @@
  * Message intake of the API: every write method (commit-*, reveal-*, asset-submit, send-raw-message)
  * hands its decoded message to the ledger through here. It holds the network-testing knobs of the debug
  * API (spec §4.2 drop-rate / delay) as mutable state, and counts what went through for `summary` and
- * `tps-rate`.
+ * `tps-rate`: `received` and `dropped` here, `accepted` and `rejected` from the ledger's write outcomes
+ * (ledger/writeOutcome.ts, one event the metrics hear too; writes the node itself submits, e.g. anchors,
+ * count as accepted or rejected as well).
  *
  * - delay: each message reaches the ledger `delayMs` milliseconds after its HTTP request arrived (the
  *   caller's answer waits too). Counted from the request's arrival, so a batch of N writes waits the delay
@@ -15,6 +17,7 @@
 import { randomInt } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { MAX_DELAY_MS } from "../config/limits.js";
+import type { WriteOutcome, WriteOutcomes } from "../ledger/writeOutcome.js";
 import { serverError } from "./errors.js";
 
 /** Largest drop rate, per mille (every message dropped). */
@@ -47,11 +50,13 @@ export class MessageIntake {
   /**
    * @param options.dropRatePerMille initial drop rate (0..1000)
    * @param options.delayMs initial delay (0..MAX_DELAY_MS), milliseconds
+   * @param deps.writeOutcomes the ledger's write outcomes: accepted and rejected are counted from them
    */
-  constructor(options: { dropRatePerMille: number; delayMs: number }) {
+  constructor(options: { dropRatePerMille: number; delayMs: number }, deps: { writeOutcomes: WriteOutcomes }) {
     this.dropRate = clamp(options.dropRatePerMille, 0, MAX_DROP_RATE);
     this.delay = clamp(options.delayMs, 0, MAX_DELAY_MS);
     this.startedMs = Date.now();
+    deps.writeOutcomes.subscribe(this.outcome);
   }
 
   /** Current drop rate, messages per 1000. */
@@ -95,22 +100,20 @@ export class MessageIntake {
         `the debug drop rate (${this.dropRate} per 1000) dropped this ${kind}: it was not processed; send it again`,
       );
     }
-    try {
-      const result = await send();
-      this.counters.accepted++;
-      this.countAccepted();
-      return result;
-    } catch (e) {
-      this.counters.rejected++;
-      throw e;
-    }
+    return send();
   }
 
-  private countAccepted(): void {
+  /** One write's outcome, from the ledger (made once, as a field: it is subscribed, and called per write). */
+  private readonly outcome = (o: WriteOutcome): void => {
+    if (o.refused !== undefined) {
+      this.counters.rejected++;
+      return;
+    }
+    this.counters.accepted++;
     const second = Math.floor(Date.now() / 1000);
     this.perSecond.set(second, (this.perSecond.get(second) ?? 0) + 1);
     for (const s of this.perSecond.keys()) if (s <= second - INSTANT_WINDOW_SECONDS) this.perSecond.delete(s);
-  }
+  };
 
   /**
    * Accepted messages per second: `total` = since the node started, `instant` = over the last 10 s.

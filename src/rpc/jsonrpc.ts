@@ -11,6 +11,7 @@
  * - requests without `id` still get a response with `"id": null` (no notifications, as the reference).
  */
 import { closestName } from "../config/suggest.js";
+import { InvariantError } from "../errors.js";
 import type { CallRecord, RpcContext } from "./context.js";
 import {
   internalError,
@@ -140,7 +141,7 @@ const RESULT_END = 0x7d; // "}"
  * with ANSWER_HEADROOM free bytes before it and the answer's closing brace after it, so that a single request
  * answered by it is sent as one Buffer with the request's id written into the headroom (`answerBytes`) — no
  * per-request string of the view's size built, flattened and UTF-8-encoded by uWebSockets: ~23 → ~10 µs of CPU
- * per request for a 37 KB answer in a bare uWebSockets.js test (docs/performance.md §Reads, change 9).
+ * per request for a 37 KB answer in a bare uWebSockets.js test (docs/performance.md §Reads).
  */
 export class JsonText<T = unknown> implements Serialized<T> {
   declare readonly __of?: T;
@@ -206,7 +207,7 @@ export class JsonText<T = unknown> implements Serialized<T> {
   }
 
   toJSON(): never {
-    throw new TypeError("JsonText: serialise with encodeJson");
+    throw new InvariantError("JsonText: serialise with encodeJson");
   }
 }
 

@@ -109,7 +109,10 @@ export class RpcServer {
     const config = deps.getConfig();
     this.ctx = {
       ...deps,
-      intake: new MessageIntake({ dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs }),
+      intake: new MessageIntake(
+        { dropRatePerMille: config.dropRatePerMille, delayMs: config.delayMs },
+        { writeOutcomes: deps.ledger.writeOutcomes },
+      ),
       views: new ViewCache(),
       addresses: new AddressCache(),
       entryAnswers: new AnswerCache(),

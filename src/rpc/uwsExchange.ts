@@ -39,7 +39,7 @@ const decoder = new TextDecoder();
  * one shape, instead of every header copied into a dictionary: each header name used as a key had to be hashed
  * and looked up in V8's string table, and every store and load went through a megamorphic cache (~0.3 µs of
  * the ~2.5 µs the node spent per `heights` request over a bare uWebSockets.js server; perf, docs/performance.md
- * §Reads, change 15). A header the server does not read is not kept.
+ * §Reads). A header the server does not read is not kept.
  */
 export type RequestHeaders = {
   host: string | undefined;

@@ -5,7 +5,7 @@
  * the ledger drops the block). Saved blocks never change, so a view can never be stale.
  *
  * Why: `dblock-by-height` spent most of its ~100 µs re-deriving the block's hashes (a Merkle tree) and hex
- * for every call (docs/performance.md, hot spot 1); explorers ask for the same recent heights over and over.
+ * for every call (docs/performance.md §Reads); explorers ask for the same recent heights over and over.
  * Views are shared between answers and must be treated as read-only.
  */
 export class ViewCache {

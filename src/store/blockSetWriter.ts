@@ -24,8 +24,8 @@ interface Pending {
  * Young generation of the writer thread, MB. A save makes two short-lived views per record (forEachRecord) and
  * nothing that lives on, yet V8 grew the thread's young generation to the 32 MB maximum under a write load and
  * kept it, resident, for the life of the process (per-thread heap log of 60-s write runs: 40 MB of heap, 32 of it
- * young generation, ~7 MB used; docs/performance.md "The write map landed, V8's heap growing factor, journal
- * posts", item 4). 8 MB is many records' views; their
+ * young generation, ~7 MB used; docs/history/performance-history.md
+ * §"The write map landed, V8's heap growing factor, journal posts (seventh session, 2026-11-28)", item 4). 8 MB is many records' views; their
  * scavenges find almost nothing alive.
  */
 const WRITER_YOUNG_MB = 8;

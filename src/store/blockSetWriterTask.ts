@@ -2,7 +2,7 @@
  * Worker thread of BlockSetWriter: applies record streams (recordStream.ts) to the node's LMDB environment,
  * each in ONE synchronous transaction, and answers once that transaction is flushed to disk. Running the
  * puts here keeps the tens of thousands of puts of a big block close off the main thread, which only
- * packs them (docs/performance.md, block close).
+ * packs them (docs/performance.md §"Block close").
  *
  * Messages in: `{ id, stream }`, or `{ close: true }` (finish the queued writes, close the environment,
  * exit); out: `{ id, ok: true, records, ms }` or `{ id, ok: false, error }`.
@@ -63,7 +63,7 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
 /**
  * Free a stream's bytes now. This thread allocates little of its own, so its garbage collector runs seldom and
  * a stream it no longer references (tens of MB for a block of 20,000 entries) would stay in the process's memory
- * while the node is at rest (docs/performance.md, Memory). Transferring the buffer into a message that is then
+ * while the node is at rest (docs/performance.md §Memory). Transferring the buffer into a message that is then
  * dropped with its channel frees the bytes at once.
  */
 function release(stream: ArrayBuffer): void {

@@ -32,7 +32,7 @@ export type Databases = Record<DbName, BinDb>;
  *   pages straight into the memory map. Without it LMDB copies every page a transaction dirties into a
  *   malloc'ed page and keeps those pages on a list for reuse until the environment closes (`me_dpages`,
  *   liblmdb/mdb.c `mdb_page_free`): a 42,000-entry block dirties ~100,000 pages of the hash-keyed indexes, and
- *   the process kept ~120–400 MiB of anonymous memory for the rest of its life (docs/performance.md, Memory).
+ *   the process kept ~120–400 MiB of anonymous memory for the rest of its life (docs/performance.md §Memory).
  *   With the map written directly those pages are the file's own page cache, which the kernel reclaims.
  * * `journal` keeps LMDB's default: its transactions are small (one group of requests) and frequent, so its
  *   list stays small, and a write map would add a whole-map `msync` to each of its thousands of commits per

@@ -5,7 +5,7 @@
  * Why its own environment: the journal commits hundreds of small transactions per second, and LMDB pays
  * at every commit for merging its free-page list, which a big block save fills with the pages it rewrote
  * (tens of thousands in a store of a million entries). In the main environment that cost grew with the
- * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md, hot spot 4); here the free
+ * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md §Writes); here the free
  * list never holds more than one block's journal.
  *
  * Appends are committed by the process's journal writer thread (journalWriterTask.ts); everything else
@@ -132,8 +132,8 @@ const writerThread = new WriterThread();
  * waiting, so the writer starts its next commit without waiting for this thread. Records appended meanwhile
  * gather in the open group, posted when the first answer comes, instead of one message per event-loop turn:
  * each message costs this thread ~5–20 µs (the structured clone, the transfer, waking the writer), 12.7 % of
- * its busy time under a 64-in-flight write load (docs/performance.md, "Journal posts held while the writer is
- * full"). The records wait as long either way: they could not join a commit already in flight.
+ * its busy time under a 64-in-flight write load (docs/history/performance-history.md
+ * §"The write map landed, V8's heap growing factor, journal posts (seventh session, 2026-11-28)"). The records wait as long either way: they could not join a commit already in flight.
  */
 const MAX_GROUPS_POSTED = 2;
 

@@ -6,6 +6,7 @@
  * ‖ key ‖ value.
  */
 
+import { InvariantError } from "../errors.js";
 import type { DbName } from "./environment.js";
 import { DB_NAMES } from "./keys.js";
 
@@ -32,7 +33,8 @@ export class RecordStreamWriter {
   }
 
   put(db: DbName, key: Uint8Array, value: Uint8Array): void {
-    if (key.length > MAX_KEY_BYTES) throw new RangeError(`record key of ${key.length} bytes (most ${MAX_KEY_BYTES})`);
+    if (key.length > MAX_KEY_BYTES)
+      throw new InvariantError(`record key of ${key.length} bytes (most ${MAX_KEY_BYTES})`);
     const need = this.used + RECORD_HEADER_BYTES + key.length + value.length;
     if (need > this.buf.length) this.grow(need);
     const b = this.buf;
@@ -71,14 +73,14 @@ export function forEachRecord(stream: ArrayBuffer, fn: (db: DbName, key: Uint8Ar
   const b = Buffer.from(stream);
   let at = 0;
   while (at < b.length) {
-    if (at + RECORD_HEADER_BYTES > b.length) throw new RangeError(`record stream truncated at byte ${at}`);
+    if (at + RECORD_HEADER_BYTES > b.length) throw new InvariantError(`record stream truncated at byte ${at}`);
     const db = DB_ORDER[b[at]!];
-    if (db === undefined) throw new RangeError(`record stream: unknown database index ${b[at]} at byte ${at}`);
+    if (db === undefined) throw new InvariantError(`record stream: unknown database index ${b[at]} at byte ${at}`);
     const keyLength = b[at + 1]!;
     const valueLength = b.readUInt32LE(at + 2);
     const keyAt = at + RECORD_HEADER_BYTES;
     const end = keyAt + keyLength + valueLength;
-    if (end > b.length) throw new RangeError(`record stream truncated in the record at byte ${at}`);
+    if (end > b.length) throw new InvariantError(`record stream truncated in the record at byte ${at}`);
     fn(db, b.subarray(keyAt, keyAt + keyLength), b.subarray(keyAt + keyLength, end));
     at = end;
   }

@@ -2,6 +2,8 @@
  * Fixed-width binary records stored as values (docs/ledger.md §Key layout). Encoders and decoders live
  * together so the layout is written down once.
  */
+
+import { InvariantError } from "../errors.js";
 import { ByteReader, U64_MAX } from "../protocol/bytes.js";
 
 /** Where a saved entry is: its entry block, that block's height, and the commit that paid for it. */
@@ -145,7 +147,7 @@ export function decodeChainHead(b: Uint8Array): ChainHead {
 
 /** Balances are u64 (base units or entry credits); a ledger rule keeps them ≥ 0. */
 export function encodeBalance(v: bigint): Uint8Array {
-  if (v < 0n || v > U64_MAX) throw new RangeError(`balance ${v} outside 0..2^64-1`);
+  if (v < 0n || v > U64_MAX) throw new InvariantError(`balance ${v} outside 0..2^64-1`);
   const b = record(8);
   b.writeBigUInt64BE(v, 0);
   return b;

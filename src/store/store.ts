@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { InvariantError } from "../errors.js";
 import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
 import { BlockSetWriter } from "./blockSetWriter.js";
@@ -379,7 +380,7 @@ export class LedgerStore {
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
       this.metaPut(META_KEYS.storeId, id);
       for (const [db, k, v] of blockSetRecords(genesis)) this.dbs[db].putSync(k, v);
-      if (genesis.journalCarry.length > 0) throw new RangeError("a genesis block set carries no journal records");
+      if (genesis.journalCarry.length > 0) throw new InvariantError("a genesis block set carries no journal records");
       indexSavedHeight(this.dbs, genesis.height);
     });
   }

@@ -69,7 +69,8 @@ export class MerkleHasher {
    */
   async root(leaves: readonly Uint8Array[]): Promise<Uint8Array> {
     for (let i = 0; i < leaves.length; i++)
-      if (leaves[i]!.length !== 32) throw new RangeError(`leaves[${i}]: expected 32 bytes, got ${leaves[i]!.length}`);
+      if (leaves[i]!.length !== 32)
+        throw new InvariantError(`leaves[${i}]: expected 32 bytes, got ${leaves[i]!.length}`);
     if (this.closed) throw new WorkerPoolError({ code: "POOL_CLOSED", what: "Merkle root" });
     const n = leaves.length;
     if (n < 2 || n < this.threshold) return merkleRoot(leaves);

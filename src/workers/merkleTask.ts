@@ -2,6 +2,8 @@
  * Piscina task (runs in a worker thread): the root of one aligned subtree of a Merkle tree.
  * Loaded by its compiled path, `new URL("./merkleTask.js", import.meta.url)`.
  */
+
+import { InvariantError } from "../errors.js";
 import { sha256 } from "../protocol/hash.js";
 
 /** A subtree: its leaves packed 32 bytes each (moved, not copied), and how many levels to hash. */
@@ -19,9 +21,9 @@ export interface SubtreeTask {
 export function subtreeRoot(task: SubtreeTask): Uint8Array {
   const { leaves, height } = task;
   if (leaves.length === 0 || leaves.length % 32 !== 0)
-    throw new RangeError(`leaves: ${leaves.length} bytes is not a positive multiple of 32`);
+    throw new InvariantError(`leaves: ${leaves.length} bytes is not a positive multiple of 32`);
   let width = leaves.length / 32;
-  if (width > 2 ** height) throw new RangeError(`${width} leaves do not fit under a subtree of height ${height}`);
+  if (width > 2 ** height) throw new InvariantError(`${width} leaves do not fit under a subtree of height ${height}`);
   // In place: parent i (bytes 32i..) is written after its children (64i..) were read, and never over a later child.
   const pair = new Uint8Array(64);
   for (let level = 0; level < height; level++) {

@@ -34,7 +34,7 @@ export const MIN_TASK_BATCH = 16;
  * (piscina's default) a task queued for a busy thread waits on the MAIN thread until the running one's
  * result has been handled there, and only then is posted: the worker idles for that round trip and every
  * queued check waits for the event loop (at 64 writes in flight a commit's signature check waited longer
- * than it took; docs/performance.md §"Writes: what a request waits on"). Posted at once, tasks run back to
+ * than it took; docs/history/performance-history.md §"Writes: what a request waits on at 64 in flight (2026-11-28, branch perf-writes)"). Posted at once, tasks run back to
  * back in the worker. A sync task cannot interleave with another, so this changes only where the queue is.
  */
 export const TASKS_PER_THREAD = 4;

@@ -6,6 +6,7 @@
  *   publicKey (32) ‖ signature (64) ‖ message length (u32 little-endian) ‖ message
  */
 import { verifyEd25519 } from "../crypto/ed25519.js";
+import { InvariantError } from "../errors.js";
 import type { SignatureCheck } from "./verifier.js";
 
 /** Bytes of a record before its message: key 32 + signature 64 + length 4. */
@@ -54,10 +55,11 @@ export function verifyPacked(batch: SignatureBatch): Uint8Array {
   let at = 0;
   for (let i = 0; i < count; i++) {
     if (at + RECORD_HEADER_BYTES > packed.length)
-      throw new RangeError(`packed batch ends inside record ${i} of ${count}`);
+      throw new InvariantError(`packed batch ends inside record ${i} of ${count}`);
     const n = (packed[at + 96]! | (packed[at + 97]! << 8) | (packed[at + 98]! << 16) | (packed[at + 99]! << 24)) >>> 0;
     const end = at + RECORD_HEADER_BYTES + n;
-    if (end > packed.length) throw new RangeError(`packed batch ends inside the message of record ${i} of ${count}`);
+    if (end > packed.length)
+      throw new InvariantError(`packed batch ends inside the message of record ${i} of ${count}`);
     const ok = verifyEd25519(
       packed.subarray(at, at + 32),
       packed.subarray(at + RECORD_HEADER_BYTES, end),
@@ -66,6 +68,7 @@ export function verifyPacked(batch: SignatureBatch): Uint8Array {
     results[i] = ok ? 1 : 0;
     at = end;
   }
-  if (at !== packed.length) throw new RangeError(`packed batch has ${packed.length - at} bytes after ${count} records`);
+  if (at !== packed.length)
+    throw new InvariantError(`packed batch has ${packed.length - at} bytes after ${count} records`);
   return results;
 }

@@ -129,7 +129,7 @@ const HTTP_CASES = LONG ? 60_000 : 3_000;
 /** Requests in flight at once. */
 const HTTP_CONCURRENCY = 8;
 /** Error codes the node may answer (spec §7 and the reference's custom codes); -32603 is never right for bad input. */
-const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32008, -32009, -32010, -32011]);
+const KNOWN_CODES = new Set([-32700, -32600, -32601, -32602, -32000, -32008, -32009, -32010, -32011, -32050]);
 /** Default limits (docs/configuration.md): body bytes and batch size. */
 const MAX_BODY = 1024 * 1024;
 const MAX_BATCH = 100;

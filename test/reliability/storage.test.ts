@@ -8,9 +8,9 @@
 //     when the limit is raised on the running process (`prlimit --pid`).
 // The store has no map-size option: lmdb-js grows the map as the file grows, so "map full" is reached only
 // as "disk full" (docs/operations.md §Storage).
-// Expected: writers get -32000 "Storage full", the node keeps running and serving reads, a rejected write
-// is not visible as acknowledged, writes recover when space returns, and after a restart nothing
-// acknowledged is lost.
+// Expected: writers get -32050 "Storage full" (a node condition, retryable), the node keeps running and
+// serving reads, a rejected write is not visible as acknowledged, writes recover when space returns, and
+// after a restart nothing acknowledged is lost.
 //
 // Start-up on a bad data directory — garbage, zeroed LMDB meta pages, a truncated file, a text file,
 // damaged pages, an LMDB environment of another program, another network's or another format's data —
@@ -194,7 +194,7 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       limit.fill();
     });
 
-    it("writers get -32000 Storage full and the node keeps running", async () => {
+    it("writers get -32050 Storage full and the node keeps running", async () => {
       let writes = 0;
       while (writes < FILL_MAX_WRITES && (await w.addEntry(node, rng, chainId, false, FILL_ENTRY_BYTES))) writes++;
       const last = w.sent[w.sent.length - 1]!;
@@ -207,12 +207,12 @@ for (const [index, limit] of DISK_LIMITS.entries()) {
       assert.ok(writes < FILL_MAX_WRITES, `${writes} writes and the disk is still not full`);
       const e = w.lastRejection;
       assert.ok(e instanceof RpcCallError);
-      assert.equal(e.code, -32000, `a full disk must be -32000 Storage full, got ${e.message}`);
+      assert.equal(e.code, -32050, `a full disk must be -32050 Storage full, got ${e.message}`);
       assert.equal(e.rpcMessage, "Storage full");
       // a later write is refused the same way, and the node is still there a moment later
       const again = await w.addEntry(node, rng, chainId, false, 10);
       assert.equal(again, false);
-      assert.equal(w.lastRejection?.code, -32000, w.lastRejection?.message);
+      assert.equal(w.lastRejection?.code, -32050, w.lastRejection?.message);
       await sleep(1000);
       assert.ok(node.isRunning, `the node died on a full disk (${node.exitDescription}):\n${node.tail()}`);
     });

@@ -3,7 +3,7 @@
  * bytes go out in one write, the reply is split on its headers and its body taken by Content-Length (or
  * chunked transfer coding). node:http's client costs ~25 µs of the generator's CPU per request (its
  * parser, IncomingMessage streams, Agent bookkeeping), which at 16,000 req/s is most of a core the node
- * under test would otherwise have (docs/performance.md, "Limits of the generator"). One request at a
+ * under test would otherwise have (docs/performance.md §"Limits of the generator"). One request at a
  * time per connection (no pipelining): the traffic is the same as before.
  */
 import net from "node:net";

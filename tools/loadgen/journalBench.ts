@@ -6,7 +6,7 @@
  *   node dist/tools/loadgen/journalBench.js [--records 30000] [--clients 64] [--bytes 150] [--root DIR]
  *
  * `--root` loads the journal of another build (DIR/dist/src/store/journal.js), to compare two builds in the
- * same minutes (docs/performance.md §"Writes: what a request waits on").
+ * same minutes (docs/history/performance-history.md §"Writes: what a request waits on at 64 in flight (2026-11-28, branch perf-writes)").
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

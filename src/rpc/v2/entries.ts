@@ -48,7 +48,7 @@ export function entry(params: unknown, ctx: RpcContext) {
  * only while the ledger's answer is the same: the ledger is asked on every call (it remembers saved heads until
  * a block is shown, queries.ts), so the answer changes in the turn the block that extends the chain becomes
  * visible, and with the open block. A hit skips the hex parse, the head's hex, the JSON text and the answer's
- * string (docs/performance.md, change 14).
+ * string (docs/performance.md §Reads).
  */
 export function chainHead(params: unknown, ctx: RpcContext) {
   const cache = ctx.chainHeadAnswers;

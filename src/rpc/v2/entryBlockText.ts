@@ -5,7 +5,7 @@
  *
  * Why: an entry-block read that misses the ledger's decoded-block cache builds its answer again; building one object
  * per entry, a hex string per hash through a Buffer each, then JSON.stringify of the whole was ~30 % of such a
- * read's main thread (a profile of change 14, docs/performance.md). Here the body's hashes are written as hex in one
+ * read's main thread (docs/performance.md §Reads). Here the body's hashes are written as hex in one
  * call and the text is put together from slices of it (the items are 32 bytes each, as decoded).
  */
 import { toHex } from "../../protocol/bytes.js";

@@ -76,6 +76,32 @@ export function citations(text: string): { doc: string; section: string; line: n
   return found;
 }
 
+/** Headings of a markdown document, as written after the hashes. */
+function headingsOf(file: string): Set<string> {
+  const out = new Set<string>();
+  for (const line of readFileSync(file, "utf8").split("\n")) {
+    const h = /^#{1,6}\s+(.+?)\s*$/.exec(line);
+    if (h) out.add(h[1]!);
+  }
+  return out;
+}
+
+/**
+ * Named-heading citations of the performance documents: `docs/performance.md §Reads`,
+ * `docs/performance.md §"Block close"` (a line break may fall between the file and the §), and the same of
+ * docs/history/performance-history.md, whose headings are dated and never change.
+ */
+const NAMED =
+  /(docs\/performance\.md|docs\/history\/performance-history\.md)\s*(?:\*\s*)?((?:§(?:"[^"]+"|[A-Z][\w-]*)(?:,\s*)?)+)/g;
+const NAMED_PART = /§(?:"([^"]+)"|([A-Z][\w-]*))/g;
+
+export function namedCitations(text: string): { doc: string; heading: string }[] {
+  const found: { doc: string; heading: string }[] = [];
+  for (const m of text.matchAll(NAMED))
+    for (const p of m[2]!.matchAll(NAMED_PART)) found.push({ doc: m[1]!, heading: p[1] ?? p[2]! });
+  return found;
+}
+
 describe("section citations in code comments", () => {
   const files = ["src", "tools", "test", "bench"].flatMap((d) => sourceFiles(join(ROOT, d)));
   const sectionCache = new Map<string, Set<string>>();
@@ -125,5 +151,40 @@ describe("section citations in code comments", () => {
     }
     assert.deepEqual(missing, []);
     assert.ok(checked > 150, `only ${checked} citations found: the pattern no longer matches the comments`);
+  });
+  test("the named-heading pattern finds both forms, across a comment's line break", () => {
+    const got = namedCitations(
+      'a (docs/performance.md §Reads) b docs/performance.md\n * §"Block close" c docs/history/performance-history.md §"X y"',
+    );
+    assert.deepEqual(got, [
+      { doc: "docs/performance.md", heading: "Reads" },
+      { doc: "docs/performance.md", heading: "Block close" },
+      { doc: "docs/history/performance-history.md", heading: "X y" },
+    ]);
+  });
+
+  test("every cited heading of docs/performance.md and its history exists, and none is cited by a dated name", () => {
+    const headings = new Map<string, Set<string>>();
+    const missing: string[] = [];
+    let checked = 0;
+    // this file's own examples are not citations
+    const cited = [...files, join(ROOT, "bench", "README.md")].filter((f) => !f.endsWith("citations.test.ts"));
+    for (const file of cited) {
+      const text = readFileSync(file, "utf8");
+      for (const c of namedCitations(text)) {
+        let known = headings.get(c.doc);
+        if (known === undefined) {
+          known = headingsOf(join(ROOT, c.doc));
+          headings.set(c.doc, known);
+        }
+        checked++;
+        if (!known.has(c.heading)) missing.push(`${relative(ROOT, file)}: ${c.doc} §"${c.heading}" is not a heading`);
+      }
+      // the current figures are cited by a stable heading: "docs/performance.md, change 14" names a dated step
+      if (/docs\/performance\.md,\s/.test(text))
+        missing.push(`${relative(ROOT, file)}: cites docs/performance.md without a § heading`);
+    }
+    assert.deepEqual(missing, []);
+    assert.ok(checked >= 25, `only ${checked} named citations found: the pattern no longer matches the comments`);
   });
 });

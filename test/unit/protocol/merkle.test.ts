@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
+import { InvariantError } from "../../../src/errors.js";
 import { toHex, ZERO_HASH } from "../../../src/protocol/bytes.js";
 import {
   merkleBranch,
@@ -82,7 +83,7 @@ describe("Merkle tree (wire-format §0.7)", () => {
   });
 
   test("a leaf index outside the tree is refused", () => {
-    assert.throws(() => merkleBranch([rng.bytes(32)], 1), RangeError);
-    assert.throws(() => merkleBranch([], 0), RangeError);
+    assert.throws(() => merkleBranch([rng.bytes(32)], 1), InvariantError);
+    assert.throws(() => merkleBranch([], 0), InvariantError);
   });
 });

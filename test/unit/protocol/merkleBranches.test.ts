@@ -28,10 +28,10 @@ describe("merkle edges", () => {
 
   test("merkleBranch refuses an index outside the leaves, naming the range", () => {
     const leaves = [leaf(0), leaf(1), leaf(2)];
-    assert.throws(() => merkleBranch(leaves, 3), { name: "RangeError", message: "leaf index 3 outside 0..2" });
-    assert.throws(() => merkleBranch(leaves, -1), { name: "RangeError", message: "leaf index -1 outside 0..2" });
-    assert.throws(() => merkleBranch([leaf(0)], 1), { name: "RangeError", message: "leaf index 1 outside 0..0" });
-    assert.throws(() => merkleBranch([], 0), { name: "RangeError", message: "leaf index 0 outside 0..-1" });
+    assert.throws(() => merkleBranch(leaves, 3), { name: "InvariantError", message: "leaf index 3 outside 0..2" });
+    assert.throws(() => merkleBranch(leaves, -1), { name: "InvariantError", message: "leaf index -1 outside 0..2" });
+    assert.throws(() => merkleBranch([leaf(0)], 1), { name: "InvariantError", message: "leaf index 1 outside 0..0" });
+    assert.throws(() => merkleBranch([], 0), { name: "InvariantError", message: "leaf index 0 outside 0..-1" });
     assert.equal(merkleBranch(leaves, 2).length, 2);
   });
 

@@ -184,7 +184,7 @@ describe("transactionSignatureChecks and buildTransaction", () => {
       );
     assert.equal(
       errorOf(() => transactionSignatureChecks({ ...tx, signatures: [tx.signatures[0]!, []] })),
-      "BAD_SIGNATURE transaction.signatures[1]: an RCD1 signature block holds exactly one signature",
+      "BAD_SIGNATURE transaction.signatures[1]: an RCD1 signature block holds exactly one 64-byte signature",
     );
   });
 

@@ -50,16 +50,22 @@ describe("toRpcError", () => {
     });
   });
 
-  it("maps node conditions to -32000 with a reason, not -32603", () => {
-    for (const type of [
-      { code: "HOLDING_QUEUE_FULL", bound: "bytes", limit: 10, held: 9 },
-      { code: "NOT_PRODUCING", info: "MAIN standalone" },
-      { code: "STORAGE_FULL", info: "disk full" },
-    ] as LedgerErrorType[]) {
-      const e = toRpcError(new LedgerError(type));
-      assert.equal(e.code, RpcCode.ServerError, type.code);
-      assert.equal(typeof e.data, "string");
+  it("maps node conditions to -32050 (retryable) with a reason, not -32602 nor -32603", () => {
+    const conditions: [LedgerErrorType, string, string][] = [
+      [{ code: "NOT_PRODUCING", info: "MAIN standalone" }, "Not accepting submissions", "MAIN standalone"],
+      [{ code: "STORAGE_FULL", info: "disk full" }, "Storage full", "disk full; reads are still served"],
+      [{ code: "NODE_UNAVAILABLE", info: "the node is stopping" }, "Node unavailable", "the node is stopping"],
+    ];
+    for (const [type, message, data] of conditions) {
+      assert.deepEqual(toRpcError(new LedgerError(type)).toObject(), { code: -32050, message, data }, type.code);
     }
+    assert.equal(RpcCode.NodeUnavailable, -32050);
+  });
+
+  it("maps a full holding queue and an operator's broken file to -32000 with a reason", () => {
+    const held = toRpcError(new LedgerError({ code: "HOLDING_QUEUE_FULL", bound: "bytes", limit: 10, held: 9 }));
+    assert.equal(held.code, RpcCode.ServerError);
+    assert.equal(typeof held.data, "string");
     const full = toRpcError(
       new LedgerError({ code: "HOLDING_QUEUE_FULL", bound: "source reveals", limit: 1000, held: 1000 }),
     );
