@@ -5,7 +5,7 @@
  * of every applied `writes` record to `delivered`). Nothing is answered before it is in the log and applied.
  */
 import { randomBytes } from "node:crypto";
-import { LedgerError } from "../ledger/errors.js";
+import { LedgerError, nodeUnavailable } from "../ledger/errors.js";
 import { encodeMessage, type LogMessage } from "../ledger/messages.js";
 import { toHex } from "../protocol/bytes.js";
 import { commitTxId } from "../protocol/commit.js";
@@ -48,7 +48,7 @@ export class WriteIntake {
    */
   submit(msg: LogMessage): Promise<void> {
     const refused = this.refusal();
-    if (refused !== undefined) return Promise.reject(new LedgerError({ code: "INVALID", info: refused }));
+    if (refused !== undefined) return Promise.reject(nodeUnavailable(refused));
     const keys = pendingKeys(msg);
     for (const k of keys) this.pending.set(k, (this.pending.get(k) ?? 0) + 1);
     const settle = (): void => {
@@ -96,7 +96,7 @@ export class WriteIntake {
 
   /** Refuse every write not yet appended (the node is stopping). */
   close(): void {
-    for (const b of this.batch) b.reject(new LedgerError({ code: "INVALID", info: "the node is stopping" }));
+    for (const b of this.batch) b.reject(nodeUnavailable("the node is stopping"));
     this.batch = [];
   }
 
@@ -134,10 +134,9 @@ export class WriteIntake {
       const err =
         e instanceof LedgerError
           ? e
-          : new LedgerError({
-              code: "INVALID",
-              info: `not confirmed: the replicated log did not take the message (${e instanceof Error ? e.message : String(e)})`,
-            });
+          : nodeUnavailable(
+              `not confirmed: the replicated log did not take the message (${e instanceof Error ? e.message : String(e)})`,
+            );
       for (const p of part) p.reject(err);
       return;
     }
