@@ -69,6 +69,7 @@ const CANDIDATES = {
   // the federation's rules only (Makefile CLUSTER_RULES): the driver and the NATS transport need real
   // nats-servers and timers, tested end to end instead
   cluster: [
+    "cluster/recordCodec",
     "cluster/clientSignatures",
     "cluster/heightMachine",
     "cluster/election",
