@@ -11,7 +11,9 @@ import {
   type ClusterRecord,
   decodeRecord,
   encodeRecord,
+  isOperatorRecord,
   MAX_WRITES_PER_RECORD,
+  signedBytes,
   signRecord,
   verifyRecord,
 } from "../../../src/cluster/records.js";
@@ -84,13 +86,13 @@ const KINDS: { rec: ClusterRecord; fields: string[] }[] = [
   },
 ];
 
-/** The message of the ProtocolError `f` throws (fails when it throws nothing else). */
+/** The code and message of the ProtocolError `f` throws (fails when it throws nothing else). */
 function refusal(f: () => unknown): string {
   try {
     f();
   } catch (e) {
     assert.ok(e instanceof ProtocolError, String(e));
-    return e.message;
+    return `${e.code} ${e.message}`;
   }
   assert.fail("no ProtocolError");
 }
@@ -123,7 +125,7 @@ describe("cluster record bytes", () => {
     );
     assert.match(
       refusal(() => decodeRecord(new Uint8Array([200]))),
-      /clusterRecord\.kind: unknown kind 200/,
+      /^BAD_VALUE .*clusterRecord\.kind: unknown kind 200/,
     );
   });
 
@@ -141,13 +143,13 @@ describe("cluster record bytes", () => {
     eom[5] = 10; // kind (1) + height (4): the minute
     assert.match(
       refusal(() => decodeRecord(eom)),
-      /clusterRecord\.minute: expected 0\.\.9, got 10/,
+      /^BAD_VALUE .*clusterRecord\.minute: expected 0\.\.9, got 10/,
     );
     const add = encodeRecord(KINDS[4]!.rec);
     add[1] = 3;
     assert.match(
       refusal(() => decodeRecord(add)),
-      /clusterRecord\.role: expected 1 \(federated\) or 2 \(audit\), got 3/,
+      /^BAD_VALUE .*clusterRecord\.role: expected 1 \(federated\) or 2 \(audit\), got 3/,
     );
     add[1] = 1;
     assert.equal((decodeRecord(add) as { role: string }).role, "federated");
@@ -155,7 +157,7 @@ describe("cluster record bytes", () => {
     change[1] = 9;
     assert.match(
       refusal(() => decodeRecord(change)),
-      /clusterRecord\.change: .*got 9/,
+      /^BAD_VALUE .*clusterRecord\.change: .*got 9/,
     );
     // MAX_WRITES_PER_RECORD empty messages decode; one more is refused
     const w = new ByteWriter(8 + 4 * (MAX_WRITES_PER_RECORD + 1)).u8(encodeRecord(KINDS[0]!.rec)[0]!);
@@ -166,11 +168,28 @@ describe("cluster record bytes", () => {
     over.set(full);
     assert.match(
       refusal(() => decodeRecord(over)),
-      new RegExp(`clusterRecord\\.messages: more than ${MAX_WRITES_PER_RECORD}`),
+      new RegExp(`^BAD_VALUE .*clusterRecord\\.messages: more than ${MAX_WRITES_PER_RECORD}`),
     );
   });
 
-  it("the encoder refuses a field of the wrong size, naming it", () => {
+  it("the encoder refuses every hash, key and signature field of the wrong size, naming it", () => {
+    for (const { rec } of KINDS)
+      for (const [field, value] of Object.entries(rec))
+        if (value instanceof Uint8Array) {
+          const short = { ...rec, [field]: value.slice(1) } as ClusterRecord;
+          assert.match(
+            refusal(() => encodeRecord(short)),
+            new RegExp(
+              `^BAD_LENGTH .*clusterRecord\\.${field}: expected ${value.length} bytes, got ${value.length - 1}`,
+            ),
+            `${rec.kind}.${field}`,
+          );
+        }
+    const unsigned = { ...KINDS[1]!.rec, signature: undefined } as unknown as ClusterRecord;
+    assert.match(
+      refusal(() => encodeRecord(unsigned)),
+      /clusterRecord\.signature: expected 64 bytes, got undefined/,
+    );
     assert.match(
       refusal(() =>
         encodeRecord({ ...(KINDS[3]!.rec as Extract<ClusterRecord, { kind: "dbSig" }>), identity: id(1).slice(1) }),
@@ -194,8 +213,15 @@ describe("cluster record bytes", () => {
     assert.equal(verifyRecord(rec, NET, key), true);
     assert.equal(verifyRecord(rec, NET + 1, key), false, "another network");
     assert.equal(verifyRecord({ ...rec, minute: 4 }, NET, key), false, "another record");
-    // the domain: the same bytes signed without it do not verify
-    const undomained = signRecord(rec, NET, SEED);
-    assert.deepEqual(undomained.signature, rec.signature);
+    // what is signed: the records' domain, then the network id, then the record
+    const signed = signedBytes(rec, NET);
+    assert.equal(new TextDecoder().decode(signed.subarray(0, 24)), "ledgerd-cluster-record/1");
+    assert.deepEqual([...signed.subarray(24, 28)], [0x12, 0x34, 0x56, 0x78]);
+    assert.deepEqual(signRecord(rec, NET, SEED).signature, rec.signature, "deterministic");
+    // the kinds an operator signs (and a follower may forward)
+    assert.deepEqual(
+      KINDS.filter((k) => isOperatorRecord(k.rec)).map((k) => k.rec.kind),
+      ["addServer", "authorityChange", "rotateKey"],
+    );
   });
 });
