@@ -70,6 +70,8 @@ const CANDIDATES = {
   // nats-servers and timers, tested end to end instead
   cluster: [
     "cluster/recordCodec",
+    "cluster/dbSigChecks",
+    "cluster/governance",
     "cluster/clientSignatures",
     "cluster/heightMachine",
     "cluster/election",
