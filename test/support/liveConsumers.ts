@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import net from "node:net";
 import WebSocket from "ws";
-import { DEFAULT_LIVE_FEED_OPTIONS } from "../../src/rpc/live/feed.js";
+import { DEFAULT_LIVE_FEED_OPTIONS } from "../../src/rpc/live/feedOptions.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "./ledgerWrites.js";
 import type { LedgerdProcess } from "./nodeProcess.js";
 import { waitUntil } from "./waitFor.js";

@@ -52,6 +52,21 @@ export class FeedConnection {
   subscriptionCount(): number {
     return this.chains.size + this.addresses.size + this.hashes.size;
   }
+
+  /** What this connection is subscribed to now: the answer to a subscribe or unsubscribe request. */
+  subscribedEvent(): Record<string, unknown> {
+    return {
+      event: "subscribed",
+      chains: this.chains.size,
+      addresses: this.addresses.size,
+      hashes: this.hashes.size,
+      minutes: this.minutes,
+      health: this.health,
+      content: this.content,
+      ...(this.query === undefined ? {} : { query: this.query.method }),
+      ...(this.anchored ? { anchored: true } : {}),
+    };
+  }
 }
 
 export function index(map: Map<string, Set<FeedConnection>>, own: Set<string>, key: string, c: FeedConnection): void {

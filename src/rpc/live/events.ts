@@ -3,7 +3,8 @@
  * message or a status looks on the wire. Hashes are lower-case hex, addresses human-readable (FA…/EC…),
  * amounts base units, times seconds since the epoch (as the API's block JSON).
  */
-import type { AckStatus, LedgerApi } from "../../ledger/api.js";
+import type { BlockAnchor } from "../../anchor/index.js";
+import { AckStatus, type LedgerApi } from "../../ledger/api.js";
 import { toHex } from "../../protocol/bytes.js";
 import type { DirectoryBlock } from "../../protocol/dblock.js";
 import { directoryBlockHashes } from "../../protocol/dblock.js";
@@ -160,4 +161,47 @@ export function transactionAddressKeys(tx: Transaction): Set<string> {
   const keys = new Set<string>();
   for (const io of [...tx.inputs, ...tx.outputs, ...tx.ecOutputs]) keys.add(toHex(io.address));
   return keys;
+}
+
+/** An `anchored` event: an anchor record covering new heights, with its external transaction. */
+export function anchoredEvent(a: BlockAnchor): Record<string, unknown> {
+  const r = a.record;
+  return {
+    event: "anchored",
+    dbheightmin: r.dbHeightMin,
+    dbheightmax: r.dbHeightMax,
+    windowmr: toHex(r.windowMR),
+    recordheight: r.recordHeight,
+    anchorrecordentryhash: toHex(a.entryHash),
+    contractaddress: r.ethereum.contractAddress,
+    txid: r.ethereum.txId,
+    blockheight: r.ethereum.blockHeight,
+    blockhash: r.ethereum.blockHash,
+    txindex: r.ethereum.txIndex,
+  };
+}
+
+/** The events a replay holds back while it runs (the rest — hello, subscribed, errors — go out at once). */
+const QUEUED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
+export function isFeedEvent(e: FeedEvent | Record<string, unknown>): e is FeedEvent {
+  return QUEUED_EVENTS.has(e.event as string);
+}
+
+/** An event a replay of saved blocks also produces (a block, or a confirmation in one). */
+export function isBlockDerived(e: FeedEvent): e is FeedEvent & { height: number } {
+  return (
+    e.event === "block" ||
+    ((e.event === "entry" || e.event === "transaction" || e.event === "status") &&
+      "status" in e &&
+      e.status === AckStatus.DBlockConfirmed)
+  );
+}
+
+/** The status of an entry, commit or transaction hash now: what a new `hashes` subscriber starts from. */
+export function currentStatusEvent(ledger: Pick<LedgerApi, "entryAck" | "transactionAck">, hash: string): FeedEvent {
+  const bytes = Buffer.from(hash, "hex");
+  const { commit, entry } = ledger.entryAck(bytes);
+  if (entry.status !== AckStatus.Unknown) return { event: "status", hash, status: entry.status };
+  if (commit.status !== AckStatus.Unknown) return { event: "status", hash, status: AckStatus.NotConfirmed };
+  return { event: "status", hash, status: ledger.transactionAck(bytes).status };
 }

@@ -18,13 +18,12 @@
  * A subscription may also continue a query extension from its cursor (`match` events, querySubscription.ts).
  *
  * One connection and the subscription indexes: connection.ts; a client's frame, parsed and checked: request.ts;
- * the events' JSON: events.ts.
+ * the events' JSON: events.ts; the bounds: feedOptions.ts; refusals counted and warned about: feedLimits.ts.
  */
 
 import type { BlockAnchor } from "../../anchor/index.js";
 import type { QueryIndexApi } from "../../ledger/api.js";
 import { AckStatus } from "../../ledger/api.js";
-import type { Ledger } from "../../ledger/ledger.js";
 import type { LogMessage } from "../../ledger/messages.js";
 import type { LedgerObserver } from "../../ledger/observer.js";
 import type { Logger } from "../../log/logger.js";
@@ -34,84 +33,22 @@ import { transactionId } from "../../protocol/transaction.js";
 import { encodeJson } from "../jsonrpc.js";
 import { FeedConnection, type FeedSocket, index, LiveCloseCode, unindex } from "./connection.js";
 import {
+  anchoredEvent,
+  currentStatusEvent,
   entryEvent,
   type FeedEvent,
   type HealthEvent,
+  isBlockDerived,
+  isFeedEvent,
   type SavedBlockItems,
   savedBlockItems,
   transactionAddressKeys,
   transactionEvent,
 } from "./events.js";
+import { FeedLimits } from "./feedLimits.js";
+import type { FeedLimit, FeedRefusal, LiveFeedOptions, LiveLedger } from "./feedOptions.js";
 import { openQuery } from "./querySubscription.js";
 import { addressKey, FeedRequestError, parseRequest, type SubscribeRequest } from "./request.js";
-
-/** At most one warning line per this many ms for each kind of limit reached (with the count since the last). */
-const LIMIT_LOG_WINDOW_MS = 10_000;
-
-/** Why a connection or a subscription was refused, or a connection dropped: the label of the counter. */
-export type FeedLimit = "connections" | "source_connections" | "subscriptions" | "slow_consumer";
-
-/** What `hasRoom` refuses: the HTTP status and a sentence for the client. */
-export interface FeedRefusal {
-  status: 503;
-  reason: string;
-}
-
-/** What the ledger must offer the feed. */
-export type LiveLedger = Pick<
-  Ledger,
-  | "setObserver"
-  | "writeRefusal"
-  | "isBooted"
-  | "currentMinute"
-  | "heights"
-  | "directoryBlockByHeight"
-  | "entryBlockByHash"
-  | "assetBlockByHeight"
-  | "entryAck"
-  | "transactionAck"
-  | "entry"
->;
-
-export interface LiveFeedOptions {
-  /**
-   * Unsent bytes one connection may hold, bytes. 1 MiB is ~4,000 entry events: a reader that falls that far
-   * behind is not keeping up; 1,000 connections at the limit would hold 1 GiB, hence maxConnections.
-   */
-  maxBufferedBytes: number;
-  /** most open connections; more are refused with HTTP 503 */
-  maxConnections: number;
-  /** most open connections from one client address; more are refused with HTTP 503 */
-  maxConnectionsPerSource: number;
-  /** most chains + addresses + hashes one connection may subscribe to */
-  maxSubscriptions: number;
-  /** most chains + addresses + hashes of all connections together */
-  maxTotalSubscriptions: number;
-  /** live events queued for a connection while its replay runs */
-  maxQueuedEvents: number;
-  /** how long a replay waits for a full socket to drain before dropping it as slow, ms */
-  drainWaitMs: number;
-  /** health check period, ms (query subscriptions look at the index again at the same period) */
-  healthPeriodMs: number;
-  /** `match` events a query subscription sends before it lets other work run (one index read each) */
-  queryBatch: number;
-}
-
-export const DEFAULT_LIVE_FEED_OPTIONS: LiveFeedOptions = {
-  maxBufferedBytes: 1024 * 1024,
-  maxConnections: 1000,
-  // 32 of 1,000: a busy client (a wallet daemon, an indexer, a few browser tabs) has room; one address can
-  // no longer hold every connection (security review 3, M3: one client held all 1,000 and the panel got 503)
-  maxConnectionsPerSource: 32,
-  maxSubscriptions: 10_000,
-  // ~300 bytes of index each (measured: 100 × 10,000 subscriptions grew the node by 282 MiB): ~150 MiB at
-  // the bound, where 1,000 connections × 10,000 could reach ~3 GB
-  maxTotalSubscriptions: 500_000,
-  maxQueuedEvents: 4096,
-  drainWaitMs: 5000,
-  healthPeriodMs: 1000,
-  queryBatch: 64,
-};
 
 export class LiveFeed implements LedgerObserver {
   private readonly connections = new Set<FeedConnection>();
@@ -133,15 +70,8 @@ export class LiveFeed implements LedgerObserver {
   private readonly perSource = new Map<string, number>();
   /** chains + addresses + hashes of every connection */
   private totalSubscriptions = 0;
-  /** refusals and drops since start, by limit */
-  private readonly limited: Record<FeedLimit, number> = {
-    connections: 0,
-    source_connections: 0,
-    subscriptions: 0,
-    slow_consumer: 0,
-  };
-  /** per limit: when its last warning was written, and how many happened since */
-  private readonly limitLog = new Map<FeedLimit, { atMs: number; unlogged: number }>();
+  /** refusals and drops since start, counted and warned about */
+  private readonly limits: FeedLimits;
   /** the last saved height (a replay stops there; the block closing after it arrives as a live event) */
   private savedHeight: number;
   private healthTimer: NodeJS.Timeout | undefined;
@@ -158,6 +88,7 @@ export class LiveFeed implements LedgerObserver {
       anchors?: { index: { anchoredHeight(): number; forHeight(height: number): BlockAnchor | undefined } };
     },
   ) {
+    this.limits = new FeedLimits(deps.log);
     this.anchoredHeight = deps.anchors?.index.anchoredHeight() ?? -1;
     // records already saved are history, not news: skip past them without sending
     this.reportAnchors();
@@ -180,7 +111,7 @@ export class LiveFeed implements LedgerObserver {
 
   /** Refusals and drops since start, by limit (for /metrics). */
   counters(): Readonly<Record<FeedLimit, number>> {
-    return this.limited;
+    return this.limits.counts;
   }
 
   /** Subscriptions held by all connections. */
@@ -194,12 +125,12 @@ export class LiveFeed implements LedgerObserver {
    */
   hasRoom(source = ""): FeedRefusal | undefined {
     if (this.connections.size >= this.options.maxConnections) {
-      this.limitReached("connections", { source, connections: this.connections.size });
+      this.limits.reached("connections", { source, connections: this.connections.size });
       return { status: 503, reason: "too many live feed connections" };
     }
     const mine = this.perSource.get(source) ?? 0;
     if (source !== "" && mine >= this.options.maxConnectionsPerSource) {
-      this.limitReached("source_connections", { source, connections: mine });
+      this.limits.reached("source_connections", { source, connections: mine });
       return {
         status: 503,
         reason: `too many live feed connections from ${source} (at most ${this.options.maxConnectionsPerSource} per address)`,
@@ -280,7 +211,7 @@ export class LiveFeed implements LedgerObserver {
         `at most ${this.options.maxSubscriptions} chains, addresses and hashes per connection (has ${c.subscriptionCount()}, asked for ${added} more)`,
       );
     if (this.totalSubscriptions + added > this.options.maxTotalSubscriptions) {
-      this.limitReached("subscriptions", { source: c.source, subscriptions: this.totalSubscriptions });
+      this.limits.reached("subscriptions", { source: c.source, subscriptions: this.totalSubscriptions });
       throw new FeedRequestError(
         `the node's live feed holds its most subscriptions (${this.options.maxTotalSubscriptions} over all connections); asked for ${added} more`,
       );
@@ -319,9 +250,9 @@ export class LiveFeed implements LedgerObserver {
       c.query = query;
       this.querying.add(c);
     }
-    this.send(c, subscribedEvent(c));
+    this.send(c, c.subscribedEvent());
     // the current status of each new hash, then the health, so a subscriber starts from the truth
-    for (const h of hashes) this.send(c, this.currentStatus(h));
+    for (const h of hashes) this.send(c, currentStatusEvent(this.deps.ledger, h));
     if (req.health === true) this.send(c, this.healthEvent());
     if (req.fromheight !== undefined) void this.replay(c, req.fromheight);
     if (query !== undefined) void this.pump(c);
@@ -342,7 +273,7 @@ export class LiveFeed implements LedgerObserver {
       this.querying.delete(c);
       c.query = undefined;
     }
-    this.send(c, subscribedEvent(c));
+    this.send(c, c.subscribedEvent());
   }
 
   /**
@@ -594,21 +525,8 @@ export class LiveFeed implements LedgerObserver {
     for (;;) {
       const a = index.forHeight(this.anchoredHeight + 1);
       if (a === undefined) return;
-      const r = a.record;
-      this.anchoredHeight = Math.max(this.anchoredHeight + 1, r.dbHeightMax);
-      const event = {
-        event: "anchored",
-        dbheightmin: r.dbHeightMin,
-        dbheightmax: r.dbHeightMax,
-        windowmr: toHex(r.windowMR),
-        recordheight: r.recordHeight,
-        anchorrecordentryhash: toHex(a.entryHash),
-        contractaddress: r.ethereum.contractAddress,
-        txid: r.ethereum.txId,
-        blockheight: r.ethereum.blockHeight,
-        blockhash: r.ethereum.blockHash,
-        txindex: r.ethereum.txIndex,
-      };
+      this.anchoredHeight = Math.max(this.anchoredHeight + 1, a.record.dbHeightMax);
+      const event = anchoredEvent(a);
       const text = encodeJson(event);
       for (const c of this.connections) if (c.anchored && !c.closed) this.write(c, text);
     }
@@ -639,14 +557,6 @@ export class LiveFeed implements LedgerObserver {
     for (const c of this.connections) if (c.health) this.sendText(c, text, event);
   }
 
-  private currentStatus(hash: string): FeedEvent {
-    const bytes = Buffer.from(hash, "hex");
-    const { commit, entry } = this.deps.ledger.entryAck(bytes);
-    if (entry.status !== AckStatus.Unknown) return { event: "status", hash, status: entry.status };
-    if (commit.status !== AckStatus.Unknown) return { event: "status", hash, status: AckStatus.NotConfirmed };
-    return { event: "status", hash, status: this.deps.ledger.transactionAck(bytes).status };
-  }
-
   // ───────────────────────────── sending ─────────────────────────────
 
   private send(c: FeedConnection, event: FeedEvent | Record<string, unknown>): void {
@@ -674,66 +584,14 @@ export class LiveFeed implements LedgerObserver {
     else c.socket.send(text);
   }
 
-  /** Count a limit reached and warn: the first at once, then one line per window with the count since. */
-  private limitReached(limit: FeedLimit, fields: Record<string, unknown>): void {
-    this.limited[limit]++;
-    const now = Date.now();
-    const last = this.limitLog.get(limit);
-    if (last !== undefined && now - last.atMs < LIMIT_LOG_WINDOW_MS) {
-      last.unlogged++;
-      return;
-    }
-    this.deps.log.warn(LIMIT_MESSAGES[limit], {
-      ...fields,
-      ...(last !== undefined && last.unlogged > 0 ? { sinceLastLine: last.unlogged + 1 } : {}),
-      total: this.limited[limit],
-    });
-    this.limitLog.set(limit, { atMs: now, unlogged: 0 });
-  }
-
   private drop(c: FeedConnection, why: string): void {
     if (c.closed) return;
     this.droppedCount++;
-    this.limitReached("slow_consumer", { source: c.source, why });
+    this.limits.reached("slow_consumer", { source: c.source, why });
     this.closed(c);
     c.socket.end(LiveCloseCode.slowConsumer, "slow consumer");
   }
 }
 
-/** What `c` is subscribed to now: the answer to a subscribe or unsubscribe request. */
-function subscribedEvent(c: FeedConnection): Record<string, unknown> {
-  return {
-    event: "subscribed",
-    chains: c.chains.size,
-    addresses: c.addresses.size,
-    hashes: c.hashes.size,
-    minutes: c.minutes,
-    health: c.health,
-    content: c.content,
-    ...(c.query === undefined ? {} : { query: c.query.method }),
-    ...(c.anchored ? { anchored: true } : {}),
-  };
-}
-
-const LIMIT_MESSAGES: Record<FeedLimit, string> = {
-  connections: "live feed: connection refused, the feed is full",
-  source_connections: "live feed: connection refused, too many from one address",
-  subscriptions: "live feed: subscription refused, the feed holds its most subscriptions",
-  slow_consumer: "live feed: dropped a slow consumer",
-};
 /** How often a query subscription waiting for a full socket looks at it again, ms. */
 const QUERY_DRAIN_POLL_MS = 50;
-
-const FEED_EVENTS = new Set(["block", "minute", "entry", "transaction", "status", "health"]);
-function isFeedEvent(e: FeedEvent | Record<string, unknown>): e is FeedEvent {
-  return FEED_EVENTS.has(e.event as string);
-}
-
-function isBlockDerived(e: FeedEvent): e is FeedEvent & { height: number } {
-  return (
-    e.event === "block" ||
-    ((e.event === "entry" || e.event === "transaction" || e.event === "status") &&
-      "status" in e &&
-      e.status === AckStatus.DBlockConfirmed)
-  );
-}

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
 import { createLogger } from "../../../src/log/logger.js";
-import { DEFAULT_LIVE_FEED_OPTIONS, LiveFeed } from "../../../src/rpc/live/feed.js";
+import { LiveFeed } from "../../../src/rpc/live/feed.js";
+import { DEFAULT_LIVE_FEED_OPTIONS } from "../../../src/rpc/live/feedOptions.js";
 import { cleanup, closeNode, openNode, tempDir } from "../ledger/harness.js";
 
 function socket(): { frames: Record<string, unknown>[]; send(t: string): void; end(): void; bufferedBytes(): number } {
