@@ -209,7 +209,7 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
   let bare: { child: ChildProcess; port: number } | undefined;
   let session: LoadSession | undefined;
   const kill = () => {
-    if (node?.running === true) node.child.kill("SIGKILL");
+    if (node?.running === true) node.killNow();
     bare?.child.kill("SIGKILL");
   };
   process.on("exit", kill);
@@ -224,7 +224,7 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       logPath: path.join(home, "ledgerd.log"),
       startTimeoutMs: 60_000,
     });
-    log(`ledgerd pid ${node.child.pid} on port ${port}, data in ${home}`);
+    log(`ledgerd pid ${node.pid} on port ${port}, data in ${home}`);
     const entries = Math.ceil(options.fillSeconds * 5000);
     session = new LoadSession(
       {

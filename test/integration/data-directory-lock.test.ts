@@ -58,7 +58,7 @@ describe("data directory lock", () => {
       await node.restart(); // the same directory and port; throws if a stale lock refused it
       const h = await node.rpc<{ directoryblockheight: number }>("heights");
       assert.equal(typeof h.directoryblockheight, "number");
-      assert.match(node.log, /--- start 2/);
+      assert.equal(node.log.match(/^--- \S+ start: /gm)?.length, 2, "two starts in the node's output");
       assert.doesNotMatch(node.log, /in use by another ledgerd/);
     } finally {
       await node.kill9();

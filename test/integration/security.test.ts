@@ -790,8 +790,8 @@ describe("the API password off the command line; secrets others can read", () =>
       exposed.log,
       /ledgerd\.conf holds NodeRpcPass and is readable by other users \(mode 0644\): chmod 600/,
     );
-    // (the test's own "--- start" lines quote the command line; the node's lines must not)
-    const nodeLines = exposed.log.split("\n").filter((l) => !l.startsWith("--- start"));
+    // (the launcher's own "--- <time> start: <command line>" lines quote it; the node's lines must not)
+    const nodeLines = exposed.log.split("\n").filter((l) => !/^--- \S+ start: /.test(l));
     assert.doesNotMatch(nodeLines.join("\n"), /cli-pass|conf-pass/);
     await exposed.stop();
   });

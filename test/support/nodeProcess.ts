@@ -5,29 +5,27 @@
  * power cut for the process), `restart()` starts it again on the same directory and port.
  *
  * Every process started here is registered; `killAllNodes()` (call it from `after`) SIGKILLs the ones still
- * running, and a process `exit` hook does the same if a test runner dies first — no orphan nodes.
+ * running, and a process `exit` hook does the same if a test runner dies first — no orphan nodes. The process
+ * is the project's one launcher's (tools/devnet/process.ts ManagedProcess, ledgerdCommand.ts): the tests run
+ * a node exactly as the devnet and the benchmarks do.
  *
  * Usage:
  *   const node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
  *   after(() => killAllNodes());
  *   const h = await node.rpc("heights");
  */
-import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import * as http from "node:http";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
+import { LEDGERD_BIN, PROJECT_ROOT, waitUntilServing } from "../../tools/devnet/ledgerdCommand.js";
+import { ManagedProcess } from "../../tools/devnet/process.js";
 import { freeLoopbackPort } from "../../tools/net/freePorts.js";
 import { tcpSockets } from "./procNet.js";
 
 /** The one free-port helper (tools/net/freePorts.ts), for the tests that import it with the launcher. */
-export { freeLoopbackPort };
-
-/** The project root, from dist/test/support at run time. */
-export const PROJECT_ROOT = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
-/** The node's launcher. It execs node itself (shebang), so the child's pid is the node's pid. */
-export const LEDGERD_BIN = join(PROJECT_ROOT, "bin", "ledgerd");
+/** The project root and the node's launcher (it execs node itself, so the child's pid is the node's pid). */
+export { freeLoopbackPort, LEDGERD_BIN, PROJECT_ROOT };
 
 /** Characters of stdout+stderr kept per process (the tail is what failure messages show). */
 const OUTPUT_KEEP_CHARS = 64 * 1024;
@@ -82,16 +80,8 @@ export class RpcCallError extends Error {
   }
 }
 
+/** Nodes started here that may still run (the launcher's exit hook SIGKILLs them if the runner dies). */
 const running = new Set<LedgerdProcess>();
-let exitHookInstalled = false;
-
-function installExitHook(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const p of running) p.killNow();
-  });
-}
 
 /** SIGKILL every node started by this process that still runs, and wait for them to exit. */
 export async function killAllNodes(): Promise<void> {
@@ -145,10 +135,8 @@ export function httpRequest(
 export class LedgerdProcess {
   readonly homeDir: string;
   private readonly ownsHome: boolean;
-  private child: ChildProcess | undefined;
+  private process: ManagedProcess | undefined;
   private output = "";
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private exited: Promise<void> = Promise.resolve();
   private rpcId = 0;
   /** times the process was started */
   starts = 0;
@@ -166,7 +154,6 @@ export class LedgerdProcess {
   static async start(options: LedgerdOptions = {}): Promise<LedgerdProcess> {
     if (!existsSync(join(PROJECT_ROOT, "dist", "src", "cli.js")))
       throw new Error(`dist/src/cli.js is missing: build first (npx tsc -p .) — ${PROJECT_ROOT}`);
-    installExitHook();
     let lastError: unknown;
     for (let attempt = 0; attempt < (options.port === undefined ? PORT_ATTEMPTS : 1); attempt++) {
       const p = new LedgerdProcess(options, options.port ?? (await freeLoopbackPort()));
@@ -194,7 +181,6 @@ export class LedgerdProcess {
     | { process: LedgerdProcess; code: number | null; signal: NodeJS.Signals | null; output: string }
     | { process: LedgerdProcess; code: undefined; output: string }
   > {
-    installExitHook();
     const p = new LedgerdProcess(options, options.port ?? (await freeLoopbackPort()));
     p.spawnChild();
     const serving = options.servingPattern ?? /"rpc listening"/;
@@ -202,7 +188,7 @@ export class LedgerdProcess {
     while (p.exitInfo === undefined && Date.now() < deadline && !serving.test(p.output)) await sleep(READY_POLL_MS);
     if (p.exitInfo === undefined) {
       // serving, or undecided: give a process that is on its way out a moment to finish exiting
-      await Promise.race([p.exited, sleep(200)]);
+      await Promise.race([p.waitForExit(), sleep(200)]);
       if (p.exitInfo === undefined) return { process: p, code: undefined, output: p.output };
     }
     return { process: p, code: p.exitInfo.code, signal: p.exitInfo.signal, output: p.output };
@@ -215,16 +201,21 @@ export class LedgerdProcess {
 
   /** The node's pid (undefined when not running). */
   get pid(): number | undefined {
-    return this.isRunning ? this.child?.pid : undefined;
+    return this.process?.pid;
   }
 
   get isRunning(): boolean {
-    return this.child !== undefined && this.exitInfo === undefined;
+    return this.process?.isRunning ?? false;
+  }
+
+  /** How the last run ended: undefined while it runs (or before the first start). */
+  private get exitInfo(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.process?.exitStatus;
   }
 
   /** How the last run ended ("" while running). */
   get exitDescription(): string {
-    return this.exitInfo === undefined ? "" : `exit code ${this.exitInfo.code}, signal ${this.exitInfo.signal}`;
+    return this.process?.exitDescription ?? "";
   }
 
   /** The captured stdout+stderr of every run (last 64 KiB). */
@@ -257,57 +248,39 @@ export class LedgerdProcess {
   private spawnChild(): void {
     if (this.isRunning) throw new Error("already running");
     const prefix = this.options.commandPrefix ?? [];
-    const [file, ...args] = [...prefix, LEDGERD_BIN, ...this.args()];
-    this.exitInfo = undefined;
-    this.output += `\n--- start ${++this.starts}: ${[file, ...args].join(" ")}\n`;
-    const child = spawn(file!, args, {
-      cwd: PROJECT_ROOT,
-      env: { ...process.env, ...this.options.env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    this.child = child;
-    const keep = (d: Buffer): void => {
-      this.output += d.toString("utf8");
-      if (this.output.length > OUTPUT_KEEP_CHARS) this.output = this.output.slice(-OUTPUT_KEEP_CHARS);
-    };
-    child.stdout!.on("data", keep);
-    child.stderr!.on("data", keep);
+    const [command, ...args] = [...prefix, LEDGERD_BIN, ...this.args()];
+    this.starts++;
+    // a new process object per start: the arguments are read again (a test may have changed the port)
+    this.process = ManagedProcess.spawn(
+      {
+        name: `ledgerd:${this.port}`,
+        command: command!,
+        args,
+        cwd: PROJECT_ROOT,
+        env: { ...this.options.env },
+        marker: `-homedir=${this.homeDir}`,
+        onOutput: (text) => {
+          this.output += text;
+          if (this.output.length > OUTPUT_KEEP_CHARS) this.output = this.output.slice(-OUTPUT_KEEP_CHARS);
+        },
+      },
+      { detached: false },
+    );
+    const process = this.process;
     running.add(this);
-    this.exited = new Promise<void>((resolve) => {
-      child.once("exit", (code, signal) => {
-        this.exitInfo = { code, signal };
-        running.delete(this);
-        resolve();
-      });
-      child.once("error", (e) => {
-        this.output += `\n--- spawn error: ${e.message}\n`;
-        this.exitInfo ??= { code: -1, signal: null };
-        running.delete(this);
-        resolve();
-      });
+    void process.whenExited().then(() => {
+      if (this.process === process && !process.isRunning) running.delete(this);
     });
   }
 
   private async launch(): Promise<void> {
     this.spawnChild();
-    const timeoutMs = this.options.startTimeoutMs ?? 30_000;
-    const started = Date.now();
-    for (;;) {
-      if (this.exitInfo !== undefined)
-        throw new Error(`ledgerd exited while starting (${this.exitDescription}):\n${this.tail()}`);
-      try {
-        const a = await httpRequest(this.port, {
-          body: '{"jsonrpc":"2.0","id":0,"method":"heights"}',
-          timeoutMs: 2000,
-        });
-        if (a.status === 200 && a.text.includes('"directoryblockheight"')) return;
-      } catch {
-        // not listening yet
-      }
-      if (Date.now() - started > timeoutMs)
-        throw new Error(`ledgerd did not answer heights on ${this.url} within ${timeoutMs} ms:\n${this.tail()}`);
-      await sleep(READY_POLL_MS);
-    }
+    await waitUntilServing(this.port, {
+      timeoutMs: this.options.startTimeoutMs ?? 30_000,
+      pollMs: READY_POLL_MS,
+      gone: () => (this.exitInfo === undefined ? undefined : `exited (${this.exitDescription})`),
+      describe: () => this.tail(),
+    });
   }
 
   /** Start again on the same home directory and port; waits until it answers `heights`. */
@@ -318,29 +291,23 @@ export class LedgerdProcess {
 
   /** SIGKILL and wait for the exit. No-op when not running. */
   async kill9(): Promise<void> {
-    if (!this.isRunning) return;
-    this.child!.kill("SIGKILL");
-    await this.exited;
+    await this.process?.kill("SIGKILL");
   }
 
   /** Synchronous SIGKILL without waiting (exit hooks). */
   killNow(): void {
-    if (this.isRunning) this.child!.kill("SIGKILL");
+    this.process?.killNow();
   }
 
   /** SIGTERM (clean shutdown) and wait; SIGKILL after `graceMs`. Returns the exit code. */
   async stop(graceMs = 15_000): Promise<number | null> {
-    if (!this.isRunning) return this.exitInfo?.code ?? null;
-    this.child!.kill("SIGTERM");
-    const timer = setTimeout(() => this.killNow(), graceMs);
-    await this.exited;
-    clearTimeout(timer);
-    return this.exitInfo!.code;
+    if (this.isRunning) await this.process!.kill("SIGTERM", graceMs);
+    return this.exitInfo?.code ?? null;
   }
 
   /** Resolves when the process exits (at once when it is not running). */
   waitForExit(): Promise<void> {
-    return this.exited;
+    return this.process?.whenExited() ?? Promise.resolve();
   }
 
   /** Kill (if needed) and remove the temp home directory this helper created. */

@@ -18,7 +18,6 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import type { AuditServersResult, FederatedServersResult, HeightsResult } from "../../src/client/index.js";
 import { clusterNames } from "../../src/cluster/clusterConfig.js";
@@ -29,6 +28,7 @@ import {
   LOCAL_BOOTSTRAP_SEED_HEX,
 } from "../../src/protocol/genesis.js";
 import { freeLoopbackPorts } from "../net/freePorts.js";
+import { LEDGERD_BIN, PROJECT_ROOT } from "./ledgerdCommand.js";
 import {
   LedgerdNode,
   type NatsClientCredentials,
@@ -49,9 +49,8 @@ import { sleep } from "./process.js";
 
 const execFileAsync = promisify(execFile);
 
-/** The project root: dist/tools/devnet → three levels up. */
-export const PROJECT_ROOT = resolve(fileURLToPath(import.meta.url), "..", "..", "..", "..");
-const LEDGERD_BIN = join(PROJECT_ROOT, "bin", "ledgerd");
+export { PROJECT_ROOT };
+
 const CLUSTER_BIN = join(PROJECT_ROOT, "bin", "ledgerd-cluster");
 
 /** The JetStream stream of the LOCAL network (docs/cluster.md §1.1). */

@@ -9,6 +9,11 @@
  *   unique to this process, e.g. its configuration file): a pid reused by an unrelated process is never hit.
  *
  * Every signal goes to one pid, never to a name or a group.
+ *
+ * Output goes to `logFile`, or, with `onOutput` (tests that read a node's output as it comes), through pipes
+ * to that callback. This is the one launcher of child processes: the devnet, the tests' nodes
+ * (test/support/nodeProcess.ts), the load generator and the benchmarks (tools/loadgen/nodeProcess.ts) build
+ * on it; a ledgerd's command line comes from ledgerdCommand.ts.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
@@ -25,8 +30,10 @@ export interface ProcessSpec {
   cwd?: string;
   /** extra environment variables */
   env?: Readonly<Record<string, string>>;
-  /** stdout and stderr are appended here */
-  logFile: string;
+  /** stdout and stderr are appended here (unless `onOutput` is given) */
+  logFile?: string;
+  /** stdout and stderr, as they come, through pipes (instead of a log file) */
+  onOutput?: (text: string) => void;
   /** a string that appears in the process's command line and in no other process's (e.g. its config path) */
   marker: string;
 }
@@ -91,6 +98,7 @@ export class ManagedProcess {
   private adoptedPid: number | undefined;
   /** kill() was called since the last start: an exit is expected */
   private stopping = false;
+  private exited: Promise<void> = Promise.resolve();
 
   private constructor(readonly spec: ProcessSpec) {}
 
@@ -134,9 +142,19 @@ export class ManagedProcess {
     return this.childExit !== undefined && !this.stopping;
   }
 
-  /** The last part of the log file, for error messages. */
+  /** The last part of the log file, for error messages ("" when the output goes to `onOutput`). */
   logTail(bytes = LOG_TAIL_BYTES): string {
-    return fileTail(this.spec.logFile, bytes);
+    return this.spec.logFile === undefined ? "" : fileTail(this.spec.logFile, bytes);
+  }
+
+  /** How the last start ended: code and signal; undefined while it runs or when not known (adopted). */
+  get exitStatus(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
+    return this.childExit;
+  }
+
+  /** Resolves when the process this object started last has exited (at once when none runs). */
+  whenExited(): Promise<void> {
+    return this.exited;
   }
 
   /**
@@ -149,38 +167,48 @@ export class ManagedProcess {
   }
 
   private start(detached: boolean, env: Readonly<Record<string, string>> = {}): void {
-    mkdirSync(dirname(this.spec.logFile), { recursive: true });
-    const fd = openSync(this.spec.logFile, "a");
-    writeSync(fd, `\n--- ${new Date().toISOString()} start: ${this.spec.command} ${this.spec.args.join(" ")}\n`);
+    const banner = `\n--- ${new Date().toISOString()} start: ${this.spec.command} ${this.spec.args.join(" ")}\n`;
+    const capture = this.spec.onOutput;
+    let fd: number | undefined;
+    if (capture !== undefined) capture(banner);
+    else {
+      if (this.spec.logFile === undefined) throw new Error(`${this.name}: a process needs a logFile or onOutput`);
+      mkdirSync(dirname(this.spec.logFile), { recursive: true });
+      fd = openSync(this.spec.logFile, "a");
+      writeSync(fd, banner);
+    }
     let child: ChildProcess;
     try {
       child = spawn(this.spec.command, [...this.spec.args], {
         cwd: this.spec.cwd,
         env: { ...process.env, ...this.spec.env, ...env },
-        stdio: ["ignore", fd, fd],
+        stdio: fd === undefined ? ["ignore", "pipe", "pipe"] : ["ignore", fd, fd],
         detached,
       });
     } finally {
-      closeSync(fd); // the child holds its own copy
+      if (fd !== undefined) closeSync(fd); // the child holds its own copy
+    }
+    if (capture !== undefined) {
+      const forward = (d: Buffer): void => capture(d.toString("utf8"));
+      child.stdout?.on("data", forward);
+      child.stderr?.on("data", forward);
     }
     this.child = child;
     this.childExit = undefined;
     this.adoptedPid = undefined;
     this.stopping = false;
-    child.once("exit", (code, signal) => {
-      this.childExit = { code, signal };
-      attached.delete(this);
-    });
-    child.once("error", (e) => {
-      this.childExit ??= { code: -1, signal: null };
-      attached.delete(this);
-      try {
-        const efd = openSync(this.spec.logFile, "a");
-        writeSync(efd, `--- spawn error: ${e.message}\n`);
-        closeSync(efd);
-      } catch {
-        // the log directory is gone: nothing more to record
-      }
+    this.exited = new Promise<void>((resolve) => {
+      child.once("exit", (code, signal) => {
+        this.childExit = { code, signal };
+        attached.delete(this);
+        resolve();
+      });
+      child.once("error", (e) => {
+        this.childExit ??= { code: -1, signal: null };
+        attached.delete(this);
+        this.record(`--- spawn error: ${e.message}\n`);
+        resolve();
+      });
     });
     if (detached) {
       child.unref();
@@ -190,17 +218,33 @@ export class ManagedProcess {
     }
   }
 
+  /** Add a line of our own to the process's output (its log file or its `onOutput`). */
+  private record(text: string): void {
+    if (this.spec.onOutput !== undefined) {
+      this.spec.onOutput(text);
+      return;
+    }
+    if (this.spec.logFile === undefined) return;
+    try {
+      const fd = openSync(this.spec.logFile, "a");
+      writeSync(fd, text);
+      closeSync(fd);
+    } catch {
+      // the log directory is gone: nothing more to record
+    }
+  }
+
   /** The recorded pid is this process: it runs and its command line still carries the marker. */
   private isOurs(pid: number): boolean {
     return pidRuns(pid) && (commandLineOf(pid)?.includes(this.spec.marker) ?? false);
   }
 
   /**
-   * Send `signal` and wait until the process has exited; SIGKILL after `graceMs` (SIGTERM only). Returns at
+   * Send `signal` and wait until the process has exited; SIGKILL after `graceMs` (any signal but SIGKILL). Returns at
    * once when it does not run.
-   * @param graceMs milliseconds to wait after SIGTERM before SIGKILL
+   * @param graceMs milliseconds to wait after the signal before SIGKILL
    */
-  async kill(signal: "SIGTERM" | "SIGKILL" = "SIGTERM", graceMs = 10_000): Promise<void> {
+  async kill(signal: NodeJS.Signals = "SIGTERM", graceMs = 10_000): Promise<void> {
     const pid = this.pid;
     if (pid === undefined) return;
     this.stopping = true;

@@ -138,7 +138,7 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
   let session: LoadSession | undefined;
   let nodeVersion: string | undefined;
   const killOnExit = () => {
-    if (node?.running === true) node.child.kill("SIGKILL");
+    if (node?.running === true) node.killNow();
   };
   const report = (): LoadReport => {
     const { log: _log, ...rest } = options;
@@ -148,7 +148,7 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
       node: {
         url: node?.url ?? options.url ?? "",
         spawned: node !== undefined,
-        pid: node?.child.pid ?? options.pid,
+        pid: node?.pid ?? options.pid,
         startMs: node === undefined ? undefined : round(node.readyMs),
         blockTimeSeconds: session?.blockTimeSeconds ?? options.blockTimeSeconds,
         version: nodeVersion,
@@ -172,7 +172,7 @@ export async function runLoadScenarios(options: LoadOptions): Promise<LoadReport
         logPath: path.join(homeDir, "ledgerd.log"),
         startTimeoutMs: 60_000,
       });
-      log(`ledgerd pid ${node.child.pid} serving after ${round(node.readyMs)} ms`);
+      log(`ledgerd pid ${node.pid} serving after ${round(node.readyMs)} ms`);
     }
     // If the generator exits early (Ctrl-C, a timeout's SIGTERM: the CLI turns both into exit), the node
     // it started must not outlive it. `node` changes when the restart scenario restarts it.

@@ -1,20 +1,23 @@
 /**
  * The node under load: a `ledgerd` child process on a free loopback port with its own data directory
- * (or a node already running, for `--url`), and its CPU time and memory read from /proc.
+ * (or a node already running, for `--url`), and its CPU time and memory read from /proc. The process is the
+ * project's one launcher's (tools/devnet/process.ts ManagedProcess, ledgerdCommand.ts), run as bin/ledgerd
+ * runs it.
  */
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { launcherSettings, ledgerdCommand, PROJECT_ROOT, waitUntilServing } from "../devnet/ledgerdCommand.js";
+import { fileTail, ManagedProcess } from "../devnet/process.js";
 import { freeLoopbackPort } from "../net/freePorts.js";
-import { RpcClient } from "./rpcClient.js";
 
 /** The one free-port helper (tools/net/freePorts.ts), for the launcher's users. */
-export { freeLoopbackPort };
+/** What bin/ledgerd's first line sets (ledgerdCommand.ts), for the launcher's users. */
+export { freeLoopbackPort, launcherSettings };
 
-/** The project root: dist/tools/loadgen/ → three levels up. */
+/** The project root. */
 export function projectRoot(): string {
-  return path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
+  return PROJECT_ROOT;
 }
 
 /** CPU and memory of one process, from /proc (Linux only; undefined elsewhere or once it exited). */
@@ -87,139 +90,93 @@ export interface NodeProcessOptions {
 /** Milliseconds between readiness polls while the node starts. */
 const READY_POLL_MS = 20;
 
-/**
- * What bin/ledgerd's first line, `#!/usr/bin/env -S [NAME=value …] node [flags …]`, sets for the node: the
- * environment (glibc's allocator settings) and node's own flags. The generator starts `node` itself (to add
- * flags such as --cpu-prof and to own the pid), so it applies them from here: the node it measures runs as
- * `bin/ledgerd` runs it. Any other first line sets nothing.
- */
-export function launcherSettings(shebang: string): { env: Record<string, string>; nodeArgs: string[] } {
-  const env: Record<string, string> = {};
-  const prefix = "#!/usr/bin/env -S ";
-  if (!shebang.startsWith(prefix)) return { env, nodeArgs: [] };
-  const words = shebang.slice(prefix.length).trim().split(/\s+/);
-  let i = 0;
-  for (; i < words.length && /^[A-Za-z_][A-Za-z0-9_]*=/.test(words[i]!); i++) {
-    const eq = words[i]!.indexOf("=");
-    env[words[i]!.slice(0, eq)] = words[i]!.slice(eq + 1);
-  }
-  // words[i] is the program (node); the rest are its flags
-  return { env, nodeArgs: words.slice(i + 1) };
-}
-
 /** A ledgerd child process. */
 export class NodeProcess {
   readonly monitor: ProcessMonitor;
   readonly url: string;
-  private exited = false;
-  private exitInfo = "";
 
   private constructor(
     readonly options: NodeProcessOptions,
-    readonly child: ChildProcess,
+    private readonly process: ManagedProcess,
     /** ms from spawn to the first successful `heights` */
     readonly readyMs: number,
   ) {
-    this.monitor = new ProcessMonitor(child.pid!);
+    this.monitor = new ProcessMonitor(process.pid!);
     this.url = `http://127.0.0.1:${options.port}`;
-    child.once("exit", (code, signal) => {
-      this.exited = true;
-      this.exitInfo = `code ${code} signal ${signal}`;
-    });
-  }
-
-  /**
-   * The command that runs the node: `node [launcher's node flags] [nodeArgs] <entry>` so that the pid is the
-   * node itself, with the environment bin/ledgerd's first line sets (launcherSettings).
-   */
-  static command(nodeArgs: readonly string[]): { file: string; args: string[]; env: NodeJS.ProcessEnv } {
-    const root = projectRoot();
-    const entry = path.join(root, "dist", "src", "cli.js");
-    const bin = path.join(root, "bin", "ledgerd");
-    if (!existsSync(entry)) return { file: bin, args: [], env: process.env };
-    const launcher = launcherSettings(readFileSync(bin, "utf8").split("\n", 1)[0]!);
-    return {
-      file: process.execPath,
-      args: [...launcher.nodeArgs, ...nodeArgs, entry],
-      env: { ...process.env, ...launcher.env },
-    };
   }
 
   /** Spawn the node and wait until it answers `heights` on its port. */
   static async start(options: NodeProcessOptions): Promise<NodeProcess> {
-    const cmd = NodeProcess.command(options.nodeArgs);
-    const args = [
-      ...cmd.args,
-      "-network=LOCAL",
-      `-homedir=${options.homeDir}`,
-      `-blktime=${options.blockTimeSeconds}`,
-      `-port=${options.port}`,
-      "-controlpanelport=0",
-      ...options.extraArgs,
-    ];
+    const cmd = ledgerdCommand(
+      [
+        "-network=LOCAL",
+        `-homedir=${options.homeDir}`,
+        `-blktime=${options.blockTimeSeconds}`,
+        `-port=${options.port}`,
+        "-controlpanelport=0",
+        ...options.extraArgs,
+      ],
+      options.nodeArgs,
+    );
     // a --homedir that does not exist yet is created, as the node itself would (the log goes there)
     mkdirSync(path.dirname(options.logPath), { recursive: true });
-    const log = openSync(options.logPath, "a");
     const started = performance.now();
-    const child = spawn(cmd.file, args, { stdio: ["ignore", log, log], cwd: projectRoot(), env: cmd.env });
-    closeSync(log);
-    let exit: string | undefined;
-    child.once("exit", (code, signal) => {
-      exit = `exited (code ${code}, signal ${signal})`;
-    });
-    // A failed spawn emits 'error'; unhandled it would take the generator (and make bench) down.
-    child.on("error", (e) => {
-      exit = `could not run ${cmd.file}: ${e.message}`;
-    });
-    const client = new RpcClient({ url: `http://127.0.0.1:${options.port}`, maxSockets: 1, timeoutMs: 2000 });
-    try {
-      while (performance.now() - started < options.startTimeoutMs) {
-        if (exit !== undefined) break;
-        const reply = await client.post('{"jsonrpc":"2.0","id":1,"method":"heights"}');
-        if (reply.error === undefined) return new NodeProcess(options, child, performance.now() - started);
-        await sleep(READY_POLL_MS);
-      }
-    } finally {
-      client.close();
-    }
-    if (exit === undefined) child.kill("SIGKILL");
-    throw new Error(
-      `ledgerd did not start: ${exit ?? `no answer in ${options.startTimeoutMs} ms`}; log: ${tail(options.logPath)}`,
+    const process = ManagedProcess.spawn(
+      {
+        name: "ledgerd",
+        command: cmd.command,
+        args: cmd.args,
+        cwd: PROJECT_ROOT,
+        env: cmd.env,
+        logFile: options.logPath,
+        marker: `-homedir=${options.homeDir}`,
+      },
+      { detached: false },
     );
+    try {
+      await waitUntilServing(options.port, {
+        timeoutMs: options.startTimeoutMs,
+        pollMs: READY_POLL_MS,
+        gone: () => (process.isRunning ? undefined : `exited (${process.exitDescription})`),
+        describe: () => tail(options.logPath),
+      });
+    } catch (e) {
+      await process.kill("SIGKILL");
+      throw e;
+    }
+    return new NodeProcess(options, process, performance.now() - started);
+  }
+
+  /** The node's pid while it runs. */
+  get pid(): number | undefined {
+    return this.process.pid;
   }
 
   /** True while the process runs. */
   get running(): boolean {
-    return !this.exited;
+    return this.process.isRunning;
   }
 
   /** Why it exited ("" while running). */
   get exitDescription(): string {
-    return this.exitInfo;
+    return this.process.exitDescription;
+  }
+
+  /** SIGKILL now, without waiting (exit hooks). */
+  killNow(): void {
+    this.process.killNow();
   }
 
   /** Stop with `signal` (SIGTERM: graceful) and wait; SIGKILL after `graceMs`. Resolves once it exited. */
   async stop(signal: NodeJS.Signals = "SIGTERM", graceMs = 20_000): Promise<void> {
-    if (this.exited) return;
-    const gone = new Promise<void>((resolve) => this.child.once("exit", () => resolve()));
-    this.child.kill(signal);
-    const timer = setTimeout(() => this.child.kill("SIGKILL"), graceMs);
-    await gone;
-    clearTimeout(timer);
+    await this.process.kill(signal, graceMs);
   }
 }
 
 /** The last ~600 characters of a log file, for error messages. */
 export function tail(file: string): string {
-  try {
-    const text = readFileSync(file, "utf8");
-    return text.slice(-600).trim();
-  } catch {
-    return "(no log)";
-  }
+  return fileTail(file, 600).trim() || "(no log)";
 }
 
 /** Resolve after `ms` milliseconds. */
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
+export { sleep } from "../devnet/process.js";
