@@ -2,7 +2,9 @@
 NODE_MODULES_STAMP := node_modules/.package-lock.json
 # The test tiers (docs/testing.md §Tiers, test/support/tiers.ts): `node dist/test/support/tiers.js unit|process`.
 TIER = node dist/test/support/tiers.js
-NODE_TEST = node --test --test-reporter=spec --test-timeout=300000
+# --test-timeout is a net for a hung file, not a speed bound (a process-isolated file's timeout covers the whole
+# file): 15 min, because a file of ~2 min on a quiet machine took over 5 min at load average 20-30.
+NODE_TEST = node --test --test-reporter=spec --test-timeout=900000
 # Unit-tier files two at a time: each binds its servers on port 0 in-process and works in its own temp
 # directory, so no two share a port or a directory (measured: 495 s against 749 s one at a time, load 10-20,
 # all 1,185 tests passing). The process tier stays one file at a time: its nodes and nats-servers take ports
