@@ -13,14 +13,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { signDirectoryBlock } from "../../src/cluster/dbSig.js";
-import {
-  type AdminBlock,
-  type AdminEntry,
-  adminBlockHashes,
-  decodeAdminBlock,
-  encodeAdminBlock,
-} from "../../src/protocol/ablock.js";
+import { signRecord } from "../../src/cluster/records.js";
+import { type AdminEntry, adminBlockHashes, decodeAdminBlock, encodeAdminBlock } from "../../src/protocol/ablock.js";
 import { type KeyPair, keyPairFromSeed, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex, toHex, varintSize } from "../../src/protocol/bytes.js";
 import {
@@ -51,6 +45,7 @@ import { merkleRoot } from "../../src/protocol/merkle.js";
 import { type Transaction, transactionFullHash, transactionId } from "../../src/protocol/transaction.js";
 import { composeTransaction } from "../../tools/wallet/compose.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, GENESIS_KEY, type RpcCall } from "../support/ledgerWrites.js";
+import { BOOT_SEED, MemoryFederation, NET, serverIdentity } from "../support/memoryFederation.js";
 import { killAllNodes, LedgerdProcess, PROJECT_ROOT } from "../support/nodeProcess.js";
 import { waitUntil } from "../support/waitFor.js";
 import { factomCoreData, factomGoData, fatdChains, pegnetEntries } from "../unit/protocol/realHistoryFixtures.js";
@@ -58,6 +53,8 @@ import { factomCoreData, factomGoData, fatdChains, pegnetEntries } from "../unit
 /** The virtual environment's interpreter and our script (tools/python/decode_blocks.py). */
 const PYTHON = join(PROJECT_ROOT, ".venv-test", "bin", "python");
 const SCRIPT = join(PROJECT_ROOT, "tools", "python", "decode_blocks.py");
+/** The signature field of a record before signRecord fills it. */
+const NO_SIG = new Uint8Array(64);
 /** Room for factom-core's answer: the fixtures' 1,405 pegnet entries and the blocks come to a few MB of JSON. */
 const PYTHON_OUTPUT_BYTES = 256 * 1024 * 1024;
 
@@ -430,36 +427,78 @@ describe("factom-core decodes the node's genesis blocks of MAIN, TEST and LOCAL 
   });
 });
 
-describe("factom-core decodes every admin entry type the node writes as the node does", () => {
-  // The federation writes 05/06/07 (authority changes and elections) and 08 (signing keys) beside the 01
-  // signatures (src/cluster/heightMachine.ts); a single node writes only 01 (and LOCAL's genesis 05), so
-  // the federation's entries come from the node's own admin block encoder here, one of each in one block,
-  // with a real directory block signature. test/unit/cluster/governance.test.ts checks that the federation
-  // puts them into its blocks; admin block 70,417 of the real history holds real 06 and 08 entries too.
-  test("one admin block with 01, 05, 06, 07 and 08 entries", () => {
-    const genesis = genesisBlocks("LOCAL");
-    const seed = sha256(new TextEncoder().encode("independent decoder server"));
-    const server = keyPairFromSeed("FA", seed);
-    const identity = sha256(new TextEncoder().encode("independent decoder identity"));
-    const other = sha256(new TextEncoder().encode("independent decoder other identity"));
-    const block: AdminBlock = {
-      prevBackRefHash: adminBlockHashes(genesis.admin).backReferenceHash,
-      dbHeight: 1,
-      headerExpansion: new Uint8Array(0),
-      entries: [
+describe("factom-core decodes the blocks of a federation, with every admin entry type it writes", () => {
+  // A single node writes only 01 (and LOCAL's genesis 05); the federation writes 05/06/07 (authority changes)
+  // and 08 (signing keys) too (src/cluster/heightMachine.ts). Here: the real federation driver and ledgers
+  // over an in-memory log (test/support/memoryFederation.ts), 1-s blocks, the bootstrap server and a second
+  // federated server, an audit server added then removed, and a key rotation.
+  let f: MemoryFederation | undefined;
+  after(async () => {
+    await f?.stop();
+  });
+
+  test("every admin, directory, EC and asset block of the federation, with entries 01, 05, 06, 07 and 08", async () => {
+    f = new MemoryFederation({ blockTimeSeconds: 1 });
+    const x = serverIdentity(1);
+    const xNext = serverIdentity(4);
+    const z = serverIdentity(3);
+    const boot = await f.start({ name: "boot", role: "federated" });
+    await f.append(f.addServer("federated", x));
+    await f.start({
+      name: "x",
+      role: "federated",
+      server: { identity: x.identity, seed: x.seed, nextSeed: xNext.seed },
+    });
+    await f.append(f.addServer("audit", z));
+    await f.savedHeight(boot.ledger.openBlock().height + 1);
+    const activation = boot.ledger.openBlock().height + 2;
+    await f.append(
+      signRecord(
         {
-          type: 0x01,
-          identityAdminChainId: identity,
-          publicKey: server.publicKey,
-          signature: signDirectoryBlock(seed, genesis.directory),
+          kind: "authorityChange",
+          change: "remove",
+          identity: z.identity,
+          activationHeight: activation,
+          signature: NO_SIG,
         },
-        { type: 0x05, identityChainId: identity, dbHeight: 2 },
-        { type: 0x06, identityChainId: other, dbHeight: 2 },
-        { type: 0x07, identityChainId: other, dbHeight: 3 },
-        { type: 0x08, identityChainId: identity, keyPriority: 0, publicKey: server.publicKey, dbHeight: 2 },
-      ],
-    };
-    assertSameDecoding([{ kind: "admin", raw: hex(encodeAdminBlock(block)), what: "an admin block of every type" }]);
+        NET,
+        BOOT_SEED,
+      ),
+    );
+    await f.append(
+      signRecord(
+        {
+          kind: "rotateKey",
+          identity: x.identity,
+          newKey: xNext.publicKey,
+          activationHeight: activation,
+          signature: NO_SIG,
+        },
+        NET,
+        x.seed,
+      ),
+    );
+    // two heights past the activation: the rotated key has signed a block
+    await f.savedHeight(activation + 2, 120_000);
+    const top = boot.ledger.heights().directoryBlockHeight;
+    const items: Item[] = [];
+    const types = new Set<number>();
+    for (let height = 0; height <= top; height++) {
+      const admin = boot.ledger.adminBlockByHeight(height)!;
+      for (const e of admin.block.entries) types.add(e.type);
+      items.push(
+        {
+          kind: "directory",
+          raw: hex(boot.ledger.directoryBlockByHeight(height)!.raw),
+          what: `directory block ${height}`,
+        },
+        { kind: "admin", raw: hex(admin.raw), what: `admin block ${height}` },
+        { kind: "ec", raw: hex(boot.ledger.ecBlockByHeight(height)!.raw), what: `EC block ${height}` },
+        { kind: "asset", raw: hex(boot.ledger.assetBlockByHeight(height)!.raw), what: `asset block ${height}` },
+      );
+    }
+    assert.deepEqual([...types].sort(), [0x01, 0x05, 0x06, 0x07, 0x08]);
+    assertSameDecoding(items);
   });
 });
 
