@@ -53,6 +53,8 @@ import { factomCoreData, factomGoData, fatdChains, pegnetEntries } from "../unit
 /** The virtual environment's interpreter and our script (tools/python/decode_blocks.py). */
 const PYTHON = join(PROJECT_ROOT, ".venv-test", "bin", "python");
 const SCRIPT = join(PROJECT_ROOT, "tools", "python", "decode_blocks.py");
+/** A bound for a hang, not a measurement: a few 2-s blocks on a loaded machine. */
+const WRITE_WAIT_MS = 120_000;
 /** The signature field of a record before signRecord fills it. */
 const NO_SIG = new Uint8Array(64);
 /** Room for factom-core's answer: the fixtures' 1,405 pegnet entries and the blocks come to a few MB of JSON. */
@@ -343,19 +345,27 @@ describe("factom-core decodes the blocks of a real node as the node does", { tim
     });
     await call("asset-submit", { transaction: hex(transfer.tx.raw) });
     // the credits must be in a block before the commits that spend them are accepted
-    await waitUntil("the EC purchase", async () => {
-      const r = (await call("entry-credit-balance", { address: hex(ec.publicKey) })) as { balance: number };
-      return r.balance > 0;
-    });
+    await waitUntil(
+      "the EC purchase",
+      async () => {
+        const r = (await call("entry-credit-balance", { address: hex(ec.publicKey) })) as { balance: number };
+        return r.balance > 0;
+      },
+      WRITE_WAIT_MS,
+    );
     const chain = await createChain(call, ec, "independent decoder", "the chain's first entry");
     await addEntry(call, ec, chain.chainId, "a second entry", { extIds: ["ext one", "ext two"] });
     await addEntry(call, ec, chain.chainId, new Uint8Array(0));
     // every write was accepted into the open block or an earlier one: wait until that block is saved
     const open = ((await call("heights")) as { leaderheight: number }).leaderheight;
-    await waitUntil("the writes' block saved", async () => {
-      const h = (await call("heights")) as { directoryblockheight: number; entryheight: number };
-      return h.directoryblockheight >= open && h.entryheight >= open;
-    });
+    await waitUntil(
+      "the writes' block saved",
+      async () => {
+        const h = (await call("heights")) as { directoryblockheight: number; entryheight: number };
+        return h.directoryblockheight >= open && h.entryheight >= open;
+      },
+      WRITE_WAIT_MS,
+    );
     const top = ((await call("heights")) as { directoryblockheight: number }).directoryblockheight;
     const raw = async (hash: string): Promise<string> => ((await call("raw-data", { hash })) as { data: string }).data;
     for (let height = 0; height <= top; height++) {
