@@ -3,7 +3,9 @@
  * factom-core, which shares no code with the node, decodes every block the node produces — directory, admin,
  * EC, asset and entry blocks and entries, fetched raw over /v2 from a real node after real writes (an EC
  * purchase, a transfer, a chain creation, entries) — to the same fields and the same keyMRs and hashes as the
- * node's own decoders. The real main-network fixtures of test/fixtures/history/ go through both as well.
+ * node's own decoders. So do the genesis blocks of MAIN, TEST and LOCAL, every block of a federation (the
+ * real driver and ledgers over an in-memory log) whose admin blocks hold every admin entry type the node
+ * writes, and the real main-network fixtures of test/fixtures/history/.
  *
  * factom-core runs in the virtual environment `make python-venv` makes (.venv-test/, from
  * tools/python/requirements.txt); `make test` makes it first. Without it this file fails, naming the command.
