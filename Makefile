@@ -18,7 +18,7 @@ PORT ?= $(or $(LEDGERD_PORT),8088)
 PANELPORT ?= $(or $(LEDGERD_PANELPORT),$(shell echo $$(($(PORT) + 2))))
 HOMEDIR ?= $(or $(LEDGERD_HOME),$(HOME)/.ledgerd)
 
-.PHONY: all install os-packages-test os-packages-bench build run test test-unit test-long bench mutation lint format bench-check clean
+.PHONY: all install os-packages-test os-packages-bench python-venv build run test test-unit test-long bench mutation lint format bench-check clean
 
 all: build
 
@@ -38,6 +38,20 @@ os-packages-test:
 os-packages-bench:
 	tools/os/install-packages.sh nats-server wrk
 
+# The independent decoder of test/integration/independent-decoder.test.ts: the PyPI package factom-core
+# (pinned in tools/python/requirements.txt) in a virtual environment of the machine's python3, remade when
+# the requirements change. An install that fails (no PyPI, no C compiler for ed25519) fails `make test`.
+PYTHON_VENV := .venv-test
+PYTHON_VENV_STAMP := $(PYTHON_VENV)/.installed
+$(PYTHON_VENV_STAMP): tools/python/requirements.txt
+	rm -rf $(PYTHON_VENV)
+	python3 -m venv $(PYTHON_VENV)
+	$(PYTHON_VENV)/bin/pip install --disable-pip-version-check --no-input -r tools/python/requirements.txt
+	$(PYTHON_VENV)/bin/python -c "import factom_core.blocks"
+	@touch $(PYTHON_VENV_STAMP)
+
+python-venv: $(PYTHON_VENV_STAMP)
+
 # The control panel's browser code (src/panel/web) has its own tsconfig: DOM types, browser modules; its RPC
 # calls are typed by the method contract's declarations (dist/types, contract.tsconfig.json).
 # The build also brings deploy/ledgerd.conf.example up to date with the configuration fields (written only
@@ -56,7 +70,7 @@ run: build
 # Both tiers run even when the first fails (one report of every failure); the target fails if either did.
 # The lists are taken first: a tiers.js that fails stops the target (an empty list would make node --test
 # look for test files on its own).
-test: build os-packages-test
+test: build os-packages-test python-venv
 	node_modules/.bin/biome check src test bench tools
 	unit="$$($(TIER) unit)" && process="$$($(TIER) process)" && { \
 	  failed=0; $(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$unit || failed=$$?; \
