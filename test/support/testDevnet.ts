@@ -36,7 +36,8 @@ export async function startTestDevnet(options: Omit<DevnetOptions, "dir">): Prom
   const dir = mkdtempSync(join(tmpdir(), "ledgerd-devnet-"));
   let devnet: Devnet;
   try {
-    devnet = await Devnet.up({ ...options, dir }, false);
+    // a start may take minutes on a loaded machine: the bound is a net for a node that never serves
+    devnet = await Devnet.up({ serveTimeoutSeconds: 300, ...options, dir }, false);
   } catch (e) {
     await killAllAttached();
     rmSync(dir, { recursive: true, force: true });

@@ -79,7 +79,15 @@ export interface DevnetOptions {
   natsAuth?: boolean;
   /** run a CUSTOM network of this name (its own bootstrap identity, key and genesis allocation) instead of LOCAL */
   customNet?: string;
+  /**
+   * seconds a node's start may take before the devnet gives up on it (default 60; the tests give 300: on a
+   * machine at load average 20-30 a node took 40 s to write its first log line)
+   */
+  serveTimeoutSeconds?: number;
 }
+
+/** Seconds a node's start may take by default (DevnetOptions.serveTimeoutSeconds). */
+const DEFAULT_SERVE_TIMEOUT_SECONDS = 60;
 
 /** A CUSTOM network of the devnet: fed0 is its bootstrap server; the genesis pays one fresh address. */
 export interface CustomNetworkSettings {
@@ -283,7 +291,14 @@ export class Devnet {
     readonly nats: NatsCluster,
     readonly nodes: LedgerdNode[],
     readonly detached: boolean,
-  ) {}
+  ) {
+    for (const n of nodes) n.serveTimeoutMs = this.serveTimeoutMs;
+  }
+
+  /** How long a node's start may take, ms (DevnetOptions.serveTimeoutSeconds). */
+  get serveTimeoutMs(): number {
+    return (this.state.options.serveTimeoutSeconds ?? DEFAULT_SERVE_TIMEOUT_SECONDS) * 1000;
+  }
 
   /** The devnet recorded in `dir` (its processes may or may not run). Throws when there is none. */
   static open(dir: string, detached: boolean): Devnet {
@@ -428,6 +443,7 @@ export class Devnet {
     });
     const layout: NodeLayout = { name, role, port: port!, panelPort: panelPort!, home, key, args };
     const node = new LedgerdNode(layout, LEDGERD_BIN);
+    node.serveTimeoutMs = this.serveTimeoutMs;
     mkdirSync(home, { recursive: true });
     const nats = natsCredentials(this.state, role);
     node.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(this.state.custom) });

@@ -82,6 +82,8 @@ export function nodeConfigText(
 export class LedgerdNode {
   readonly process: ManagedProcess;
   readonly client: NodeClient;
+  /** how long waitServing waits by default, ms (the devnet sets it from its options) */
+  serveTimeoutMs = 60_000;
 
   constructor(
     readonly layout: NodeLayout,
@@ -150,7 +152,7 @@ export class LedgerdNode {
    * Wait until the node answers JSON-RPC (`properties`). Throws with its log tail when it exits first or
    * does not answer within `timeoutMs`.
    */
-  async waitServing(timeoutMs = 60_000): Promise<void> {
+  async waitServing(timeoutMs = this.serveTimeoutMs): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     let last = "";
     for (;;) {
