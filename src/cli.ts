@@ -22,6 +22,8 @@ const EXIT_USAGE = 2;
 const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
+  // `ledgerd verify`: check a stopped node's data directory (docs/export.md §5), loaded only when asked for
+  if (argv[0] === "verify") return (await import("./history/commands.js")).runHistoryCommand("verify", argv.slice(1), process);
   let config: NodeConfig;
   let consoleFormat: "json" | "human" = "json";
   try {
