@@ -34,11 +34,7 @@ import { decodeEntryBlock, encodeEntryBlock, entriesWithMinutes, entryBlockHashe
 import { decodeECBlock, ecBlockHashes, encodeECBlock } from "../protocol/ecblock.js";
 import { entryHash } from "../protocol/entry.js";
 import { assetBlockHashes, assetBlockTransactions, decodeAssetBlock, encodeAssetBlock } from "../protocol/fblock.js";
-import {
-  transactionFullHash,
-  transactionId,
-  verifyTransactionSignatures,
-} from "../protocol/transaction.js";
+import { transactionFullHash, transactionId, verifyTransactionSignatures } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
 import type { ChainHead, PaidCommit } from "../store/records.js";
 import type { BlockSetWrite } from "../store/store.js";
@@ -159,8 +155,7 @@ export class HistoryChecker {
       if (h !== height) throw fail(`the ${what} block says height ${h}`);
     const tip = this.tip;
     const link = (what: string, got: Uint8Array, want: Uint8Array): void => {
-      if (!bytesEqual(got, want))
-        throw fail(`the ${what} is ${toHex(got)}, the previous block's is ${toHex(want)}`);
+      if (!bytesEqual(got, want)) throw fail(`the ${what} is ${toHex(got)}, the previous block's is ${toHex(want)}`);
     };
     link("directory block's previous keyMR", directory.prevKeyMR, tip?.directoryKeyMR ?? ZERO_HASH);
     link("directory block's previous full hash", directory.prevFullHash, tip?.directoryFullHash ?? ZERO_HASH);
@@ -227,14 +222,18 @@ export class HistoryChecker {
     });
 
     // ── the EC block: commits, what they paid ──
-    const commits: { keys: Uint8Array[]; location: { ecBlockHeaderHash: Uint8Array; height: number; index: number } }[] =
-      [];
+    const commits: {
+      keys: Uint8Array[];
+      location: { ecBlockHeaderHash: Uint8Array; height: number; index: number };
+    }[] = [];
     const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
     ec.items.forEach((item, index) => {
       if (item.type !== "entryCommit" && item.type !== "chainCommit") return;
       const c = item.commit;
       if (checkClients && !verifyCommitSignature(c))
-        throw fail(`EC block item ${index} (commit of entry ${toHex(c.entryHash)}) has a signature that does not verify`);
+        throw fail(
+          `EC block item ${index} (commit of entry ${toHex(c.entryHash)}) has a signature that does not verify`,
+        );
       const txId = commitTxId(c);
       commits.push({ keys: [txId, commitFullHash(c)], location: { ecBlockHeaderHash: e.headerHash, height, index } });
       addEc(c.ecPublicKey, -BigInt(c.credits));
@@ -269,8 +268,11 @@ export class HistoryChecker {
       { chainId: EC_CHAIN_ID, head: systemHead(e.headerHash, e.fullHash) },
       { chainId: ASSET_CHAIN_ID, head: systemHead(f.keyMR, f.ledgerKeyMR) },
     ];
-    const entries: { entryHash: Uint8Array; raw: Uint8Array; location: { entryBlockKeyMR: Uint8Array; height: number; commitTxId: Uint8Array } }[] =
-      [];
+    const entries: {
+      entryHash: Uint8Array;
+      raw: Uint8Array;
+      location: { entryBlockKeyMR: Uint8Array; height: number; commitTxId: Uint8Array };
+    }[] = [];
     const seenChains = new Set<string>();
     set.entryBlocks.forEach((eb, i) => {
       const place = i + 3;
@@ -310,7 +312,11 @@ export class HistoryChecker {
         if (record === undefined || record.revealed)
           throw fail(`entry ${toHex(hash)} (chain ${chainHex}) is revealed without a commit paying for it`);
         paid.set(k, { entryHash: hash, record: { ...record, revealed: true } });
-        entries.push({ entryHash: hash, raw, location: { entryBlockKeyMR: hashes.keyMR, height, commitTxId: record.txId } });
+        entries.push({
+          entryHash: hash,
+          raw,
+          location: { entryBlockKeyMR: hashes.keyMR, height, commitTxId: record.txId },
+        });
       });
     });
 

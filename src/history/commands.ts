@@ -51,7 +51,11 @@ interface FlagSpec {
 
 const COMMON: FlagSpec[] = [
   { name: "homedir", arg: "DIR", help: "the node's home directory (its data is DIR/<network>/db); default ~/.ledgerd" },
-  { name: "network", arg: "NET", help: "MAIN, TEST, LOCAL or CUSTOM; default as the node's (-network, the file, MAIN)" },
+  {
+    name: "network",
+    arg: "NET",
+    help: "MAIN, TEST, LOCAL or CUSTOM; default as the node's (-network, the file, MAIN)",
+  },
   { name: "q", help: "quiet: no progress on stderr" },
   { name: "h", help: "this page" },
 ];
@@ -64,7 +68,11 @@ EC and asset block, each entry block with its entries), in height order — as o
 framed records, a crc32 per record, a trailer with the counts and the file's sha256). To standard output unless
 -o is given; -o writes FILE.partial and renames it to FILE once complete. Progress goes to stderr: a bar on a
 terminal, a line every 5 s otherwise, nothing with -q.`,
-    flags: [...COMMON.slice(0, 2), { name: "o", arg: "FILE", help: "write the file here (default: standard output)" }, ...COMMON.slice(2)],
+    flags: [
+      ...COMMON.slice(0, 2),
+      { name: "o", arg: "FILE", help: "write the file here (default: standard output)" },
+      ...COMMON.slice(2),
+    ],
     example: "ledgerd-export -homedir=/var/lib/ledgerd -network=LOCAL -o ledger.hist",
   },
   import: {
@@ -129,7 +137,13 @@ function parse(command: CommandName, argv: readonly string[]): Parsed {
     const name = (eq < 0 ? body : body.slice(0, eq)).toLowerCase();
     const spec = name === "help" ? specs.find((s) => s.name === "h") : specs.find((s) => s.name === name);
     if (spec === undefined)
-      throw new UsageError(`unknown flag -${name}${didYouMean(name, specs.map((s) => s.name), "-")}`);
+      throw new UsageError(
+        `unknown flag -${name}${didYouMean(
+          name,
+          specs.map((s) => s.name),
+          "-",
+        )}`,
+      );
     if (spec.arg === undefined) {
       values.set(spec.name, eq < 0 ? "true" : body.slice(eq + 1));
       continue;
@@ -228,7 +242,10 @@ async function runExport(t: Target, file: string | undefined, quiet: boolean, io
     reader = DirectoryReader.open(t.dataDir, { scan: false });
     const id = reader.identity();
     if (id.network !== t.config.network || id.networkId !== t.networkId)
-      throw new HistoryError({ code: "REFUSED", info: `${t.dataDir} holds the ${id.network} network (id 0x${id.networkId.toString(16)})` });
+      throw new HistoryError({
+        code: "REFUSED",
+        info: `${t.dataDir} holds the ${id.network} network (id 0x${id.networkId.toString(16)})`,
+      });
     const sink =
       handle === undefined
         ? (chunk: Uint8Array): Promise<void> =>
@@ -297,7 +314,9 @@ async function runImport(t: Target, file: string | undefined, quiet: boolean, io
     const items = readHistory(source as AsyncIterable<Uint8Array>);
     const checker = new HistoryChecker(t.checker);
     const custom = customLedgerOptions(t.config).customGenesis;
-    const genesisKeyMR = directoryBlockHashes(genesisBlocks(t.config.network, t.config.customNet, custom).directory).keyMR;
+    const genesisKeyMR = directoryBlockHashes(
+      genesisBlocks(t.config.network, t.config.customNet, custom).directory,
+    ).keyMR;
     let progress: Progress | undefined;
     let pending: CheckedHeight | undefined;
     let entries = 0;
@@ -322,7 +341,10 @@ async function runImport(t: Target, file: string | undefined, quiet: boolean, io
             info: `the file holds the ${h.network} network (id 0x${h.networkId.toString(16)}), not ${t.config.network} (id 0x${t.networkId.toString(16)})`,
           });
         if (h.firstHeight !== 0)
-          throw new HistoryError({ code: "REFUSED", info: `the file starts at height ${h.firstHeight}: an import starts from genesis (height 0)` });
+          throw new HistoryError({
+            code: "REFUSED",
+            info: `the file starts at height ${h.firstHeight}: an import starts from genesis (height 0)`,
+          });
         progress = new Progress({ label: "import", total: h.lastHeight + 1, stream: io.stderr, quiet });
         continue;
       }
@@ -373,7 +395,9 @@ function runVerify(t: Target, quiet: boolean, io: CommandIo): void {
     const total = reader.identity().savedHeight + 1;
     const progress = new Progress({ label: "verify", total, stream: io.stderr, quiet });
     const r = verifyDirectory(reader, { network: t.config.network, ...t.checker }, progress);
-    io.stdout.write(`ledgerd verify: ${t.dataDir} is clean: heights 0..${r.heights - 1}, ${r.entries} entries in ${rates(r.entries, 0, r.ms)}\n`);
+    io.stdout.write(
+      `ledgerd verify: ${t.dataDir} is clean: heights 0..${r.heights - 1}, ${r.entries} entries in ${rates(r.entries, 0, r.ms)}\n`,
+    );
   } finally {
     void reader?.close();
     lock.release();

@@ -100,12 +100,19 @@ function u64(v: number): Buffer {
 }
 function shortString(s: string): Buffer {
   const b = Buffer.from(s, "utf8");
-  if (b.length > 255) throw new RangeError(`"${s.slice(0, 20)}…" longer than 255 bytes`);
+  if (b.length > 255)
+    throw new HistoryError({ code: "REFUSED", info: `"${s.slice(0, 20)}…" is longer than 255 bytes` });
   return Buffer.concat([Uint8Array.of(b.length), b]);
 }
 
 export function encodeHeader(h: HistoryHeader): Uint8Array {
-  return Buffer.concat([u32(h.networkId), shortString(h.network), u32(h.firstHeight), u32(h.lastHeight), shortString(h.producer)]);
+  return Buffer.concat([
+    u32(h.networkId),
+    shortString(h.network),
+    u32(h.firstHeight),
+    u32(h.lastHeight),
+    shortString(h.producer),
+  ]);
 }
 
 /** Writes an export file to `sink` (which resolves when it can take more: backpressure). */
@@ -184,7 +191,10 @@ export class HistoryWriter {
 
   private frame(type: RecordType, payload: Uint8Array, hashed: boolean): void {
     if (payload.length > MAX_RECORD_BYTES)
-      throw new RangeError(`a ${TYPE_NAMES[type]} of ${payload.length} bytes (most ${MAX_RECORD_BYTES})`);
+      throw new HistoryError({
+        code: "REFUSED",
+        info: `a ${TYPE_NAMES[type]} of ${payload.length} bytes cannot be written (most ${MAX_RECORD_BYTES})`,
+      });
     const head = Buffer.allocUnsafe(FRAME_HEAD_BYTES);
     head[0] = type;
     head.writeUInt32BE(payload.length, 1);
@@ -272,7 +282,8 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
   if (prelude.length < PRELUDE_BYTES || !prelude.subarray(0, MAGIC.length).equals(MAGIC))
     throw bad(0, "not a ledgerd export file (no LDGRHIST magic)");
   const version = prelude.readUInt16BE(MAGIC.length);
-  if (version !== FORMAT_VERSION) throw bad(MAGIC.length, `format version ${version}, this program reads ${FORMAT_VERSION}`);
+  if (version !== FORMAT_VERSION)
+    throw bad(MAGIC.length, `format version ${version}, this program reads ${FORMAT_VERSION}`);
   hash.update(prelude);
 
   let records = 0;
@@ -324,10 +335,12 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
     const lastHeight = h.readUInt32BE(at + 4);
     at += 8;
     const producerLength = h[at++]!;
-    if (at + producerLength !== h.length) throw new RangeError("header length");
+    if (at + producerLength !== h.length)
+      throw bad(PRELUDE_BYTES, "the header record's length does not match its fields");
     const producer = h.subarray(at, at + producerLength).toString("utf8");
     header = { networkId, network, firstHeight, lastHeight, producer };
-  } catch {
+  } catch (e) {
+    if (e instanceof HistoryError) throw e;
     throw bad(PRELUDE_BYTES, "the header record does not decode");
   }
   if (header.lastHeight < header.firstHeight)
@@ -376,7 +389,10 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
   const digest = new Uint8Array(hash.digest());
   const tr = await next(false);
   if (tr.type !== RecordType.trailer)
-    throw bad(tr.offset, `a ${TYPE_NAMES[tr.type]} after the last height ${header.lastHeight}, where the trailer belongs`);
+    throw bad(
+      tr.offset,
+      `a ${TYPE_NAMES[tr.type]} after the last height ${header.lastHeight}, where the trailer belongs`,
+    );
   if (tr.payload.length !== 4 + 8 * 4 + 32) throw bad(tr.offset, "a trailer of the wrong size");
   const trailer: HistoryTrailer = {
     heights: tr.payload.readUInt32BE(0),

@@ -28,7 +28,10 @@ export function readHeightSet(reader: DirectoryReader, height: number): HeightSe
     if (hash === undefined) throw fail(`no ${KIND_NAMES[kind]} block in the height index`);
     const b = reader.block(hash);
     if (b === undefined) throw fail(`the ${KIND_NAMES[kind]} block ${toHex(hash)} of the height index is missing`);
-    if (b.kind !== kind) throw fail(`the block ${toHex(hash)} is saved as a ${KIND_NAMES[b.kind] ?? b.kind} block, not ${KIND_NAMES[kind]}`);
+    if (b.kind !== kind)
+      throw fail(
+        `the block ${toHex(hash)} is saved as a ${KIND_NAMES[b.kind] ?? b.kind} block, not ${KIND_NAMES[kind]}`,
+      );
     return b.raw;
   };
   const directory = system(BlockKind.directory);

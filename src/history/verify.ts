@@ -11,7 +11,7 @@
  */
 import { bytesEqual, toHex } from "../protocol/bytes.js";
 import type { DirectoryReader, ListedDb } from "../store/directoryReader.js";
-import { type CheckerOptions, type CheckedHeight, HistoryChecker } from "./checker.js";
+import { type CheckedHeight, type CheckerOptions, HistoryChecker } from "./checker.js";
 import { HistoryError } from "./errors.js";
 import type { Progress } from "./progress.js";
 import { readHeightSet } from "./storedHeights.js";
@@ -106,7 +106,11 @@ function compareHeight(reader: DirectoryReader, height: number, checked: Checked
     for (const key of t.keys) {
       const loc = reader.transactionLocation(key);
       if (loc === undefined) return `transaction ${toHex(key)} has no location record`;
-      if (loc.height !== height || loc.index !== t.location.index || !bytesEqual(loc.assetBlockKeyMR, t.location.assetBlockKeyMR))
+      if (
+        loc.height !== height ||
+        loc.index !== t.location.index ||
+        !bytesEqual(loc.assetBlockKeyMR, t.location.assetBlockKeyMR)
+      )
         return `transaction ${toHex(key)}'s location says height ${loc.height} index ${loc.index}, the blocks say ${height} index ${t.location.index}`;
     }
   for (const c of w.commits)
@@ -114,7 +118,11 @@ function compareHeight(reader: DirectoryReader, height: number, checked: Checked
       const loc = reader.commitLocation(key);
       if (loc === undefined) return `commit ${toHex(key)} has no location record`;
       if (loc.height > height) continue;
-      if (loc.height !== height || loc.index !== c.location.index || !bytesEqual(loc.ecBlockHeaderHash, c.location.ecBlockHeaderHash))
+      if (
+        loc.height !== height ||
+        loc.index !== c.location.index ||
+        !bytesEqual(loc.ecBlockHeaderHash, c.location.ecBlockHeaderHash)
+      )
         return `commit ${toHex(key)}'s location says height ${loc.height} item ${loc.index}, the blocks say ${height} item ${c.location.index}`;
     }
   for (const p of w.paidCommits) {
@@ -145,7 +153,13 @@ function compareTotals(
   savedHeight: number,
 ): { height: number | undefined; info: string } | undefined {
   const { asset, ec } = checker.balances();
-  const balances: [string, ListedDb, ReadonlyMap<string, bigint>, Map<string, number>, (k: Uint8Array) => bigint | undefined][] = [
+  const balances: [
+    string,
+    ListedDb,
+    ReadonlyMap<string, bigint>,
+    Map<string, number>,
+    (k: Uint8Array) => bigint | undefined,
+  ][] = [
     ["balance of address", "assetBalances", asset, lastChanged.asset, (k) => reader.assetBalance(k)],
     ["EC balance of key", "ecBalances", ec, lastChanged.ec, (k) => reader.ecBalance(k)],
   ];
@@ -178,11 +192,15 @@ function compareTotals(
       };
   }
   for (const key of reader.keys("chainHeads"))
-    if (!heads.has(toHex(key))) return { height: undefined, info: `a saved chain head of chain ${toHex(key)} that no block explains` };
+    if (!heads.has(toHex(key)))
+      return { height: undefined, info: `a saved chain head of chain ${toHex(key)} that no block explains` };
   for (const [k, c] of chainEntries) {
     const have = reader.queryChainCount(c.chainId);
     if (have !== c.count)
-      return { height: undefined, info: `the query index counts ${have ?? "no"} entries of chain ${k}, the blocks hold ${c.count}` };
+      return {
+        height: undefined,
+        info: `the query index counts ${have ?? "no"} entries of chain ${k}, the blocks hold ${c.count}`,
+      };
   }
   const marker = reader.queryIndexMarker();
   if (marker === undefined || !marker.current || marker.next !== savedHeight + 1)

@@ -6,10 +6,11 @@
  *
  * Reads return copies (never lmdb-js's reused read buffer), so callers may keep them.
  */
-import { StoreError } from "./errors.js";
+
 import { type Databases, type DbName, openCheckedEnvironment, openDatabases, type RootEnv } from "./environment.js";
+import { StoreError } from "./errors.js";
 import { type BlockKind, DB_NAMES, heightKey, META_KEYS } from "./keys.js";
-import { QUERY_INDEX_VERSION, readMarker, indexHeight } from "./queryIndex.js";
+import { indexHeight, QUERY_INDEX_VERSION, readMarker } from "./queryIndex.js";
 import type { QueryDbName } from "./queryIndexKeys.js";
 import {
   type ChainHead,
@@ -59,14 +60,26 @@ export class DirectoryReader {
   identity(): DirectoryIdentity {
     const format = this.meta(META_KEYS.format);
     if (format === undefined)
-      throw new StoreError({ code: "UNKNOWN_FORMAT", path: this.path, info: "no format record: not a node's data directory (or an empty one)" });
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path: this.path,
+        info: "no format record: not a node's data directory (or an empty one)",
+      });
     if (format.length !== 4 || format.readUInt32BE(0) !== STORE_FORMAT_VERSION)
-      throw new StoreError({ code: "UNKNOWN_FORMAT", path: this.path, info: `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}` });
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path: this.path,
+        info: `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}`,
+      });
     const id = this.meta(META_KEYS.networkId);
     const saved = this.meta(META_KEYS.savedHeight);
     const start = this.meta(META_KEYS.openBlockStartMs);
     if (id?.length !== 4 || saved?.length !== 4 || start?.length !== 8)
-      throw new StoreError({ code: "CORRUPT", path: this.path, info: "the meta records (network id, saved height, open block start) are incomplete" });
+      throw new StoreError({
+        code: "CORRUPT",
+        path: this.path,
+        info: "the meta records (network id, saved height, open block start) are incomplete",
+      });
     return {
       network: this.meta(META_KEYS.network)?.toString("utf8") ?? "?",
       networkId: id.readUInt32BE(0),

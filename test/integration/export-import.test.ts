@@ -6,7 +6,16 @@
 // with a balance or a block record altered through LMDB is reported by `ledgerd verify` with its height.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { cpSync, createReadStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  createReadStream,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -126,9 +135,13 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
 
     const nodeB = await LedgerdProcess.start({ homeDir: homeB, blockTimeSeconds: 1 });
     try {
-      for (const [h, answer] of answers) assert.deepEqual(await nodeB.rpc("dblock-by-height", { height: h }), answer, `height ${h}`);
+      for (const [h, answer] of answers)
+        assert.deepEqual(await nodeB.rpc("dblock-by-height", { height: h }), answer, `height ${h}`);
       const bal = (await nodeB.rpc("asset-balance", { address: receiver.publicAddress })) as { balance: number };
-      assert.equal(bal.balance, [9, 19, 29, 39].reduce((s, i) => s + 1000 + i, 0));
+      assert.equal(
+        bal.balance,
+        [9, 19, 29, 39].reduce((s, i) => s + 1000 + i, 0),
+      );
       const credits = (await nodeB.rpc("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
       assert.ok(credits.balance > 0 && credits.balance < 2000);
       // the imported chain goes on: the next blocks link to the imported tip
@@ -150,7 +163,10 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     const home = join(work, "flipped");
     const im = await run(join(BIN, "ledgerd-import"), [`-homedir=${home}`, "-network=LOCAL", "-q", bad]);
     assert.equal(im.code, 1, im.stderr);
-    assert.match(im.stderr, new RegExp(`height ${middle}: damaged export file at byte \\d+: the directory block .* fails its checksum`));
+    assert.match(
+      im.stderr,
+      new RegExp(`height ${middle}: damaged export file at byte \\d+: the directory block .* fails its checksum`),
+    );
     assert.ok(!existsSync(dataDir(home)), "no data directory is left");
   });
 
@@ -187,7 +203,10 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     const home = join(work, "forged");
     const im = await run(join(BIN, "ledgerd-import"), [`-homedir=${home}`, "-network=LOCAL", "-q", forged]);
     assert.equal(im.code, 1, im.stderr);
-    assert.match(im.stderr, new RegExp(`height ${changedAt}: entry 0 of entry block 3 .* hashes to [0-9a-f]{64}, the block lists`));
+    assert.match(
+      im.stderr,
+      new RegExp(`height ${changedAt}: entry 0 of entry block 3 .* hashes to [0-9a-f]{64}, the block lists`),
+    );
     assert.ok(!existsSync(dataDir(home)));
   });
 
@@ -209,7 +228,12 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     });
     const v1 = await run(join(BIN, "ledgerd"), ["verify", `-homedir=${balanceHome}`, "-network=LOCAL", "-q"]);
     assert.equal(v1.code, 1, v1.stdout);
-    assert.match(v1.stderr, new RegExp(`height \\d+: .* the saved balance of address ${toHex(rcd1Hash(receiver.publicKey))} is 1, the blocks .* make it 4096`));
+    assert.match(
+      v1.stderr,
+      new RegExp(
+        `height \\d+: .* the saved balance of address ${toHex(rcd1Hash(receiver.publicKey))} is 1, the blocks .* make it 4096`,
+      ),
+    );
 
     // a block record: one byte of a middle height's EC block
     const middle = Math.floor(a.height / 2);
