@@ -88,6 +88,11 @@ export interface HistoryTrailer {
   sha256: Uint8Array;
 }
 
+/** "a …" or "an …" before a record's name. */
+function an(name: string | undefined): string {
+  return `${/^[aeiou]/i.test(name ?? "") ? "an" : "a"} ${name}`;
+}
+
 function u32(v: number): Buffer {
   const b = Buffer.allocUnsafe(4);
   b.writeUInt32BE(v, 0);
@@ -193,7 +198,7 @@ export class HistoryWriter {
     if (payload.length > MAX_RECORD_BYTES)
       throw new HistoryError({
         code: "REFUSED",
-        info: `a ${TYPE_NAMES[type]} of ${payload.length} bytes cannot be written (most ${MAX_RECORD_BYTES})`,
+        info: `${an(TYPE_NAMES[type])} of ${payload.length} bytes cannot be written (most ${MAX_RECORD_BYTES})`,
       });
     const head = Buffer.allocUnsafe(FRAME_HEAD_BYTES);
     head[0] = type;
@@ -296,11 +301,11 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
     const length = head.readUInt32BE(1);
     const name = TYPE_NAMES[type] ?? `record of unknown type 0x${type.toString(16)}`;
     if (length > MAX_RECORD_BYTES)
-      throw bad(offset, `a ${name} of ${length} bytes (most ${MAX_RECORD_BYTES}): a damaged length?`);
+      throw bad(offset, `${an(name)} of ${length} bytes (most ${MAX_RECORD_BYTES}): a damaged length?`);
     const headCopy = Buffer.from(head);
     const payload = Buffer.from(await src.read(length));
     const crc = await src.read(CRC_BYTES);
-    if (payload.length < length || crc.length < CRC_BYTES) throw bad(offset, `the file ends inside a ${name}`);
+    if (payload.length < length || crc.length < CRC_BYTES) throw bad(offset, `the file ends inside ${an(name)}`);
     const computed = crc32(payload, crc32(headCopy));
     if (computed !== crc.readUInt32BE(0))
       throw bad(
@@ -318,7 +323,7 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
   };
   const expect = async (type: RecordType): Promise<Buffer> => {
     const r = await next();
-    if (r.type !== type) throw bad(r.offset, `a ${TYPE_NAMES[r.type]} where the ${TYPE_NAMES[type]} belongs`);
+    if (r.type !== type) throw bad(r.offset, `${an(TYPE_NAMES[r.type])} where the ${TYPE_NAMES[type]} belongs`);
     return r.payload;
   };
 
@@ -352,7 +357,7 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
   for (let expected = header.firstHeight; expected <= header.lastHeight; expected++) {
     const hr = await next();
     if (hr.type !== RecordType.height)
-      throw bad(hr.offset, `a ${TYPE_NAMES[hr.type]} where height ${expected} should start`);
+      throw bad(hr.offset, `${an(TYPE_NAMES[hr.type])} where height ${expected} should start`);
     if (hr.payload.length !== 12) throw bad(hr.offset, "a height record of the wrong size");
     const got = hr.payload.readUInt32BE(0);
     if (got !== expected) throw bad(hr.offset, `height ${got} where ${expected} belongs`);
@@ -378,7 +383,7 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
       } else
         throw bad(
           r.offset,
-          `a ${TYPE_NAMES[r.type]} after ${set.entryBlocks.length} of ${ebCount} entry blocks and ${seenEntries} of ${entryCount} entries`,
+          `${an(TYPE_NAMES[r.type])} after ${set.entryBlocks.length} of ${ebCount} entry blocks and ${seenEntries} of ${entryCount} entries`,
         );
     }
     entryBlocks += ebCount;
@@ -391,7 +396,7 @@ export async function* readHistory(source: AsyncIterable<Uint8Array>): AsyncGene
   if (tr.type !== RecordType.trailer)
     throw bad(
       tr.offset,
-      `a ${TYPE_NAMES[tr.type]} after the last height ${header.lastHeight}, where the trailer belongs`,
+      `${an(TYPE_NAMES[tr.type])} after the last height ${header.lastHeight}, where the trailer belongs`,
     );
   if (tr.payload.length !== 4 + 8 * 4 + 32) throw bad(tr.offset, "a trailer of the wrong size");
   const trailer: HistoryTrailer = {
