@@ -302,6 +302,9 @@ async function runImport(t: Target, file: string | undefined, quiet: boolean, io
     });
   const temp = `${t.dataDir}.importing-${process.pid}`;
   rmSync(temp, { recursive: true, force: true });
+  // the outermost parent this import creates (home, network directory): removed again when it fails
+  let created: string | undefined;
+  for (let p = dirname(temp); !existsSync(p) && dirname(p) !== p; p = dirname(p)) created = p;
   mkdirSync(dirname(temp), { recursive: true });
   const lock = DirectoryLock.acquire(temp);
   const options = { path: temp, network: t.config.network, networkId: t.networkId, verify: false };
@@ -382,6 +385,7 @@ async function runImport(t: Target, file: string | undefined, quiet: boolean, io
       await store?.close().catch(() => {});
       lock.release();
       rmSync(temp, { recursive: true, force: true });
+      if (created !== undefined) rmSync(created, { recursive: true, force: true });
     }
   }
 }

@@ -167,7 +167,7 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
       im.stderr,
       new RegExp(`height ${middle}: damaged export file at byte \\d+: the directory block .* fails its checksum`),
     );
-    assert.ok(!existsSync(dataDir(home)), "no data directory is left");
+    assert.ok(!existsSync(home), "nothing is left: not even the home it created");
   });
 
   it("an entry changed under valid checksums is refused at its height by the block checks", async () => {
