@@ -57,6 +57,17 @@ export interface CheckerOptions {
   clientSignatures?: boolean;
 }
 
+/** A commit (of the EC block) or a reveal (an entry of an entry block) of one height, for the pairing. */
+interface PairingEvent {
+  minute: number;
+  /** EC item index of a commit; index in the height's entries of a reveal */
+  order: number;
+  entryHash: Uint8Array;
+  /** the record a commit makes; undefined for a reveal */
+  commit?: PaidCommit;
+  chainHex?: string;
+}
+
 /** The previous height's hashes that the next one links to. */
 interface Tip {
   directory: DirectoryBlock;
@@ -226,8 +237,13 @@ export class HistoryChecker {
       keys: Uint8Array[];
       location: { ecBlockHeaderHash: Uint8Array; height: number; index: number };
     }[] = [];
-    const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
+    // The pairing of reveals with commits, replayed in the order the log had them as far as the blocks tell it:
+    // by minute (an EC item's minute is the markers before it + 1; an entry's, the marker after it), commits
+    // before reveals within a minute, then block order. A reveal pairs with its hash's latest commit.
+    const events: PairingEvent[] = [];
+    let ecMinute = 1;
     ec.items.forEach((item, index) => {
+      if (item.type === "minute") ecMinute = item.number + 1;
       if (item.type !== "entryCommit" && item.type !== "chainCommit") return;
       const c = item.commit;
       if (checkClients && !verifyCommitSignature(c))
@@ -246,7 +262,7 @@ export class HistoryChecker {
         txId,
         chainIdHash: c.kind === "chain" ? c.chainIdHash : NO_CHAIN_ID_HASH,
       };
-      paid.set(toHex(c.entryHash), { entryHash: c.entryHash, record });
+      events.push({ minute: ecMinute, order: index, commit: record, entryHash: c.entryHash });
     });
 
     // ── entry blocks and entries ──
@@ -307,18 +323,28 @@ export class HistoryChecker {
           );
         if (!bytesEqual(raw.subarray(1, 33), block.chainId))
           throw fail(`entry ${toHex(hash)} is of another chain than its entry block ${chainHex}`);
-        const k = toHex(hash);
-        const record = paid.get(k)?.record ?? this.unrevealed.get(k);
-        if (record === undefined || record.revealed)
-          throw fail(`entry ${toHex(hash)} (chain ${chainHex}) is revealed without a commit paying for it`);
-        paid.set(k, { entryHash: hash, record: { ...record, revealed: true } });
-        entries.push({
-          entryHash: hash,
-          raw,
-          location: { entryBlockKeyMR: hashes.keyMR, height, commitTxId: record.txId },
-        });
+        events.push({ minute: item.minute, order: entries.length, entryHash: hash, chainHex });
+        // the paying commit's txid is filled in by the pairing below
+        entries.push({ entryHash: hash, raw, location: { entryBlockKeyMR: hashes.keyMR, height, commitTxId: hash } });
       });
     });
+    events.sort(
+      (x, y) =>
+        x.minute - y.minute || Number(x.commit === undefined) - Number(y.commit === undefined) || x.order - y.order,
+    );
+    const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
+    for (const ev of events) {
+      const k = toHex(ev.entryHash);
+      if (ev.commit !== undefined) {
+        paid.set(k, { entryHash: ev.entryHash, record: ev.commit });
+        continue;
+      }
+      const record = paid.get(k)?.record ?? this.unrevealed.get(k);
+      if (record === undefined || record.revealed)
+        throw fail(`entry ${k} (chain ${ev.chainHex}) is revealed without a commit paying for it`);
+      paid.set(k, { entryHash: ev.entryHash, record: { ...record, revealed: true } });
+      entries[ev.order]!.location.commitTxId = record.txId;
+    }
 
     // ── new absolute balances ──
     const assetBalances: BlockSetWrite["assetBalances"] = [];

@@ -122,6 +122,11 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     assert.ok(!existsSync(`${file}.partial`));
     const im = await run(join(BIN, "ledgerd-import"), [`-homedir=${homeB}`, "-network=LOCAL", file]);
     assert.equal(im.code, 0, im.stderr);
+    // the imported directory exports to the very same bytes
+    const again = join(work, "b.hist");
+    const ex2 = await run(join(BIN, "ledgerd-export"), [`-homedir=${homeB}`, "-network=LOCAL", "-q", "-o", again]);
+    assert.equal(ex2.code, 0, ex2.stderr);
+    assert.ok(readFileSync(again).equals(readFileSync(file)), "the imported directory's export differs");
     for (const home of [homeA, homeB]) {
       const v = await run(join(BIN, "ledgerd"), ["verify", `-homedir=${home}`, "-network=LOCAL", "-q"]);
       assert.equal(v.code, 0, v.stderr);
