@@ -232,6 +232,11 @@ function rates(entries: number, bytes: number, ms: number): string {
 }
 
 async function runExport(t: Target, file: string | undefined, quiet: boolean, io: CommandIo): Promise<void> {
+  if (file === undefined && io.stdout.isTTY === true)
+    throw new HistoryError({
+      code: "REFUSED",
+      info: "standard output is a terminal: give -o FILE, or redirect it (ledgerd-export … > FILE, or | ledgerd-import …)",
+    });
   requireData(t.dataDir);
   const started = performance.now();
   const lock = DirectoryLock.acquire(t.dataDir);

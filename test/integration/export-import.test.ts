@@ -140,6 +140,19 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
 
     const nodeB = await LedgerdProcess.start({ homeDir: homeB, blockTimeSeconds: 1 });
     try {
+      // a running node's directory is refused, not read under it
+      for (const args of [["verify"], []]) {
+        const bin = args.length === 0 ? "ledgerd-export" : "ledgerd";
+        const r = await run(join(BIN, bin), [
+          ...args,
+          `-homedir=${homeB}`,
+          "-network=LOCAL",
+          "-q",
+          ...(args.length === 0 ? ["-o", join(work, "running.hist")] : []),
+        ]);
+        assert.equal(r.code, 1, r.stderr);
+        assert.match(r.stderr, /is in use by another ledgerd \(pid \d+\); stop that node first/);
+      }
       for (const [h, answer] of answers)
         assert.deepEqual(await nodeB.rpc("dblock-by-height", { height: h }), answer, `height ${h}`);
       const bal = (await nodeB.rpc("asset-balance", { address: receiver.publicAddress })) as { balance: number };
