@@ -329,15 +329,24 @@ async function runImport(t: Target, file: string | undefined, quiet: boolean, io
     let pending: CheckedHeight | undefined;
     let entries = 0;
     let bytesIn = 0;
+    // One save in flight while the next height is read and checked (the checker keeps its own state, so it
+    // never reads what is being saved); saves stay in height order, each awaited before the next starts.
+    let saving: Promise<void> = Promise.resolve();
     const save = async (c: CheckedHeight, openBlockStartMs: number): Promise<void> => {
+      await saving;
       const write = { ...c.write, openBlockStartMs };
       if (write.height === 0) opened.initialize(options, write);
-      else await opened.savePacked(await opened.packBlockSet(write));
+      else {
+        saving = opened.packBlockSet(write).then((packed) => opened.savePacked(packed).then(() => {}));
+        // a failure is thrown by the next `await saving`, not reported as unhandled meanwhile
+        saving.catch(() => {});
+      }
     };
     for (;;) {
       const r = await items.next();
       if (r.done === true) {
         if (pending !== undefined) await save(pending, r.value.openBlockStartMs);
+        await saving;
         break;
       }
       const item = r.value;
