@@ -167,6 +167,11 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     } finally {
       await nodeB.stop();
     }
+    // the blocks node B made on top of the imported ones check too
+    const verifiedB = await run(join(BIN, "ledgerd"), ["verify", `-homedir=${homeB}`, "-network=LOCAL", "-q"]);
+    assert.equal(verifiedB.code, 0, verifiedB.stderr);
+    const heights = /heights 0\.\.(\d+)/.exec(verifiedB.stdout);
+    assert.ok(heights !== null && Number(heights[1]) >= a.height + 2, verifiedB.stdout);
   });
 
   it("a file with one flipped byte in a middle block set is refused at that height, leaving nothing", async () => {
@@ -234,7 +239,7 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
     assert.match(im.stderr, /is not empty: ledgerd-import builds a new data directory/);
   });
 
-  it("ledgerd verify reports an altered balance and an altered block record with the height", async () => {
+  it("ledgerd verify reports an altered balance, a missing query-index record and an altered block with the height", async () => {
     const a = await savedBlocks(homeA);
     // a balance: the receiver's, last changed at the height of the last transfer
     const balanceHome = join(work, "balance");
@@ -252,6 +257,20 @@ describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 },
         `height \\d+: .* the saved balance of address ${toHex(rcd1Hash(receiver.publicKey))} is 1, the blocks .* make it 4096`,
       ),
     );
+
+    // the query index: one entry's record of a chain's entries gone
+    const indexHome = join(work, "index");
+    cpSync(homeA, indexHome, { recursive: true });
+    let indexHeight = -1;
+    await alter(indexHome, (dbs) => {
+      const keys = [...dbs.qChainEntries.getKeys()].map((k) => Buffer.from(k as Uint8Array));
+      const key = keys[Math.floor(keys.length / 2)]!;
+      indexHeight = key.readUInt32BE(32);
+      dbs.qChainEntries.removeSync(key);
+    });
+    const v3 = await run(join(BIN, "ledgerd"), ["verify", `-homedir=${indexHome}`, "-network=LOCAL", "-q"]);
+    assert.equal(v3.code, 1, v3.stdout);
+    assert.match(v3.stderr, new RegExp(`height ${indexHeight}: .*the query index lacks its qChainEntries record`));
 
     // a block record: one byte of a middle height's EC block
     const middle = Math.floor(a.height / 2);
