@@ -68,6 +68,40 @@ interface PairingEvent {
   chainHex?: string;
 }
 
+/**
+ * The events of one height in an order the log could have had them: by minute; within a minute each entry hash's
+ * commits and reveals as C…C R C R … C R — every reveal after the first needs a commit of its own right before it
+ * (the one it revealed is spent), so the last r−1 of a hash's c commits go one before each of its last r−1 reveals
+ * and the rest before the first. (With one reveal, commits first: the blocks cannot say whether a commit of the
+ * same minute came after it.) Deterministic: hashes in order of their first event.
+ */
+function pairingOrder(events: readonly PairingEvent[]): PairingEvent[] {
+  const byMinute = new Map<number, Map<string, { commits: PairingEvent[]; reveals: PairingEvent[] }>>();
+  const sorted = [...events].sort(
+    (x, y) =>
+      x.minute - y.minute || Number(x.commit === undefined) - Number(y.commit === undefined) || x.order - y.order,
+  );
+  for (const ev of sorted) {
+    let hashes = byMinute.get(ev.minute);
+    if (hashes === undefined) byMinute.set(ev.minute, (hashes = new Map()));
+    const k = toHex(ev.entryHash);
+    let g = hashes.get(k);
+    if (g === undefined) hashes.set(k, (g = { commits: [], reveals: [] }));
+    (ev.commit === undefined ? g.reveals : g.commits).push(ev);
+  }
+  const out: PairingEvent[] = [];
+  for (const hashes of byMinute.values())
+    for (const { commits, reveals } of hashes.values()) {
+      const leading = Math.max(0, commits.length - Math.max(0, reveals.length - 1));
+      out.push(...commits.slice(0, leading));
+      reveals.forEach((r, i) => {
+        if (i > 0 && leading + i - 1 < commits.length) out.push(commits[leading + i - 1]!);
+        out.push(r);
+      });
+    }
+  return out;
+}
+
 /** The previous height's hashes that the next one links to. */
 interface Tip {
   directory: DirectoryBlock;
@@ -328,12 +362,8 @@ export class HistoryChecker {
         entries.push({ entryHash: hash, raw, location: { entryBlockKeyMR: hashes.keyMR, height, commitTxId: hash } });
       });
     });
-    events.sort(
-      (x, y) =>
-        x.minute - y.minute || Number(x.commit === undefined) - Number(y.commit === undefined) || x.order - y.order,
-    );
     const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
-    for (const ev of events) {
+    for (const ev of pairingOrder(events)) {
       const k = toHex(ev.entryHash);
       if (ev.commit !== undefined) {
         paid.set(k, { entryHash: ev.entryHash, record: ev.commit });
