@@ -83,10 +83,16 @@ function pairingOrder(events: readonly PairingEvent[]): PairingEvent[] {
   );
   for (const ev of sorted) {
     let hashes = byMinute.get(ev.minute);
-    if (hashes === undefined) byMinute.set(ev.minute, (hashes = new Map()));
+    if (hashes === undefined) {
+      hashes = new Map();
+      byMinute.set(ev.minute, hashes);
+    }
     const k = toHex(ev.entryHash);
     let g = hashes.get(k);
-    if (g === undefined) hashes.set(k, (g = { commits: [], reveals: [] }));
+    if (g === undefined) {
+      g = { commits: [], reveals: [] };
+      hashes.set(k, g);
+    }
     (ev.commit === undefined ? g.reveals : g.commits).push(ev);
   }
   const out: PairingEvent[] = [];
