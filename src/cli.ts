@@ -11,6 +11,7 @@ import { get as httpsGet } from "node:https";
 import { dirname } from "node:path";
 import { ConfigError, loadConfig, logFilePath, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
+import { runHistoryCommand } from "./history/commands.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
 import { dataDirectory, type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
@@ -22,6 +23,8 @@ const EXIT_USAGE = 2;
 const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
+  // `ledgerd verify`: check a stopped node's data directory (docs/export.md §5)
+  if (argv[0] === "verify") return runHistoryCommand("verify", argv.slice(1), process);
   let config: NodeConfig;
   let consoleFormat: "json" | "human" = "json";
   try {
