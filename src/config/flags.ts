@@ -511,6 +511,8 @@ export function parseFlags(argv: readonly string[]): FlagValues {
 export function usage(): string {
   const lines = [
     "Usage: ledgerd [flags]",
+    "       ledgerd verify -homedir=DIR -network=NET [-q]   check a stopped node's data directory end to end",
+    "                                                      (ledgerd verify -h; docs/export.md)",
     "",
     "Flags (one or two dashes; -flag=value or -flag value; booleans: -flag or -flag=false):",
   ];
