@@ -183,11 +183,13 @@ async function readRows(o: QueryRowsOptions, bigChain: string): Promise<BenchRow
     ];
     const rows: BenchRow[] = [];
     for (const c of cases) {
-      for (const b of c.bodies.slice(0, 3)) {
+      // every body answers; the first is a full page (the FA payees' histories are shorter than a page)
+      for (const [i, b] of c.bodies.entries()) {
         const reply = await client.post(b);
         if (reply.error !== undefined) throw new Error(`${c.id}: ${JSON.stringify(reply.error)}`);
         const page = reply.result as Page;
-        if ((page.entries ?? page.items ?? []).length !== LIMIT) throw new Error(`${c.id}: not a full page`);
+        if (i === 0 && (page.entries ?? page.items ?? []).length !== LIMIT) throw new Error(`${c.id}: not a full page`);
+        if (i >= 24) break;
       }
       if (o.warmupSeconds > 0) await load(c.bodies, o.warmupSeconds);
       const cpu0 = node.monitor.cpuSeconds();
@@ -406,5 +408,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (values["cpu-rounds"] !== undefined) o.cpuRounds = Number(values["cpu-rounds"]);
   if (values["cpu-entries"] !== undefined) o.cpuEntries = Number(values["cpu-entries"]);
   o.nodeArgs = values["node-arg"] ?? [];
-  console.log(formatTable(await queryRows(o)));
+  const rows = await queryRows(o);
+  console.log(formatTable(rows));
+  for (const r of rows) if (r.note !== undefined) console.log(`${r.id}: ${r.note}`);
 }
