@@ -1,7 +1,8 @@
 /**
  * `make bench` (= `node dist/bench/run.js`): the micro suite, the budget rows (budgets.ts), then the
  * end-to-end load benchmark when it is built (dist/tools/loadgen/index.js exporting `runLoad`), then the
- * read comparison against a bare uWebSockets.js server (reads.ts), then the cluster scenario
+ * read comparison against a bare uWebSockets.js server (reads.ts), then the query rows on a 1,000,000-entry
+ * store (queryRows.ts; `--no-query` leaves them out), then the cluster scenario
  * (dist/tools/loadgen/cluster.js), printed as ONE table and written to
  * bench/results/latest.json with a description of the machine. Interface: bench/README.md.
  * `make bench-check` (check.ts) compares the micro suite and the budget rows with bench/results/baseline.json.
@@ -12,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { budgetRows } from "./budgets.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
+import { queryRows } from "./queryRows.js";
 import { readComparisonRows } from "./reads.js";
 import { type BenchRow, formatTable } from "./row.js";
 
@@ -159,6 +161,11 @@ async function main(): Promise<void> {
       : await readComparisonRows();
   rows.push(...reads.rows);
   writeReport(report);
+  // the query extensions on a 1,000,000-entry store (queryRows.ts; the store is filled once and cached)
+  if (!process.argv.includes("--micro-only") && !process.argv.includes("--no-query")) {
+    rows.push(...(await queryRows()));
+    writeReport(report);
+  }
   rows.push(...(await clusterRows()));
   report.derived = deriveFigures(rows);
   if (Object.keys(reads.ratios).length > 0) report.derived.readRatios = reads.ratios;

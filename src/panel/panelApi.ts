@@ -1,7 +1,7 @@
 /**
  * The control panel's own JSON views (GET /panel/<view>?…), for what the JSON-RPC API has no method for:
  * the node's status at a glance, pages of block summaries, search, a chain's entry blocks, an address's
- * recent transactions. Every list is paged and every scan bounded, so pages stay fast on a large node.
+ * balances (its history is the query index's address-history). Every list is paged and every scan bounded, so pages stay fast on a large node.
  */
 
 import { statfsSync, statSync } from "node:fs";
@@ -12,9 +12,6 @@ import type { LedgerApi, LedgerDebugApi } from "../ledger/api.js";
 import { decodeAddress } from "../protocol/address.js";
 import { toHex } from "../protocol/bytes.js";
 import { entriesWithMinutes } from "../protocol/eblock.js";
-import { assetBlockTransactions } from "../protocol/fblock.js";
-import { assetTransactionJson } from "../protocol/json/transactionJson.js";
-import { transactionId } from "../protocol/transaction.js";
 import { savedBlockItems } from "../rpc/live/events.js";
 import { NODE_VERSION } from "../version.js";
 
@@ -22,10 +19,8 @@ import { NODE_VERSION } from "../version.js";
 const MAX_BLOCKS_PER_PAGE = 50;
 /** Entry blocks per chain page. */
 const EBLOCKS_PER_PAGE = 10;
-/** Asset blocks an address page scans back for recent transactions (a bound, not an index). */
-const ADDRESS_SCAN_BLOCKS = 200;
-/** Transactions an address page lists at most. */
-const ADDRESS_MAX_TRANSACTIONS = 50;
+/** Longest text the search box takes as an ext ID, characters (an ext ID may be longer; nobody types one). */
+const MAX_SEARCH_TEXT = 1000;
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const ZERO = "0".repeat(64);
@@ -134,11 +129,21 @@ export class PanelApi {
     return { saved, blocks, next: top - limit >= 0 ? top - limit : null };
   }
 
-  /** Resolve a search: a height, a hash of anything, a chain ID or an address → what it is and where. */
+  /**
+   * Resolve a search: a height, a hash of anything, a chain ID or an address → what it is and where; any other
+   * text (or "text" in quotes) → an ext-ID search (kind "extid", the page asks the query index).
+   */
   search(text: string): { kind: string; id: string } {
     const q = text.trim();
     const ledger = this.deps.ledger;
-    if (q === "") throw new PanelRequestError(400, "type a height, a hash, a chain ID or an address");
+    if (q === "") throw new PanelRequestError(400, "type a height, a hash, a chain ID, an address or an ext ID");
+    // "text" in quotes is an ext ID whatever it looks like (digits, 64 hex characters)
+    if (q.length >= 2 && q.startsWith('"') && q.endsWith('"')) {
+      const inner = q.slice(1, -1);
+      if (inner === "" || inner.length > MAX_SEARCH_TEXT)
+        throw new PanelRequestError(400, `an ext ID to search for has 1 to ${MAX_SEARCH_TEXT} characters`);
+      return { kind: "extid", id: inner };
+    }
     // 64 hex characters are always a hash, even all digits (a KeyMR or txid may begin with many zeros)
     if (/^\d+$/.test(q) && !HEX64.test(q)) {
       const d = ledger.directoryBlockByHeight(Number(q));
@@ -153,11 +158,12 @@ export class PanelApi {
       }
       return { kind: "address", id: q };
     }
-    if (!HEX64.test(q))
-      throw new PanelRequestError(
-        400,
-        `expected a block height, a 64-character hex hash or chain ID, or an FA…/EC… address; got ${JSON.stringify(q.slice(0, 80))}`,
-      );
+    if (!HEX64.test(q)) {
+      // anything else is an external ID (the query index's search-chains/search-entries, on the page)
+      if (q.length > MAX_SEARCH_TEXT)
+        throw new PanelRequestError(400, `an ext ID to search for is at most ${MAX_SEARCH_TEXT} characters`);
+      return { kind: "extid", id: q };
+    }
     const h = Buffer.from(q, "hex");
     const id = q.toLowerCase();
     if (ledger.directoryBlockByHash(h)) return { kind: "dblock", id };
@@ -214,27 +220,8 @@ export class PanelApi {
       throw new PanelRequestError(400, `a: expected an FA or EC address, got ${kind}`);
     const ledger = this.deps.ledger;
     const balance = kind === "FA" ? ledger.assetBalance(key) : ledger.ecBalance(key);
-    const keyHex = toHex(key);
-    const saved = ledger.heights().directoryBlockHeight;
-    const transactions: unknown[] = [];
-    const lowest = Math.max(0, saved - ADDRESS_SCAN_BLOCKS + 1);
-    for (let h = saved; h >= lowest && transactions.length < ADDRESS_MAX_TRANSACTIONS; h--) {
-      const fb = ledger.assetBlockByHeight(h);
-      if (fb === undefined) continue;
-      for (const tx of assetBlockTransactions(fb.block)) {
-        const touches = [...tx.inputs, ...tx.outputs, ...tx.ecOutputs].some((io) => toHex(io.address) === keyHex);
-        if (touches) transactions.push({ height: h, ...assetTransactionJson(tx, h), txid: toHex(transactionId(tx)) });
-      }
-    }
-    return {
-      address: text,
-      kind,
-      balance: { ack: balance.ack, saved: balance.saved },
-      seen: balance.seen,
-      transactions,
-      scannedfrom: lowest,
-      scannedto: saved,
-    };
+    // the history is the query index's (address-history, through the panel's /rpc/v2): no scan here
+    return { address: text, kind, balance: { ack: balance.ack, saved: balance.saved }, seen: balance.seen };
   }
 }
 

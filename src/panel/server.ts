@@ -52,14 +52,32 @@ const HIDDEN_DEBUG = new Set(["messages"]);
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PROJECT_ROOT = join(HERE, "..", "..", "..");
 
+/** The browser modules (src/panel/web/*.ts, compiled by the panel's tsconfig), served as /assets/<name>.js. */
+const WEB_MODULES = [
+  "app",
+  "state",
+  "view",
+  "overview",
+  "explorer",
+  "entryPage",
+  "addressPage",
+  "searchPages",
+  "settings",
+  "receipt",
+  "chart",
+] as const;
+
 /** Every file the panel serves: URL path → [file, content type]. Nothing else is read from disk. */
 const ASSETS: Record<string, [string, string]> = {
   "/": [join(PROJECT_ROOT, "src", "panel", "static", "index.html"), "text/html; charset=utf-8"],
   "/assets/panel.css": [join(PROJECT_ROOT, "src", "panel", "static", "panel.css"), "text/css; charset=utf-8"],
-  "/assets/app.js": [join(HERE, "web", "app.js"), "text/javascript; charset=utf-8"],
-  "/assets/view.js": [join(HERE, "web", "view.js"), "text/javascript; charset=utf-8"],
-  "/assets/receipt.js": [join(HERE, "web", "receipt.js"), "text/javascript; charset=utf-8"],
-  "/assets/chart.js": [join(HERE, "web", "chart.js"), "text/javascript; charset=utf-8"],
+  // the browser modules of src/panel/web (WEB_MODULES)
+  ...Object.fromEntries(
+    WEB_MODULES.map((m): [string, [string, string]] => [
+      `/assets/${m}.js`,
+      [join(HERE, "web", `${m}.js`), "text/javascript; charset=utf-8"],
+    ]),
+  ),
   "/assets/favicon.svg": [join(PROJECT_ROOT, "src", "panel", "static", "favicon.svg"), "image/svg+xml"],
   // uPlot (charts), from the project's node_modules
   "/assets/uplot.js": [

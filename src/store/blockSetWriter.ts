@@ -36,7 +36,8 @@ export class BlockSetWriter {
   private readonly pending = new Map<number, Pending>();
   private closed = false;
 
-  constructor(private readonly options: { path: string }) {}
+  /** `queryIndex` false: saves leave the query index out (store.ts StoreOptions.queryIndex, bench only) */
+  constructor(private readonly options: { path: string; queryIndex?: boolean }) {}
 
   /**
    * Apply `stream` in one transaction; resolves once it is committed and flushed. The stream's buffer is
@@ -71,7 +72,7 @@ export class BlockSetWriter {
 
   private start(): Worker {
     const worker = new Worker(new URL("./blockSetWriterTask.js", import.meta.url), {
-      workerData: { path: this.options.path },
+      workerData: { path: this.options.path, queryIndex: this.options.queryIndex !== false },
       resourceLimits: { maxYoungGenerationSizeMb: WRITER_YOUNG_MB },
     });
     worker.unref();

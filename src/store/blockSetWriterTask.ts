@@ -33,7 +33,7 @@ export type WriteReply =
 
 const port = parentPort;
 if (port === null) throw new InvariantError("blockSetWriterTask runs as a worker thread");
-const { path } = workerData as { path: string };
+const { path, queryIndex } = workerData as { path: string; queryIndex: boolean };
 const env: RootEnv = openEnvironment(path, "store");
 const dbs: Databases = openDatabases(env);
 
@@ -49,7 +49,7 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
         if (db === "meta" && SAVED_HEIGHT_KEY.equals(key)) height = Buffer.from(value).readUInt32BE(0);
       });
       // the query index of the height, in this same transaction (queryIndex.ts): it reads the puts above
-      if (height >= 0) indexSavedHeight(dbs, height);
+      if (height >= 0 && queryIndex) indexSavedHeight(dbs, height);
     });
     // With lmdb-js's overlapping sync a committed transaction is flushed asynchronously: answer only once
     // it is on disk, as the ledger acknowledges on top of it.

@@ -140,6 +140,40 @@ function decodeHeight(dbs: IndexDatabases, height: number): DecodedHeight | unde
 }
 
 /**
+ * Most bytes of ext IDs before a level for which ScopeMemo keeps the scope: applications tag with short
+ * types and ids (tens of bytes); a longer prefix is hashed each time rather than held in memory.
+ */
+const SCOPE_MEMO_MAX_BYTES = 64;
+
+/**
+ * The scopes (extIdScope: a sha256 each) of one height's entries, by the ext IDs before the level. Entries of a
+ * busy height share their first ext IDs (a type, an application's tag), and the hash was ~a fifth of the index's
+ * CPU per entry (bench/queryRows.ts, docs/performance.md §Query rows): each distinct prefix is hashed once per
+ * height. Lives for one indexHeight call, so it holds at most one height's distinct prefixes.
+ */
+class ScopeMemo {
+  private readonly scopes = new Map<string, Buffer>();
+
+  of(extIds: readonly Uint8Array[], level: number): Buffer {
+    let size = 0;
+    for (let i = 0; i < level; i++) size += extIds[i]!.length;
+    if (size > SCOPE_MEMO_MAX_BYTES) return extIdScope(extIds, level);
+    // length-prefixed, so that ["ab","c"] and ["a","bc"] differ
+    let key = "";
+    for (let i = 0; i < level; i++) {
+      const id = extIds[i]!;
+      key += `${id.length}:${Buffer.from(id.buffer, id.byteOffset, id.byteLength).toString("latin1")}`;
+    }
+    let scope = this.scopes.get(key);
+    if (scope === undefined) {
+      scope = extIdScope(extIds, level);
+      this.scopes.set(key, scope);
+    }
+    return scope;
+  }
+}
+
+/**
  * Write the index records of saved height `height` through `put`. Entry counts per chain are
  * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
  * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
@@ -148,6 +182,7 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
   const decoded = decodeHeight(dbs, height);
   if (decoded === undefined) return 0;
   const { dblock } = decoded;
+  const scopes = new ScopeMemo();
   let entries = 0;
   for (const { place, keyMR, eblock } of decoded.eblocks) {
     const chainId = eblock.chainId;
@@ -172,7 +207,7 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
         const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
         const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
         for (let level = 0; level < levels; level++) {
-          const key = extIdKey(level === 0 ? FIRST_SCOPE : extIdScope(extIds, level), extIds[level]!, pos);
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, pos);
           put("qEntryExtIds", key, value);
           if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
         }

@@ -74,6 +74,12 @@ export interface StoreOptions {
    * (diskSpace.ts). 0 or missing: no reserve (tests on a roomy temp directory).
    */
   reserveBytes?: number;
+  /**
+   * Internal, for bench/queryRows.ts only: false leaves the query index out of block saves (the marker falls
+   * behind and the next open with the index catches up), so the write path's CPU can be measured with and
+   * without it in one build. Default true; the node never sets it.
+   */
+  queryIndex?: boolean;
 }
 
 /** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
@@ -225,10 +231,11 @@ export class LedgerStore {
     /** the journal, in an environment of its own (journal.ts) */
     private readonly journal: Journal,
     reserveBytes: number,
+    private readonly queryIndex: boolean,
   ) {
     this.dbs = openDatabases(env);
     this.queries = new QueryIndexReader(this.dbs);
-    this.writer = new BlockSetWriter({ path });
+    this.writer = new BlockSetWriter({ path, queryIndex });
     this.space = new DiskSpaceGuard({
       path,
       reserveBytes,
@@ -252,11 +259,18 @@ export class LedgerStore {
     let journal: Journal | undefined;
     try {
       journal = Journal.open(options.path, { verify: false });
-      const store = new LedgerStore(options.path, env, journal, options.reserveBytes ?? 0);
+      const store = new LedgerStore(
+        options.path,
+        env,
+        journal,
+        options.reserveBytes ?? 0,
+        options.queryIndex !== false,
+      );
       store.checkIdentity(options);
       store.checkJournalBelongs();
       store.moveLegacyJournal();
-      if (!store.isFresh()) store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
+      if (!store.isFresh() && options.queryIndex !== false)
+        store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
       return store;
     } catch (e) {
       void env.close();
@@ -417,7 +431,7 @@ export class LedgerStore {
     this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
       for (const [db, k, v] of blockSetRecords(set)) this.dbs[db].putSync(k, v);
-      indexSavedHeight(this.dbs, set.height);
+      if (this.queryIndex) indexSavedHeight(this.dbs, set.height);
     });
   }
 

@@ -181,12 +181,92 @@ describe("control panel in headless Chromium", () => {
       (await page.textContent(".notfound")) ?? "",
       /Not found.*no block, entry, transaction or chain has the hash/s,
     );
+    // any other text is an ext ID: none has this one
     await page.fill("#search input", "nonsense!");
     await page.press("#search input", "Enter");
-    await page.waitForSelector("text=expected a block height");
-    // what was typed could not be read: not "Something went wrong"
+    await page.waitForSelector("text=no chain or entry has the first ext ID “nonsense!”");
+    assert.equal(await page.textContent(".notfound h2"), "Not found");
+    // what cannot be read is still "Not understood", not "Something went wrong": an address with a bad checksum
+    await page.fill("#search input", `FA${"1".repeat(50)}`);
+    await page.press("#search input", "Enter");
+    await page.waitForSelector(".notunderstood");
     assert.equal(await page.textContent(".notunderstood h2"), "Not understood");
     await page.screenshot({ path: join(SCREENSHOTS, "not-found.png") });
+  });
+
+  it("the search box takes ext-ID text: the chains and entries of the query index", async () => {
+    await page.fill("#search input", "greeting");
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("#extid-entries");
+    assert.equal(await page.textContent("h1"), "Ext ID “greeting”");
+    const entries = await page.$$eval("#extid-entries a", (l) => l.map((a) => a.getAttribute("href")));
+    assert.ok(entries.includes(`#/entry/${written.entryHash}`), `entry links: ${entries.join(",")}`);
+    assert.ok(entries.includes(`#/chain/${written.chainId}`), `chain links: ${entries.join(",")}`);
+    // `text*` is a prefix search; the chain is found by its first entry's first ext ID
+    await page.fill("#search input", "panel test*");
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("#extid-chains");
+    assert.equal(await page.textContent("h1"), "Ext ID starting with “panel test”");
+    const chains = await page.$$eval("#extid-chains a", (l) => l.map((a) => a.getAttribute("href")));
+    assert.ok(chains.includes(`#/chain/${written.chainId}`), `chain links: ${chains.join(",")}`);
+    // what the page lists is what search-entries answers
+    const call = rpcOf(t);
+    const answer = (await call("search-entries", {
+      extids: [Buffer.from("greeting").toString("hex")],
+      match: "exact",
+      limit: 25,
+    })) as { entries: { entryhash: string }[] };
+    await page.fill("#search input", '"greeting"');
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("#extid-entries");
+    const shown = await page.$$eval('#extid-entries a[href^="#/entry/"]', (l) => l.map((a) => a.getAttribute("href")));
+    assert.deepEqual(
+      shown,
+      answer.entries.map((e) => `#/entry/${e.entryhash}`),
+    );
+    await page.click(`#extid-entries a[href="#/entry/${written.entryHash}"]`);
+    await page.waitForSelector("#entry-hash");
+    await page.screenshot({ path: join(SCREENSHOTS, "extid-search.png"), fullPage: true });
+  });
+
+  it("an address page lists the address's history from address-history, newest first", async () => {
+    await page.fill("#search input", written.ecAddress);
+    await page.press("#search input", "Enter");
+    await page.waitForSelector("table.history");
+    assert.equal(await page.textContent("h1"), "Entry credit address");
+    const rows = await page.$$eval("table.history tbody tr", (l) =>
+      l.map((tr) => Array.from({ length: tr.children.length }, (_, k) => tr.children[k]?.textContent ?? "")),
+    );
+    const call = rpcOf(t);
+    const history = (await call("address-history", { address: written.ecAddress, order: "desc", limit: 25 })) as {
+      items: { kind: string; txid: string; dbheight: number; amount: string }[];
+    };
+    assert.equal(rows.length, history.items.length);
+    const kinds: Record<string, string> = {
+      ecpurchase: "EC bought",
+      commit: "entry commit",
+      chaincommit: "chain commit",
+    };
+    rows.forEach((r, i) => {
+      const it = history.items[i]!;
+      assert.equal(r[0], String(it.dbheight));
+      assert.equal(r[2], kinds[it.kind]);
+      assert.equal(r[3], `${it.amount} EC`);
+    });
+    // the purchase, the chain's commit and the entry's, at least
+    const shown = rows.map((r) => r[2]);
+    for (const k of ["EC bought", "chain commit", "entry commit"])
+      assert.ok(shown.includes(k), `${k}: ${shown.join(",")}`);
+    // the purchase links to its transaction, whose inputs link back to the paying address
+    await page.click(`table.history a[href="#/transaction/${written.buyTxId}"]`);
+    await page.waitForSelector("#txid");
+    const payer = await page.$eval('ul[data-kind="Inputs"] a', (a) => a.getAttribute("href"));
+    await page.click(`ul[data-kind="Inputs"] a[href="${payer}"]`);
+    await page.waitForSelector("table.history");
+    assert.equal(await page.textContent("h1"), "Asset address");
+    const faKinds = await page.$$eval("table.history tbody td:nth-child(3)", (l) => l.map((x) => x.textContent));
+    assert.ok(faKinds.includes("sent"), `FA kinds: ${faKinds.join(",")}`);
+    await page.screenshot({ path: join(SCREENSHOTS, "address.png"), fullPage: true });
   });
 
   it("block lists name the coinbase; at 420 px nothing runs off the right edge", async () => {

@@ -56,6 +56,13 @@ export const OPTIONS: Record<string, OptionKind> = {
   count: "value",
   // compose-transaction without a node
   rate: "value",
+  search: "repeat",
+  "search-hex": "repeat",
+  prefix: "flag",
+  limit: "value",
+  cursor: "value",
+  all: "flag",
+  order: "value",
 };
 
 export interface ParsedArgs {

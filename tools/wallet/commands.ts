@@ -14,10 +14,11 @@ import {
 import { didYouMean } from "../../src/config/suggest.js";
 import { NODE_VERSION } from "../../src/version.js";
 import { parseArgs } from "./args.js";
-import { addEntry, chainHead, composeEntryCommand, entries, getEntry } from "./commands/entry.js";
+import { addEntry, chainHead, composeEntryCommand, getEntry } from "./commands/entry.js";
 import { backup, encrypt, importKeys, list, newKey, restore } from "./commands/keys.js";
 import { balance, composeTx, pay } from "./commands/pay.js";
 import { proofCommand } from "./commands/proof.js";
+import { history, queryEntries } from "./commands/query.js";
 import { receipt } from "./commands/receipt.js";
 import { describeRpc } from "./commands/submit.js";
 import { watchCommand } from "./commands/watch.js";
@@ -32,6 +33,8 @@ const ENTRY_OPTS = "[--ext TEXT]... [--ext-hex HEX]... [--content TEXT | --conte
 const WAIT_OPTS = "[--wait-confirmed | --no-wait] [-timeout=SECONDS] [-q]";
 const ENTRY = ["ext", "ext-hex", "content", "content-hex", "content-file"];
 const WAIT = ["wait-confirmed", "no-wait", "timeout", "q", "quiet"];
+const PAGE_OPTS = "[-limit=N] [-cursor=CURSOR] [--all] [-order=asc|desc]";
+const PAGE = ["limit", "cursor", "all", "order"];
 /** Options every command accepts. */
 const GLOBAL_OPTS = new Set([
   "node",
@@ -181,11 +184,18 @@ export const COMMANDS: Record<string, Command> = {
     run: chainHead,
   },
   entries: {
-    usage: "entries <chain ID> [--json]",
-    summary: "all entries of a chain, oldest first",
+    usage: `entries <chain ID> [--search TEXT]... [--search-hex HEX]... [--prefix] ${PAGE_OPTS} [--json]`,
+    summary: "a chain's entries, oldest first, or those whose ext IDs start with --search (query index)",
     args: [1, 1],
-    opts: ["json"],
-    run: entries,
+    opts: ["json", "search", "search-hex", "prefix", ...PAGE],
+    run: queryEntries,
+  },
+  history: {
+    usage: `history <FA…|EC…> ${PAGE_OPTS} [--json]`,
+    summary: "what the saved blocks did to an address: payments, EC purchases, commits (query index)",
+    args: [1, 1],
+    opts: ["json", ...PAGE],
+    run: history,
   },
   receipt: {
     usage: "receipt <entry hash> [--verify [--anchor-rpc URL]] [--json]",

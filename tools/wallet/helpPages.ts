@@ -32,6 +32,14 @@ const ENTRY_CONTENT = [
 const ENTRY_COST =
   "cost: 1 entry credit per started KiB of external IDs + content (at least 1, at most 10), paid by the EC key.";
 
+const PAGING = [
+  "paging (the node's opaque cursors; a page is stable while blocks are added):",
+  "  -limit=N          items per page, 1 to 1000 (default 100)",
+  "  -cursor=CURSOR    start after the page that printed `next page: -cursor=CURSOR`",
+  "  --all             follow the cursors to the last page",
+  "  -order=asc|desc   oldest first (default) or newest first (not with --search)",
+];
+
 const FUNDING = [
   "funding: an FA… address gets asset units from another address (`send`); an EC… address gets entry credits",
   "  from an FA… address (`buy-ec`). On a LOCAL network the genesis key (import",
@@ -189,8 +197,27 @@ export const HELP_PAGES: Readonly<Record<string, HelpPage>> = {
     example: "ledgerd-wallet chain-head -q <chain ID>",
   },
   entries: {
-    details: ["Lists every entry of a chain, oldest first, walking its entry blocks.", "  --json   one JSON array"],
-    example: "ledgerd-wallet entries <chain ID>",
+    details: [
+      "Lists a chain's entries from the node's query index (`chain-entries`): every entry, oldest first, unless",
+      "paged. With --search, only the entries whose ext IDs start with the given ones, position by position",
+      "(`search-entries`), one page at a time.",
+      "  --search TEXT, --search-hex HEX   an ext ID to match (repeat for the 2nd, 3rd …), as text or hex",
+      "  --prefix          the last --search matches the start of the entry's ext ID (default: all exact)",
+      ...PAGING,
+      "  --json            the whole chain: a JSON array; paged or searched: { entries, nextcursor }",
+      "Reads saved blocks only: entries still in the open block appear once it is saved.",
+    ],
+    example: "ledgerd-wallet entries <chain ID> --search invoice --search 2026- --prefix",
+  },
+  history: {
+    details: [
+      "Lists what the saved blocks did to an address (`address-history`): for FA… payments sent and received;",
+      "for EC… entry credits bought and spent on commits. One page at a time (-limit, default 100).",
+      "Columns: height, time (UTC), kind, amount (asset units, or entry credits), transaction ID.",
+      ...PAGING,
+      "  --json            { items, nextcursor } as the node answers them (amounts in base units or EC)",
+    ],
+    example: "ledgerd-wallet history FA2jK2HcLnRdS94dEcU27rF3meoJfpUcZPSinpb7AwQvPRY6RL1Q -order=desc -limit=20",
   },
   receipt: {
     details: [

@@ -1,5 +1,5 @@
 /**
- * Commands on entries and chains: compose-chain/-entry, add-chain/-entry, entry, chain-head, entries.
+ * Commands on entries and chains: compose-chain/-entry, add-chain/-entry, entry, chain-head (entries: query.ts).
  */
 import { RpcError, RpcErrorCode } from "../../../src/client/errors.js";
 import type { EntryJson } from "../../../src/client/types.js";
@@ -166,44 +166,6 @@ export async function chainHead(ctx: Context): Promise<void> {
     ctx.out(`ChainInProcessList: ${r.chaininprocesslist}`);
     if (r.chainhead === "") ctx.warn("the chain is not yet included in a directory block");
   }
-}
-
-export const ZERO_KEYMR = "0".repeat(64);
-
-export async function entries(ctx: Context): Promise<void> {
-  const chainid = expectHash(ctx.pos(0), "chain ID");
-  const client = ctx.client();
-  const head = await client
-    .chainHead({ chainid })
-    .catch((err: unknown) => notFound(err, RpcErrorCode.MissingChainHead, `chain ${chainid} not found on the node`));
-  if (head.chainhead === "")
-    ctx.warn("the chain is not yet included in a directory block; its entries appear once it is");
-  else if (head.chaininprocesslist) ctx.warn("note: newer entries of this chain are not yet in a directory block");
-  // Walk from the head back to the first entry block, then print oldest first.
-  const blocks: string[][] = [];
-  const seen = new Set<string>();
-  for (let keymr = head.chainhead; keymr !== "" && keymr !== ZERO_KEYMR; ) {
-    if (seen.has(keymr))
-      throw new WalletError(
-        `entry block ${keymr} appears twice while walking chain ${chainid}; the node's chain is inconsistent`,
-      );
-    seen.add(keymr);
-    const block = await client.entryBlock({ keymr });
-    blocks.push((block.entrylist ?? []).map((e) => e.entryhash));
-    keymr = block.header.prevkeymr;
-  }
-  const hashes = blocks.reverse().flat();
-  const all: (EntryJson & { entryhash: string })[] = [];
-  for (const hash of hashes) all.push({ entryhash: hash, ...(await client.entry({ hash })) });
-  if (ctx.args.flags.has("json")) {
-    ctx.out(json(all));
-    return;
-  }
-  all.forEach((e, i) => {
-    if (i > 0) ctx.out("");
-    ctx.out(`Entry [${i + 1}/${all.length}]`);
-    printEntry(ctx, e.entryhash, e);
-  });
 }
 
 /** Receipt JSON → protocol Receipt (bytes); WalletError naming the malformed field. */
