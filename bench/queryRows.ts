@@ -131,7 +131,7 @@ async function readRows(o: QueryRowsOptions, bigChain: string): Promise<BenchRow
     startTimeoutMs: 300_000,
   });
   const client = new RpcClient({ url: node.url, timeoutMs: 60_000, maxSockets: 4 });
-  const kill = () => node.child.kill("SIGKILL");
+  const kill = () => node.killNow();
   process.on("exit", kill);
   try {
     const load: Load = (bodies, seconds) => {

@@ -311,19 +311,23 @@ describe("live feed on a node process", () => {
     }
   });
 
-  it("consumers that never read are dropped with 4008 before they get every event (their RSS: make bench)", async () => {
+  it("consumers that never read are dropped (4008) before they get every event (their RSS: make bench)", async (t) => {
     const node = await LedgerdProcess.start({ blockTimeSeconds: 1 });
     try {
       const { live, stalled } = await stalledConsumers(node);
-      // Each got a prefix of the events, then the close frame 4008.
-      for (const s of [live, ...stalled]) {
-        const got = await s.readAll();
-        assert.equal(got.closeCode, 4008, `close code (read ${got.bytes} bytes)`);
+      // The node counted every drop (stalledConsumers waited for it). Each consumer got a prefix of the
+      // events, then the node closed the connection: with the close frame 4008 queued behind the unsent
+      // events, or — when the consumer did not read for uWS's closing timeout after end(), which on a loaded
+      // machine the wait for all eleven drops exceeds — by closing the socket without it.
+      const all = await Promise.all([live, ...stalled].map((s) => s.readAll()));
+      for (const got of all) {
+        assert.ok(got.closeCode === 4008 || got.closeCode === undefined, `close code ${got.closeCode}`);
         assert.ok(
           got.bytes < STALLED_ENTRIES * 2 * STALLED_ENTRY_CONTENT_BYTES,
           `read ${got.bytes} bytes: dropped before all events`,
         );
       }
+      t.diagnostic(`close frames 4008: ${all.filter((g) => g.closeCode === 4008).length} of ${all.length}`);
       // The node still answers.
       await node.rpc("heights");
     } finally {

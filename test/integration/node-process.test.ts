@@ -34,6 +34,9 @@ const here = dirname(fileURLToPath(import.meta.url));
 /** bin/ledgerd, resolved from dist/test/integration. */
 const LEDGERD = join(here, "..", "..", "..", "bin", "ledgerd");
 
+/** How long a start may take before the test gives up, ms. */
+const START_LINE_TIMEOUT_MS = 180_000;
+
 interface Proc {
   child: ChildProcess;
   line: string;
@@ -60,7 +63,11 @@ async function startLedgerd(args: string[]): Promise<Proc> {
     }),
   );
   const line = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no start-up line within 15 s; stderr: ${err}`)), 15_000);
+    // a net for a node that never starts, not a speed bound: beside two CPU hogs a start took over 15 s
+    const timer = setTimeout(
+      () => reject(new Error(`no start-up line within ${START_LINE_TIMEOUT_MS} ms; stderr: ${err}`)),
+      START_LINE_TIMEOUT_MS,
+    );
     child.stdout!.on("data", (d: Buffer) => {
       out += d.toString();
       const nl = out.indexOf("\n");
