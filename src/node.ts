@@ -6,10 +6,13 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
+import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { inboxPrefix } from "./cluster/natsPermissions.js";
+import { encodeRecord, recordSubject } from "./cluster/records.js";
+import { startFromSnapshot } from "./cluster/snapshotStart.js";
+import { SnapshotMaker } from "./cluster/snapshots.js";
 import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
@@ -121,13 +124,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         cannotListen({ ...config, port: config.metricsPort }),
       );
 
-    const store = LedgerStore.open({
-      verify: true,
+    const storeOptions = {
       path: dataDir,
       network: config.network,
       networkId: networkId(config.network, config.customNet),
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
-    });
+    };
+    let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
     if (store.queryIndexCaughtUp > 0)
       log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
@@ -147,6 +150,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     let federation: Federation | undefined;
     let replicatedLog: JetStreamLog | undefined;
     let archive: BlockSetArchive | undefined;
+    let snapshotArchive: BlockSetArchive | undefined;
     if (clustered) {
       const names = clusterNames(config);
       replicatedLog = await JetStreamLog.open(
@@ -170,6 +174,38 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       const opened = replicatedLog;
       cleanups.push(() => opened.close());
       archive = await replicatedLog.openArchive(names.setsStream, names.setsSubjectPrefix);
+      if (config.cluster.snapshotInterval > 0) {
+        const fresh = store.isFresh();
+        // federated servers make the snapshot archive; the others read it only to start (they wait for it)
+        if (config.cluster.role === "federated" || fresh)
+          snapshotArchive = await replicatedLog.openArchive(names.snapsStream, names.snapsSubjectPrefix).catch((e) => {
+            log.warn("no snapshot archive", { error: e instanceof Error ? e.message : String(e) });
+            return undefined;
+          });
+        const opened = replicatedLog;
+        const started =
+          fresh && snapshotArchive !== undefined
+            ? await startFromSnapshot(
+                {
+                  interval: config.cluster.snapshotInterval,
+                  networkId: storeOptions.networkId,
+                  bootstrap: networkBootstrap(config),
+                  authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
+                },
+                {
+                  store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
+                  archive: snapshotArchive,
+                  lastEndOfMinute: () => opened.lastOfKind(recordSubject("endOfMinute")),
+                  logger: log,
+                },
+              )
+            : undefined;
+        if (started !== undefined) {
+          // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
+          await store.close();
+          store = LedgerStore.open(storeOptions);
+        }
+      }
     }
     // saved blocks reach the monitor, which needs the opened ledger: wired once both exist
     const events: LedgerEvents = {};
@@ -232,9 +268,30 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         intake.start();
         cleanups.push(() => intake.stop());
       }
+      const appendLog = replicatedLog;
+      const snapshots =
+        config.cluster.role === "federated" && snapshotArchive !== undefined && fedOptions.identity !== undefined
+          ? new SnapshotMaker(
+              {
+                interval: config.cluster.snapshotInterval,
+                networkId: fedOptions.networkId,
+                identity: fedOptions.identity,
+              },
+              {
+                store,
+                archive: snapshotArchive,
+                append: async (rec) => {
+                  const signer = Buffer.from(rec.signer).toString("hex").slice(0, 16);
+                  await appendLog.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${signer}`);
+                },
+                logger: log,
+              },
+            )
+          : undefined;
       federation = new Federation(
         { ...fedOptions, authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
         {
+          ...(snapshots === undefined ? {} : { snapshots }),
           ledger,
           log: federationLog,
           signatures: remembering!,
