@@ -80,6 +80,13 @@ export interface DevnetOptions {
   natsAuth?: boolean;
   /** run a CUSTOM network of this name (its own bootstrap identity, key and genesis allocation) instead of LOCAL */
   customNet?: string;
+  /** [Cluster] SnapshotInterval of every node (node default when absent): blocks between certified snapshots */
+  snapshotInterval?: number;
+}
+
+/** The [Cluster] lines every node's file gets from the devnet's options. */
+function clusterLines(options: DevnetOptions): string[] {
+  return options.snapshotInterval === undefined ? [] : [`SnapshotInterval = ${options.snapshotInterval}`];
 }
 
 /** A CUSTOM network of the devnet: fed0 is its bootstrap server; the genesis pays one fresh address. */
@@ -371,7 +378,11 @@ export class Devnet {
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
       const nats = natsCredentials(state, n.role);
-      n.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(custom) });
+      n.writeConfig({
+        ...(nats === undefined ? {} : { nats }),
+        app: customAppLines(custom),
+        cluster: clusterLines(options),
+      });
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
     writeState(dir, state);
@@ -431,7 +442,11 @@ export class Devnet {
     const node = new LedgerdNode(layout, LEDGERD_BIN);
     mkdirSync(home, { recursive: true });
     const nats = natsCredentials(this.state, role);
-    node.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(this.state.custom) });
+    node.writeConfig({
+      ...(nats === undefined ? {} : { nats }),
+      app: customAppLines(this.state.custom),
+      cluster: clusterLines(this.state.options),
+    });
     this.nodes.push(node);
     this.state.nodes.push(layout);
     writeState(this.dir, this.state);
