@@ -22,6 +22,8 @@
  * * fault votes (election.ts) name as candidate only an audit server whose heartbeat the log carries at h
  *   (a server cut off is never promoted), and are refused against a server that became federated at h
  *   (its grace height: no flapping);
+ * * snapshotSignature records of height h−1 go to the driver (`snapshotSigned`, with h's federated servers, who
+ *   count them: snapshotCertification.ts); they change no block;
  * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
  *   VM order, 08…], given to the ledger with the closing record's sequence.
  */

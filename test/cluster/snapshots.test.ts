@@ -117,14 +117,16 @@ describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", { 
     const jsm = await jetstreamManager(admin);
     const purged = await jsm.streams.purge(LOCAL_STREAM, { seq: state.logSequence + 1 });
     assert.ok(purged.success && purged.purged > 0, JSON.stringify(purged));
-    const tip = (await heightsOf(node("fed0")))!.directoryblockheight;
     const t0 = Date.now();
     const fresh = await net.devnet.addNode("follower");
+    // the network's tip once the new node serves: it must reach it (a node replaying from genesis would not soon)
+    const tip = (await heightsOf(node("fed0")))!.directoryblockheight;
     await waitSavedHeight([fresh], tip, 60_000);
     const atTip = Date.now();
-    const started = /"time":"([^"]+)","level":"info","msg":"started from a certified snapshot[^\n]*?"height":(\d+)/.exec(
-      logOf(fresh),
-    );
+    const started =
+      /"time":"([^"]+)","level":"info","msg":"started from a certified snapshot[^\n]*?"height":(\d+)/.exec(
+        logOf(fresh),
+      );
     assert.ok(started, `no "started from a certified snapshot" line:\n${logOf(fresh).slice(-2000)}`);
     startedAt = Number(started[2]);
     assert.ok(startedAt >= h, `started from ${startedAt}, the newest certified was ${h}`);
@@ -146,6 +148,29 @@ describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", { 
       fresh.client.call("dblock-by-height", { height: startedAt - 1 }),
       (e: unknown) => e instanceof RpcError && e.code === -32008,
     );
+    // an entry and a transaction written before the snapshot: not held here. `entry` answers -32008; `transaction`
+    // answers as for any hash the node does not know ("" "" -1, the reference's answer), not with the transaction
+    // (the coinbase transaction of the asset block before the snapshot's)
+    const before = await node("fed0").client.call<{ fblock: { transactions: { txid: string }[] } }>(
+      "fblock-by-height",
+      { height: startedAt - 1 },
+    );
+    const oldTx = before.fblock.transactions[0]!.txid;
+    const oldEntry = writer.records.find((r) => r.kind === "reveal")!.hash;
+    await assert.rejects(
+      fresh.client.call("entry", { hash: oldEntry }),
+      (e: unknown) => e instanceof RpcError && e.code === -32008,
+    );
+    const tx = await fresh.client.call<{ assettransaction?: unknown; includedindirectoryblockheight?: number }>(
+      "transaction",
+      { hash: oldTx },
+    );
+    assert.equal(tx.assettransaction, undefined, JSON.stringify(tx));
+    assert.ok(
+      (await node("fed0").client.call<{ assettransaction?: unknown }>("transaction", { hash: oldTx })).assettransaction,
+      "a node that replayed from genesis holds it",
+    );
+    await node("fed0").client.call("entry", { hash: oldEntry }); // (held by a node that replayed from genesis)
     assert.equal(
       await writer.addEntry(fresh, chainId),
       true,
