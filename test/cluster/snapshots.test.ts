@@ -3,6 +3,8 @@
  * and a follower — real processes on loopback, 2-second blocks, a snapshot every 5 blocks. With balances and a
  * chain written, in order:
  * * the federated servers store certified snapshots (2 of 3 signatures at least);
+ * * a forked node (a follower holding another network's blocks 1..4 of the same genesis) keeps its data aside
+ *   and resyncs from the newest certified snapshot, not from genesis;
  * * the log is purged up to the newest one (everything before the record after its height's close): a
  *   follower started from an empty directory serves reads at the network's tip within 10 s of its start,
  *   with byte-identical blocks from the snapshot's height on; reads of heights before it are answered
@@ -12,7 +14,7 @@
  * Runtime: ~1–2 minutes.
  */
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
@@ -23,6 +25,7 @@ import { decodeSnapshotState } from "../../src/ledger/snapshotState.js";
 import { LOCAL_STREAM } from "../../tools/devnet/devnet.js";
 import type { LedgerdNode } from "../../tools/devnet/ledgerdNode.js";
 import { ClusterWriter } from "../support/clusterWriter.js";
+import { LedgerdProcess } from "../support/nodeProcess.js";
 import {
   assertIdenticalBlocks,
   heightsOf,
@@ -108,6 +111,55 @@ describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", { 
     const state = decodeSnapshotState(got.bytes);
     assert.equal(state.height, h);
     assert.ok(state.tables.ecBalances.length > 0 && state.tables.chainHeads.length >= 4, "balances and chains held");
+  });
+
+  test("a forked node resyncs from the newest certified snapshot, not from genesis", async () => {
+    // blocks of another network of the same genesis: a single LOCAL node's blocks 1..4, signed by the bootstrap
+    // key over its own blocks. Put under a devnet follower, they meet the devnet's signatures over other blocks at
+    // height 5: the node has forked (docs/cluster.md §1.11), keeps its data aside and starts again, empty
+    const other = await LedgerdProcess.start({ blockTimeSeconds: BLOCK_SECONDS });
+    try {
+      await waitFor(
+        "the single node at height 4",
+        async () =>
+          ((await other.rpc("heights")) as { directoryblockheight: number }).directoryblockheight >= 4 || undefined,
+        60_000,
+        200,
+      );
+    } finally {
+      await other.stop();
+    }
+    const forked = await net.devnet.addNode("follower");
+    await net.devnet.kill9(forked.name);
+    const db = join(forked.layout.home, "local", "db");
+    rmSync(db, { recursive: true, force: true });
+    cpSync(join(other.homeDir, "local", "db"), db, { recursive: true });
+    other.cleanup();
+    const mark = logOf(forked).length;
+    await net.devnet.restart(forked.name);
+    const resynced = await waitFor(
+      "the forked node resynced from a snapshot",
+      () => {
+        const log = logOf(forked).slice(mark);
+        const i = log.search(/resyncing: the data directory is kept aside/);
+        if (i < 0) return undefined;
+        return /started from a certified snapshot[^\n]*?"height":(\d+)/.exec(log.slice(i)) ?? undefined;
+      },
+      90_000,
+      250,
+      () => logOf(forked).slice(mark).slice(-2000),
+    );
+    const from = Number(resynced[1]);
+    assert.ok(from > 0 && from % SNAPSHOT_INTERVAL === 0, `resynced from snapshot ${from}`);
+    const tip = (await heightsOf(node("fed0")))!.directoryblockheight;
+    await waitSavedHeight([forked], tip, 60_000);
+    await assertIdenticalBlocks([node("fed0"), forked], from, tip);
+    // not from genesis: the heights before the snapshot are not held (they are in the kept directory)
+    await assert.rejects(
+      forked.client.call("dblock-by-height", { height: from - 1 }),
+      (e: unknown) => e instanceof RpcError && e.code === -32008,
+    );
+    assert.ok(existsSync(join(forked.layout.home, "local", "db.forked-at-4")), "the fork's data is kept");
   });
 
   let startedAt = 0;
