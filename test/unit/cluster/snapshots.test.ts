@@ -44,7 +44,7 @@ const KEYMR = new Uint8Array(32).fill(0x11);
 
 function sig(
   who: { identity: Uint8Array; seed: Uint8Array },
-  hash = HASH_A,
+  hash: Uint8Array = HASH_A,
   opts: { height?: number; net?: number } = {},
 ): SnapshotSignature {
   const rec: Extract<ClusterRecord, { kind: "snapshotSignature" }> = {
@@ -140,6 +140,22 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       assert.equal(stored.certificate.signatures.length, 1);
       const reencoded = encodeSnapshotParts(stored.certificate, encodeSnapshotState(stored.state));
       assert.deepEqual(decodeSnapshotParts(reencoded).bytes, decodeSnapshotParts((await archive.get(4))!).bytes);
+
+      // a certificate without its signatures, or carrying a stranger's, certifies nothing; a genuine certificate
+      // over other bytes (snapshot 2's) fails the hash check
+      const expect4 = { networkId: NET, height: 4, bootstrap: { identity: BOOT, publicKey: BOOT_KEY } };
+      const refusedWith = (parts: Uint8Array[], pattern: RegExp): void =>
+        assert.throws(
+          () => verifySnapshotParts(parts, expect4),
+          (e: unknown) => e instanceof SnapshotRefused && pattern.test(e.reason),
+        );
+      const bytes4 = encodeSnapshotState(stored.state);
+      refusedWith(encodeSnapshotParts({ ...stored.certificate, signatures: [] }, bytes4), /^0 valid signature/);
+      const stranger = serverIdentity(9);
+      const strangers = [sig(stranger, stored.certificate.hash, { height: 4 })];
+      refusedWith(encodeSnapshotParts({ ...stored.certificate, signatures: strangers }, bytes4), /^0 valid signature/);
+      const other = decodeSnapshotParts((await archive.get(2))!).bytes;
+      refusedWith(encodeSnapshotParts(stored.certificate, other), /hash to .* not the certified/);
 
       // a fresh node starts from the newest snapshot at or below the network's height and follows the log on
       const late = await startFresh(mf, archive, dirs);
