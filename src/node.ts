@@ -10,9 +10,8 @@ import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clu
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { inboxPrefix } from "./cluster/natsPermissions.js";
-import { encodeRecord, recordSubject } from "./cluster/records.js";
-import { startFromSnapshot } from "./cluster/snapshotStart.js";
-import { SnapshotMaker } from "./cluster/snapshots.js";
+import { openNodeSnapshots } from "./cluster/snapshotStart.js";
+import { snapshotMakerFor } from "./cluster/snapshots.js";
 import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
@@ -174,37 +173,27 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       const opened = replicatedLog;
       cleanups.push(() => opened.close());
       archive = await replicatedLog.openArchive(names.setsStream, names.setsSubjectPrefix);
-      if (config.cluster.snapshotInterval > 0) {
-        const fresh = store.isFresh();
-        // federated servers make the snapshot archive; the others read it only to start (they wait for it)
-        if (config.cluster.role === "federated" || fresh)
-          snapshotArchive = await replicatedLog.openArchive(names.snapsStream, names.snapsSubjectPrefix).catch((e) => {
-            log.warn("no snapshot archive", { error: e instanceof Error ? e.message : String(e) });
-            return undefined;
-          });
-        const opened = replicatedLog;
-        const started =
-          fresh && snapshotArchive !== undefined
-            ? await startFromSnapshot(
-                {
-                  interval: config.cluster.snapshotInterval,
-                  networkId: storeOptions.networkId,
-                  bootstrap: networkBootstrap(config),
-                  authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
-                },
-                {
-                  store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
-                  archive: snapshotArchive,
-                  lastEndOfMinute: () => opened.lastOfKind(recordSubject("endOfMinute")),
-                  logger: log,
-                },
-              )
-            : undefined;
-        if (started !== undefined) {
-          // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
-          await store.close();
-          store = LedgerStore.open(storeOptions);
-        }
+      // certified snapshots (docs/cluster.md §1.13): an empty store starts from the newest that checks out
+      const snapshotStart = await openNodeSnapshots(
+        {
+          role: config.cluster.role,
+          interval: config.cluster.snapshotInterval,
+          networkId: storeOptions.networkId,
+          bootstrap: networkBootstrap(config),
+          authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
+          names,
+        },
+        {
+          log: replicatedLog,
+          store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
+          logger: log,
+        },
+      );
+      snapshotArchive = snapshotStart.archive;
+      if (snapshotStart.started) {
+        // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
+        await store.close();
+        store = LedgerStore.open(storeOptions);
       }
     }
     // saved blocks reach the monitor, which needs the opened ledger: wired once both exist
@@ -268,26 +257,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         intake.start();
         cleanups.push(() => intake.stop());
       }
-      const appendLog = replicatedLog;
-      const snapshots =
-        config.cluster.role === "federated" && snapshotArchive !== undefined && fedOptions.identity !== undefined
-          ? new SnapshotMaker(
-              {
-                interval: config.cluster.snapshotInterval,
-                networkId: fedOptions.networkId,
-                identity: fedOptions.identity,
-              },
-              {
-                store,
-                archive: snapshotArchive,
-                append: async (rec) => {
-                  const signer = Buffer.from(rec.signer).toString("hex").slice(0, 16);
-                  await appendLog.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${signer}`);
-                },
-                logger: log,
-              },
-            )
-          : undefined;
+      const snapshots = snapshotMakerFor(
+        { ...fedOptions, interval: config.cluster.snapshotInterval },
+        { store, archive: snapshotArchive, log: replicatedLog, logger: log },
+      );
       federation = new Federation(
         { ...fedOptions, authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
         {

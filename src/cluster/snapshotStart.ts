@@ -10,8 +10,9 @@ import { type SnapshotState, snapshotBlockSetWrite } from "../ledger/snapshotSta
 import { toHex } from "../protocol/bytes.js";
 import type { AuthoritySet } from "./authorities.js";
 import { saveAuthorities } from "./authorityFile.js";
-import type { FederationLogger } from "./federationTypes.js";
-import { decodeRecord } from "./records.js";
+import type { ClusterRole, FederationLogger } from "./federationTypes.js";
+import type { JetStreamLog } from "./jetStreamLog.js";
+import { decodeRecord, recordSubject } from "./records.js";
 import { candidateHeights, fetchCertifiedSnapshot, type SnapshotArchive } from "./snapshots.js";
 
 export interface SnapshotStartOptions {
@@ -62,4 +63,39 @@ export async function startFromSnapshot(
     logSequence: got.state.logSequence,
   });
   return { height: got.state.height, state: got.state, authorities: got.authorities };
+}
+
+/**
+ * A cluster node's start (node.ts): open the snapshot archive — federated servers make it; a node with an empty
+ * store reads it to start (waiting for it like for the other streams; not there in time: a warning, genesis) —
+ * and start an empty store from a certified snapshot. `started`: the store was written (reopen it).
+ */
+export async function openNodeSnapshots(
+  options: SnapshotStartOptions & {
+    role: ClusterRole;
+    names: { snapsStream: string; snapsSubjectPrefix: string };
+  },
+  deps: {
+    log: Pick<JetStreamLog, "openArchive" | "lastOfKind">;
+    store: SnapshotStartDependencies["store"];
+    logger: FederationLogger;
+  },
+): Promise<{ archive: SnapshotArchive | undefined; started: boolean }> {
+  const fresh = deps.store.isFresh();
+  if (options.interval <= 0 || (options.role !== "federated" && !fresh)) return { archive: undefined, started: false };
+  let archive: SnapshotArchive | undefined;
+  try {
+    archive = await deps.log.openArchive(options.names.snapsStream, options.names.snapsSubjectPrefix);
+  } catch (e) {
+    deps.logger.warn("no snapshot archive", { error: e instanceof Error ? e.message : String(e) });
+    return { archive: undefined, started: false };
+  }
+  if (!fresh) return { archive, started: false };
+  const started = await startFromSnapshot(options, {
+    store: deps.store,
+    archive,
+    lastEndOfMinute: () => deps.log.lastOfKind(recordSubject("endOfMinute")),
+    logger: deps.logger,
+  });
+  return { archive, started: started !== undefined };
 }

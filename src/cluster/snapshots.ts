@@ -25,9 +25,9 @@ import {
 import { ByteReader, ByteWriter, bytesEqual, toHex } from "../protocol/bytes.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type Authority, AuthoritySet, type AuthoritySnapshot } from "./authorities.js";
-import type { FederationLogger } from "./federationTypes.js";
+import type { ClusterRole, FederationLogger, OrderedLog } from "./federationTypes.js";
 import type { BlockSetArchive } from "./jetStreamLog.js";
-import { decodeRecord, encodeRecord, signRecord } from "./records.js";
+import { decodeRecord, encodeRecord, recordSubject, signRecord } from "./records.js";
 import {
   certificationShortfall,
   certify,
@@ -275,6 +275,36 @@ export class SnapshotMaker {
       });
     }
   }
+}
+
+/**
+ * The SnapshotMaker of a federated server (undefined for other roles, without an archive, or with interval 0):
+ * its signatures are appended to the log under the message id `snap/<height>/<signer>`.
+ */
+export function snapshotMakerFor(
+  options: { role: ClusterRole; identity?: Uint8Array; networkId: number; interval: number },
+  deps: {
+    store: SnapshotSource;
+    archive: SnapshotArchive | undefined;
+    log: Pick<OrderedLog, "append">;
+    logger: FederationLogger;
+  },
+): SnapshotMaker | undefined {
+  const { identity } = options;
+  if (options.role !== "federated" || identity === undefined || deps.archive === undefined || options.interval <= 0)
+    return undefined;
+  return new SnapshotMaker(
+    { interval: options.interval, networkId: options.networkId, identity },
+    {
+      store: deps.store,
+      archive: deps.archive,
+      append: async (rec) => {
+        const signer = toHex(rec.signer).slice(0, 16);
+        await deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${signer}`);
+      },
+      logger: deps.logger,
+    },
+  );
 }
 
 /** The heights a starting node tries, newest first: multiples of `interval` at or below `networkHeight`. */

@@ -91,11 +91,11 @@ export const CLUSTER_GROUP: GroupSpec = {
     {
       name: "SnapshotInterval",
       type: "int",
-      default: "1000",
+      default: "0",
       min: 0,
       max: 1000000,
       extension: true,
-      doc: "blocks between certified snapshots (docs/cluster.md §1.13); the same on every node of a network; 0 = none made or used",
+      doc: "blocks between certified snapshots (docs/cluster.md §1.13), e.g. 1000; the same on every node of a network; 0 = none made or used",
     },
   ],
 };

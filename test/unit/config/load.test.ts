@@ -552,7 +552,7 @@ describe("loadConfig: [Cluster] and the server identity", () => {
       replicas: 1,
       faultTimeoutSeconds: 120,
       roundTimeoutSeconds: 30,
-      snapshotInterval: 1000,
+      snapshotInterval: 0,
       identityChainId: ID,
       serverPrivKey: SEED,
       serverPublicKey: PUB,
