@@ -6,10 +6,12 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { clusterNames, federationOptions } from "./cluster/clusterConfig.js";
+import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clusterConfig.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { inboxPrefix } from "./cluster/natsPermissions.js";
+import { openNodeSnapshots } from "./cluster/snapshotStart.js";
+import { snapshotMakerFor } from "./cluster/snapshots.js";
 import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
@@ -122,13 +124,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         cannotListen({ ...config, port: config.metricsPort }),
       );
 
-    const store = LedgerStore.open({
-      verify: true,
+    const storeOptions = {
       path: dataDir,
       network: config.network,
       networkId: networkId(config.network, config.customNet),
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
-    });
+    };
+    let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
     if (store.queryIndexCaughtUp > 0)
       log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
@@ -148,6 +150,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     let federation: Federation | undefined;
     let replicatedLog: JetStreamLog | undefined;
     let archive: BlockSetArchive | undefined;
+    let snapshotArchive: BlockSetArchive | undefined;
     if (clustered) {
       const names = clusterNames(config);
       replicatedLog = await JetStreamLog.open(
@@ -171,6 +174,28 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       const opened = replicatedLog;
       cleanups.push(() => opened.close());
       archive = await replicatedLog.openArchive(names.setsStream, names.setsSubjectPrefix);
+      // certified snapshots (docs/cluster.md §1.13): an empty store starts from the newest that checks out
+      const snapshotStart = await openNodeSnapshots(
+        {
+          role: config.cluster.role,
+          interval: config.cluster.snapshotInterval,
+          networkId: storeOptions.networkId,
+          bootstrap: networkBootstrap(config),
+          authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
+          names,
+        },
+        {
+          log: replicatedLog,
+          store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
+          logger: log,
+        },
+      );
+      snapshotArchive = snapshotStart.archive;
+      if (snapshotStart.started) {
+        // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
+        await store.close();
+        store = LedgerStore.open(storeOptions);
+      }
     }
     // saved blocks reach the monitor, which needs the opened ledger: wired once both exist
     const events: LedgerEvents = {};
@@ -233,9 +258,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         intake.start();
         cleanups.push(() => intake.stop());
       }
+      const snapshots = snapshotMakerFor(
+        { ...fedOptions, interval: config.cluster.snapshotInterval },
+        { store, archive: snapshotArchive, log: replicatedLog, logger: log },
+      );
       federation = new Federation(
         { ...fedOptions, authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
         {
+          ...(snapshots === undefined ? {} : { snapshots }),
           ledger,
           log: federationLog,
           signatures: remembering!,

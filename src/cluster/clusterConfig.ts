@@ -23,6 +23,9 @@ export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">):
   setsStream: string;
   setsSubjectPrefix: string;
   intakeSubject: string;
+  /** the certified-snapshot archive (snapshots.ts): stream `LEDGER_<NET>_SNAPS` on `ledgersnaps.<net>.>` */
+  snapsStream: string;
+  snapsSubjectPrefix: string;
 } {
   const custom = config.network === "CUSTOM";
   const id = custom ? networkId("CUSTOM", config.customNet).toString(16).padStart(8, "0") : "";
@@ -34,6 +37,8 @@ export function clusterNames(config: Pick<NodeConfig, "network" | "customNet">):
     setsStream: `${stream}_SETS`,
     setsSubjectPrefix: `ledgersets.${net}`,
     intakeSubject: `ledgerintake.${net}`,
+    snapsStream: `${stream}_SNAPS`,
+    snapsSubjectPrefix: `ledgersnaps.${net}`,
   };
 }
 

@@ -415,6 +415,13 @@ export class Federation {
         if (publisher !== undefined) void this.publishSet(height - 1, this.openRecords, publisher);
         this.openRecords = [];
       }
+      // certified snapshots (snapshots.ts): signed by the servers federated at the height after it
+      if (this.synced)
+        this.deps.snapshots?.saved(
+          height - 1,
+          this.authorities,
+          this.mySeedFor(this.machine.height.authorities.federated),
+        );
     }
     if (!this.synced && this.appliedSeq >= this.catchUpTarget) this.markSynced();
   }
@@ -450,6 +457,7 @@ export class Federation {
         );
         this.forkedAt(height);
       },
+      snapshotSigned: (rec, federated) => this.deps.snapshots?.signed(rec, federated),
       votedOut: (height, faulted, promoted) =>
         this.deps.logger.warn("a federated server was voted out; an audit server takes its place next block", {
           height,

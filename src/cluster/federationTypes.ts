@@ -6,11 +6,12 @@ import type { LedgerError } from "../ledger/errors.js";
 import type { LogMessage } from "../ledger/messages.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import type { DirectoryBlock } from "../protocol/dblock.js";
-import type { AuthorityView } from "./authorities.js";
+import type { Authority, AuthoritySet, AuthorityView } from "./authorities.js";
 import type { ApplyVerifier } from "./clientSignatures.js";
 import type { DbSignature } from "./dbSig.js";
 import type { ElectionState } from "./election.js";
 import type { Appended, BlockSetArchive, LogRecord } from "./jetStreamLog.js";
+import type { ClusterRecord } from "./records.js";
 
 export type ClusterRole = "federated" | "audit" | "follower";
 
@@ -110,6 +111,11 @@ export interface FederationDependencies {
    * apply `delay` ms. Absent: none.
    */
   networkTesting?: () => { dropRatePerMille: number; delayMs: number };
+  /** a federated server's certified snapshots (snapshots.ts): made after each due saved block. Absent: none. */
+  snapshots?: {
+    saved(height: number, authorities: AuthoritySet, seed: Uint8Array | undefined): void;
+    signed(rec: Extract<ClusterRecord, { kind: "snapshotSignature" }>, federated: readonly Authority[]): void;
+  };
 }
 
 /** The deterministic state of the open height. */

@@ -22,6 +22,8 @@
  * * fault votes (election.ts) name as candidate only an audit server whose heartbeat the log carries at h
  *   (a server cut off is never promoted), and are refused against a server that became federated at h
  *   (its grace height: no flapping);
+ * * snapshotSignature records of height h−1 go to the driver (`snapshotSigned`, with h's federated servers, who
+ *   count them: snapshotCertification.ts); they change no block;
  * * the end of minute 9 closes the block with admin entries [05/06…, 01 signatures in factomd's minute-0
  *   VM order, 08…], given to the ledger with the closing record's sequence.
  */
@@ -52,6 +54,9 @@ export interface HeightEvents {
   badSignature?(height: number): void;
   /** an operator's record (addServer, authorityChange, rotateKey) was skipped; `reason` says why */
   refused?(height: number, kind: string, reason: string): void;
+  /** a signature over the snapshot of the height just saved (open height − 1), with the open height's federated
+   * servers, who count it (snapshotCertification.ts) */
+  snapshotSigned?(rec: Extract<ClusterRecord, { kind: "snapshotSignature" }>, federated: readonly Authority[]): void;
 }
 
 /** Furthest ahead of the open height a change may be scheduled, in blocks (≈ 70 days of 10-minute blocks): a
@@ -133,6 +138,11 @@ export class HeightMachine {
         return this.refusal(rec.kind, this.applyAuthorityChange(rec));
       case "rotateKey":
         return this.refusal(rec.kind, this.applyRotateKey(rec));
+      case "snapshotSignature":
+        // counted only while the height after the snapshot's is open, by that height's federated servers (the
+        // ones signing its directory block); changes no block
+        if (rec.height === this.hs.height - 1) this.deps.events?.snapshotSigned?.(rec, this.hs.authorities.federated);
+        return { closed: false };
     }
   }
 

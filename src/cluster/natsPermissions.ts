@@ -34,6 +34,16 @@ export interface ClusterSubjects {
   setsStream: string;
   setsSubjectPrefix: string;
   intakeSubject: string;
+  /** the certified-snapshot archive (snapshots.ts); absent: no permissions on it */
+  snapsStream?: string;
+  snapsSubjectPrefix?: string;
+}
+
+/** The snapshot archive's stream, when the names have one. */
+function snaps(names: ClusterSubjects): { stream: string; prefix: string } | undefined {
+  return names.snapsStream === undefined || names.snapsSubjectPrefix === undefined
+    ? undefined
+    : { stream: names.snapsStream, prefix: names.snapsSubjectPrefix };
 }
 
 /**
@@ -51,7 +61,8 @@ export function inboxPrefix(role: ClusterRole): string {
 
 /** Stream administration no node may do (the admin user's alone). */
 function administration(names: ClusterSubjects): string[] {
-  return [names.stream, names.setsStream].flatMap((s) => [
+  const s3 = snaps(names);
+  return [names.stream, names.setsStream, ...(s3 === undefined ? [] : [s3.stream])].flatMap((s) => [
     `$JS.API.STREAM.PURGE.${s}`,
     `$JS.API.STREAM.DELETE.${s}`,
     `$JS.API.STREAM.UPDATE.${s}`,
@@ -61,6 +72,7 @@ function administration(names: ClusterSubjects): string[] {
 
 /** The permissions of a node of `role` on the network named by `names`. */
 export function nodePermissions(role: ClusterRole, names: ClusterSubjects): NatsPermissions {
+  const s3 = snaps(names);
   const read = [
     "$JS.API.INFO",
     `$JS.API.STREAM.INFO.${names.stream}`,
@@ -71,6 +83,8 @@ export function nodePermissions(role: ClusterRole, names: ClusterSubjects): Nats
     `$JS.API.CONSUMER.DELETE.${names.stream}.>`,
     `$JS.API.DIRECT.GET.${names.stream}.>`,
     `$JS.API.DIRECT.GET.${names.setsStream}.>`,
+    // certified snapshots: every node may read them (a node with an empty data directory starts from one)
+    ...(s3 === undefined ? [] : [`$JS.API.STREAM.INFO.${s3.stream}`, `$JS.API.DIRECT.GET.${s3.stream}.>`]),
   ];
   const server = role !== "follower";
   const publish = [
@@ -79,7 +93,12 @@ export function nodePermissions(role: ClusterRole, names: ClusterSubjects): Nats
       ? [`${names.subjectPrefix}.>`, `${names.setsSubjectPrefix}.>`]
       : [names.intakeSubject, broadcastIntakeSubject(names.intakeSubject)]),
     ...(role === "federated"
-      ? [`$JS.API.STREAM.CREATE.${names.stream}`, `$JS.API.STREAM.CREATE.${names.setsStream}`]
+      ? [
+          `$JS.API.STREAM.CREATE.${names.stream}`,
+          `$JS.API.STREAM.CREATE.${names.setsStream}`,
+          // federated servers make, sign and store the certified snapshots
+          ...(s3 === undefined ? [] : [`$JS.API.STREAM.CREATE.${s3.stream}`, `${s3.prefix}.>`]),
+        ]
       : []),
   ];
   const subscribe = [

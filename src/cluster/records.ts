@@ -13,6 +13,7 @@
  * | 7 faultVote | height u32 ‖ round u16 ‖ faulted 32 ‖ candidate 32 ‖ voter 32 | federated servers | voter |
  * | 8 authorityChange | change u8 (1 promote, 2 demote, 3 remove) ‖ identity 32 ‖ activation height u32 | an operator's tool | the network's skeleton key |
  * | 9 rotateKey | identity 32 ‖ newKey 32 ‖ activation height u32 | the server's operator | the identity's key in force |
+ * | 10 snapshotSignature | height u32 ‖ snapshot sha256 32 ‖ directory block keyMR 32 ‖ signer 32 | federated servers | signer |
  *
  * A signed record ends with a 64-byte ed25519 signature over DOMAIN ‖ networkId u32 ‖ the record's bytes
  * before the signature, so a record of one network or kind can never pass as another's.
@@ -31,6 +32,7 @@ export const RecordKind = {
   faultVote: 7,
   authorityChange: 8,
   rotateKey: 9,
+  snapshotSignature: 10,
 } as const;
 
 /** Change byte of an authorityChange record (admin entry 05 = promote, 06 = demote, 07 = remove). */
@@ -84,6 +86,17 @@ export type ClusterRecord =
       newKey: Uint8Array;
       /** the first height whose signatures must be made with `newKey` */
       activationHeight: number;
+      signature: Uint8Array;
+    }
+  | {
+      /** a federated server's signature over the certified snapshot of `height` (snapshotCertification.ts) */
+      kind: "snapshotSignature";
+      height: number;
+      /** sha256 of the snapshot's bytes (ledger/snapshotState.ts) */
+      hash: Uint8Array;
+      /** keyMR of directory block `height`, the block the snapshot goes on from */
+      keyMR: Uint8Array;
+      signer: Uint8Array;
       signature: Uint8Array;
     };
 
@@ -174,6 +187,14 @@ function unsignedBytes(r: ClusterRecord): Uint8Array {
         .bytes(check(r.identity, 32, "identity"))
         .bytes(check(r.newKey, 32, "newKey"))
         .u32(r.activationHeight)
+        .finish();
+    case "snapshotSignature":
+      return w
+        .u8(RecordKind.snapshotSignature)
+        .u32(r.height)
+        .bytes(check(r.hash, 32, "hash"))
+        .bytes(check(r.keyMR, 32, "keyMR"))
+        .bytes(check(r.signer, 32, "signer"))
         .finish();
   }
 }
@@ -271,6 +292,12 @@ export function decodeRecord(bytes: Uint8Array): ClusterRecord {
       const newKey = hash("newKey");
       const activationHeight = r.u32("activationHeight");
       return { kind: "rotateKey", identity, newKey, activationHeight, signature: sig() };
+    }
+    case RecordKind.snapshotSignature: {
+      const height = r.u32("height");
+      const snapshotHash = hash("hash");
+      const keyMR = hash("keyMR");
+      return { kind: "snapshotSignature", height, hash: snapshotHash, keyMR, signer: hash("signer"), signature: sig() };
     }
     default:
       throw new ProtocolError("BAD_VALUE", "clusterRecord.kind", `unknown kind ${kind}`);

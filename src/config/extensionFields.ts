@@ -88,6 +88,15 @@ export const CLUSTER_GROUP: GroupSpec = {
       extension: true,
       doc: "seconds per election round",
     },
+    {
+      name: "SnapshotInterval",
+      type: "int",
+      default: "0",
+      min: 0,
+      max: 1000000,
+      extension: true,
+      doc: "blocks between certified snapshots (docs/cluster.md §1.13), e.g. 1000; the same on every node of a network; 0 = none made or used",
+    },
   ],
 };
 

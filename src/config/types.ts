@@ -129,6 +129,8 @@ export interface ClusterConfig {
   faultTimeoutSeconds: number;
   /** seconds */
   roundTimeoutSeconds: number;
+  /** [Cluster] SnapshotInterval: blocks between certified snapshots; 0 = none (docs/cluster.md §1.13) */
+  snapshotInterval: number;
   /** [App] IdentityChainID (64 hex; "" = none) */
   identityChainId: string;
   /** [App] LocalServerPrivKey (64 hex seed) and LocalServerPublicKey (64 hex) */

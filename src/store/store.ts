@@ -639,6 +639,17 @@ export class LedgerStore {
   }
 
   /**
+   * Every (key, value) of one of the state databases, in key order (LMDB's bytewise order: canonical), each a
+   * copy. For certified snapshots (ledger/snapshotState.ts), which read the state of the saved height.
+   */
+  *stateRecords(
+    name: "chainHeads" | "assetBalances" | "ecBalances" | "paidCommits" | "transactionLocations",
+  ): Generator<[Uint8Array, Uint8Array]> {
+    for (const { key, value } of this.dbs[name].getRange())
+      yield [Uint8Array.from(key as Buffer), Uint8Array.from(value as Buffer)];
+  }
+
+  /**
    * Resolves when every write so far is flushed to disk or has failed; each failure is reported to the
    * write's own caller (a save, a probe, a journal append or cleanup), not again here (writesSettled).
    */

@@ -8,8 +8,10 @@
 import { signDirectoryBlock } from "../../src/cluster/dbSig.js";
 import { Federation } from "../../src/cluster/federation.js";
 import type { ClusterRole } from "../../src/cluster/federationTypes.js";
+import type { BlockSetArchive } from "../../src/cluster/jetStreamLog.js";
 import { MemoryOrderedLog } from "../../src/cluster/memoryLog.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../src/cluster/records.js";
+import { SnapshotMaker } from "../../src/cluster/snapshots.js";
 import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
 import { Ledger } from "../../src/ledger/ledger.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -67,6 +69,25 @@ export interface MemoryFederationOptions {
   blockTimeSeconds: number;
   faultTimeoutSeconds?: number;
   roundTimeoutSeconds?: number;
+  /** certified snapshots every `interval` blocks, kept in `archive` (federated servers make them) */
+  snapshots?: { interval: number; archive: BlockSetArchive };
+}
+
+/** An in-memory snapshot or block-set archive (jetStreamLog.ts keeps the real one in a JetStream stream). */
+export class MemoryArchive implements BlockSetArchive {
+  readonly parts = new Map<number, Uint8Array[]>();
+  async get(height: number): Promise<Uint8Array[] | undefined> {
+    return this.parts.get(height)?.map((p) => p.slice());
+  }
+  async has(height: number): Promise<boolean> {
+    return this.parts.has(height);
+  }
+  async put(height: number, parts: readonly Uint8Array[]): Promise<void> {
+    this.parts.set(
+      height,
+      parts.map((p) => p.slice()),
+    );
+  }
 }
 
 export class MemoryFederation {
@@ -107,6 +128,21 @@ export class MemoryFederation {
       spec.role === "follower"
         ? undefined
         : (spec.server ?? (spec.role === "federated" ? { identity: BOOT, seed: BOOT_SEED } : undefined));
+    const snap = this.options.snapshots;
+    const snapshots =
+      snap === undefined || server === undefined || spec.role !== "federated"
+        ? undefined
+        : new SnapshotMaker(
+            { interval: snap.interval, networkId: NET, identity: server.identity },
+            {
+              store,
+              archive: snap.archive,
+              append: async (rec) => {
+                await this.log.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${spec.name}`);
+              },
+              logger: log,
+            },
+          );
     const fed = new Federation(
       {
         role: spec.role,
@@ -131,6 +167,7 @@ export class MemoryFederation {
         logger: log,
         signatures: verifier,
         now,
+        ...(snapshots === undefined ? {} : { snapshots }),
         ...(spec.dropRatePerMille === undefined
           ? {}
           : { networkTesting: () => ({ dropRatePerMille: spec.dropRatePerMille!, delayMs: 0 }) }),

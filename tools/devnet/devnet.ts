@@ -84,6 +84,13 @@ export interface DevnetOptions {
    * machine at load average 20-30 a node took 40 s to write its first log line)
    */
   serveTimeoutSeconds?: number;
+  /** [Cluster] SnapshotInterval of every node (node default when absent): blocks between certified snapshots */
+  snapshotInterval?: number;
+}
+
+/** The [Cluster] lines every node's file gets from the devnet's options. */
+function clusterLines(options: DevnetOptions): string[] {
+  return options.snapshotInterval === undefined ? [] : [`SnapshotInterval = ${options.snapshotInterval}`];
 }
 
 /** Seconds a node's start may take by default (DevnetOptions.serveTimeoutSeconds). */
@@ -385,7 +392,11 @@ export class Devnet {
     for (const n of nodes) {
       mkdirSync(n.layout.home, { recursive: true });
       const nats = natsCredentials(state, n.role);
-      n.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(custom) });
+      n.writeConfig({
+        ...(nats === undefined ? {} : { nats }),
+        app: customAppLines(custom),
+        cluster: clusterLines(options),
+      });
     }
     const devnet = new Devnet(dir, state, nats, nodes, detached);
     writeState(dir, state);
@@ -446,7 +457,11 @@ export class Devnet {
     node.serveTimeoutMs = this.serveTimeoutMs;
     mkdirSync(home, { recursive: true });
     const nats = natsCredentials(this.state, role);
-    node.writeConfig({ ...(nats === undefined ? {} : { nats }), app: customAppLines(this.state.custom) });
+    node.writeConfig({
+      ...(nats === undefined ? {} : { nats }),
+      app: customAppLines(this.state.custom),
+      cluster: clusterLines(this.state.options),
+    });
     this.nodes.push(node);
     this.state.nodes.push(layout);
     writeState(this.dir, this.state);

@@ -52,7 +52,7 @@ const SERVE_POLL_MS = 100;
  */
 export function nodeConfigText(
   layout: Pick<NodeLayout, "key" | "role">,
-  extra: { nats?: NatsClientCredentials; app?: readonly string[] } = {},
+  extra: { nats?: NatsClientCredentials; app?: readonly string[]; cluster?: readonly string[] } = {},
 ): string {
   const nats = extra.nats;
   const lines = [
@@ -68,12 +68,17 @@ export function nodeConfigText(
       `LocalServerPrivKey = ${layout.key.privkey}`,
       `LocalServerPublicKey = ${layout.key.pubkey}`,
     );
-  if (nats !== undefined)
+  if (nats !== undefined || (extra.cluster ?? []).length > 0)
     lines.push(
       "[Cluster]",
-      `NatsUser = ${nats.user}`,
-      `NatsPassword = ${nats.password}`,
-      ...(nats.caFile === undefined ? [] : [`NatsTlsCA = ${nats.caFile}`]),
+      ...(nats === undefined
+        ? []
+        : [
+            `NatsUser = ${nats.user}`,
+            `NatsPassword = ${nats.password}`,
+            ...(nats.caFile === undefined ? [] : [`NatsTlsCA = ${nats.caFile}`]),
+          ]),
+      ...(extra.cluster ?? []),
     );
   lines.push("");
   return lines.join("\n");
@@ -105,7 +110,9 @@ export class LedgerdNode {
   }
 
   /** Write the node's configuration file (before its first start). */
-  writeConfig(extra: { nats?: NatsClientCredentials; app?: readonly string[] } = {}): void {
+  writeConfig(
+    extra: { nats?: NatsClientCredentials; app?: readonly string[]; cluster?: readonly string[] } = {},
+  ): void {
     writeFileSync(join(this.layout.home, "ledgerd.conf"), nodeConfigText(this.layout, extra), { mode: 0o600 });
   }
 

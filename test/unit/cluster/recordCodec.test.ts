@@ -84,6 +84,14 @@ const KINDS: { rec: ClusterRecord; fields: string[] }[] = [
     ),
     fields: ["identity", "newKey", "activationHeight", "signature"],
   },
+  {
+    rec: signRecord(
+      { kind: "snapshotSignature", height: 20, hash: id(6), keyMR: id(7), signer: id(2), signature: NO_SIG },
+      NET,
+      SEED,
+    ),
+    fields: ["height", "hash", "keyMR", "signer", "signature"],
+  },
 ];
 
 /** The code and message of the ProtocolError `f` throws (fails when it throws nothing else). */

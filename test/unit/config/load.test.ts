@@ -552,6 +552,7 @@ describe("loadConfig: [Cluster] and the server identity", () => {
       replicas: 1,
       faultTimeoutSeconds: 120,
       roundTimeoutSeconds: 30,
+      snapshotInterval: 0,
       identityChainId: ID,
       serverPrivKey: SEED,
       serverPublicKey: PUB,

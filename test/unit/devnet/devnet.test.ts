@@ -76,7 +76,7 @@ describe("devnet configuration", () => {
     const fed = nodePermissions("federated", names);
     const audit = nodePermissions("audit", names);
     const follower = nodePermissions("follower", names);
-    const admin = [names.stream, names.setsStream].flatMap((s) =>
+    const admin = [names.stream, names.setsStream, names.snapsStream].flatMap((s) =>
       ["PURGE", "DELETE", "UPDATE", "MSG.DELETE"].map((op) => `$JS.API.STREAM.${op}.${s}`),
     );
     for (const p of [fed, audit, follower]) {
@@ -96,6 +96,13 @@ describe("devnet configuration", () => {
       "a promoted audit server writes block sets",
     );
     assert.ok(fed.publish.allow.includes(`$JS.API.STREAM.CREATE.${names.stream}`));
+    // certified snapshots (docs/cluster.md §1.13): federated servers store them, every role reads them
+    assert.ok(fed.publish.allow.includes(`${names.snapsSubjectPrefix}.>`));
+    assert.ok(
+      ![audit, follower].some((p) => p.publish.allow.some((a) => natsMatches(a, `${names.snapsSubjectPrefix}.9.0`))),
+    );
+    for (const p of [fed, audit, follower])
+      assert.ok(p.publish.allow.includes(`$JS.API.DIRECT.GET.${names.snapsStream}.>`), "every role reads snapshots");
     assert.ok(!audit.publish.allow.some((a) => a.includes("STREAM.CREATE")));
     assert.deepEqual(fed.subscribe.allow, ["_INBOX_federated.>", names.intakeSubject, `${names.intakeSubject}.all`]);
     assert.ok(fed.allowResponses && audit.allowResponses);

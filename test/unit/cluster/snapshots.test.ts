@@ -1,0 +1,247 @@
+/**
+ * Certified snapshots (docs/cluster.md §1.13): the certification rule (majority of the federated servers of
+ * H+1 on one hash; minority, split hashes, a non-federated signer, a replayed signature, another network,
+ * height or key count for nothing), and in a federation on the in-memory log with real LMDB stores: the
+ * snapshot codec is deterministic (two followers that applied the same log write byte-identical snapshots,
+ * and so does a node that started from a snapshot), a fresh node starts from the newest certified snapshot
+ * and builds the same blocks from it on, and a tampered snapshot is refused (the next older one is used).
+ */
+import assert from "node:assert/strict";
+import { after, describe, it } from "node:test";
+import { type ClusterRecord, signRecord } from "../../../src/cluster/records.js";
+import { certificationShortfall, certify, type SnapshotSignature } from "../../../src/cluster/snapshotCertification.js";
+import { startFromSnapshot } from "../../../src/cluster/snapshotStart.js";
+import {
+  decodeSnapshotParts,
+  encodeSnapshotParts,
+  SnapshotRefused,
+  verifySnapshotParts,
+} from "../../../src/cluster/snapshots.js";
+import {
+  checkSnapshotBlocks,
+  decodeSnapshotState,
+  encodeSnapshotState,
+  readSnapshotState,
+  snapshotDirectoryKeyMR,
+} from "../../../src/ledger/snapshotState.js";
+import { networkId } from "../../../src/protocol/network.js";
+import { LedgerStore } from "../../../src/store/store.js";
+import {
+  BOOT,
+  BOOT_KEY,
+  MemoryArchive,
+  MemoryFederation,
+  NET,
+  serverIdentity,
+} from "../../support/memoryFederation.js";
+import { cleanup, MemoryLog, tempDir } from "../ledger/harness.js";
+
+const feds = [1, 2, 3].map(serverIdentity);
+const federated = feds.map((f) => ({ identity: f.identity, publicKey: f.publicKey }));
+const HASH_A = new Uint8Array(32).fill(0xaa);
+const HASH_B = new Uint8Array(32).fill(0xbb);
+const KEYMR = new Uint8Array(32).fill(0x11);
+
+function sig(
+  who: { identity: Uint8Array; seed: Uint8Array },
+  hash: Uint8Array = HASH_A,
+  opts: { height?: number; net?: number } = {},
+): SnapshotSignature {
+  const rec: Extract<ClusterRecord, { kind: "snapshotSignature" }> = {
+    kind: "snapshotSignature",
+    height: opts.height ?? 10,
+    hash,
+    keyMR: KEYMR,
+    signer: who.identity,
+    signature: new Uint8Array(64),
+  };
+  return signRecord(rec, opts.net ?? NET, who.seed);
+}
+const ctx = { networkId: NET, height: 10, federated };
+
+describe("snapshot certification: the rule", () => {
+  it("certifies the hash a majority of the federated servers signed, with their signatures", () => {
+    const c = certify([sig(feds[0]!), sig(feds[2]!)], ctx);
+    assert.ok(c);
+    assert.deepEqual(c.hash, HASH_A);
+    assert.deepEqual(c.keyMR, KEYMR);
+    assert.equal(c.signatures.length, 2);
+  });
+  it("a minority certifies nothing, and says how far it is", () => {
+    assert.equal(certify([sig(feds[0]!)], ctx), undefined);
+    assert.match(certificationShortfall([sig(feds[0]!)], ctx), /^1 valid signature\(s\) of the 3 .* majority of 2/);
+  });
+  it("split hashes certify nothing until a majority is on one", () => {
+    const split = [sig(feds[0]!, HASH_A), sig(feds[1]!, HASH_B)];
+    assert.equal(certify(split, ctx), undefined);
+    const c = certify([...split, sig(feds[2]!, HASH_B)], ctx);
+    assert.deepEqual(c?.hash, HASH_B);
+    assert.equal(c?.signatures.length, 2);
+  });
+  it("a signer that is not federated counts for nothing", () => {
+    const stranger = serverIdentity(9);
+    assert.equal(certify([sig(feds[0]!), sig(stranger)], ctx), undefined);
+  });
+  it("a replayed signature (or a second hash of the same signer) counts once", () => {
+    const s = sig(feds[0]!);
+    assert.equal(certify([s, s, { ...s }], ctx), undefined);
+    assert.equal(certify([sig(feds[0]!, HASH_A), sig(feds[0]!, HASH_B), sig(feds[1]!, HASH_B)], ctx), undefined);
+  });
+  it("a signature of another height or network, or by another key, counts for nothing", () => {
+    assert.equal(certify([sig(feds[0]!), sig(feds[1]!, HASH_A, { height: 11 })], ctx), undefined);
+    assert.equal(certify([sig(feds[0]!), sig(feds[1]!, HASH_A, { net: networkId("TEST") })], ctx), undefined);
+    const forged = sig({ identity: feds[1]!.identity, seed: feds[2]!.seed });
+    assert.equal(certify([sig(feds[0]!), forged], ctx), undefined);
+  });
+});
+
+describe("snapshots in a federation (in-memory log, real LMDB)", () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) cleanup(d);
+  });
+
+  it("are deterministic, start a fresh node at their height, and a tampered one is refused", async () => {
+    const archive = new MemoryArchive();
+    const mf = new MemoryFederation({ blockTimeSeconds: 1, snapshots: { interval: 2, archive } });
+    try {
+      const fed0 = await mf.start({ name: "fed0", role: "federated" });
+      const f1 = await mf.start({ name: "f1", role: "follower" });
+      dirs.push(fed0.dir, f1.dir);
+      await mf.savedHeight(5);
+      // the block after a snapshot's height carries its signatures; 4's are in once 5 is saved and 6 is open
+      await waitFor(() => archive.parts.has(4), "snapshot 4 stored");
+      assert.ok(archive.parts.has(2), "snapshot 2 stored");
+      await mf.stopNode(fed0); // no more blocks: every follower ends at the same height
+      const f2 = await mf.start({ name: "f2", role: "follower" });
+      dirs.push(f2.dir);
+      await mf.settle();
+      const h = f1.ledger.heights().directoryBlockHeight;
+      assert.equal(f2.ledger.heights().directoryBlockHeight, h);
+      // (a block is visible from its close; the store has it once its save committed)
+      await Promise.all([f1.ledger.closeSaved(), f2.ledger.closeSaved()]);
+      const extra = new Uint8Array([1, 2, 3]);
+      const a = encodeSnapshotState(readSnapshotState(f1.store, NET, extra));
+      const b = encodeSnapshotState(readSnapshotState(f2.store, NET, extra));
+      assert.deepEqual(sections(a), sections(b), "two nodes' snapshots of the same height: the same sections");
+      assert.deepEqual(Buffer.from(a), Buffer.from(b), "two nodes' snapshots of the same height are byte-identical");
+      const decoded = decodeSnapshotState(a);
+      assert.deepEqual(Buffer.from(encodeSnapshotState(decoded)), Buffer.from(a), "decode ∘ encode is the identity");
+      assert.equal(checkSnapshotBlocks(decoded, snapshotDirectoryKeyMR(decoded)), undefined);
+      assert.match(checkSnapshotBlocks(decoded, new Uint8Array(32)) ?? "", /not the certified/);
+
+      // the stored snapshot 4 checks out: certificate (one federated server of one), hash, blocks
+      const stored = verifySnapshotParts((await archive.get(4))!, {
+        networkId: NET,
+        height: 4,
+        bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
+      });
+      assert.equal(stored.state.height, 4);
+      assert.equal(stored.certificate.signatures.length, 1);
+      const reencoded = encodeSnapshotParts(stored.certificate, encodeSnapshotState(stored.state));
+      assert.deepEqual(decodeSnapshotParts(reencoded).bytes, decodeSnapshotParts((await archive.get(4))!).bytes);
+
+      // a certificate without its signatures, or carrying a stranger's, certifies nothing; a genuine certificate
+      // over other bytes (snapshot 2's) fails the hash check
+      const expect4 = { networkId: NET, height: 4, bootstrap: { identity: BOOT, publicKey: BOOT_KEY } };
+      const refusedWith = (parts: Uint8Array[], pattern: RegExp): void =>
+        assert.throws(
+          () => verifySnapshotParts(parts, expect4),
+          (e: unknown) => e instanceof SnapshotRefused && pattern.test(e.reason),
+        );
+      const bytes4 = encodeSnapshotState(stored.state);
+      refusedWith(encodeSnapshotParts({ ...stored.certificate, signatures: [] }, bytes4), /^0 valid signature/);
+      const stranger = serverIdentity(9);
+      const strangers = [sig(stranger, stored.certificate.hash, { height: 4 })];
+      refusedWith(encodeSnapshotParts({ ...stored.certificate, signatures: strangers }, bytes4), /^0 valid signature/);
+      const other = decodeSnapshotParts((await archive.get(2))!).bytes;
+      refusedWith(encodeSnapshotParts(stored.certificate, other), /hash to .* not the certified/);
+
+      // a fresh node starts from the newest snapshot at or below the network's height and follows the log on
+      const late = await startFresh(mf, archive, dirs);
+      assert.equal(late.started?.height, 4);
+      await mf.settle();
+      assert.equal(late.node.ledger.heights().directoryBlockHeight, h);
+      await late.node.ledger.closeSaved();
+      assert.deepEqual(MemoryFederation.keyMRs(late.node, h).slice(4), MemoryFederation.keyMRs(f1, h).slice(4));
+      assert.equal(late.node.ledger.directoryBlockByHeight(3), undefined, "heights before the snapshot: not held");
+      // and its own snapshot of the tip is the others' byte for byte
+      const c = encodeSnapshotState(readSnapshotState(late.node.store, NET, extra));
+      assert.deepEqual(Buffer.from(c), Buffer.from(a), "a node started from a snapshot writes the same snapshot");
+
+      // tampered: one byte of snapshot 4 changed in the archive — refused, the older snapshot 2 is used
+      const parts = archive.parts.get(4)!;
+      const last = parts[parts.length - 1]!;
+      last[last.length - 1] = last[last.length - 1]! ^ 0x01;
+      await assert.rejects(
+        async () =>
+          verifySnapshotParts((await archive.get(4))!, {
+            networkId: NET,
+            height: 4,
+            bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
+          }),
+        (e: unknown) => e instanceof SnapshotRefused && /hash to .* not the certified/.test(e.reason),
+      );
+      const fallback = await startFresh(mf, archive, dirs);
+      assert.equal(fallback.started?.height, 2);
+      assert.ok(
+        fallback.log.lines.some(
+          (l) => l.msg === "certified snapshot refused; trying an older one" && l.fields?.height === 4,
+        ),
+      );
+      await mf.settle();
+      assert.deepEqual(
+        MemoryFederation.keyMRs(fallback.node, h).slice(2),
+        MemoryFederation.keyMRs(f1, h).slice(2),
+        "from the older snapshot on, the same blocks",
+      );
+    } finally {
+      await mf.stop();
+    }
+  });
+});
+
+async function startFresh(mf: MemoryFederation, archive: MemoryArchive, dirs: string[]) {
+  const dir = tempDir("ledgerd-snapstart-");
+  dirs.push(dir);
+  const log = new MemoryLog();
+  const options = { path: `${dir}/local/db`, network: "LOCAL" as const, networkId: NET };
+  const store = LedgerStore.open(options);
+  const started = await startFromSnapshot(
+    {
+      interval: 2,
+      networkId: NET,
+      bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
+      authorityFile: `${dir}/authorities.json`,
+    },
+    {
+      store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(options, w) },
+      archive,
+      lastEndOfMinute: () => mf.log.lastOfKind("eom"),
+      logger: log,
+    },
+  );
+  await store.close();
+  const node = await mf.start({ name: `late-${dirs.length}`, role: "follower" }, dir);
+  return { started, node, log };
+}
+
+async function waitFor(cond: () => boolean, what: string, timeoutMs = 60_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error(`timed out: ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** A snapshot's parts in hex, section by section (a mismatch then names the section). */
+function sections(bytes: Uint8Array): Record<string, unknown> {
+  const s = decodeSnapshotState(bytes);
+  const hex = (b: Uint8Array): string => Buffer.from(b).toString("hex");
+  return {
+    head: [s.networkId, s.height, s.openBlockStartMs, s.logSequence],
+    blocks: s.blocks.map((b) => `${b.kind}/${b.height}/${hex(b.raw)}`),
+    entries: s.entries.map((e) => hex(e.hash)),
+    tables: Object.fromEntries(Object.entries(s.tables).map(([k, v]) => [k, v.map(([x, y]) => `${hex(x)}=${hex(y)}`)])),
+  };
+}
