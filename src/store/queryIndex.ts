@@ -148,7 +148,7 @@ const SCOPE_MEMO_MAX_BYTES = 64;
 /**
  * The scopes (extIdScope: a sha256 each) of one height's entries, by the ext IDs before the level. Entries of a
  * busy height share their first ext IDs (a type, an application's tag), and the hash was ~a fifth of the index's
- * CPU per entry (bench/queryRows.ts, docs/performance.md §Query rows): each distinct prefix is hashed once per
+ * CPU per entry (bench/queryRows.ts, docs/performance.md §"Query rows"): each distinct prefix is hashed once per
  * height. Lives for one indexHeight call, so it holds at most one height's distinct prefixes.
  */
 class ScopeMemo {
