@@ -39,14 +39,6 @@ export const MIN_TASK_BATCH = 16;
  */
 export const TASKS_PER_THREAD = 4;
 
-/**
- * Verify tasks per thread posted and not answered before PoolVerifier holds further checks back (issue 35):
- * the checks of every event-loop turn meanwhile wait on the main thread and go out together as the next
- * batch once a task is answered — the pool wakes per batch, not per turn with a commit in it. Two keep the
- * next batch posted behind the running one, so a thread never waits for the main thread between batches.
- */
-export const VERIFY_TASKS_IN_FLIGHT_PER_THREAD = 2;
-
 /** The shared pool. Tasks name their file per run, so one pool serves verification and Merkle work. */
 export type WorkerPool = Piscina;
 
@@ -109,12 +101,7 @@ export class PoolVerifier implements Verifier {
   private readonly ownsPool: boolean;
   private readonly maxBatch: number;
   private waiting: Waiter[] = [];
-  /** a flush is due: at the end of this turn (setImmediate), or when a task is answered (heldBack) */
   private flushScheduled = false;
-  /** verify tasks posted and not answered */
-  private inFlight = 0;
-  /** VERIFY_TASKS_IN_FLIGHT_PER_THREAD × threads reached at the last flush: the next answer flushes */
-  private heldBack = false;
   private closed = false;
 
   constructor(options: PoolVerifierOptions, dependencies: PoolVerifierDependencies = {}) {
@@ -164,10 +151,6 @@ export class PoolVerifier implements Verifier {
 
   /** Send everything gathered since the last flush, cut into batches. */
   private flush(): void {
-    if (!this.closed && this.inFlight >= this.pool.maxThreads * VERIFY_TASKS_IN_FLIGHT_PER_THREAD) {
-      this.heldBack = true; // flushScheduled stays true: the next answered task flushes (taskDone)
-      return;
-    }
     this.flushScheduled = false;
     const waiters = this.waiting;
     this.waiting = [];
@@ -204,13 +187,9 @@ export class PoolVerifier implements Verifier {
 
   private runBatch(checks: SignatureCheck[], owner: Waiter[], index: number[], from: number, to: number): void {
     const batch = packChecks(checks, from, to);
-    this.inFlight++;
-    let answered = false;
     this.pool
       .run(batch, { filename: VERIFY_TASK, transferList: [batch.packed.buffer as ArrayBuffer] })
       .then((results: Uint8Array) => {
-        answered = true;
-        this.taskDone();
         if (!(results instanceof Uint8Array) || results.length !== to - from)
           throw new InvariantError(`expected ${to - from} results, got ${sizeOf(results)}`);
         for (let k = from; k < to; k++) {
@@ -220,8 +199,6 @@ export class PoolVerifier implements Verifier {
         }
       })
       .catch((cause: unknown) => {
-        // a failed task is answered too (a result of the wrong size was counted where it arrived)
-        if (!answered) this.taskDone();
         const error = this.closed
           ? new WorkerPoolError({ code: "POOL_CLOSED", what: "signature verification" }, { cause })
           : new WorkerPoolError(
@@ -230,14 +207,6 @@ export class PoolVerifier implements Verifier {
             );
         for (let k = from; k < to; k++) settleReject(owner[k]!, error);
       });
-  }
-
-  /** A task was answered: the checks held back meanwhile go out now, as one batch (split as flush splits). */
-  private taskDone(): void {
-    this.inFlight--;
-    if (!this.heldBack) return;
-    this.heldBack = false;
-    this.flush();
   }
 }
 
