@@ -31,7 +31,17 @@ export interface BenchRow {
    * a measured quantity with a ceiling (budget rows, budgets.ts): `value` and `limit` in `unit`, lower is
    * better; `make bench-check` fails when value > limit
    */
-  budget?: { value: number; limit: number; unit: string };
+  budget?: {
+    value: number;
+    limit: number;
+    unit: string;
+    /**
+     * fail when value is more than this many times the baseline's, read as it is (no calibration: the value
+     * is already a ratio to this machine, e.g. signature checks per entry); absent = check.ts's MAX_REGRESSION
+     * read against the calibration row
+     */
+    maxRegression?: number;
+  };
 }
 
 /** A row with no figures: the benchmark could not run (e.g. a function not implemented yet). */

@@ -34,6 +34,11 @@ export interface DerivedFigures {
   nodeOverNobleSha256?: number;
   /** Merkle root of 10,000 leaves: main-thread time ÷ MerkleHasher time */
   merkleMainOverPool?: number;
+  /**
+   * the 60-s write run: node CPU per acknowledged entry ÷ one single-thread libsodium verify measured in the
+   * same run (issue 35's "signature checks per entry"; target ≤ 3.0)
+   */
+  writeSignatureChecksPerEntry?: number;
   /** read comparison (reads.ts): node req/s ÷ bare uWebSockets.js req/s in the adjacent run, per method */
   readRatios?: Record<string, number>;
 }
@@ -74,6 +79,7 @@ export function deriveFigures(rows: readonly BenchRow[]): DerivedFigures {
   set("nodeOverNobleVerify", ratio("crypto.ed25519.node", "crypto.ed25519.noble"));
   set("nodeOverNobleSha256", ratio("crypto.sha256.node", "crypto.sha256.noble"));
   set("merkleMainOverPool", ratio("workers.merkle.pool", "workers.merkle.main"));
+  set("writeSignatureChecksPerEntry", rows.find((r) => r.id === "load.writes.signatureChecks")?.budget?.value);
   return derived;
 }
 

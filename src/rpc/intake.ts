@@ -82,6 +82,18 @@ export class MessageIntake {
   }
 
   /**
+   * Count one message and say whether it goes straight to the ledger: true when no debug delay or drop is
+   * set (always, outside network tests), and the caller then calls the ledger itself — no closure, async
+   * frame or promise of `submit` per write request. False: nothing counted; the caller uses `submit`.
+   */
+  direct(kind: IntakeKind): boolean {
+    if (this.delay > 0 || this.dropRate > 0) return false;
+    this.counters.received++;
+    this.byKind[kind]++;
+    return true;
+  }
+
+  /**
    * Hand one message to the ledger, applying delay and drop. A dropped message throws a -32000 error.
    * @param send       the ledger call; its rejection propagates to the caller
    * @param receivedMs performance.now() when the message's HTTP request arrived, ms (default: now)

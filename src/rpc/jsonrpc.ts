@@ -349,6 +349,29 @@ function answeredCall(result: unknown, id: unknown, name: string, asBytes: boole
  * (the helpers above take what they need), nor an object per member looked up.
  */
 function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: boolean): Outcome | Promise<Outcome> {
+  const r = startOne(request, endpoint, ctx, asBytes);
+  if (!(r instanceof Pending)) return r;
+  return Promise.resolve(r.result).then(
+    (value) => answeredCall(value, r.id, r.name, asBytes),
+    (thrown: unknown) => failedCall(thrown, r.id, r.name, endpoint, ctx),
+  );
+}
+
+/** A handler's answer still to come (startOne): what its outcome is made with once it settles. */
+class Pending {
+  constructor(
+    readonly result: PromiseLike<unknown>,
+    readonly id: unknown,
+    readonly name: string,
+  ) {}
+}
+
+/**
+ * The body of runOne up to the handler's call: the outcome when the handler answered synchronously, or the
+ * handler's promise (Pending) for the caller to wait on in one step — a single request's answer is one
+ * promise reaction away from the handler's (answerBody), not three (issue 35: per-request promises).
+ */
+function startOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: boolean): Outcome | Pending {
   if (typeof request !== "object" || request === null || Array.isArray(request))
     return failure(null, invalidRequest(`expected a request object, got ${jsonType(request)}`));
   const obj = request as Record<string, unknown>;
@@ -374,11 +397,7 @@ function runOne(request: unknown, endpoint: Endpoint, ctx: RpcContext, asBytes: 
   } catch (thrown) {
     return failedCall(thrown, id, name, endpoint, ctx);
   }
-  if (isThenable(result))
-    return Promise.resolve(result).then(
-      (r) => answeredCall(r, id, name, asBytes),
-      (thrown: unknown) => failedCall(thrown, id, name, endpoint, ctx),
-    );
+  if (isThenable(result)) return new Pending(result, id, name);
   try {
     return answeredCall(result, id, name, asBytes);
   } catch (thrown) {
@@ -432,10 +451,8 @@ function answerBody(
     return single(invalidRequest(`JSON nests deeper than ${MAX_JSON_DEPTH} levels`));
   try {
     if (!Array.isArray(parsed)) {
-      const outcome = runOne(parsed, endpoint, ctx, asBytes);
-      return outcome instanceof Promise
-        ? outcome.then(whole).catch((thrown: unknown) => unexpected(thrown, ctx))
-        : whole(outcome);
+      const outcome = startOne(parsed, endpoint, ctx, asBytes);
+      return outcome instanceof Pending ? settleOne(outcome, endpoint, ctx, asBytes) : whole(outcome);
     }
     if (parsed.length === 0) return single(invalidRequest("empty batch"));
     if (parsed.length > maxBatch)
@@ -444,6 +461,29 @@ function answerBody(
   } catch (thrown) {
     return unexpected(thrown, ctx);
   }
+}
+
+/**
+ * The answer to a single request whose handler returned a promise: one reaction on that promise. What the
+ * outcome's making throws is answered as the envelope's failure (`unexpected`), as before.
+ */
+function settleOne(p: Pending, endpoint: Endpoint, ctx: RpcContext, asBytes: boolean): Promise<SendableAnswer> {
+  return Promise.resolve(p.result).then(
+    (value) => {
+      try {
+        return whole(answeredCall(value, p.id, p.name, asBytes));
+      } catch (thrown) {
+        return unexpected(thrown, ctx);
+      }
+    },
+    (thrown: unknown) => {
+      try {
+        return whole(failedCall(thrown, p.id, p.name, endpoint, ctx));
+      } catch (again) {
+        return unexpected(again, ctx);
+      }
+    },
+  );
 }
 
 /** The answer to a body that is one error (not a request's: id null). */

@@ -359,6 +359,19 @@ export function benchRows(report: LoadReport): BenchRow[] {
         : {}),
       note: tail,
     });
+    if (r.signatureChecksPerEntry !== undefined && r.entries !== undefined && r.entries > 0)
+      rows.push({
+        id: `load.${r.name.replace("/", ".")}.signatureChecks`,
+        section: "load",
+        name: `${r.name}: node CPU per entry in single-thread libsodium verifies (target ≤ 3.0)`,
+        opsPerSec: r.entriesPerSecond ?? 0,
+        meanUs: round(((res.nodeCpuSeconds ?? 0) / r.entries) * 1e6),
+        p99Us: µs(r.latency.p99Ms),
+        samples: r.entries,
+        itemUnit: "entry",
+        note: `${round(((res.nodeCpuSeconds ?? 0) / r.entries) * 1e6)} µs of node CPU per entry ÷ ${r.verifyUs} µs per verify = ${r.signatureChecksPerEntry}`,
+        budget: { value: r.signatureChecksPerEntry, limit: 3, unit: "verifies/entry" },
+      });
   }
   for (const f of report.failures)
     rows.push({

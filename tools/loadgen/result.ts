@@ -26,6 +26,13 @@ export interface ScenarioResult {
   /** entries acknowledged (commit and reveal both accepted) */
   entries?: number;
   entriesPerSecond?: number;
+  /** write phases: CPU µs of one single-thread libsodium verify, measured in the same run (verifyUnit.ts) */
+  verifyUs?: number;
+  /**
+   * write phases: the node's CPU per acknowledged entry (all its threads) ÷ verifyUs — "signature checks of
+   * CPU per entry" (issue 35), the write figure compared across machines and against the baseline
+   */
+  signatureChecksPerEntry?: number;
   /** all requests of the phase, ms */
   latency: LatencySummary;
   byMethod: Record<string, LatencySummary>;
@@ -49,6 +56,8 @@ export const TARGETS = {
   writeEntriesPerSecond: 8000,
   writeRequestsPerSecond: 16_000,
   writeP99Ms: 50,
+  /** node CPU per entry in single-thread libsodium verifies (issue 35; the physical limit is ~1.4) */
+  writeSignatureChecksPerEntry: 3,
   /** anonymous RSS during a write phase and at rest after it, MB (10^6 bytes) */
   writeRssAnonMB: 400,
   restRssAnonMB: 200,
@@ -95,6 +104,13 @@ export function writeTargets(r: ScenarioResult): TargetCheck[] {
     },
     { name: "write errors", want: "0", measured: String(r.errors), pass: r.errors === 0 },
   ];
+  if (r.signatureChecksPerEntry !== undefined)
+    out.push({
+      name: "node CPU per entry, signature checks",
+      want: `≤ ${TARGETS.writeSignatureChecksPerEntry}`,
+      measured: String(r.signatureChecksPerEntry),
+      pass: r.signatureChecksPerEntry <= TARGETS.writeSignatureChecksPerEntry,
+    });
   const peakMB = mbOfMiB(r.resources.nodePeakRssAnonMiB);
   if (peakMB !== undefined)
     out.push({
@@ -175,6 +191,8 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "anon peak",
     "µs/entry",
     "main µs/entry",
+    "verify µs",
+    "sig checks/entry",
   ];
   const rows = results.map((r) => [
     r.name,
@@ -200,6 +218,8 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     r.entries === undefined || r.entries === 0 || r.resources.nodeMainCpuSeconds === undefined
       ? "-"
       : fmt((r.resources.nodeMainCpuSeconds / r.entries) * 1e6, 0),
+    fmt(r.verifyUs, 1),
+    fmt(r.signatureChecksPerEntry, 2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

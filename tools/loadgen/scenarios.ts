@@ -10,6 +10,7 @@ import type { PresignedEntry } from "./presign.js";
 import { rpcBody } from "./presign.js";
 import { entryReadTargets, round, type ScenarioResult, writeTargets } from "./result.js";
 import type { LoadSession, ResourceUse } from "./session.js";
+import { joinUnits, measureVerifyUnit, signatureChecksPerEntry } from "./verifyUnit.js";
 
 /** Read methods of the read and mixed scenarios, in the order the phases run. */
 export const READ_METHODS = ["entry", "chain-head", "asset-balance", "heights", "dblock-by-height"] as const;
@@ -117,6 +118,8 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
   session.deps.log(`writes: ${options.durationSeconds} s at concurrency ${options.concurrency}`);
   session.freshLoadClient();
   const writer = entryWriter(session, entries, rec, acked);
+  // the figure's unit, measured in this run on both sides of the phase (verifyUnit.ts)
+  const unitBefore = measureVerifyUnit();
   const closes = new CloseMonitor(session.control);
   closes.start();
   try {
@@ -128,10 +131,15 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
       writer.step,
     );
     const resources = session.usageSince(mark);
+    const unit = joinUnits(unitBefore, measureVerifyUnit());
     const result = phaseResult("writes", rec, options.concurrency, resources, {
       entries: acked.length,
       entriesPerSecond: round(acked.length / rec.elapsedSeconds),
     });
+    if (unit !== undefined && resources.nodeCpuSeconds !== undefined && acked.length > 0) {
+      result.verifyUs = round(unit.us, 2);
+      result.signatureChecksPerEntry = signatureChecksPerEntry((resources.nodeCpuSeconds / acked.length) * 1e6, unit);
+    }
     if (writer.exhausted && rec.elapsedSeconds < options.durationSeconds - 0.5)
       result.notes.push(
         `ran out of the ${entries.length} pre-signed entries after ${round(rec.elapsedSeconds)} s (raise --entries)`,
@@ -139,7 +147,7 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
     session.deps.log(`writes: ${acked.length} entries acknowledged; checking that each reached a saved block`);
     const stoppedAt = performance.now();
     result.confirmation = await session.confirm(acked, fromHeight);
-    result.details = { nodeBlockCloses: await closes.stop() };
+    result.details = { ...result.details, nodeBlockCloses: await closes.stop() };
     const restAnon = session.deps.monitor?.memory()?.anonBytes;
     if (restAnon !== undefined) {
       result.rest = {

@@ -37,31 +37,42 @@ function decoded<T>(param: string, f: () => T): T {
   }
 }
 
-async function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txid: string; entryhash: string }> {
-  const r = await ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
-  return { txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
+/**
+ * The ledger's answer to a commit: called directly when the intake passes messages straight through (no
+ * debug delay or drop; intake.ts `direct`), else through `intake.submit`. The write path allocates per
+ * request what it must: no closure, async frame or promise of its own here (issue 35).
+ */
+function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }> {
+  return ctx.intake.direct("commit")
+    ? ctx.ledger.submitCommit(commit)
+    : ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
 }
 
-async function submitReveal(
+/** A reveal's options when it is not declared a chain and has no caller address (shared: only read). */
+const NO_REVEAL_OPTIONS: { kind?: "chain" | "entry"; from?: CallerAddress } = Object.freeze({});
+
+/** A malformed entry is refused (thrown) before any debug delay or drop; the ledger's answer as submitCommit's. */
+function submitReveal(
   ctx: RpcContext,
   raw: Uint8Array,
   kind?: "chain" | "entry",
-): Promise<{ entryhash: string; chainid: string }> {
-  unmarshalEntry(raw); // a malformed entry is refused before any debug delay or drop
+): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
+  unmarshalEntry(raw);
   // the caller, whose address the ledger reads for the holding queue's per-source share when the reveal is
   // held (ledger/holdingPolicy.ts CallerAddress)
   const request = ctx.request;
   const from = request?.address === undefined ? undefined : (request as CallerAddress);
-  const r = await ctx.intake.submit(
-    "reveal",
-    () =>
-      ctx.ledger.submitReveal(raw, {
-        ...(kind === undefined ? {} : { kind }),
-        ...(from === undefined ? {} : { from }),
-      }),
-    ctx.request?.receivedMs,
-  );
-  return { entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
+  const options =
+    kind === undefined
+      ? from === undefined
+        ? NO_REVEAL_OPTIONS
+        : { from }
+      : from === undefined
+        ? { kind }
+        : { kind, from };
+  return ctx.intake.direct("reveal")
+    ? ctx.ledger.submitReveal(raw, options)
+    : ctx.intake.submit("reveal", () => ctx.ledger.submitReveal(raw, options), request?.receivedMs);
 }
 
 async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ txid: string }> {
@@ -74,15 +85,15 @@ async function commitChainMessage(ctx: RpcContext, commit: ChainCommit) {
   // The commit carries only sha256d(chain id), so that is what is returned (spec §4.1 says "chainid").
   return {
     message: "Chain Commit Success",
-    txid: r.txid,
-    entryhash: r.entryhash,
+    txid: toHex(r.txId),
+    entryhash: toHex(r.entryHash),
     chainidhash: toHex(commit.chainIdHash),
   };
 }
 
 async function commitEntryMessage(ctx: RpcContext, commit: EntryCommit) {
   const r = await submitCommit(ctx, commit);
-  return { message: "Entry Commit Success", txid: r.txid, entryhash: r.entryhash };
+  return { message: "Entry Commit Success", txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
 }
 
 /** `commit-chain` {message}: a signed 200-byte chain commit. */
@@ -97,10 +108,13 @@ export function commitChain(params: unknown, ctx: RpcContext) {
 /** `commit-entry` {message}: a signed 136-byte entry commit. */
 export function commitEntry(params: unknown, ctx: RpcContext) {
   const bytes = expectHex(params, "message", { maxBytes: ENTRY_COMMIT_SIZE });
-  return commitEntryMessage(
-    ctx,
-    decoded("message", () => decodeEntryCommit(bytes)),
-  );
+  let commit: EntryCommit;
+  try {
+    commit = decodeEntryCommit(bytes);
+  } catch (e) {
+    throw toRpcError(e, "message");
+  }
+  return commitEntryMessage(ctx, commit);
 }
 
 /**
@@ -121,8 +135,13 @@ export function revealChain(params: unknown, ctx: RpcContext) {
 
 async function reveal(params: unknown, ctx: RpcContext, kind: "chain" | undefined) {
   const raw = expectHex(params, "entry", { maxBytes: MAX_ENTRY_SIZE });
-  const r = await decodedAsync("entry", () => submitReveal(ctx, raw, kind));
-  return { message: "Entry Reveal Success", entryhash: r.entryhash, chainid: r.chainid };
+  let r: { entryHash: Uint8Array; chainId: Uint8Array };
+  try {
+    r = await submitReveal(ctx, raw, kind);
+  } catch (e) {
+    throw toRpcError(e, "entry");
+  }
+  return { message: "Entry Reveal Success", entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
 }
 
 async function decodedAsync<T>(param: string, f: () => Promise<T>): Promise<T> {

@@ -109,3 +109,21 @@ test("the calibration row measures something: positive CPU figures over its roun
   assert.ok(r.opsPerSec > 0 && Number.isFinite(r.opsPerSec), JSON.stringify(r));
   assert.equal(r.roundOpsPerSec!.length, r.samples);
 });
+
+test("a row with its own maxRegression (the write figure) fails past it, and the calibration does not excuse it", () => {
+  const figure = (value: number): BenchRow => ({
+    ...row("budget.writes.signatureChecks", 7000),
+    budget: { value, limit: 6, unit: "verifies/entry", maxRegression: 1.1 },
+  });
+  // this run's calibration 1.8× slower than the baseline's: a plain row would be excused by 1.8
+  const base = [{ ...calibrationRow(), id: CALIBRATION_ID, opsPerSec: 1800 }, figure(4)];
+  const now = { ...calibrationRow(), id: CALIBRATION_ID, opsPerSec: 1000 };
+  const [, within] = compareRows([now, figure(4.36)], base);
+  assert.equal(within!.failed, false, within!.why);
+  assert.equal(within!.worse, 1.09);
+  const [, regressed] = compareRows([now, figure(4.48)], base);
+  assert.equal(regressed!.failed, true);
+  assert.match(regressed!.why, /1\.12× worse than the baseline \(limit 1\.1×\)/);
+  const [, over] = compareRows([now, figure(6.2)], [base[0]!, figure(6)]);
+  assert.equal(over!.overBudget, true, "over its ceiling fails whatever the baseline");
+});
