@@ -19,7 +19,7 @@ export const WRITE_FIGURE_MAX_REGRESSION = 1.1;
 /**
  * A ceiling that fails however the baseline was written: gross breakage only. The figure is ~4 on a quiet
  * machine (issue 35's target 3.0, the physical limit ~1.4) but 7–11 on the shared 2 cores at load 25–37, where
- * fixed costs spread over 100–400 entries/s (docs/performance.md §Signature checks per entry); the 1.1×
+ * fixed costs spread over 100–400 entries/s (docs/performance.md §"Signature checks per entry"); the 1.1×
  * regression check against the baseline is the one that guards each change.
  */
 export const WRITE_FIGURE_CEILING = 25;
