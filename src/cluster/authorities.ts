@@ -10,6 +10,7 @@
  * `snapshot`/`AuthoritySet.restore` turn the whole state into plain JSON and back (authorityFile.ts keeps it
  * next to the saved blocks, so a start folds in only the admin blocks saved since).
  */
+import { InvariantError, NodeError } from "../errors.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, compareBytes, fromHex, toHex } from "../protocol/bytes.js";
 
@@ -46,6 +47,9 @@ export interface AuthoritySnapshot {
   pendingKeys: { height: number; identity: string; publicKey: string }[];
   appliedUpTo: number;
 }
+
+/** A saved authority set (the authority file, a snapshot) that is not well-formed: the node does not start from it. */
+export class AuthoritySnapshotError extends NodeError {}
 
 /** A change recorded in the chain and not yet in force (views, and the rules of heightMachine.ts). */
 export type PendingChange =
@@ -87,7 +91,8 @@ export class AuthoritySet {
 
   /** The set in force at `height` (heights must not go down between calls). */
   at(height: number): AuthorityView {
-    if (height < this.appliedUpTo) throw new RangeError(`authorities asked for ${height} after ${this.appliedUpTo}`);
+    if (height < this.appliedUpTo)
+      throw new InvariantError(`authorities asked for ${height} after ${this.appliedUpTo}`);
     const rest: Change[] = [];
     for (const c of this.pending) {
       if (c.height > height) {
@@ -161,27 +166,29 @@ export class AuthoritySet {
     };
   }
 
-  /** The set a `snapshot` describes; throws RangeError when the snapshot is not well-formed. */
+  /** The set a `snapshot` describes; throws AuthoritySnapshotError when the snapshot is not well-formed. */
   static restore(bootstrap: { identity: Uint8Array; publicKey: Uint8Array }, s: AuthoritySnapshot): AuthoritySet {
     const set = new AuthoritySet(bootstrap);
     const id = (hex: unknown): Uint8Array => {
-      if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex)) throw new RangeError(`not a 32-byte hex: ${hex}`);
+      if (typeof hex !== "string" || !/^[0-9a-f]{64}$/.test(hex))
+        throw new AuthoritySnapshotError(`not a 32-byte hex: ${hex}`);
       return fromHex(hex);
     };
     const height = (n: unknown): number => {
-      if (!Number.isSafeInteger(n) || (n as number) < 0) throw new RangeError(`not a height: ${n}`);
+      if (!Number.isSafeInteger(n) || (n as number) < 0) throw new AuthoritySnapshotError(`not a height: ${n}`);
       return n as number;
     };
     for (const r of s.role) {
-      if (r.role !== "federated" && r.role !== "audit") throw new RangeError(`not a role: ${r.role}`);
+      if (r.role !== "federated" && r.role !== "audit") throw new AuthoritySnapshotError(`not a role: ${r.role}`);
       set.role.set(toHex(id(r.identity)), { identity: id(r.identity), role: r.role });
     }
     for (const k of s.keys) set.keys.set(toHex(id(k.identity)), id(k.publicKey));
     for (const c of s.pending) {
-      if (c.type !== 0x05 && c.type !== 0x06 && c.type !== 0x07) throw new RangeError(`not a change: ${c.type}`);
+      if (c.type !== 0x05 && c.type !== 0x06 && c.type !== 0x07)
+        throw new AuthoritySnapshotError(`not a change: ${c.type}`);
       set.pending.push({ height: height(c.height), type: c.type, identity: id(c.identity) });
     }
-    if (!Array.isArray(s.pendingKeys)) throw new RangeError("no pendingKeys");
+    if (!Array.isArray(s.pendingKeys)) throw new AuthoritySnapshotError("no pendingKeys");
     for (const k of s.pendingKeys)
       set.pendingKeys.push({ height: height(k.height), identity: id(k.identity), publicKey: id(k.publicKey) });
     set.appliedUpTo = height(s.appliedUpTo);

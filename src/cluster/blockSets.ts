@@ -69,7 +69,8 @@ export function encodeBlockSet(
   const body = encodeBody(records);
   const signature = signEd25519(seed, signedBytes(networkId, height, body));
   const count = Math.max(1, Math.ceil(body.length / SET_PART_BYTES));
-  if (count > 0xffff) throw new RangeError(`block set of ${body.length} bytes has too many parts`);
+  if (count > 0xffff)
+    throw new ProtocolError("TOO_LARGE", "blockSet", `${body.length} bytes need more than 65,535 parts`);
   const parts: Uint8Array[] = [];
   for (let i = 0; i < count; i++) {
     const w = new ByteWriter(SET_PART_BYTES + 128).u8(VERSION).u32(height).u16(i).u16(count);

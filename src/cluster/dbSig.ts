@@ -5,6 +5,7 @@
  * federated servers of h must have signed.
  */
 import { signEd25519, verifyEd25519 } from "../crypto/ed25519.js";
+import { InvariantError } from "../errors.js";
 import type { AdminEntry } from "../protocol/ablock.js";
 import { bytesEqual, compareBytes } from "../protocol/bytes.js";
 import { type DirectoryBlock, encodeDirectoryBlockHeader } from "../protocol/dblock.js";
@@ -42,7 +43,7 @@ export function verifyDirectoryBlockSignature(
  * fed (base + 1 + j) mod n, base = uint32(height·131) mod n; so fed f leads VM (f − base − 1) mod n.
  */
 export function minuteZeroVmIndex(fedIndex: number, n: number, height: number): number {
-  if (!(n > 0 && fedIndex >= 0 && fedIndex < n)) throw new RangeError(`fed index ${fedIndex} out of 0..${n - 1}`);
+  if (!(n > 0 && fedIndex >= 0 && fedIndex < n)) throw new InvariantError(`fed index ${fedIndex} out of 0..${n - 1}`);
   const base = (Math.imul(height >>> 0, 131) >>> 0) % n;
   return (((fedIndex - base - 1) % n) + n) % n;
 }
@@ -59,7 +60,7 @@ export function orderedSignatureEntries(
 ): Extract<AdminEntry, { type: 0x01 }>[] {
   const withVm = signatures.map((s) => {
     const f = federated.findIndex((id) => bytesEqual(id, s.identity));
-    if (f < 0) throw new RangeError("a signature of a server that is not federated at this height");
+    if (f < 0) throw new InvariantError("a signature of a server that is not federated at this height");
     return { s, vm: minuteZeroVmIndex(f, federated.length, height) };
   });
   withVm.sort((a, b) => a.vm - b.vm || compareBytes(a.s.identity, b.s.identity));

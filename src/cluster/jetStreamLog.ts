@@ -31,7 +31,7 @@ import {
   StorageType,
 } from "@nats-io/jetstream";
 import { connect, headers as natsHeaders } from "@nats-io/transport-node";
-import { NodeError } from "../errors.js";
+import { InvariantError, NodeError } from "../errors.js";
 import { blockSetPartHeader } from "./blockSets.js";
 
 /** The NATS connection type of the transport (kept local: the core package is not a direct dependency). */
@@ -290,7 +290,7 @@ export class JetStreamLog {
    */
   async append(kind: string, data: Uint8Array, msgId?: string, deadlineMs?: number): Promise<Appended> {
     if (data.length > MAX_RECORD_BYTES)
-      throw new RangeError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
+      throw new LogRefusedError(`record of ${data.length} bytes exceeds ${MAX_RECORD_BYTES} bytes`);
     return this.publishTo(`${this.options.subjectPrefix}.${kind}`, data, msgId, deadlineMs);
   }
 
@@ -369,7 +369,8 @@ export class JetStreamLog {
    * only after `onRecord` has settled. A handler that throws ends the delivery (`done` rejects with it).
    */
   follow(fromSeq: number, onRecord: (r: LogRecord) => Promise<void> | void): Following {
-    if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1)) throw new RangeError(`fromSeq must be ≥ 1, got ${fromSeq}`);
+    if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1))
+      throw new InvariantError(`fromSeq must be ≥ 1, got ${fromSeq}`);
     let stopped = false;
     let stopMessages: (() => void) | undefined;
     const run = async (): Promise<void> => {

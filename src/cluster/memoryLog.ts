@@ -6,7 +6,7 @@
  * process share one instance: the rules are then tested with many nodes and no nats-server, with records
  * dropped, duplicated or interleaved as a test chooses, and with the log paused.
  */
-import { NodeError } from "../errors.js";
+import { InvariantError, NodeError } from "../errors.js";
 import type { OrderedLog } from "./federationTypes.js";
 import type { Appended, LogRecord } from "./jetStreamLog.js";
 
@@ -52,7 +52,8 @@ export class MemoryOrderedLog implements OrderedLog {
     fromSeq: number,
     onRecord: (r: LogRecord) => Promise<void> | void,
   ): { stop(): Promise<void>; done: Promise<void> } {
-    if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1)) throw new RangeError(`fromSeq must be ≥ 1, got ${fromSeq}`);
+    if (!(Number.isSafeInteger(fromSeq) && fromSeq >= 1))
+      throw new InvariantError(`fromSeq must be ≥ 1, got ${fromSeq}`);
     let stopped = false;
     let stopWaiting: () => void = () => {};
     const stoppedSignal = new Promise<void>((resolve) => {

@@ -66,9 +66,11 @@ export function decodeAuthorityExtra(
 ): AuthoritySet {
   try {
     const j = JSON.parse(new TextDecoder().decode(extra)) as { format?: unknown; authorities?: AuthoritySnapshot };
-    if (j.format !== 1 || j.authorities === undefined) throw new RangeError(`format ${String(j.format)}`);
+    if (j.format !== 1 || j.authorities === undefined)
+      throw new ProtocolError("BAD_VERSION", "snapshot.authorities", `format ${String(j.format)}`);
     return AuthoritySet.restore(bootstrap, j.authorities);
   } catch (e) {
+    if (e instanceof ProtocolError) throw e;
     throw new ProtocolError("BAD_VALUE", "snapshot.authorities", e instanceof Error ? e.message : String(e));
   }
 }
@@ -82,7 +84,8 @@ export function encodeSnapshotParts(cert: SnapshotCertificate, bytes: Uint8Array
   }
   const certBytes = head.finish();
   const count = Math.max(1, Math.ceil(bytes.length / SNAPSHOT_PART_BYTES));
-  if (count > 0xffff) throw new RangeError(`snapshot of ${bytes.length} bytes has too many parts`);
+  if (count > 0xffff)
+    throw new ProtocolError("TOO_LARGE", "snapshot", `${bytes.length} bytes need more than 65,535 parts`);
   const parts: Uint8Array[] = [];
   for (let i = 0; i < count; i++) {
     const w = new ByteWriter(SNAPSHOT_PART_BYTES + certBytes.length + 16)

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { AuthoritySet } from "../../../src/cluster/authorities.js";
+import { AuthoritySet, AuthoritySnapshotError } from "../../../src/cluster/authorities.js";
 import {
   checkBlockSignatures,
   majority,
@@ -24,6 +24,7 @@ import {
   verifyRecord,
 } from "../../../src/cluster/records.js";
 import { publicKeyFromSeed, verifyEd25519Noble } from "../../../src/crypto/ed25519.js";
+import { InvariantError } from "../../../src/errors.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { encodeDirectoryBlockHeader } from "../../../src/protocol/dblock.js";
 import {
@@ -163,7 +164,7 @@ describe("directory-block signatures", () => {
           assert.equal(minuteZeroVmIndex(fed, n, h), j, `n=${n} h=${h} j=${j}`);
         }
       }
-    assert.throws(() => minuteZeroVmIndex(3, 3, 1), RangeError);
+    assert.throws(() => minuteZeroVmIndex(3, 3, 1), InvariantError);
   });
 
   it("order 01 entries by minute-0 VM index (3 feds: height 1 sorted, height 2 rotated)", () => {
@@ -177,7 +178,7 @@ describe("directory-block signatures", () => {
     assert.deepEqual(ids(1), [1, 2, 3]); // base 131 % 3 = 2: fed f at VM f
     assert.deepEqual(ids(2), [3, 1, 2]); // base 262 % 3 = 1: fed 0→VM1, 1→VM2, 2→VM0
     assert.deepEqual(ids(0), [2, 3, 1]); // base 0: fed 0→VM2, 1→VM0, 2→VM1
-    assert.throws(() => orderedSignatureEntries([{ ...sigs[0]!, identity: idOf(9) }], feds, 1), RangeError);
+    assert.throws(() => orderedSignatureEntries([{ ...sigs[0]!, identity: idOf(9) }], feds, 1), InvariantError);
   });
 
   it("the majority check counts distinct federated signers with their registered keys", () => {
@@ -238,10 +239,10 @@ describe("authority set from admin entries", () => {
     // the snapshot (authorityFile.ts) restores the whole state: pending changes and keys included
     const copy = AuthoritySet.restore(boot, JSON.parse(JSON.stringify(set.snapshot())));
     assert.deepEqual(copy.snapshot(), set.snapshot());
-    assert.throws(() => AuthoritySet.restore(boot, { ...set.snapshot(), appliedUpTo: -1 }), RangeError);
+    assert.throws(() => AuthoritySet.restore(boot, { ...set.snapshot(), appliedUpTo: -1 }), AuthoritySnapshotError);
     assert.throws(
       () => AuthoritySet.restore(boot, { ...set.snapshot(), keys: [{ identity: "zz", publicKey: "00" }] }),
-      RangeError,
+      AuthoritySnapshotError,
     );
     // promotion of the audit server and demotion of the federated one (as an election writes them)
     for (const s of [set, copy])
@@ -259,6 +260,6 @@ describe("authority set from admin entries", () => {
       at9.audit.map((x) => x.identity[0]),
       [0xff],
     );
-    assert.throws(() => set.at(8), RangeError);
+    assert.throws(() => set.at(8), InvariantError);
   });
 });
