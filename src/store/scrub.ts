@@ -23,6 +23,8 @@ import { StoreError } from "./errors.js";
 export const SCRUB_FILE = "scrub.json";
 /** Time between the end of a pass and the start of the next one, ms (a full pass re-reads every page). */
 export const SCRUB_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** Least time between two progress lines at info level, ms (each database is logged at debug level). */
+const PROGRESS_LOG_MS = 10_000;
 /** Niceness of the scrub's process: it yields the cores to the node's own threads (0 normal … 19 lowest). */
 const SCRUB_NICENESS = 19;
 
@@ -52,6 +54,7 @@ export interface ScrubStatus {
 }
 
 export interface ScrubLog {
+  debug(msg: string, fields?: Record<string, unknown>): void;
   info(msg: string, fields?: Record<string, unknown>): void;
   error(msg: string, fields?: Record<string, unknown>): void;
 }
@@ -115,6 +118,8 @@ export class StoreScrub {
   private passDone = 0;
   private passTotal = 0;
   private exited: Promise<void> = Promise.resolve();
+  /** when the last info-level progress line was written (performance.now) */
+  private lastProgressLog = performance.now();
   /** the database being walked (named when a walk fails) */
   private current = { env: 0, db: "" };
 
@@ -198,13 +203,18 @@ export class StoreScrub {
       this.cursor.env = Number(rest[0]);
       this.cursor.db = rest[1] ?? "";
       this.save();
-      this.deps.log.info("store scrub progress", {
+      const fields = {
         pass: this.cursor.passes + 1,
         database: rest[1],
         records: n,
         done: this.passDone,
         of: this.passTotal,
-      });
+      };
+      const now = performance.now();
+      if (now - this.lastProgressLog >= PROGRESS_LOG_MS) {
+        this.lastProgressLog = now;
+        this.deps.log.info("store scrub progress", fields);
+      } else this.deps.log.debug("store scrub progress", fields);
     } else if (what === "done") {
       this.cursor = { passes: this.cursor.passes + 1, env: 0, db: "", lastCompleteMs: this.deps.now() };
       this.save();
