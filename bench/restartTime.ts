@@ -2,7 +2,9 @@
  * Restart to serving, and anonymous memory at rest, on a kept data directory (docs/performance.md §Restart):
  * starts `ledgerd` (a checkout's `bin/ledgerd`, so two builds can be compared on one store, alternated) on
  * `--homedir`, times from the spawn to the first answer of `heights` on `/v2`, then waits `--rest` seconds
- * and reads `RssAnon` from /proc, and stops the node with SIGTERM. `--runs` starts, one line each.
+ * and reads `RssAnon` from /proc, and stops the node with SIGTERM. Beside the wall time, the CPU time the node
+ * (and any child it waited for) used until it served: on this shared machine the wall time moves with the load
+ * (an empty store: 1–15 s at load 7–35), the CPU time much less. `--runs` starts, one line each.
  *
  *   node dist/bench/restartTime.js --homedir DIR [--checkout /work/main] [--runs 5] [--rest 20]
  */
@@ -18,6 +20,8 @@ import { freeLoopbackPort } from "../tools/net/freePorts.js";
 const POLL_MS = 10;
 /** Longest wait for a start, ms. */
 const START_TIMEOUT_MS = 120_000;
+/** Linux's USER_HZ (clock ticks per second of /proc/<pid>/stat). */
+const CLOCK_TICKS = 100;
 
 const { values } = parseArgs({
   options: {
@@ -51,6 +55,14 @@ function heights(port: number): Promise<boolean> {
   });
 }
 
+/** CPU time of `pid` and of its waited-for children (a read-through child started with spawnSync), ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  // after the command: state is field 3, so utime … cstime (fields 14–17) are at 11–14 here
+  const ticks = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0);
+  return (ticks * 1000) / CLOCK_TICKS;
+}
+
 function rssAnonKiB(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
@@ -65,9 +77,11 @@ for (let run = 1; run <= Number(values.runs); run++) {
     { stdio: ["ignore", "ignore", "inherit"] },
   );
   let servingMs = Number.NaN;
+  let servingCpuMs = Number.NaN;
   while (performance.now() - started < START_TIMEOUT_MS) {
     if (await heights(port)) {
       servingMs = performance.now() - started;
+      servingCpuMs = cpuMs(child.pid!);
       break;
     }
     if (child.exitCode !== null) break;
@@ -77,7 +91,7 @@ for (let run = 1; run <= Number(values.runs); run++) {
   const anon = child.exitCode === null ? rssAnonKiB(child.pid!) : Number.NaN;
   const load = readFileSync("/proc/loadavg", "utf8").split(" ")[0];
   process.stdout.write(
-    `run ${run}: serving after ${servingMs.toFixed(0)} ms; RssAnon at rest (${values.rest} s) ${(anon / 1024).toFixed(1)} MiB; load ${load}\n`,
+    `run ${run}: serving after ${servingMs.toFixed(0)} ms (${servingCpuMs.toFixed(0)} ms of CPU); RssAnon at rest (${values.rest} s) ${(anon / 1024).toFixed(1)} MiB; load ${load}\n`,
   );
   child.kill("SIGTERM");
   await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.on("exit", () => resolve())));

@@ -39,6 +39,8 @@ interface ScrubCursor {
   lastCompleteMs: number;
   /** set when a pass found damage: the reason */
   damaged?: string;
+  /** true from a node's start to its stop: found true at a start, the last run ended in a crash or a kill */
+  running?: boolean;
 }
 
 /** What the metrics and logs read of the scrub. */
@@ -85,6 +87,7 @@ function readCursor(file: string): ScrubCursor {
       db: typeof c.db === "string" ? c.db : "",
       lastCompleteMs: typeof c.lastCompleteMs === "number" ? c.lastCompleteMs : 0,
       ...(typeof c.damaged === "string" ? { damaged: c.damaged } : {}),
+      ...(c.running === true ? { running: true } : {}),
     };
   } catch {
     // a cursor file cut short by a crash: start the pass over (it only costs a re-read)
@@ -129,6 +132,17 @@ export class StoreScrub {
   ) {
     this.file = join(options.paths[0]!, SCRUB_FILE);
     this.cursor = readCursor(this.file);
+    if (this.cursor.running === true) {
+      // The last run ended without a stop: a crash may have been a read of a damaged page in a database this
+      // pass had already walked, so the pass starts over and reaches every page again, not only the rest.
+      this.deps.log.info("store scrub: the last run ended without a stop; this pass reads every page", {
+        resumedAfter: `${this.cursor.env} ${this.cursor.db}`,
+      });
+      this.cursor.env = 0;
+      this.cursor.db = "";
+    }
+    this.cursor.running = true;
+    this.save();
   }
 
   status(): ScrubStatus {
@@ -216,7 +230,7 @@ export class StoreScrub {
         this.deps.log.info("store scrub progress", fields);
       } else this.deps.log.debug("store scrub progress", fields);
     } else if (what === "done") {
-      this.cursor = { passes: this.cursor.passes + 1, env: 0, db: "", lastCompleteMs: this.deps.now() };
+      this.cursor = { passes: this.cursor.passes + 1, env: 0, db: "", lastCompleteMs: this.deps.now(), running: true };
       this.save();
       this.deps.log.info("store scrub complete", { pass: this.cursor.passes, records: Number(rest[0]) });
     }
@@ -253,5 +267,7 @@ export class StoreScrub {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.child?.kill("SIGTERM");
     await this.exited;
+    delete this.cursor.running;
+    this.save();
   }
 }

@@ -125,6 +125,7 @@ describe("start-up checks and the background scrub", () => {
       assert.ok(status.recordsWalked >= 2 * ENTRIES, `walked ${status.recordsWalked}`);
       assert.equal(status.lastCompleteMs, 1_800_000_000_000);
       const saved = JSON.parse(readFileSync(join(path, SCRUB_FILE), "utf8")) as Record<string, unknown>;
+      // stopped: no `running` mark left (one would make the next start read every page again)
       assert.deepEqual(saved, { passes: 1, env: 0, db: "", lastCompleteMs: 1_800_000_000_000 });
       assert.ok(log.lines.some((l) => l.msg === "store scrub progress" && l.fields?.database === "entries"));
     } finally {
@@ -151,6 +152,19 @@ describe("start-up checks and the background scrub", () => {
       assert.ok(walked.includes("heights") && walked.includes("meta"), walked.join(","));
       const started = log.lines.find((l) => l.msg === "store scrub started");
       assert.match(String(started?.fields?.resumedAfter), /entryLocations/);
+      // a run that ended without a stop (a crash: maybe a read of a page this pass had walked) starts over
+      writeFileSync(
+        join(path, SCRUB_FILE),
+        JSON.stringify({ passes: 4, env: 0, db: "entryLocations", lastCompleteMs: 5, running: true }),
+      );
+      const again = new MemoryLog();
+      const after = scrubOf(path, again, []);
+      after.start();
+      await waitFor("the pass after a crash", () => after.status().passes === 5 || undefined, 120_000);
+      await after.stop();
+      const all = again.lines.filter((l) => l.msg === "store scrub progress").map((l) => String(l.fields?.database));
+      assert.ok(all.includes("entries") && all.includes("entryLocations"), all.join(","));
+      assert.equal(again.lines.find((l) => l.msg === "store scrub started")?.fields?.resumedAfter, undefined);
     } finally {
       cleanup(dir);
     }
