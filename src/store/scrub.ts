@@ -23,6 +23,8 @@ import { StoreError } from "./errors.js";
 export const SCRUB_FILE = "scrub.json";
 /** Time between the end of a pass and the start of the next one, ms (a full pass re-reads every page). */
 export const SCRUB_INTERVAL_MS = 6 * 60 * 60 * 1000;
+/** How LMDB crashes on a damaged page (a bad pointer, a page past the file, an assertion). */
+const CRASH_SIGNALS: ReadonlySet<string> = new Set(["SIGSEGV", "SIGBUS", "SIGABRT", "SIGILL", "SIGFPE"]);
 /** Least time between two progress lines at info level, ms (each database is logged at debug level). */
 const PROGRESS_LOG_MS = 10_000;
 /** Niceness of the scrub's process: it yields the cores to the node's own threads (0 normal … 19 lowest). */
@@ -192,12 +194,24 @@ export class StoreScrub {
     child.stderr!.on("data", (chunk: string) => {
       if (err.length < 4096) err += chunk;
     });
+    let spawnError: Error | undefined;
     this.exited = new Promise<void>((resolve) => {
+      // no process (too many processes, no memory): not a verdict on the store; the next pass tries again
+      child.on("error", (e) => {
+        spawnError = e;
+      });
       child.on("close", (code, signal) => {
         this.child = undefined;
         resolve();
         if (this.stopped) return;
         if (code === 0) return this.schedule();
+        if (spawnError !== undefined || (signal !== null && !CRASH_SIGNALS.has(signal))) {
+          // killed from outside (the OOM killer's SIGKILL, an operator) or never started: no verdict
+          this.deps.log.info("store scrub did not finish; the next pass tries again", {
+            reason: spawnError?.message ?? signal,
+          });
+          return this.schedule();
+        }
         const how = signal !== null ? `reading it crashed LMDB (${signal})` : `reading it failed: ${err.trim()}`;
         const where = this.options.paths[this.current.env] ?? this.options.paths[0]!;
         this.damage(`${where}, database ${this.current.db || "?"}: ${how}`);

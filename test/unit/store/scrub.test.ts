@@ -9,6 +9,8 @@ import assert from "node:assert/strict";
 import { closeSync, cpSync, existsSync, openSync, readFileSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import { Registry } from "prom-client";
+import { registerScrubMetrics } from "../../../src/monitor/scrubMetrics.js";
 import { networkId } from "../../../src/protocol/network.js";
 import { StoreError } from "../../../src/store/errors.js";
 import { BlockKind } from "../../../src/store/keys.js";
@@ -128,6 +130,14 @@ describe("start-up checks and the background scrub", () => {
       // stopped: no `running` mark left (one would make the next start read every page again)
       assert.deepEqual(saved, { passes: 1, env: 0, db: "", lastCompleteMs: 1_800_000_000_000 });
       assert.ok(log.lines.some((l) => l.msg === "store scrub progress" && l.fields?.database === "entries"));
+      const registry = new Registry();
+      registerScrubMetrics(registry, scrub);
+      const text = await registry.metrics();
+      assert.match(text, /^ledgerd_store_scrub_passes_total 1$/m);
+      assert.match(text, /^ledgerd_store_scrub_progress_ratio 1$/m);
+      assert.match(text, /^ledgerd_store_scrub_damaged 0$/m);
+      assert.match(text, /^ledgerd_store_scrub_last_complete_timestamp_seconds 1800000000$/m);
+      assert.match(text, new RegExp(`^ledgerd_store_scrub_records_total ${status.recordsWalked}$`, "m"));
     } finally {
       cleanup(dir);
     }
