@@ -89,8 +89,9 @@ export function checkDataFile(dir: string): void {
     // root pages. Not every page up to its last page number: LMDB counts pages a transaction took from the
     // end of the file and freed again before its commit (never written), so a healthy file may end before
     // that page — seen on a 1,000,000-entry store: last page 310,188 in a file of 310,133 pages, every
-    // record readable (docs/performance.md §Restart). A copy cut anywhere else is found by the read-through
-    // of every page (environment.ts verifyReadable), where reading past the end crashes the child, not the node.
+    // record readable (docs/history/performance-history.md). A copy cut elsewhere is found by the spine check
+    // (pageCheck.ts: a page number past the file's end) or by the background scrub (scrub.ts), where reading
+    // past the end crashes the child, not the node.
     const older = second.txnId > first.txnId ? first : second;
     for (const root of older.roots) {
       const needed = (root + 1n) * BigInt(pageSize);
