@@ -108,7 +108,7 @@ export function checkNotDamaged(dir: string): void {
     throw new StoreError({
       code: "CORRUPT",
       path: dir,
-      info: `the background scrub found a damaged page: ${damaged}; restore the data directory from a backup (${file} records it)`,
+      info: `the background scrub found a damaged page: ${damaged}; restore the data directory from a backup (a restore over this directory: remove ${file} too, which records the finding)`,
     });
 }
 
