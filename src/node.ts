@@ -26,6 +26,7 @@ import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
 import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
+import { registerScrubMetrics } from "./monitor/scrubMetrics.js";
 import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
 import { warnExposure } from "./rpc/exposure.js";
@@ -37,6 +38,8 @@ import { assertPortFree, ListenError } from "./rpc/portCheck.js";
 import { RpcServer } from "./rpc/server.js";
 import { certificateHosts, ensureCertificate } from "./rpc/tls.js";
 import { DirectoryLock } from "./store/directoryLock.js";
+import { JOURNAL_DIR } from "./store/journal.js";
+import { StoreScrub } from "./store/scrub.js";
 import { LedgerStore } from "./store/store.js";
 import { PoolVerifier } from "./workers/pool.js";
 import { RememberingVerifier } from "./workers/rememberingVerifier.js";
@@ -371,6 +374,15 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // sends writes through the replicated log like any API write); stopped first.
     anchoring.service?.start();
     cleanups.push(() => anchoring.stop());
+    // Every page of both environments read once per pass, in the background, from where the last pass stopped
+    // (store/scrub.ts): what the start read before it served, O(records) (docs/ledger.md §5).
+    const scrub = new StoreScrub(
+      { paths: [dataDir, join(dataDir, JOURNAL_DIR)] },
+      { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
+    );
+    registerScrubMetrics(monitor.metrics.registry, scrub);
+    scrub.start();
+    cleanups.push(() => scrub.stop());
 
     let stopping: Promise<void> | undefined;
     return {

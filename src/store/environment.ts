@@ -5,14 +5,12 @@
  * (blockSetWriterTask.ts). lmdb-js shares one native environment per path within a process, so every
  * opener must ask with the same options: hence one function.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { mkdirSync } from "node:fs";
 import { type Database, open, type RootDatabase } from "lmdb";
 import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
 import { DB_NAMES } from "./keys.js";
+import { checkTreeSpines } from "./pageCheck.js";
 
 /**
  * Most named databases an environment may hold: the 18 of DB_NAMES (13 + the query index's 5) plus room to add a few without
@@ -86,7 +84,8 @@ export function openDatabases(env: RootEnv): Databases {
 
 /**
  * Check the files of the environment in `path` and open it, holding only databases named in `allowed`.
- * Throws StoreError: CORRUPT (damaged files; with `verify` every page is read first, in a child process),
+ * Throws StoreError: CORRUPT (damaged files; with `verify` each B-tree's first and last spine is checked
+ * first, pageCheck.ts),
  * UNKNOWN_FORMAT (another program's environment), OPEN_FAILED.
  */
 export function openCheckedEnvironment(
@@ -96,7 +95,7 @@ export function openCheckedEnvironment(
   verify: boolean,
 ): RootEnv {
   checkDataFile(path);
-  if (verify) verifyReadable([path]);
+  if (verify) checkTreeSpines(path);
   // Checked with LMDB's default options first: a write map extends data.mdb to the map size as it opens, which
   // would write into another program's environment before checkRootNames refuses it.
   const checked = openOrFail(path, false);
@@ -176,33 +175,3 @@ function checkRootNames(env: RootEnv, path: string, allowed: readonly string[]):
       info: `it is an LMDB environment of another program (it holds ${foreign.join(", ")}), not a ledger database`,
     });
 }
-
-/** Most time the read-through of verifyReadable may take, ms (a large environment is read once, sequentially). */
-const VERIFY_TIMEOUT_MS = 10 * 60 * 1000;
-
-/**
- * Walk every database of the existing environments in `paths` in ONE child process (one Node.js start,
- * ~0.1–0.3 s here, instead of one per environment); a crash or error there → CORRUPT naming the
- * environment being read. Each path's `data.mdb` header must have passed checkDataFile first.
- */
-export function verifyReadable(paths: readonly string[]): void {
-  const existing = paths.filter((p) => existsSync(join(p, "data.mdb")));
-  if (existing.length === 0) return;
-  const task = fileURLToPath(new URL("./scanTask.js", import.meta.url));
-  const r = spawnSync(process.execPath, [task, ...existing], { encoding: "utf8", timeout: VERIFY_TIMEOUT_MS });
-  if (r.status === 0) return;
-  // the task prints each directory before reading it: the last one printed is the one that failed
-  const started = (r.stdout ?? "")
-    .split("\n")
-    .filter((l) => l.startsWith(SCAN_START))
-    .map((l) => l.slice(SCAN_START.length));
-  const path = started[started.length - 1] ?? existing[0]!;
-  const how =
-    r.signal !== null
-      ? `reading it crashed LMDB (${r.signal})`
-      : `reading it failed: ${(r.stderr || r.error?.message || "").trim()}`;
-  throw new StoreError({ code: "CORRUPT", path, info: `the LMDB database is damaged or invalid: ${how}` });
-}
-
-/** Line prefix scanTask.ts prints before reading a directory. */
-export const SCAN_START = "scanning ";

@@ -25,6 +25,8 @@ const PAGE_SIZE_AT = 24;
 const ROOT_AT = [24 + 40, 24 + 48 + 40] as const;
 /** `md_root` of an empty database (LMDB's P_INVALID). */
 const NO_ROOT = 0xffff_ffff_ffff_ffffn;
+/** `md_depth` of the main database record (from the magic: the second record's u16 at 6). */
+const MAIN_DEPTH_AT = 24 + 48 + 6;
 const LAST_PAGE_AT = 24 + 96;
 const TXN_ID_AT = LAST_PAGE_AT + 8;
 /** Page sizes LMDB supports. */
@@ -36,6 +38,10 @@ interface Meta {
   txnId: bigint;
   /** root pages of the free-page and main databases (empty ones left out) */
   roots: bigint[];
+  /** root page of the main (names) database, NO_ROOT when empty */
+  mainRoot: bigint;
+  /** levels of the main database's tree (`md_depth`, the u16 at 6 of its record) */
+  mainDepth: number;
 }
 
 function readMeta(page: Buffer): Meta | undefined {
@@ -46,6 +52,8 @@ function readMeta(page: Buffer): Meta | undefined {
       pageSize: page.readUInt32LE(at + PAGE_SIZE_AT),
       txnId: page.readBigUInt64LE(at + TXN_ID_AT),
       roots: ROOT_AT.map((r) => page.readBigUInt64LE(at + r)).filter((root) => root !== NO_ROOT),
+      mainRoot: page.readBigUInt64LE(at + ROOT_AT[1]),
+      mainDepth: page.readUInt16LE(at + MAIN_DEPTH_AT),
     };
   }
   return undefined;
@@ -81,14 +89,36 @@ export function checkDataFile(dir: string): void {
     // root pages. Not every page up to its last page number: LMDB counts pages a transaction took from the
     // end of the file and freed again before its commit (never written), so a healthy file may end before
     // that page — seen on a 1,000,000-entry store: last page 310,188 in a file of 310,133 pages, every
-    // record readable (docs/performance.md §Restart). A copy cut anywhere else is found by the read-through
-    // of every page (environment.ts verifyReadable), where reading past the end crashes the child, not the node.
+    // record readable (docs/history/performance-history.md). A copy cut elsewhere is found by the spine check
+    // (pageCheck.ts: a page number past the file's end) or by the background scrub (scrub.ts), where reading
+    // past the end crashes the child, not the node.
     const older = second.txnId > first.txnId ? first : second;
     for (const root of older.roots) {
       const needed = (root + 1n) * BigInt(pageSize);
       if (BigInt(size) < needed)
         throw corrupt(`data.mdb is truncated: ${size} bytes, a root page ends at byte ${needed} (file size too small)`);
     }
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * The newer of the two meta pages of `dir`'s `data.mdb` (the one LMDB opens), or undefined when there is no
+ * file. checkDataFile must have passed first.
+ */
+export function newerMeta(dir: string): { pageSize: number; mainRoot: bigint; mainDepth: number } | undefined {
+  const file = join(dir, "data.mdb");
+  if (!existsSync(file)) return undefined;
+  const fd = openSync(file, "r");
+  try {
+    const head = Buffer.alloc(2 * MAX_PAGE);
+    const got = readSync(fd, head, 0, head.length, 0);
+    const first = readMeta(head.subarray(0, got));
+    if (first === undefined) return undefined;
+    const second = readMeta(head.subarray(first.pageSize, Math.min(got, 2 * first.pageSize)));
+    const newer = second !== undefined && second.txnId > first.txnId ? second : first;
+    return { pageSize: newer.pageSize, mainRoot: newer.mainRoot, mainDepth: newer.mainDepth };
   } finally {
     closeSync(fd);
   }

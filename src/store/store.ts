@@ -10,27 +10,31 @@
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { InvariantError } from "../errors.js";
-import { concat } from "../protocol/bytes.js";
 import type { NetworkName } from "../protocol/network.js";
+import {
+  type BlockSetWrite,
+  blockSetRecords,
+  metaKey,
+  type PackedBlockSet,
+  packBlockSet as packRecords,
+} from "./blockSet.js";
 import { BlockSetWriter } from "./blockSetWriter.js";
 import { DiskSpaceGuard } from "./diskSpace.js";
 import {
   type Databases,
-  type DbName,
   guarded,
   openCheckedEnvironment,
   openDatabases,
   type RootEnv,
-  verifyReadable,
   writesSettled,
 } from "./environment.js";
 import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
-import { type BlockKind, DB_NAMES, heightKey, journalKey, META_KEYS, parseJournalKey, u32Bytes } from "./keys.js";
+import { type BlockKind, DB_NAMES, heightKey, META_KEYS, u32Bytes } from "./keys.js";
+import { checkTreeSpines } from "./pageCheck.js";
 import { catchUpQueryIndex, indexSavedHeight } from "./queryIndex.js";
 import { QueryIndexReader } from "./queryIndexReader.js";
-import { RecordStreamWriter } from "./recordStream.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -41,21 +45,22 @@ import {
   decodePaidCommit,
   decodeTransactionLocation,
   type EntryLocation,
-  encodeBalance,
-  encodeChainHead,
-  encodeCommitLocation,
-  encodeEntryLocation,
-  encodePaidCommit,
-  encodeTransactionLocation,
   type PaidCommit,
   type TransactionLocation,
 } from "./records.js";
+import { checkNotDamaged } from "./scrub.js";
+import {
+  checkIdentity,
+  checkJournalBelongs,
+  isFresh,
+  metaGet,
+  moveLegacyJournal,
+  STORE_FORMAT_VERSION,
+  STORE_ID_BYTES,
+} from "./storeIdentity.js";
 
-/**
- * Layout version written into `meta`. Bump it when a key or value layout changes; a node refuses to
- * open a directory written with another version instead of misreading it.
- */
-export const STORE_FORMAT_VERSION = 1;
+export type { BlockSetWrite, BlockWrite, PackedBlockSet } from "./blockSet.js";
+export { STORE_FORMAT_VERSION } from "./storeIdentity.js";
 
 export interface StoreOptions {
   /** directory of the LMDB environment; created when missing */
@@ -64,9 +69,10 @@ export interface StoreOptions {
   /** u32 network id (the directory block header field) */
   networkId: number;
   /**
-   * Read every database once before opening for writes, in a child process (scanTask.ts): damaged pages
-   * crash LMDB, and only a child can turn that into a start-up error. Costs a process start plus a walk
-   * of all pages; the node does it at start, tests that reopen often skip it.
+   * Before LMDB maps them, follow each B-tree of both environments from its root along its first and last
+   * child (pageCheck.ts: O(depth), a few pages per database whatever the store's size), and refuse a
+   * directory whose background scrub found damage (scrub.ts). The node does it at start; the rest of the
+   * pages are read by the scrub while it serves (docs/ledger.md §5).
    */
   verify?: boolean;
   /**
@@ -80,113 +86,6 @@ export interface StoreOptions {
    * without it in one build. Default true; the node never sets it.
    */
   queryIndex?: boolean;
-}
-
-/** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
-export interface BlockWrite {
-  kind: BlockKind;
-  primary: Uint8Array;
-  secondary?: Uint8Array;
-  raw: Uint8Array;
-  /** indexed by height when given (directory, admin, EC and asset blocks; not entry blocks) */
-  height?: number;
-}
-
-/** Everything one block close (or genesis) writes, applied in one transaction. */
-export interface BlockSetWrite {
-  /** directory block height being saved */
-  height: number;
-  /** start of the block opened next, ms since epoch */
-  openBlockStartMs: number;
-  blocks: BlockWrite[];
-  /**
-   * The per-entry records may be lazy (re-iterable, e.g. over the process list): a close of tens of thousands
-   * of entries then builds them while packing, in chunks, instead of all at once in the close's turn.
-   */
-  entries: Iterable<{ entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }>;
-  /** each transaction indexed under its txid and full hash */
-  transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
-  /** each commit indexed under its txid and full hash */
-  commits: Iterable<{ keys: Uint8Array[]; location: CommitLocation }>;
-  paidCommits: Iterable<{ entryHash: Uint8Array; record: PaidCommit }>;
-  chainHeads: { chainId: Uint8Array; head: ChainHead }[];
-  /** new absolute balances, base units */
-  assetBalances: { address: Uint8Array; balance: bigint }[];
-  /** new absolute balances, entry credits */
-  ecBalances: { publicKey: Uint8Array; balance: bigint }[];
-  /** messages carried into the next height (held reveals), journaled under height + 1 */
-  journalCarry: { seq: number; bytes: Uint8Array }[];
-  /** cluster nodes: stream sequence of the log record that closed this block (where a restart resumes) */
-  logSequence?: number;
-}
-
-/** Bytes of a store id (META_KEYS.storeId). */
-const STORE_ID_BYTES = 16;
-
-/** A block set packed for the writer thread (`packBlockSet`). */
-export interface PackedBlockSet {
-  /** record stream (recordStream.ts); transferred to the writer thread by `savePacked` */
-  stream: ArrayBuffer;
-  records: number;
-  /** main-thread time spent packing, ms (the turns in between not counted) */
-  busyMs: number;
-  /** longest single turn of the packing, ms */
-  longestTurnMs: number;
-  /** held reveals carried into the next height's journal, written before the block (savePacked) */
-  carry: { height: number; records: BlockSetWrite["journalCarry"] };
-}
-
-/**
- * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
- * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
- */
-const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
-
-/** Expected size of a block set's record stream, bytes (an underestimate only costs a regrowth). */
-function estimateBytes(set: BlockSetWrite): number {
-  let bytes = 64 * 1024;
-  for (const b of set.blocks) bytes += b.raw.length * ESTIMATED_STREAM_PER_BLOCK_BYTE;
-  return bytes;
-}
-
-/**
- * Records packed per event-loop turn by `packBlockSet`: ~4 ms of main thread at ~1 µs per record, so a
- * request arriving meanwhile waits at most that long for the packing.
- */
-const PACK_CHUNK = 4096;
-
-/** Every record a block set writes, as (database, key, value), in one fixed order. */
-function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
-  for (const b of set.blocks) {
-    yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
-    if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
-    if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
-  }
-  for (const e of set.entries) {
-    yield ["entries", e.entryHash, e.raw];
-    yield ["entryLocations", e.entryHash, encodeEntryLocation(e.location)];
-  }
-  for (const t of set.transactions) {
-    const value = encodeTransactionLocation(t.location);
-    for (const k of t.keys) yield ["transactionLocations", k, value];
-  }
-  for (const c of set.commits) {
-    const value = encodeCommitLocation(c.location);
-    for (const k of c.keys) yield ["commitLocations", k, value];
-  }
-  for (const p of set.paidCommits) yield ["paidCommits", p.entryHash, encodePaidCommit(p.record)];
-  for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
-  for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
-  for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
-  yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
-  const start = Buffer.allocUnsafe(8);
-  start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
-  yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
-  if (set.logSequence !== undefined) {
-    const seq = Buffer.allocUnsafe(8);
-    seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
-    yield ["meta", metaKey(META_KEYS.logSequence), seq];
-  }
 }
 
 export type { JournalRecord } from "./journal.js";
@@ -204,11 +103,6 @@ function plain(b: Buffer): Uint8Array {
   return new Uint8Array(b.buffer, b.byteOffset, b.length);
 }
 
-/** Key of a `meta` record. */
-function metaKey(name: string): Uint8Array {
-  return Buffer.from(name, "ascii");
-}
-
 /** The node's database. Construct with `LedgerStore.open`. */
 export class LedgerStore {
   private readonly dbs: Databases;
@@ -217,6 +111,8 @@ export class LedgerStore {
   /** block-set saves under way: close() lets them finish */
   private readonly saving = new Set<Promise<number>>();
   private closing = false;
+  /** set by markDamaged: why every write is refused */
+  private damaged: string | undefined;
   /** heights the query index caught up with at open (queryIndex.ts catchUpQueryIndex): 0 when it was current */
   queryIndexCaughtUp = 0;
   /** reads of the query index (queryIndexReader.ts) */
@@ -249,11 +145,11 @@ export class LedgerStore {
    */
   static open(options: StoreOptions): LedgerStore {
     if (options.verify === true) {
-      // both environments read in one child process (verifyReadable), after their headers are checked
-      const journalPath = join(options.path, JOURNAL_DIR);
-      checkDataFile(options.path);
-      checkDataFile(journalPath);
-      verifyReadable([options.path, journalPath]);
+      checkNotDamaged(options.path);
+      for (const path of [options.path, join(options.path, JOURNAL_DIR)]) {
+        checkDataFile(path);
+        checkTreeSpines(path);
+      }
     }
     const env = openCheckedEnvironment(options.path, "store", Object.values(DB_NAMES), false);
     let journal: Journal | undefined;
@@ -266,9 +162,10 @@ export class LedgerStore {
         options.reserveBytes ?? 0,
         options.queryIndex !== false,
       );
-      store.checkIdentity(options);
-      store.checkJournalBelongs();
-      store.moveLegacyJournal();
+      const opened = { path: options.path, env, dbs: store.dbs, journal };
+      checkIdentity(opened, options);
+      checkJournalBelongs(opened);
+      moveLegacyJournal(opened);
       if (!store.isFresh() && options.queryIndex !== false)
         store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
       return store;
@@ -284,98 +181,9 @@ export class LedgerStore {
     }
   }
 
-  /**
-   * The journal must be this database's: a journal left from another (a data.mdb restored or copied over an
-   * existing directory) would replay that database's messages onto this one's blocks. Directories written
-   * before the id existed get one now.
-   */
-  private checkJournalBelongs(): void {
-    if (this.isFresh()) return; // initialize() names both
-    let id = this.metaGet(META_KEYS.storeId);
-    if (id === undefined) {
-      id = Buffer.from(randomBytes(STORE_ID_BYTES));
-      const newId = id;
-      this.env.transactionSync(() => this.metaPut(META_KEYS.storeId, newId));
-    }
-    const journalId = this.journal.storeId();
-    if (journalId === undefined) {
-      this.journal.setStoreId(id);
-      return;
-    }
-    if (!Buffer.from(journalId).equals(id))
-      throw new StoreError({
-        code: "UNKNOWN_FORMAT",
-        path: this.path,
-        info:
-          `the journal in ${this.journal.path} belongs to another database (store id ${Buffer.from(journalId).toString("hex")}, ` +
-          `this one ${id.toString("hex")}): restore data.mdb and journal/ from the same copy, or remove journal/ to drop its messages`,
-      });
-  }
-
-  /**
-   * Directories written before the journal had its own environment keep it in the main one's `journal`
-   * database: move those records over (copy, then delete, so a crash in between only repeats the move).
-   */
-  private moveLegacyJournal(): void {
-    const legacy = this.dbs.journal;
-    const byHeight = new Map<number, { seq: number; bytes: Uint8Array }[]>();
-    for (const { key, value } of legacy.getRange()) {
-      const k = parseJournalKey(key);
-      const list = byHeight.get(k.height) ?? [];
-      list.push({ seq: k.seq, bytes: new Uint8Array(value) });
-      byHeight.set(k.height, list);
-    }
-    if (byHeight.size === 0) return;
-    for (const [height, records] of byHeight) this.journal.appendAllSync(height, records);
-    this.env.transactionSync(() => {
-      for (const [height, records] of byHeight) for (const r of records) legacy.removeSync(journalKey(height, r.seq));
-    });
-  }
-
-  private checkIdentity(options: StoreOptions): void {
-    const format = this.metaGet(META_KEYS.format);
-    if (format === undefined) {
-      // No meta: must be a brand-new environment, not somebody else's LMDB data, and no journal left over
-      // from a database that is gone (replaying it onto a new genesis would invent history).
-      if (this.journal.count() > 0)
-        throw new StoreError({
-          code: "UNKNOWN_FORMAT",
-          path: this.path,
-          info: `it holds a journal (${this.journal.path}) but no database: restore the data directory whole, or remove the journal`,
-        });
-      for (const [name, db] of Object.entries(this.dbs)) {
-        if (db.getKeysCount({ limit: 1 }) > 0)
-          throw new StoreError({
-            code: "UNKNOWN_FORMAT",
-            path: this.path,
-            info: `database '${name}' has data but no format record`,
-          });
-      }
-      return;
-    }
-    if (format.length !== 4 || format.readUInt32BE(0) !== STORE_FORMAT_VERSION)
-      throw new StoreError({
-        code: "UNKNOWN_FORMAT",
-        path: this.path,
-        info: `format ${format.length === 4 ? format.readUInt32BE(0) : "?"}, this version reads format ${STORE_FORMAT_VERSION}`,
-      });
-    const network = this.metaGet(META_KEYS.network)?.toString("utf8") ?? "?";
-    const id = this.metaGet(META_KEYS.networkId);
-    const storedId = id?.length === 4 ? id.readUInt32BE(0) : -1;
-    if (network !== options.network || storedId !== options.networkId)
-      throw new StoreError({
-        code: "NETWORK_MISMATCH",
-        path: this.path,
-        stored: `${network} (id 0x${storedId.toString(16)})`,
-        expected: `${options.network} (id 0x${options.networkId.toString(16)})`,
-      });
-    if (this.metaGet(META_KEYS.savedHeight)?.length !== 4)
-      throw new StoreError({ code: "CORRUPT", path: this.path, info: "no saved height" });
-  }
-
   /** True when nothing has been saved yet (no genesis). */
   isFresh(): boolean {
-    return this.metaGet(META_KEYS.format) === undefined;
+    return isFresh({ dbs: this.dbs });
   }
 
   /**
@@ -436,34 +244,11 @@ export class LedgerStore {
   }
 
   /**
-   * Pack everything a block set writes into one record stream on the main thread, `PACK_CHUNK` records
-   * per event-loop turn so requests are answered in between (~1 µs per record: a 10,000-entry block is
-   * ~40,000 records). The input of `savePacked`; the puts themselves happen on the writer thread.
+   * Pack everything a block set writes into one record stream (blockSet.ts packBlockSet): the input of
+   * `savePacked`; the puts themselves happen on the writer thread.
    */
-  async packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> {
-    let turnStarted = performance.now();
-    let busyMs = 0;
-    let longestTurnMs = 0;
-    const endTurn = (): void => {
-      const ms = performance.now() - turnStarted;
-      busyMs += ms;
-      longestTurnMs = Math.max(longestTurnMs, ms);
-    };
-    const stream = new RecordStreamWriter(estimateBytes(set));
-    let inTurn = 0;
-    for (const [db, k, v] of blockSetRecords(set)) {
-      stream.put(db, k, v);
-      if (++inTurn === PACK_CHUNK) {
-        inTurn = 0;
-        endTurn();
-        await new Promise<void>((resolve) => setImmediate(resolve));
-        turnStarted = performance.now();
-      }
-    }
-    const packed = stream.finish();
-    endTurn();
-    const carry = { height: set.height + 1, records: set.journalCarry };
-    return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
+  packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> {
+    return packRecords(set);
   }
 
   /**
@@ -504,7 +289,21 @@ export class LedgerStore {
    * (diskSpace.ts): callers check before they change anything.
    */
   assertWritable(): void {
+    if (this.damaged !== undefined)
+      throw new StoreError({
+        code: "CORRUPT",
+        path: this.path,
+        info: `the background scrub found a damaged page (${this.damaged}): writes are refused; restore the data directory from a backup`,
+      });
     this.space.check();
+  }
+
+  /**
+   * Refuse every write from now on (assertWritable, so the ledger and `/health`): the background scrub found a
+   * damaged page (scrub.ts). Reads go on; the next start refuses the directory.
+   */
+  markDamaged(reason: string): void {
+    this.damaged ??= reason;
   }
 
   /** Change the free-space reserve, bytes (takes effect at the next write). */
@@ -669,7 +468,7 @@ export class LedgerStore {
   }
 
   private metaGet(name: string): Buffer | undefined {
-    return this.dbs.meta.getBinary(metaKey(name));
+    return metaGet({ dbs: this.dbs }, name);
   }
   private metaPut(name: string, value: Buffer): void {
     this.dbs.meta.putSync(metaKey(name), value);

@@ -155,6 +155,14 @@ describe("health and metrics", () => {
       assert.ok((sample(text, 'ledgerd_store_file_bytes{file="data"}') ?? 0) > 0);
       assert.ok((sample(text, "ledgerd_disk_free_bytes") ?? 0) > 0);
       assert.equal(sample(text, "ledgerd_disk_reserve_bytes"), 64 * 2 ** 20);
+      // the background scrub of the store (docs/ledger.md §5): a pass over the young store completes, nothing damaged
+      const scrubbed = await waitFor("a complete scrub pass in the metrics", async () => {
+        const t = await scrape(node.port);
+        return (sample(t, "ledgerd_store_scrub_passes_total") ?? 0) >= 1 ? t : undefined;
+      });
+      assert.equal(sample(scrubbed, "ledgerd_store_scrub_damaged"), 0);
+      assert.ok((sample(scrubbed, "ledgerd_store_scrub_records_total") ?? 0) > 0);
+      assert.ok((sample(scrubbed, "ledgerd_store_scrub_last_complete_timestamp_seconds") ?? 0) > 1_700_000_000);
       for (const name of [
         "ledgerd_rpc_request_duration_seconds_bucket",
         "ledgerd_leader_height",

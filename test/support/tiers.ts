@@ -7,7 +7,7 @@
  * honest from the compiled imports: a unit-tier file that reaches node:child_process (itself, or through a
  * module of test/, tools/ or bench/ it imports) fails that test until it is listed here, and a listed file
  * that no longer reaches it fails too (it belongs back in the unit tier). What the node's own code starts
- * (src/store/environment.ts's one-shot read-through of an existing environment) is part of what the unit
+ * (src/store/scrub.ts's background scrub of an environment, a niced child) is part of what the unit
  * tests test, so the walk stops at src/.
  *
  * `node dist/test/support/tiers.js unit|process|all` prints a tier's compiled files, one per line (the Makefile).

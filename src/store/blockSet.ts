@@ -1,0 +1,162 @@
+/**
+ * What one block close (or genesis) writes to the main environment, as data: the block set a close hands to
+ * the store, the fixed order of its (database, key, value) records, and their packing into one record stream
+ * for the block-set writer thread (docs/ledger.md §5 "Block save").
+ */
+import { concat } from "../protocol/bytes.js";
+import type { DbName } from "./environment.js";
+import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
+import { RecordStreamWriter } from "./recordStream.js";
+import {
+  type ChainHead,
+  type CommitLocation,
+  type EntryLocation,
+  encodeBalance,
+  encodeChainHead,
+  encodeCommitLocation,
+  encodeEntryLocation,
+  encodePaidCommit,
+  encodeTransactionLocation,
+  type PaidCommit,
+  type TransactionLocation,
+} from "./records.js";
+
+/** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
+export interface BlockWrite {
+  kind: BlockKind;
+  primary: Uint8Array;
+  secondary?: Uint8Array;
+  raw: Uint8Array;
+  /** indexed by height when given (directory, admin, EC and asset blocks; not entry blocks) */
+  height?: number;
+}
+
+/** Everything one block close (or genesis) writes, applied in one transaction. */
+export interface BlockSetWrite {
+  /** directory block height being saved */
+  height: number;
+  /** start of the block opened next, ms since epoch */
+  openBlockStartMs: number;
+  blocks: BlockWrite[];
+  /**
+   * The per-entry records may be lazy (re-iterable, e.g. over the process list): a close of tens of thousands
+   * of entries then builds them while packing, in chunks, instead of all at once in the close's turn.
+   */
+  entries: Iterable<{ entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }>;
+  /** each transaction indexed under its txid and full hash */
+  transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
+  /** each commit indexed under its txid and full hash */
+  commits: Iterable<{ keys: Uint8Array[]; location: CommitLocation }>;
+  paidCommits: Iterable<{ entryHash: Uint8Array; record: PaidCommit }>;
+  chainHeads: { chainId: Uint8Array; head: ChainHead }[];
+  /** new absolute balances, base units */
+  assetBalances: { address: Uint8Array; balance: bigint }[];
+  /** new absolute balances, entry credits */
+  ecBalances: { publicKey: Uint8Array; balance: bigint }[];
+  /** messages carried into the next height (held reveals), journaled under height + 1 */
+  journalCarry: { seq: number; bytes: Uint8Array }[];
+  /** cluster nodes: stream sequence of the log record that closed this block (where a restart resumes) */
+  logSequence?: number;
+}
+
+/** A block set packed for the writer thread (`packBlockSet`). */
+export interface PackedBlockSet {
+  /** record stream (recordStream.ts); transferred to the writer thread by `savePacked` */
+  stream: ArrayBuffer;
+  records: number;
+  /** main-thread time spent packing, ms (the turns in between not counted) */
+  busyMs: number;
+  /** longest single turn of the packing, ms */
+  longestTurnMs: number;
+  /** held reveals carried into the next height's journal, written before the block (savePacked) */
+  carry: { height: number; records: BlockSetWrite["journalCarry"] };
+}
+
+/**
+ * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
+ * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
+ */
+const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
+
+/** Expected size of a block set's record stream, bytes (an underestimate only costs a regrowth). */
+function estimateBytes(set: BlockSetWrite): number {
+  let bytes = 64 * 1024;
+  for (const b of set.blocks) bytes += b.raw.length * ESTIMATED_STREAM_PER_BLOCK_BYTE;
+  return bytes;
+}
+
+/**
+ * Records packed per event-loop turn by `packBlockSet`: ~4 ms of main thread at ~1 µs per record, so a
+ * request arriving meanwhile waits at most that long for the packing.
+ */
+const PACK_CHUNK = 4096;
+
+/** Every record a block set writes, as (database, key, value), in one fixed order. */
+export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
+  for (const b of set.blocks) {
+    yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
+    if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
+    if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
+  }
+  for (const e of set.entries) {
+    yield ["entries", e.entryHash, e.raw];
+    yield ["entryLocations", e.entryHash, encodeEntryLocation(e.location)];
+  }
+  for (const t of set.transactions) {
+    const value = encodeTransactionLocation(t.location);
+    for (const k of t.keys) yield ["transactionLocations", k, value];
+  }
+  for (const c of set.commits) {
+    const value = encodeCommitLocation(c.location);
+    for (const k of c.keys) yield ["commitLocations", k, value];
+  }
+  for (const p of set.paidCommits) yield ["paidCommits", p.entryHash, encodePaidCommit(p.record)];
+  for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
+  for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
+  for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
+  yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
+  const start = Buffer.allocUnsafe(8);
+  start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
+  yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
+  if (set.logSequence !== undefined) {
+    const seq = Buffer.allocUnsafe(8);
+    seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
+    yield ["meta", metaKey(META_KEYS.logSequence), seq];
+  }
+}
+
+/** Key of a `meta` record. */
+export function metaKey(name: string): Uint8Array {
+  return Buffer.from(name, "ascii");
+}
+
+/**
+ * Pack everything a block set writes into one record stream on the main thread, `PACK_CHUNK` records
+ * per event-loop turn so requests are answered in between (~1 µs per record: a 10,000-entry block is
+ * ~40,000 records). The input of `savePacked`; the puts themselves happen on the writer thread.
+ */
+export async function packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> {
+  let turnStarted = performance.now();
+  let busyMs = 0;
+  let longestTurnMs = 0;
+  const endTurn = (): void => {
+    const ms = performance.now() - turnStarted;
+    busyMs += ms;
+    longestTurnMs = Math.max(longestTurnMs, ms);
+  };
+  const stream = new RecordStreamWriter(estimateBytes(set));
+  let inTurn = 0;
+  for (const [db, k, v] of blockSetRecords(set)) {
+    stream.put(db, k, v);
+    if (++inTurn === PACK_CHUNK) {
+      inTurn = 0;
+      endTurn();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
+    }
+  }
+  const packed = stream.finish();
+  endTurn();
+  const carry = { height: set.height + 1, records: set.journalCarry };
+  return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
+}
