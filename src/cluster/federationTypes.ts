@@ -34,6 +34,13 @@ export interface FederatedLedger {
   applyFromLog(msg: LogMessage, close?: { adminEntries: AdminEntry[]; logSequence: number }): void;
   /** resolves when the last closed block is saved */
   closeSaved(): Promise<void>;
+  /**
+   * The open block (no write in it yet) pays `rate` base units per entry credit and its asset block carries
+   * it (an announced rate change, ecRate.ts); optional: a ledger without it keeps the genesis rate.
+   */
+  setOpenExchangeRate?(rate: bigint): void;
+  /** base units per entry credit the open block pays (views) */
+  entryCreditRate?(): bigint;
 }
 
 /** The replicated log as the federation uses it (JetStreamLog implements it). */
@@ -81,6 +88,15 @@ export interface FederationOptions {
    * the admin blocks saved after it. Absent: rebuilt from every saved admin block at start.
    */
   authorityFile?: string;
+  /**
+   * brain swap: the heights at which this server signs for its identity — from `fromHeight` (0: always)
+   * until before `untilHeight` (0: never stops); changed while running with Federation.setSigningWindow
+   */
+  signingWindow?: { fromHeight: number; untilHeight: number };
+  /** public key of the network's entry-credit rate authority (setEcRate records); absent: none is accepted */
+  rateAuthority?: Uint8Array;
+  /** file that keeps the announced entry-credit rates beside the saved blocks (ecRate.ts); absent: memory only */
+  ecRateFile?: string;
 }
 
 export interface FederationDependencies {

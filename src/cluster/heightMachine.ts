@@ -32,6 +32,7 @@ import { ProtocolError } from "../protocol/errors.js";
 import { type Authority, type AuthoritySet, type AuthorityView, authorityView } from "./authorities.js";
 import type { CheckedWrite } from "./clientSignatures.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
+import { type EcRateSchedule, setEcRateRefusal } from "./ecRate.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
 import type { FederatedLedger, HeightState, WriteResult } from "./federationTypes.js";
 import { type ClusterRecord, verifyRecord } from "./records.js";
@@ -62,12 +63,16 @@ export interface HeightMachineOptions {
   networkId: number;
   /** public key that signs addServer records (the network's skeleton key) */
   skeletonKey: Uint8Array;
+  /** public key that signs setEcRate records (the network's rate authority); absent: every one is refused */
+  rateAuthority?: Uint8Array;
 }
 
 export interface HeightMachineDependencies {
   ledger: FederatedLedger;
   /** the authority set folded through the last saved admin block; the machine folds in each close */
   authorities: AuthoritySet;
+  /** the announced entry-credit rates (ecRate.ts); absent: setEcRate records are refused */
+  rates?: EcRateSchedule;
   events?: HeightEvents;
 }
 
@@ -133,6 +138,8 @@ export class HeightMachine {
         return this.refusal(rec.kind, this.applyAuthorityChange(rec));
       case "rotateKey":
         return this.refusal(rec.kind, this.applyRotateKey(rec));
+      case "setEcRate":
+        return this.refusal(rec.kind, this.applySetEcRate(rec, seq));
     }
   }
 
@@ -416,6 +423,21 @@ export class HeightMachine {
     return undefined;
   }
 
+  /** A new entry-credit rate from the record's height on (ecRate.ts). Returns why it was refused, or undefined. */
+  private applySetEcRate(rec: Extract<ClusterRecord, { kind: "setEcRate" }>, seq: number): string | undefined {
+    const rates = this.deps.rates;
+    if (rates === undefined) return "this node keeps no entry-credit rate schedule";
+    const why = setEcRateRefusal(rec, {
+      openHeight: this.hs.height,
+      networkId: this.options.networkId,
+      authority: this.options.rateAuthority,
+      pending: rates.scheduled(),
+      maxLead: MAX_ACTIVATION_LEAD,
+    });
+    if (why === undefined) rates.add(rec, seq);
+    return why;
+  }
+
   private applyHeartbeat(rec: Extract<ClusterRecord, { kind: "heartbeat" }>): void {
     const hs = this.hs;
     const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
@@ -473,6 +495,9 @@ export class HeightMachine {
       alive: new Set(),
       graced,
     };
+    // a rate announced for this height: the open block (empty yet) pays it and its asset block carries it
+    const rate = this.deps.rates?.openAt(height);
+    if (rate !== undefined) this.deps.ledger.setOpenExchangeRate?.(rate);
     this.deps.events?.heightOpened?.(this.hs);
   }
 

@@ -13,6 +13,7 @@
  * | 7 faultVote | height u32 ‖ round u16 ‖ faulted 32 ‖ candidate 32 ‖ voter 32 | federated servers | voter |
  * | 8 authorityChange | change u8 (1 promote, 2 demote, 3 remove) ‖ identity 32 ‖ activation height u32 | an operator's tool | the network's skeleton key |
  * | 9 rotateKey | identity 32 ‖ newKey 32 ‖ activation height u32 | the server's operator | the identity's key in force |
+ * | 10 setEcRate | rate u64 (base units per entry credit) ‖ activation height u32 | the rate authority's tool | the network's rate authority key |
  *
  * A signed record ends with a 64-byte ed25519 signature over DOMAIN ‖ networkId u32 ‖ the record's bytes
  * before the signature, so a record of one network or kind can never pass as another's.
@@ -31,6 +32,7 @@ export const RecordKind = {
   faultVote: 7,
   authorityChange: 8,
   rotateKey: 9,
+  setEcRate: 10,
 } as const;
 
 /** Change byte of an authorityChange record (admin entry 05 = promote, 06 = demote, 07 = remove). */
@@ -85,6 +87,14 @@ export type ClusterRecord =
       /** the first height whose signatures must be made with `newKey` */
       activationHeight: number;
       signature: Uint8Array;
+    }
+  | {
+      kind: "setEcRate";
+      /** base units of the asset per entry credit, from `activationHeight` on (> 0) */
+      rate: bigint;
+      /** the first block whose asset block carries, and whose writes pay, `rate` */
+      activationHeight: number;
+      signature: Uint8Array;
     };
 
 /** The subject suffix of a record kind (`ledger.<net>.<suffix>`). */
@@ -93,11 +103,14 @@ export function recordSubject(kind: ClusterRecord["kind"]): string {
 }
 
 /** The record kinds an operator's tool signs and any node (or a follower, forwarding) may append. */
-export type OperatorRecord = Extract<ClusterRecord, { kind: "addServer" | "authorityChange" | "rotateKey" }>;
+export type OperatorRecord = Extract<
+  ClusterRecord,
+  { kind: "addServer" | "authorityChange" | "rotateKey" | "setEcRate" }
+>;
 
 /** True for the kinds of OperatorRecord. */
 export function isOperatorRecord(r: ClusterRecord): r is OperatorRecord {
-  return r.kind === "addServer" || r.kind === "authorityChange" || r.kind === "rotateKey";
+  return r.kind === "addServer" || r.kind === "authorityChange" || r.kind === "rotateKey" || r.kind === "setEcRate";
 }
 
 function check(b: Uint8Array, n: number, field: string): Uint8Array {
@@ -175,6 +188,8 @@ function unsignedBytes(r: ClusterRecord): Uint8Array {
         .bytes(check(r.newKey, 32, "newKey"))
         .u32(r.activationHeight)
         .finish();
+    case "setEcRate":
+      return w.u8(RecordKind.setEcRate).u64(r.rate).u32(r.activationHeight).finish();
   }
 }
 
@@ -271,6 +286,11 @@ export function decodeRecord(bytes: Uint8Array): ClusterRecord {
       const newKey = hash("newKey");
       const activationHeight = r.u32("activationHeight");
       return { kind: "rotateKey", identity, newKey, activationHeight, signature: sig() };
+    }
+    case RecordKind.setEcRate: {
+      const rate = r.u64("rate");
+      const activationHeight = r.u32("activationHeight");
+      return { kind: "setEcRate", rate, activationHeight, signature: sig() };
     }
     default:
       throw new ProtocolError("BAD_VALUE", "clusterRecord.kind", `unknown kind ${kind}`);

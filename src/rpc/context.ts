@@ -48,8 +48,12 @@ export interface ClusterPort {
   /** per federated server (hex): online, and the audit server this node would vote to replace it with */
   faultView(): Map<string, { online: boolean; replace: string | undefined }>;
   submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void>;
-  /** an operator's record (authorityChange 0x17, rotateKey 0x18): appended, applied, refusal thrown */
-  submitOperatorRecord(rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" }>): Promise<void>;
+  /** an operator's record (authorityChange 0x17, rotateKey 0x18, setEcRate 0x19): appended, applied, refusal thrown */
+  submitOperatorRecord(
+    rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" | "setEcRate" }>,
+  ): Promise<void>;
+  /** the entry-credit rate in force, the next announced one (or the one in force), and every announced change */
+  ecRates?(): { inForce: bigint; announced: bigint; scheduled: { activationHeight: number; rate: bigint }[] };
 }
 
 /** The HTTP request being answered (server.ts sets it per request). */

@@ -30,6 +30,9 @@ export const NET = networkId("LOCAL");
 export const BOOT = fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX);
 export const BOOT_SEED = fromHex(LOCAL_BOOTSTRAP_SEED_HEX);
 export const BOOT_KEY = fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX);
+/** LOCAL's entry-credit rate authority ([App] ExchangeRateAuthorityPublicKeyLocalNet: private key all zeroes). */
+export const RATE_SEED = new Uint8Array(32);
+export const RATE_KEY = publicKeyFromSeed(RATE_SEED);
 const NO_SIG = new Uint8Array(64);
 
 /** A server identity for tests: identity chain ID and signing seed from one byte. */
@@ -116,6 +119,8 @@ export class MemoryFederation {
         blockTimeSeconds: this.options.blockTimeSeconds,
         bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
         skeletonKey: BOOT_KEY,
+        rateAuthority: RATE_KEY,
+        ecRateFile: `${dir}/ec-rates.json`,
         nodeName: spec.name,
         ...(this.options.faultTimeoutSeconds === undefined
           ? {}
