@@ -13,7 +13,7 @@
  *       a server's new signing key from a height, signed with its key in force (send-raw-message 0x18)
  *   ledgerd-cluster set-ec-rate --url URL --rate N --height N|+N [--rate-key HEX] [--dry-run]
  *       a new entry-credit rate from a height, signed by the rate authority (send-raw-message 0x19)
- *   ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--dry-run]
+ *   ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
  *       brain swap: A stops signing for its identity at N, B (same identity and key) starts at N
  *   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
  *       the `authorization` block of nats.conf for the network: one user per role with the permissions of
@@ -39,7 +39,7 @@ const USAGE = `usage:
   ledgerd-cluster promote|demote|remove-server --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
   ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
   ledgerd-cluster set-ec-rate --url URL --rate N --height N|+N [--rate-key HEX] [--dry-run]
-  ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--dry-run]
+  ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
   ledgerd-cluster COMMAND -h     (a command's page)
 `;
@@ -90,15 +90,15 @@ Refused (JSON-RPC -32602, the reason in data): another signature, a rate of 0, a
 than 10000 blocks ahead, a height not after a change already announced, the same change twice (a replay).
 --dry-run prints the record and the send-raw-message hex without sending it.
 `,
-  swap: `ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--dry-run]
+  swap: `ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
 
 Brain swap: move a server's identity from machine A to machine B at height N, with no fault vote, no gap and
 no double signature. Writes [App] IdentityStopHeight = N into A's file and [App] IdentityActivationHeight = N
-into B's; both files must name the same [App] IdentityChainID and LocalServerPrivKey. A signs the heights
-before N, B the heights from N: start B (following, synced) before N; A applies its new stop height on
-reload-configuration (--reload-from A's URL does it, with [App] DebugApi = readwrite) or SIGHUP. +N needs
---url (any node: the open height). After N, stop A at leisure; remove IdentityActivationHeight from B's file
-later if you like (a height in the past changes nothing).
+into B's (and B's IdentityStopHeight, from a swap the other way, back to 0); both files must name the same
+[App] IdentityChainID and LocalServerPrivKey. A signs the heights before N, B the heights from N: start B
+(it follows the log and is synced) before N; a running node applies the new heights on reload-configuration
+(--reload-from A's URL, --reload-to B's, with [App] DebugApi = readwrite) or SIGHUP. +N needs a URL (any
+node: the open height). After N, stop A at leisure. Swapping back is the same command the other way.
 --dry-run prints both changes without writing.
 `,
 };
@@ -110,7 +110,7 @@ const VERB_OPTIONS: Record<string, string[]> = {
   "remove-server": ["url", "identity", "height", "skeleton-key"],
   "rotate-key": ["url", "identity", "key", "new-pubkey", "height"],
   "set-ec-rate": ["url", "rate", "height", "rate-key"],
-  swap: ["from", "to", "height", "url", "reload-from"],
+  swap: ["from", "to", "height", "url", "reload-from", "reload-to"],
 };
 
 /** Refuse an option the verb does not take, suggesting the nearest it does. */
@@ -291,28 +291,34 @@ async function governance(command: string, rest: string[]): Promise<number> {
   return 0;
 }
 
-/** `swap`: write both sides' heights (or print them, with --dry-run), then reload A when asked. */
+/** `swap`: write both sides' heights (or print them, with --dry-run), then reload the running sides asked. */
 async function swap(o: Map<string, string>, dryRun: boolean): Promise<number> {
-  const url = o.get("url") ?? o.get("reload-from");
+  const url = o.get("url") ?? o.get("reload-from") ?? o.get("reload-to");
   const height = await activationHeight(need(o, "height"), url === undefined ? undefined : new NodeClient({ url }));
   const plan = swapPlan(need(o, "from"), need(o, "to"), height);
-  const show = (s: typeof plan.a) => ({ file: s.file, set: `[App] ${s.field} = ${s.height}` });
+  const show = (s: typeof plan.a) => ({ file: s.file, set: s.set.map((x) => `[App] ${x.field} = ${x.value}`) });
   if (dryRun) {
     process.stdout.write(
-      `${JSON.stringify({ identity: plan.a.identity, height, from: show(plan.a), to: show(plan.b) }, null, 2)}\n`,
+      `${JSON.stringify({ identity: plan.identity, height, from: show(plan.a), to: show(plan.b) }, null, 2)}\n`,
     );
     return 0;
   }
   applySwapSide(plan.b);
   applySwapSide(plan.a);
   process.stdout.write(
-    `swap: ${plan.a.identity.slice(0, 16)}… signs on ${plan.a.file} until height ${height - 1}, on ${plan.b.file} from ${height}\n`,
+    `swap: ${plan.identity.slice(0, 16)}… signs on ${plan.a.file} until height ${height - 1}, on ${plan.b.file} from ${height}\n`,
   );
-  const reloadFrom = o.get("reload-from");
-  if (reloadFrom !== undefined) {
-    await new NodeClient({ url: reloadFrom }).call("reload-configuration", {}, "debug");
-    process.stdout.write(`swap: ${reloadFrom} reloaded its configuration (stops signing at ${height})\n`);
-  } else process.stdout.write("swap: now reload A (reload-configuration or kill -HUP) and start or reload B\n");
+  for (const [flag, side] of [
+    ["reload-from", "stops signing"],
+    ["reload-to", "starts signing"],
+  ] as const) {
+    const target = o.get(flag);
+    if (target === undefined) continue;
+    await new NodeClient({ url: target }).call("reload-configuration", {}, "debug");
+    process.stdout.write(`swap: ${target} reloaded its configuration (${side} at ${height})\n`);
+  }
+  if (o.get("reload-from") === undefined)
+    process.stdout.write("swap: reload A now (reload-configuration or kill -HUP), and start or reload B\n");
   return 0;
 }
 

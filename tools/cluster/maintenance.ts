@@ -6,7 +6,7 @@
  */
 import { readFileSync, renameSync, writeFileSync } from "node:fs";
 import { encodeRecord, signRecord } from "../../src/cluster/records.js";
-import { fileString, parseIni } from "../../src/config/ini.js";
+import { fileString, fileValue, parseIni } from "../../src/config/ini.js";
 import { toHex } from "../../src/protocol/bytes.js";
 
 /** LOCAL's rate authority seed: the reference's ExchangeRateAuthorityPublicKeyLocalNet has private key all zeroes. */
@@ -40,7 +40,7 @@ export function setEcRateMessage(p: { rate: bigint; activationHeight: number; se
 
 /** A rate an operator typed: base units per entry credit, a whole number above 0. */
 export function parseRate(text: string): bigint {
-  if (!/^\d{1,19}$/.test(text))
+  if (!/^\d{1,20}$/.test(text))
     throw new Error(`--rate: expected base units per entry credit (1…2^64−1), got ${JSON.stringify(text)}`);
   const rate = BigInt(text);
   if (rate === 0n) throw new Error("--rate: 0 would give entry credits away; the rules refuse it");
@@ -78,21 +78,20 @@ export function setIniField(text: string, group: string, field: string, value: s
   return lines.join("\n");
 }
 
-/** One side of a swap: its file and what changes in it. */
+/** One side of a swap: its file and the [App] fields written into it. */
 export interface SwapSide {
   file: string;
-  field: "IdentityStopHeight" | "IdentityActivationHeight";
-  height: number;
-  identity: string;
+  set: { field: "IdentityStopHeight" | "IdentityActivationHeight"; value: number }[];
 }
 
 /**
- * The plan of a brain swap at `height`: A (`from`) stops signing at it, B (`to`) starts at it. Both files must
- * name the same identity and signing key, or the swap would hand the identity to a machine that cannot sign
- * for it (or hand a second identity's key over): refused, naming what differs.
+ * The plan of a brain swap at `height`: A (`from`) stops signing at it, B (`to`) starts at it (its stop height,
+ * from an earlier swap the other way, cleared). Both files must name the same identity and signing key, or the
+ * swap would hand the identity to a machine that cannot sign for it: refused, naming what differs; refused too
+ * when A's own activation height is not before `height` (A would never sign).
  */
-export function swapPlan(from: string, to: string, height: number): { a: SwapSide; b: SwapSide } {
-  const read = (path: string, which: string): { identity: string; key: string } => {
+export function swapPlan(from: string, to: string, height: number): { identity: string; a: SwapSide; b: SwapSide } {
+  const read = (path: string, which: string) => {
     let text: string;
     try {
       text = readFileSync(path, "utf8");
@@ -103,6 +102,7 @@ export function swapPlan(from: string, to: string, height: number): { a: SwapSid
     return {
       identity: fileString(raw, "App", "IdentityChainID").trim().toLowerCase(),
       key: fileString(raw, "App", "LocalServerPrivKey").trim().toLowerCase(),
+      from: Number(fileValue(raw, "App", "IdentityActivationHeight") ?? 0),
     };
   };
   const a = read(from, "--from");
@@ -116,16 +116,28 @@ export function swapPlan(from: string, to: string, height: number): { a: SwapSid
     throw new Error(
       `--to ${to}: [App] LocalServerPrivKey differs from --from's: the identity's key in force signs for it (rotate-key first to change keys)`,
     );
+  if (a.from >= height)
+    throw new Error(
+      `--from ${from}: its IdentityActivationHeight ${a.from} is not before ${height}: it would never sign`,
+    );
   return {
-    a: { file: from, field: "IdentityStopHeight", height, identity: a.identity },
-    b: { file: to, field: "IdentityActivationHeight", height, identity: a.identity },
+    identity: a.identity,
+    a: { file: from, set: [{ field: "IdentityStopHeight", value: height }] },
+    b: {
+      file: to,
+      set: [
+        { field: "IdentityActivationHeight", value: height },
+        { field: "IdentityStopHeight", value: 0 },
+      ],
+    },
   };
 }
 
-/** Write one side's field (a temporary file renamed over the old one). */
+/** Write one side's fields (a temporary file renamed over the old one). */
 export function applySwapSide(side: SwapSide): void {
-  const text = readFileSync(side.file, "utf8");
+  let text = readFileSync(side.file, "utf8");
+  for (const { field, value } of side.set) text = setIniField(text, "App", field, String(value));
   const tmp = `${side.file}.swap.tmp`;
-  writeFileSync(tmp, setIniField(text, "App", side.field, String(side.height)), { mode: 0o600 });
+  writeFileSync(tmp, text, { mode: 0o600 });
   renameSync(tmp, side.file);
 }
