@@ -480,9 +480,16 @@ export class HeightMachine {
     // Stryker disable next-line StringLiteral: only TypeScript's narrowing; an entry of an unknown type is no 05
     for (const e of this.deps.ledger.adminEntries(height - 1))
       if (!("forwardCompatible" in e) && e.type === 0x05 && e.dbHeight === height) graced.add(toHex(e.identityChainId));
+    // a server promoted by an authorityChange record at a height named in an earlier block has the same grace
+    // (docs/cluster.md §1.7): every server federated at `height` that was not at `height − 1`
+    const before = height > 1 ? this.deps.authorities.projected(height - 1).federated : undefined;
+    const authorities = this.deps.authorities.at(height);
+    if (before !== undefined)
+      for (const a of authorities.federated)
+        if (!before.some((b) => bytesEqual(b.identity, a.identity))) graced.add(toHex(a.identity));
     this.hs = {
       height,
-      authorities: this.deps.authorities.at(height),
+      authorities,
       startFixed: height > 1,
       boundaryVotes: new Map(),
       sigs: new Map(),
