@@ -17,7 +17,12 @@ import { AuthorityKeeper } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
 import { checkClientWrites } from "./clientSignatures.js";
 import { EcRateSchedule, type ScheduledRate } from "./ecRate.js";
-import type { FederationDependencies, FederationOptions, FederationStatus } from "./federationTypes.js";
+import type {
+  FederationDependencies,
+  FederationOptions,
+  FederationStatus,
+  ScheduledChanges,
+} from "./federationTypes.js";
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
 import { Proposer } from "./proposer.js";
@@ -589,6 +594,25 @@ export class Federation {
       untilHeight: w.untilHeight,
       openHeight: this.machine?.height.height,
     });
+  }
+
+  /**
+   * What the chain has scheduled and not yet in force (the panel): role changes and keys recorded in saved
+   * admin blocks, with their activation heights; the announced entry-credit rates; this node's signing window.
+   */
+  scheduledChanges(): ScheduledChanges {
+    const name = { 5: "federated", 6: "audit", 7: "removed", 8: "key" } as const;
+    return {
+      openHeight: this.machine.height.height,
+      authority: this.authorities.pendingChanges().map((c) => ({
+        height: c.height,
+        change: name[c.type],
+        identity: toHex(c.identity),
+        ...(c.type === 0x08 ? { publicKey: toHex(c.publicKey) } : {}),
+      })),
+      rates: this.ecRates().scheduled.map((r) => ({ height: r.activationHeight, rate: r.rate.toString() })),
+      signingWindow: this.signingWindow(),
+    };
   }
 
   /** The signing key the open height's authority set names for an identity (undefined: not an authority). */

@@ -173,6 +173,22 @@ export interface FederationStatus {
   faultVotes: Record<string, string[]>;
 }
 
+/** What the chain has scheduled and not yet in force (Federation.scheduledChanges; the panel shows it). */
+export interface ScheduledChanges {
+  openHeight: number;
+  /** recorded in saved admin blocks, in force from `height`: 05 federated, 06 audit, 07 removed, 08 key */
+  authority: {
+    height: number;
+    change: "federated" | "audit" | "removed" | "key";
+    identity: string;
+    publicKey?: string;
+  }[];
+  /** announced entry-credit rates (base units per entry credit, decimal) from `height` */
+  rates: { height: number; rate: string }[];
+  /** the heights at which this node signs for its identity (brain swap; 0, 0: always) */
+  signingWindow: { fromHeight: number; untilHeight: number };
+}
+
 /** The verdict of one applied client write: undefined = accepted. */
 export type WriteResult = LedgerError | undefined;
 

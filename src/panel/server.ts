@@ -130,6 +130,7 @@ export class ControlPanel {
           federated: federatedServers(undefined, deps.rpc).FederatedServers,
           audit: auditServers(undefined, deps.rpc).AuditServers,
         }),
+        scheduled: () => deps.rpc.cluster?.scheduledChanges?.(),
       },
     );
     this.loadFiles();

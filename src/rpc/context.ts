@@ -5,6 +5,7 @@
 import type { BlockAnchor } from "../anchor/index.js";
 import type { AuthorityView } from "../cluster/authorities.js";
 import type { FederationStatus } from "../cluster/federation.js";
+import type { ScheduledChanges } from "../cluster/federationTypes.js";
 import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js";
@@ -52,6 +53,8 @@ export interface ClusterPort {
   submitOperatorRecord(
     rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" | "setEcRate" }>,
   ): Promise<void>;
+  /** what the chain has scheduled and not yet in force (the panel) */
+  scheduledChanges?(): ScheduledChanges;
   /** the entry-credit rate in force, the next announced one (or the one in force), and every announced change */
   ecRates?(): { inForce: bigint; announced: bigint; scheduled: { activationHeight: number; rate: bigint }[] };
 }

@@ -94,6 +94,20 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     })();
     let h1 = 0;
     let h2 = 0;
+    /** what an operator sees on the follower (docs/cluster.md "Maintenance without downtime") */
+    const views = async () => {
+      const ids = (l: { ChainID: string; Online?: boolean }[]) =>
+        l.map((x) => `${x.ChainID.slice(0, 8)}${x.Online === false ? "(offline)" : ""}`).join(",");
+      const fed = await follower.client.call<{ FederatedServers: { ChainID: string; Online: boolean }[] }>(
+        "federated-servers",
+        {},
+        "debug",
+      );
+      const audit = await follower.client.call<{ AuditServers: { ChainID: string }[] }>("audit-servers", {}, "debug");
+      const auth = await follower.client.call<{ Authorities: { ChainID: string }[] }>("authorities", {}, "debug");
+      return `federated-servers [${ids(fed.FederatedServers)}] audit-servers [${ids(audit.AuditServers)}] authorities [${ids(auth.Authorities)}]`;
+    };
+    const shown: string[] = [`before: ${await views()}`];
     try {
       // A → B: A reloads its stop height at once; B starts with its activation height and catches up
       h1 = (await heightsOf(follower))!.directoryblockheight + 1 + LEAD_BLOCKS;
@@ -107,6 +121,7 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       await waitSavedHeight([follower], h1 + 1, 120_000);
       await a.process.kill("SIGTERM");
       await waitSavedHeight([follower, b], h1 + 4, 120_000);
+      shown.push(`on B, A stopped: ${await views()}`);
 
       // B → A: A restarts with its activation height h2 (written by the swap), B reloads its stop height
       h2 = (await heightsOf(follower))!.directoryblockheight + 1 + LEAD_BLOCKS;
@@ -118,6 +133,7 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       await waitSavedHeight([follower], h2 + 1, 120_000);
       await b.process.kill("SIGTERM");
       await waitSavedHeight(devnet.nodes, h2 + 4, 120_000);
+      shown.push(`back on A, B stopped: ${await views()}`);
     } finally {
       writing = false;
       await loop;
@@ -155,7 +171,7 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     let gapMs = 0;
     for (let i = 1; i < acks.length; i++) gapMs = Math.max(gapMs, acks[i]! - acks[i - 1]!);
     t.diagnostic(
-      `swap A→B at ${h1}, B→A at ${h2}, compared 1..${to}; fed1 signed every block from ${h1 - 2}; ${writer.summary()}; longest gap between acknowledged writes ${gapMs} ms`,
+      `swap A→B at ${h1}, B→A at ${h2}, compared 1..${to}; fed1 signed every block from ${h1 - 2}; ${writer.summary()}; longest gap between acknowledged writes ${gapMs} ms | ${shown.join(" | ")}`,
     );
   });
 });

@@ -17,6 +17,7 @@
 import type { TxIoJson } from "@ledgerd/contract";
 import { CHART_WINDOW_SECONDS, RateChart } from "./chart.js";
 import { checkReceipt } from "./receipt.js";
+import { type ScheduledStatus, scheduledPart } from "./scheduled.js";
 import {
   bytes,
   debugRpc,
@@ -63,6 +64,7 @@ interface Status {
   storage: { freebytes?: number; totalbytes?: number; databasebytes?: number; reservebytes: number };
   federatedservers: { chainid: string; online: boolean }[];
   auditservers: { chainid: string; online: boolean }[];
+  scheduled?: ScheduledStatus;
 }
 
 const main = document.getElementById("view") as HTMLElement;
@@ -352,6 +354,7 @@ async function overview(): Promise<Node[]> {
     ),
     h("h2", {}, "Servers"),
     servers,
+    ...(scheduledPart(s.scheduled) ?? []),
     h("h2", {}, "Latest blocks ", link("blocks", "all blocks →", "more")),
     h(
       "table",

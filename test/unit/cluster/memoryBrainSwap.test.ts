@@ -76,6 +76,7 @@ describe("brain swap: an identity moves between machines at a height (in-memory 
       signingWindow: { fromHeight: h1, untilHeight: 0 },
       appended: spyB.seen,
     });
+    assert.deepEqual(b.fed.scheduledChanges().signingWindow, { fromHeight: h1, untilHeight: 0 }, "the panel's view");
     await waitUntil(`height ${h1 + 2}`, () => boot.ledger.openBlock().height >= h1 + 2, 60_000);
     // and back: B stops at h2, A starts again at h2 (both reloaded while running)
     b.fed.setSigningWindow({ fromHeight: h1, untilHeight: h2 });

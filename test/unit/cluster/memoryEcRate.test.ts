@@ -100,6 +100,7 @@ describe("entry-credit rate changes on a running federation (in-memory log)", ()
         [[H, NEW_RATE]],
         `${n.name}: one change scheduled (the refused ones changed nothing)`,
       );
+      assert.deepEqual(n.fed.scheduledChanges().rates, [{ height: H, rate: "2500" }], `${n.name}: the panel's view`);
     }
 
     // the follower restarts between the announcement and the height: its schedule comes from its file
