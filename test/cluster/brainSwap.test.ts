@@ -85,13 +85,6 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       join(PROJECT_ROOT, "bin", "ledgerd"),
     );
 
-    assert.equal(await writer.buyCredits(devnet.node("fed0"), 5000), true, writer.records.at(-1)?.error);
-    const chainId = await writer.createChain(follower, "main");
-    assert.ok(chainId !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
-    let writing = true;
-    const loop = (async () => {
-      while (writing) if (!(await writer.addEntry(follower, chainId))) await sleep(100);
-    })();
     let h1 = 0;
     let h2 = 0;
     /** what an operator sees on the follower (docs/cluster.md "Maintenance without downtime") */
@@ -104,10 +97,23 @@ describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
         "debug",
       );
       const audit = await follower.client.call<{ AuditServers: { ChainID: string }[] }>("audit-servers", {}, "debug");
-      const auth = await follower.client.call<{ Authorities: { ChainID: string }[] }>("authorities", {}, "debug");
-      return `federated-servers [${ids(fed.FederatedServers)}] audit-servers [${ids(audit.AuditServers)}] authorities [${ids(auth.Authorities)}]`;
+      const auth = await follower.client.call<{
+        Authorities: { AuthorityChainID: string; SigningKey: string; Status: number }[];
+      }>("authorities", {}, "debug");
+      const authorities = auth.Authorities.map(
+        (x) => `${x.AuthorityChainID.slice(0, 8)} key ${x.SigningKey.slice(0, 8)} status ${x.Status}`,
+      ).join(",");
+      return `federated-servers [${ids(fed.FederatedServers)}] audit-servers [${ids(audit.AuditServers)}] authorities [${authorities}]`;
     };
+
+    assert.equal(await writer.buyCredits(devnet.node("fed0"), 5000), true, writer.records.at(-1)?.error);
+    const chainId = await writer.createChain(follower, "main");
+    assert.ok(chainId !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
     const shown: string[] = [`before: ${await views()}`];
+    let writing = true;
+    const loop = (async () => {
+      while (writing) if (!(await writer.addEntry(follower, chainId))) await sleep(100);
+    })();
     try {
       // A → B: A reloads its stop height at once; B starts with its activation height and catches up
       h1 = (await heightsOf(follower))!.directoryblockheight + 1 + LEAD_BLOCKS;
