@@ -353,7 +353,15 @@ export class Federation {
         throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the identity's key in force` });
     } else if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
       throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the network's skeleton key's` });
-    const { seq } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
+    const appliedBefore = this.appliedSeq;
+    const { seq, duplicate } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
+    // the same bytes already stored, and applied before this call began (a follower names a record by its bytes,
+    // so the log kept one copy): a replay, not this call's own retry, whose copy came after it began
+    if (duplicate && seq <= appliedBefore)
+      throw new LedgerError({
+        code: "INVALID",
+        info: `${what}: replay: the same record is already in the log (sequence ${seq})`,
+      });
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (this.appliedSeq >= seq || this.stopped) resolve();

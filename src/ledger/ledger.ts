@@ -223,7 +223,11 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       this.assertWritable();
       const timeMs = this.now();
       checkTimestamp("transaction", tx.milliTimestamp, timeMs);
-      checkTransactionShape(tx, this.state.pl.exchangeRate ?? this.state.tip.exchangeRate, this.state.tip.exchangeRate);
+      checkTransactionShape(
+        tx,
+        this.state.pl.exchangeRate ?? this.state.tip.exchangeRate,
+        this.state.formerExchangeRate ?? this.state.tip.exchangeRate,
+      );
       let checks: ReturnType<typeof transactionSignatureChecks>;
       try {
         checks = transactionSignatureChecks(tx);
@@ -565,6 +569,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
     if (pl.commits.length > 0 || pl.reveals.length > 0 || pl.transactions.length > 0)
       throw new LedgerError({ code: "INVALID", info: `block ${pl.height} has writes: its rate cannot change now` });
     if (rate <= 0n) throw new LedgerError({ code: "INVALID", info: `entry-credit rate ${rate}: must be above 0` });
+    const current = pl.exchangeRate ?? this.state.tip.exchangeRate;
+    if (rate !== current) this.state.formerExchangeRate = current;
     pl.exchangeRate = rate;
   }
 

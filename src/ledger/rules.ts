@@ -207,7 +207,7 @@ function acceptReveal(s: LedgerState, raw: Uint8Array, hash: Uint8Array, paid: P
 export function applyTransaction(s: LedgerState, tx: Transaction, timeMs: number): void {
   checkTimestamp("transaction", tx.milliTimestamp, timeMs);
   const rate = s.pl.exchangeRate ?? s.tip.exchangeRate;
-  checkTransactionShape(tx, rate, s.tip.exchangeRate);
+  checkTransactionShape(tx, rate, s.formerExchangeRate ?? s.tip.exchangeRate);
   const txId = transactionId(tx);
   if (s.pl.transactionsByHash.has(toHex(txId)) || s.saved.transactionLocation(txId) !== undefined)
     throw new LedgerError({ code: "DUPLICATE_TRANSACTION", txId: toHex(txId) });
