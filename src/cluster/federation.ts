@@ -581,7 +581,8 @@ export class Federation {
    * predictive-fer, the panel): `announced` is the next change's rate, or the rate in force when none.
    */
   ecRates(): { inForce: bigint; announced: bigint; scheduled: ScheduledRate[] } {
-    const open = this.machine.height.height;
+    // (asked before start too: the API listens first)
+    const open = this.machine?.height.height ?? this.deps.ledger.openBlock().height;
     const scheduled = this.rates.scheduled().filter((s) => s.activationHeight > open);
     const inForce = this.deps.ledger.entryCreditRate?.() ?? 0n;
     return { inForce, announced: scheduled[0]?.rate ?? inForce, scheduled: [...scheduled] };
@@ -611,7 +612,7 @@ export class Federation {
   scheduledChanges(): ScheduledChanges {
     const name = { 5: "federated", 6: "audit", 7: "removed", 8: "key" } as const;
     return {
-      openHeight: this.machine.height.height,
+      openHeight: this.machine?.height.height ?? this.deps.ledger.openBlock().height,
       authority: this.authorities.pendingChanges().map((c) => ({
         height: c.height,
         change: name[c.type],
