@@ -187,6 +187,19 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       );
     const NEW_RATE = 2 * Number(LOCAL_RATE);
     const shown: string[] = [`before: ${JSON.stringify((await rates())[0])}`];
+    // writes through the follower all along the change (the credits bought before it)
+    const chainId = await writer.createChain(follower, "rate");
+    assert.ok(chainId !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
+    const acknowledgedBefore = writer.acknowledged("reveal").size;
+    let writing = true;
+    const loop = (async () => {
+      while (writing) if (!(await writer.addEntry(follower, chainId))) await sleep(100);
+    })();
+    // (a failed assertion below must not leave the writer running)
+    t.after(async () => {
+      writing = false;
+      await loop;
+    });
     const H = (await heightsOf(follower))!.directoryblockheight + 1 + LEAD_BLOCKS;
     const url = follower.url;
     const tool = (extra: string[]) => clusterTool(["set-ec-rate", "--url", url, ...extra]);
@@ -245,8 +258,22 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
       shown.push(`old price refused: ${String(e.data)}`);
       return true;
     });
-    const top = Math.min(...(await Promise.all(nodes.map(heightsOf))).map((h) => h!.directoryblockheight));
+    writing = false;
+    await loop;
+    // (the last acknowledged writes may be in the open block: two more blocks hold them)
+    const top = Math.min(...(await Promise.all(nodes.map(heightsOf))).map((h) => h!.directoryblockheight)) + 2;
+    await waitSavedHeight(nodes, top);
     await assertIdenticalBlocks(nodes, H - 2, top);
+    const saved = await savedHashes(follower, top);
+    assert.deepEqual(
+      [...writer.acknowledged("reveal")].filter((x) => !saved.entries.has(x)),
+      [],
+      `acknowledged reveals missing (${writer.summary()})`,
+    );
+    assert.ok(writer.acknowledged("reveal").size - acknowledgedBefore >= 20, `writes went on: ${writer.summary()}`);
+    shown.push(
+      `${writer.acknowledged("reveal").size - acknowledgedBefore} entries written during the change, none lost`,
+    );
     t.diagnostic(shown.join(" | "));
   });
 });
