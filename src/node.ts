@@ -7,6 +7,7 @@ import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
 import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clusterConfig.js";
+import { EC_RATE_FILE_NAME } from "./cluster/ecRate.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { inboxPrefix } from "./cluster/natsPermissions.js";
@@ -255,8 +256,13 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           : replicatedLog;
       if (config.cluster.role !== "follower") {
         const intake = new ForwardedWriteServer(
-          { intakeSubject, networkId: fedOptions.networkId, skeletonKey: fedOptions.skeletonKey },
-          { transport: replicatedLog, verifier, logger: log },
+          {
+            intakeSubject,
+            networkId: fedOptions.networkId,
+            skeletonKey: fedOptions.skeletonKey,
+            ...(fedOptions.rateAuthority === undefined ? {} : { rateAuthority: fedOptions.rateAuthority }),
+          },
+          { transport: replicatedLog, verifier, logger: log, keyInForce: (id) => federation?.keyInForce(id) },
         );
         intake.start();
         cleanups.push(() => intake.stop());
@@ -266,7 +272,11 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         { store, archive: snapshotArchive, log: replicatedLog, logger: log },
       );
       federation = new Federation(
-        { ...fedOptions, authorityFile: join(dataDir, AUTHORITY_FILE_NAME) },
+        {
+          ...fedOptions,
+          authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
+          ecRateFile: join(dataDir, EC_RATE_FILE_NAME),
+        },
         {
           ...(snapshots === undefined ? {} : { snapshots }),
           ledger,
@@ -315,6 +325,11 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       current = r.config;
       log.setLevel(current.logLevel, current.consoleLogLevel);
       store.setReserveBytes(current.minFreeDiskMB * 2 ** 20);
+      if (
+        federation !== undefined &&
+        JSON.stringify(current.signingWindow) !== JSON.stringify(federation.signingWindow())
+      )
+        federation.setSigningWindow(current.signingWindow);
       return { config: current, restartNeeded: r.restartNeeded };
     };
     const server = new RpcServer(

@@ -67,18 +67,40 @@ export function networkBootstrap(config: Pick<NodeConfig, "network" | "file">): 
   };
 }
 
+/**
+ * The network's entry-credit rate authority (setEcRate records, ecRate.ts), as the reference names it per
+ * network: LOCAL — [App] ExchangeRateAuthorityPublicKeyLocalNet (the reference's LOCAL key, whose private key
+ * is all zeroes: anyone may change a LOCAL network's rate); CUSTOM — [App] ExchangeRateAuthorityPublicKey,
+ * or, when empty, the network's bootstrap (skeleton) key.
+ */
+export function networkRateAuthority(config: Pick<NodeConfig, "network" | "file">): Uint8Array {
+  if (config.network === "CUSTOM") {
+    const own = fileString(config.file, "App", "ExchangeRateAuthorityPublicKey").trim();
+    return own === "" ? networkBootstrap(config).publicKey : fromHex(own, "ExchangeRateAuthorityPublicKey", 32);
+  }
+  return fromHex(
+    fileString(config.file, "App", "ExchangeRateAuthorityPublicKeyLocalNet").trim(),
+    "ExchangeRateAuthorityPublicKeyLocalNet",
+    32,
+  );
+}
+
 /** The federation's options from a validated configuration (config/index.ts checked identity and keys). */
 export function federationOptions(config: NodeConfig): FederationOptions {
   const c = config.cluster;
   const bootstrap = networkBootstrap(config);
-  const server =
+  const server: Pick<FederationOptions, "identity" | "seed" | "nextSeed"> =
     c.role === "follower"
       ? {}
       : {
           identity: fromHex(c.identityChainId, "IdentityChainID", 32),
           seed: fromHex(c.serverPrivKey, "LocalServerPrivKey", 32),
+          ...(c.serverNextPrivKey === ""
+            ? {}
+            : { nextSeed: fromHex(c.serverNextPrivKey, "LocalServerNextPrivKey", 32) }),
         };
-  if (server.seed !== undefined) publicKeyFromSeed(server.seed); // throws on a bad seed before anything starts
+  // throws on a bad seed before anything starts
+  for (const seed of [server.seed, server.nextSeed]) if (seed !== undefined) publicKeyFromSeed(seed);
   return {
     role: c.role,
     ...server,
@@ -86,6 +108,8 @@ export function federationOptions(config: NodeConfig): FederationOptions {
     blockTimeSeconds: config.blockTimeSeconds,
     bootstrap,
     skeletonKey: bootstrap.publicKey,
+    rateAuthority: networkRateAuthority(config),
+    signingWindow: config.signingWindow,
     nodeName: c.role === "follower" ? `follower-${config.port}` : c.identityChainId.slice(0, 16),
     stream: clusterNames(config).stream,
     faultTimeoutSeconds: c.faultTimeoutSeconds,

@@ -16,7 +16,13 @@ import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.
 import { AuthorityKeeper } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
 import { checkClientWrites } from "./clientSignatures.js";
-import type { FederationDependencies, FederationOptions, FederationStatus } from "./federationTypes.js";
+import { EcRateSchedule, type ScheduledRate } from "./ecRate.js";
+import type {
+  FederationDependencies,
+  FederationOptions,
+  FederationStatus,
+  ScheduledChanges,
+} from "./federationTypes.js";
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
 import { Proposer } from "./proposer.js";
@@ -69,6 +75,8 @@ export class Federation {
   private authorities: AuthoritySet;
   /** the authority set's file beside the saved blocks */
   private readonly keeper: AuthorityKeeper;
+  /** the announced entry-credit rates, kept beside the saved blocks (ecRate.ts) */
+  private readonly rates: EcRateSchedule;
   private readonly proposer: Proposer;
   private readonly intake: WriteIntake;
   /** the federation's rules over the open height (made at start, over the loaded authority set) */
@@ -120,6 +128,9 @@ export class Federation {
       { ledger: deps.ledger, logger: deps.logger },
     );
     if (options.role === "federated" && deps.archive !== undefined) this.openRecords = [];
+    this.rates = new EcRateSchedule(options.ecRateFile === undefined ? {} : { file: options.ecRateFile }, {
+      logger: deps.logger,
+    });
     this.intake = new WriteIntake(deps.log, options.nodeName, () =>
       this.machine?.forked === true ? "this node's blocks differ from the signed majority: writes refused" : undefined,
     );
@@ -129,9 +140,19 @@ export class Federation {
   async start(): Promise<void> {
     const open = this.deps.ledger.openBlock();
     this.authorities = this.keeper.load(open.height);
+    this.rates.load(this.deps.ledger.savedLogSequence(), open.height - 1);
     this.machine = new HeightMachine(
-      { networkId: this.options.networkId, skeletonKey: this.options.skeletonKey },
-      { ledger: this.deps.ledger, authorities: this.authorities, events: this.machineEvents() },
+      {
+        networkId: this.options.networkId,
+        skeletonKey: this.options.skeletonKey,
+        ...(this.options.rateAuthority === undefined ? {} : { rateAuthority: this.options.rateAuthority }),
+      },
+      {
+        ledger: this.deps.ledger,
+        authorities: this.authorities,
+        rates: this.rates,
+        events: this.machineEvents(),
+      },
     );
     this.appliedSeq = this.deps.ledger.savedLogSequence();
     this.receivedSeq = this.appliedSeq;
@@ -308,8 +329,20 @@ export class Federation {
    * the rules skipped it (heightMachine.ts: the height, the order, the majority), with the rules' reason.
    */
   async submitOperatorRecord(rec: OperatorRecord): Promise<void> {
-    const what = rec.kind === "addServer" ? "add server" : rec.kind === "rotateKey" ? "rotate key" : rec.change;
-    if (rec.kind === "rotateKey") {
+    const what =
+      rec.kind === "addServer"
+        ? "add server"
+        : rec.kind === "rotateKey"
+          ? "rotate key"
+          : rec.kind === "setEcRate"
+            ? "set entry-credit rate"
+            : rec.change;
+    if (rec.kind === "setEcRate") {
+      if (this.options.rateAuthority === undefined)
+        throw new LedgerError({ code: "INVALID", info: `${what}: this network names no entry-credit rate authority` });
+      if (!verifyRecord(rec, this.options.networkId, this.options.rateAuthority))
+        throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the rate authority's` });
+    } else if (rec.kind === "rotateKey") {
       const hs = this.machine.height;
       const now = [...hs.authorities.federated, ...hs.authorities.audit].find((a) =>
         bytesEqual(a.identity, rec.identity),
@@ -320,7 +353,15 @@ export class Federation {
         throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the identity's key in force` });
     } else if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
       throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the network's skeleton key's` });
-    const { seq } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
+    const appliedBefore = this.appliedSeq;
+    const { seq, duplicate } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
+    // the same bytes already stored, and applied before this call began (a follower names a record by its bytes,
+    // so the log kept one copy): a replay, not this call's own retry, whose copy came after it began
+    if (duplicate && seq <= appliedBefore)
+      throw new LedgerError({
+        code: "INVALID",
+        info: `${what}: replay: the same record is already in the log (sequence ${seq})`,
+      });
     await new Promise<void>((resolve) => {
       const check = (): void => {
         if (this.appliedSeq >= seq || this.stopped) resolve();
@@ -398,7 +439,10 @@ export class Federation {
     const writes = checked.writes === undefined ? undefined : await checked.writes;
     this.openRecords?.push({ seq: r.seq, data: r.data });
     // the set is signed with the key the chain names for this server at the set's height (a rotation switches it)
-    const publisher = this.synced ? this.mySeedFor(this.machine.height.authorities.federated) : undefined;
+    const publisher =
+      this.synced && this.proposer.signsAt(this.machine.height.height)
+        ? this.mySeedFor(this.machine.height.authorities.federated)
+        : undefined;
     let closed = false;
     if (checked.rec !== undefined) {
       const applied = this.machine.apply(checked.rec, r.seq, writes);
@@ -538,6 +582,62 @@ export class Federation {
    */
   faultView(): Map<string, { online: boolean; replace: string | undefined }> {
     return this.proposer.faultView(this.machine.height);
+  }
+
+  /**
+   * The entry-credit rate of the open block and the changes announced after it (entry-credit-rate,
+   * predictive-fer, the panel): `announced` is the next change's rate, or the rate in force when none.
+   */
+  ecRates(): { inForce: bigint; announced: bigint; scheduled: ScheduledRate[] } {
+    // (asked before start too: the API listens first)
+    const open = this.machine?.height.height ?? this.deps.ledger.openBlock().height;
+    const scheduled = this.rates.scheduled().filter((s) => s.activationHeight > open);
+    const inForce = this.deps.ledger.entryCreditRate?.() ?? 0n;
+    return { inForce, announced: scheduled[0]?.rate ?? inForce, scheduled: [...scheduled] };
+  }
+
+  /**
+   * Brain swap on a running server (a reloaded [App] IdentityActivationHeight / IdentityStopHeight): it signs
+   * for its identity only at heights of the window. Logged, with the open height.
+   */
+  signingWindow(): { fromHeight: number; untilHeight: number } {
+    return this.proposer.signingWindow();
+  }
+
+  setSigningWindow(w: { fromHeight: number; untilHeight: number }): void {
+    this.proposer.setSigningWindow(w);
+    this.deps.logger.warn("signing window changed (brain swap)", {
+      fromHeight: w.fromHeight,
+      untilHeight: w.untilHeight,
+      openHeight: this.machine?.height.height,
+    });
+  }
+
+  /**
+   * What the chain has scheduled and not yet in force (the panel): role changes and keys recorded in saved
+   * admin blocks, with their activation heights; the announced entry-credit rates; this node's signing window.
+   */
+  scheduledChanges(): ScheduledChanges {
+    const name = { 5: "federated", 6: "audit", 7: "removed", 8: "key" } as const;
+    return {
+      openHeight: this.machine?.height.height ?? this.deps.ledger.openBlock().height,
+      authority: this.authorities.pendingChanges().map((c) => ({
+        height: c.height,
+        change: name[c.type],
+        identity: toHex(c.identity),
+        ...(c.type === 0x08 ? { publicKey: toHex(c.publicKey) } : {}),
+      })),
+      rates: this.ecRates().scheduled.map((r) => ({ height: r.activationHeight, rate: r.rate.toString() })),
+      signingWindow: this.signingWindow(),
+    };
+  }
+
+  /** The signing key the open height's authority set names for an identity (undefined: not an authority). */
+  keyInForce(identity: Uint8Array): Uint8Array | undefined {
+    const hs = this.machine?.height;
+    if (hs === undefined) return undefined;
+    return [...hs.authorities.federated, ...hs.authorities.audit].find((a) => bytesEqual(a.identity, identity))
+      ?.publicKey;
   }
 
   /** The authority set of the open height (federated-servers, audit-servers, authorities). */

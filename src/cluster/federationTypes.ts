@@ -35,6 +35,13 @@ export interface FederatedLedger {
   applyFromLog(msg: LogMessage, close?: { adminEntries: AdminEntry[]; logSequence: number }): void;
   /** resolves when the last closed block is saved */
   closeSaved(): Promise<void>;
+  /**
+   * The open block (no write in it yet) pays `rate` base units per entry credit and its asset block carries
+   * it (an announced rate change, ecRate.ts); optional: a ledger without it keeps the genesis rate.
+   */
+  setOpenExchangeRate?(rate: bigint): void;
+  /** base units per entry credit the open block pays (views) */
+  entryCreditRate?(): bigint;
 }
 
 /** The replicated log as the federation uses it (JetStreamLog implements it). */
@@ -82,6 +89,15 @@ export interface FederationOptions {
    * the admin blocks saved after it. Absent: rebuilt from every saved admin block at start.
    */
   authorityFile?: string;
+  /**
+   * brain swap: the heights at which this server signs for its identity — from `fromHeight` (0: always)
+   * until before `untilHeight` (0: never stops); changed while running with Federation.setSigningWindow
+   */
+  signingWindow?: { fromHeight: number; untilHeight: number };
+  /** public key of the network's entry-credit rate authority (setEcRate records); absent: none is accepted */
+  rateAuthority?: Uint8Array;
+  /** file that keeps the announced entry-credit rates beside the saved blocks (ecRate.ts); absent: memory only */
+  ecRateFile?: string;
 }
 
 export interface FederationDependencies {
@@ -161,6 +177,22 @@ export interface FederationStatus {
   badSignatureWrites: number;
   /** fault votes of the open height: `${round}/${faulted}/${candidate}` → voters (hex) */
   faultVotes: Record<string, string[]>;
+}
+
+/** What the chain has scheduled and not yet in force (Federation.scheduledChanges; the panel shows it). */
+export interface ScheduledChanges {
+  openHeight: number;
+  /** recorded in saved admin blocks, in force from `height`: 05 federated, 06 audit, 07 removed, 08 key */
+  authority: {
+    height: number;
+    change: "federated" | "audit" | "removed" | "key";
+    identity: string;
+    publicKey?: string;
+  }[];
+  /** announced entry-credit rates (base units per entry credit, decimal) from `height` */
+  rates: { height: number; rate: string }[];
+  /** the heights at which this node signs for its identity (brain swap; 0, 0: always) */
+  signingWindow: { fromHeight: number; untilHeight: number };
 }
 
 /** The verdict of one applied client write: undefined = accepted. */

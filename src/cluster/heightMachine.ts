@@ -34,6 +34,7 @@ import { ProtocolError } from "../protocol/errors.js";
 import { type Authority, type AuthoritySet, type AuthorityView, authorityView } from "./authorities.js";
 import type { CheckedWrite } from "./clientSignatures.js";
 import { majority, orderedSignatureEntries, verifyDirectoryBlockSignature } from "./dbSig.js";
+import { type EcRateSchedule, setEcRateRefusal } from "./ecRate.js";
 import { newElectionState, tallyFaultVote } from "./election.js";
 import type { FederatedLedger, HeightState, WriteResult } from "./federationTypes.js";
 import { type ClusterRecord, verifyRecord } from "./records.js";
@@ -67,12 +68,16 @@ export interface HeightMachineOptions {
   networkId: number;
   /** public key that signs addServer records (the network's skeleton key) */
   skeletonKey: Uint8Array;
+  /** public key that signs setEcRate records (the network's rate authority); absent: every one is refused */
+  rateAuthority?: Uint8Array;
 }
 
 export interface HeightMachineDependencies {
   ledger: FederatedLedger;
   /** the authority set folded through the last saved admin block; the machine folds in each close */
   authorities: AuthoritySet;
+  /** the announced entry-credit rates (ecRate.ts); absent: setEcRate records are refused */
+  rates?: EcRateSchedule;
   events?: HeightEvents;
 }
 
@@ -143,6 +148,8 @@ export class HeightMachine {
         // ones signing its directory block); changes no block
         if (rec.height === this.hs.height - 1) this.deps.events?.snapshotSigned?.(rec, this.hs.authorities.federated);
         return { closed: false };
+      case "setEcRate":
+        return this.refusal(rec.kind, this.applySetEcRate(rec, seq));
     }
   }
 
@@ -426,6 +433,21 @@ export class HeightMachine {
     return undefined;
   }
 
+  /** A new entry-credit rate from the record's height on (ecRate.ts). Returns why it was refused, or undefined. */
+  private applySetEcRate(rec: Extract<ClusterRecord, { kind: "setEcRate" }>, seq: number): string | undefined {
+    const rates = this.deps.rates;
+    if (rates === undefined) return "this node keeps no entry-credit rate schedule";
+    const why = setEcRateRefusal(rec, {
+      openHeight: this.hs.height,
+      networkId: this.options.networkId,
+      authority: this.options.rateAuthority,
+      pending: rates.scheduled(),
+      maxLead: MAX_ACTIVATION_LEAD,
+    });
+    if (why === undefined) rates.add(rec, seq);
+    return why;
+  }
+
   private applyHeartbeat(rec: Extract<ClusterRecord, { kind: "heartbeat" }>): void {
     const hs = this.hs;
     const a = hs.authorities.audit.find((x) => bytesEqual(x.identity, rec.identity));
@@ -468,9 +490,16 @@ export class HeightMachine {
     // Stryker disable next-line StringLiteral: only TypeScript's narrowing; an entry of an unknown type is no 05
     for (const e of this.deps.ledger.adminEntries(height - 1))
       if (!("forwardCompatible" in e) && e.type === 0x05 && e.dbHeight === height) graced.add(toHex(e.identityChainId));
+    // a server promoted by an authorityChange record at a height named in an earlier block has the same grace
+    // (docs/cluster.md §1.7): every server federated at `height` that was not at `height − 1`
+    const before = height > 1 ? this.deps.authorities.projected(height - 1).federated : undefined;
+    const authorities = this.deps.authorities.at(height);
+    if (before !== undefined)
+      for (const a of authorities.federated)
+        if (!before.some((b) => bytesEqual(b.identity, a.identity))) graced.add(toHex(a.identity));
     this.hs = {
       height,
-      authorities: this.deps.authorities.at(height),
+      authorities,
       startFixed: height > 1,
       boundaryVotes: new Map(),
       sigs: new Map(),
@@ -483,6 +512,9 @@ export class HeightMachine {
       alive: new Set(),
       graced,
     };
+    // a rate announced for this height: the open block (empty yet) pays it and its asset block carries it
+    const rate = this.deps.rates?.openAt(height);
+    if (rate !== undefined) this.deps.ledger.setOpenExchangeRate?.(rate);
     this.deps.events?.heightOpened?.(this.hs);
   }
 

@@ -12,6 +12,16 @@ import { faultRound, roundCandidate } from "./election.js";
 import type { FederationDependencies, FederationOptions, HeightState } from "./federationTypes.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "./records.js";
 
+/**
+ * True when a server whose signing window is `w` signs for its identity at `height` (brain swap, docs/cluster.md
+ * "Maintenance without downtime"): machine A stops at h (untilHeight h), machine B starts at h (fromHeight h),
+ * so at every height exactly one of them signs and no height is signed twice.
+ */
+export function signsAt(w: { fromHeight: number; untilHeight: number } | undefined, height: number): boolean {
+  if (w === undefined) return true;
+  return height >= w.fromHeight && (w.untilHeight === 0 || height < w.untilHeight);
+}
+
 /** A proposal not applied after this long is sent again (same id: a stored one is not stored twice), ms. */
 const REPROPOSE_MS = 2_000;
 
@@ -29,6 +39,8 @@ export class Proposer {
   private readonly lastSigned = new Map<string, number>();
   /** the federated servers (hex) of the height opened before the open one */
   private federatedBefore = new Set<string>();
+  /** the heights at which this server signs for its identity (brain swap) */
+  private window: { fromHeight: number; untilHeight: number } | undefined;
 
   constructor(
     private readonly options: FederationOptions,
@@ -44,6 +56,22 @@ export class Proposer {
     }
     this.faultTimeoutMs = (options.faultTimeoutSeconds ?? 120) * 1000;
     this.roundTimeoutMs = (options.roundTimeoutSeconds ?? 30) * 1000;
+    this.window = options.signingWindow;
+  }
+
+  /** A new signing window (a reloaded configuration: a brain swap scheduled on a running server). */
+  setSigningWindow(w: { fromHeight: number; untilHeight: number }): void {
+    this.window = { ...w };
+  }
+
+  /** The signing window in force (0, 0: always). */
+  signingWindow(): { fromHeight: number; untilHeight: number } {
+    return { ...(this.window ?? { fromHeight: 0, untilHeight: 0 }) };
+  }
+
+  /** True when this server signs for its identity at `height`. */
+  signsAt(height: number): boolean {
+    return signsAt(this.window, height);
   }
 
   // ── observations, reported by apply ──
@@ -68,6 +96,8 @@ export class Proposer {
   /** As a federated (or audit) server of the open height: propose what is due. */
   propose(hs: HeightState): void {
     if (this.options.role === "follower") return;
+    // brain swap: outside its window the other machine signs for this identity; never both at one height
+    if (!signsAt(this.window, hs.height)) return;
     const me = this.options.identity!;
     const now = this.now();
     const net = this.options.networkId;

@@ -14,6 +14,7 @@
  * | 8 authorityChange | change u8 (1 promote, 2 demote, 3 remove) ‖ identity 32 ‖ activation height u32 | an operator's tool | the network's skeleton key |
  * | 9 rotateKey | identity 32 ‖ newKey 32 ‖ activation height u32 | the server's operator | the identity's key in force |
  * | 10 snapshotSignature | height u32 ‖ snapshot sha256 32 ‖ directory block keyMR 32 ‖ signer 32 | federated servers | signer |
+ * | 11 setEcRate | rate u64 (base units per entry credit) ‖ activation height u32 | the rate authority's tool | the network's rate authority key |
  *
  * A signed record ends with a 64-byte ed25519 signature over DOMAIN ‖ networkId u32 ‖ the record's bytes
  * before the signature, so a record of one network or kind can never pass as another's.
@@ -33,6 +34,7 @@ export const RecordKind = {
   authorityChange: 8,
   rotateKey: 9,
   snapshotSignature: 10,
+  setEcRate: 11,
 } as const;
 
 /** Change byte of an authorityChange record (admin entry 05 = promote, 06 = demote, 07 = remove). */
@@ -98,6 +100,14 @@ export type ClusterRecord =
       keyMR: Uint8Array;
       signer: Uint8Array;
       signature: Uint8Array;
+    }
+  | {
+      kind: "setEcRate";
+      /** base units of the asset per entry credit, from `activationHeight` on (> 0) */
+      rate: bigint;
+      /** the first block whose asset block carries, and whose writes pay, `rate` */
+      activationHeight: number;
+      signature: Uint8Array;
     };
 
 /** The subject suffix of a record kind (`ledger.<net>.<suffix>`). */
@@ -106,11 +116,14 @@ export function recordSubject(kind: ClusterRecord["kind"]): string {
 }
 
 /** The record kinds an operator's tool signs and any node (or a follower, forwarding) may append. */
-export type OperatorRecord = Extract<ClusterRecord, { kind: "addServer" | "authorityChange" | "rotateKey" }>;
+export type OperatorRecord = Extract<
+  ClusterRecord,
+  { kind: "addServer" | "authorityChange" | "rotateKey" | "setEcRate" }
+>;
 
 /** True for the kinds of OperatorRecord. */
 export function isOperatorRecord(r: ClusterRecord): r is OperatorRecord {
-  return r.kind === "addServer" || r.kind === "authorityChange" || r.kind === "rotateKey";
+  return r.kind === "addServer" || r.kind === "authorityChange" || r.kind === "rotateKey" || r.kind === "setEcRate";
 }
 
 function check(b: Uint8Array, n: number, field: string): Uint8Array {
@@ -196,6 +209,8 @@ function unsignedBytes(r: ClusterRecord): Uint8Array {
         .bytes(check(r.keyMR, 32, "keyMR"))
         .bytes(check(r.signer, 32, "signer"))
         .finish();
+    case "setEcRate":
+      return w.u8(RecordKind.setEcRate).u64(r.rate).u32(r.activationHeight).finish();
   }
 }
 
@@ -298,6 +313,11 @@ export function decodeRecord(bytes: Uint8Array): ClusterRecord {
       const snapshotHash = hash("hash");
       const keyMR = hash("keyMR");
       return { kind: "snapshotSignature", height, hash: snapshotHash, keyMR, signer: hash("signer"), signature: sig() };
+    }
+    case RecordKind.setEcRate: {
+      const rate = r.u64("rate");
+      const activationHeight = r.u32("activationHeight");
+      return { kind: "setEcRate", rate, activationHeight, signature: sig() };
     }
     default:
       throw new ProtocolError("BAD_VALUE", "clusterRecord.kind", `unknown kind ${kind}`);

@@ -71,6 +71,7 @@ const FORWARDABLE = new Set([
   recordSubject("addServer"),
   recordSubject("authorityChange"),
   recordSubject("rotateKey"),
+  recordSubject("setEcRate"),
 ]);
 
 /** A forwarded record the server would not append: bad bytes, a signature that does not verify, not forwardable. */
@@ -188,6 +189,8 @@ export interface ForwardedWriteServerOptions {
   networkId: number;
   /** the network's skeleton key: an add-server record must be signed by it */
   skeletonKey: Uint8Array;
+  /** the network's entry-credit rate authority: a set-ec-rate record must be signed by it (absent: refused) */
+  rateAuthority?: Uint8Array;
 }
 
 export interface ForwardedWriteServerDependencies {
@@ -201,6 +204,11 @@ export interface ForwardedWriteServerDependencies {
     info(msg: string, fields?: Record<string, unknown>): void;
     warn(msg: string, fields?: Record<string, unknown>): void;
   };
+  /**
+   * the signing key this server's chain has in force for an identity at its open height (the federation's
+   * authority view); absent: a forwarded rotation is checked only when it is applied
+   */
+  keyInForce?: (identity: Uint8Array) => Uint8Array | undefined;
 }
 
 /**
@@ -282,8 +290,26 @@ export class ForwardedWriteServer {
         throw new RecordCheckError(`${rec.change}: the signature is not the network's skeleton key's`);
       return recordSubject("authorityChange");
     }
-    // a rotation's key is the identity's in force: checked when it is applied (heightMachine.ts), like a dbSig
-    if (rec.kind === "rotateKey") return recordSubject("rotateKey");
+    // a rotation is signed by the identity's key in force: checked here against this server's open height (the
+    // rules check it again at apply, heightMachine.ts, where the log's order decides)
+    if (rec.kind === "rotateKey") {
+      const lookup = this.deps.keyInForce;
+      if (lookup !== undefined) {
+        const key = lookup(rec.identity);
+        if (key === undefined) throw new RecordCheckError("rotate key: the identity is not an authority with a key");
+        if (!verifyRecord(rec, this.options.networkId, key))
+          throw new RecordCheckError("rotate key: the signature is not the identity's key in force");
+      }
+      return recordSubject("rotateKey");
+    }
+    if (rec.kind === "setEcRate") {
+      const authority = this.options.rateAuthority;
+      if (authority === undefined)
+        throw new RecordCheckError("set entry-credit rate: this network names no entry-credit rate authority");
+      if (!verifyRecord(rec, this.options.networkId, authority))
+        throw new RecordCheckError("set entry-credit rate: the signature is not the rate authority's");
+      return recordSubject("setEcRate");
+    }
     if (rec.kind !== "writes") throw new RecordCheckError(`a follower may not forward a ${rec.kind} record`);
     const checks: SignatureCheck[] = [];
     const owner: number[] = [];

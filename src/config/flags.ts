@@ -71,6 +71,10 @@ export interface FlagValues {
   faultTimeoutSeconds?: number;
   /** seconds */
   roundTimeoutSeconds?: number;
+  /** brain swap: first height this server signs for its identity */
+  identityActivationHeight?: number;
+  /** brain swap: first height this server no longer signs for its identity */
+  identityStopHeight?: number;
   help?: boolean;
   version?: boolean;
 }
@@ -416,6 +420,18 @@ const SPECS: readonly FlagSpec[] = [
     arg: "SECONDS",
     shown: "120, or [Cluster] FaultTimeout",
     help: "seconds without a federated server's signature or end of minute before it is faulted",
+  }),
+  intFlag("identityActivationHeight", 0, 0xffffffff, {
+    names: ["identityactivationheight"],
+    arg: "HEIGHT",
+    shown: "0, or [App] IdentityActivationHeight",
+    help: "brain swap: sign for this server's identity from this height on (0 = always)",
+  }),
+  intFlag("identityStopHeight", 0, 0xffffffff, {
+    names: ["identitystopheight"],
+    arg: "HEIGHT",
+    shown: "0, or [App] IdentityStopHeight",
+    help: "brain swap: sign nothing for this server's identity from this height on (0 = never)",
   }),
   intFlag("roundTimeoutSeconds", 1, 86400, {
     names: ["roundtimeout"],

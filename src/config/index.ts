@@ -43,6 +43,7 @@ export const LIVE_KEYS: ReadonlySet<keyof NodeConfig> = new Set<keyof NodeConfig
   "corsDomains",
   "allowedHosts",
   "minFreeDiskMB",
+  "signingWindow",
 ]);
 
 /** Which NodeConfig settings each file field feeds. Fields not listed are informational (only `configuration`). */
@@ -72,6 +73,9 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.MaxBodyBytes": ["maxBodyBytes"],
   "App.MaxBatch": ["maxBatch"],
   "App.MinFreeDiskMB": ["minFreeDiskMB"],
+  "App.IdentityActivationHeight": ["signingWindow"],
+  "App.IdentityStopHeight": ["signingWindow"],
+  "App.LocalServerNextPrivKey": ["cluster"],
   "App.MetricsPort": ["metricsPort"],
   "App.VerifyThreads": ["verifyThreads"],
   "App.DropRate": ["dropRatePerMille"],
@@ -433,6 +437,10 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     maxBodyBytes: flags.maxBodyBytes ?? fileInt(raw, "App", "MaxBodyBytes")!,
     maxBatch: fileInt(raw, "App", "MaxBatch")!,
     minFreeDiskMB: flags.minFreeDiskMB ?? fileInt(raw, "App", "MinFreeDiskMB")!,
+    signingWindow: {
+      fromHeight: flags.identityActivationHeight ?? fileInt(raw, "App", "IdentityActivationHeight")!,
+      untilHeight: flags.identityStopHeight ?? fileInt(raw, "App", "IdentityStopHeight")!,
+    },
     metricsPort: flags.metricsPort ?? fileInt(raw, "App", "MetricsPort")!,
     allowedHosts: fileString(raw, "App", "AllowedHosts")
       .split(",")
@@ -492,6 +500,7 @@ function clusterConfig(
     identityChainId: fileString(raw, "App", "IdentityChainID").trim().toLowerCase(),
     serverPrivKey: fileString(raw, "App", "LocalServerPrivKey").trim().toLowerCase(),
     serverPublicKey: fileString(raw, "App", "LocalServerPublicKey").trim().toLowerCase(),
+    serverNextPrivKey: fileString(raw, "App", "LocalServerNextPrivKey").trim().toLowerCase(),
     natsUser: fileString(raw, "Cluster", "NatsUser").trim(),
     natsPassword: fileString(raw, "Cluster", "NatsPassword"),
     natsTls: undefined,
@@ -524,6 +533,11 @@ function clusterConfig(
       );
     if (!HEX64.test(out.serverPublicKey))
       throw fieldError("App.LocalServerPublicKey", "[App] LocalServerPublicKey: expected 64 hex characters");
+    if (out.serverNextPrivKey !== "" && !HEX64.test(out.serverNextPrivKey))
+      throw fieldError(
+        "App.LocalServerNextPrivKey",
+        "[App] LocalServerNextPrivKey: expected 64 hex characters (an ed25519 seed) or nothing",
+      );
     if (toHex(publicKeyFromSeed(fromHex(out.serverPrivKey))) !== out.serverPublicKey)
       throw fieldError(
         "App.LocalServerPublicKey",

@@ -71,6 +71,11 @@ export interface NodeConfig {
   maxBatch: number;
   /** MiB kept free on the data directory's disk: writes are refused below it (default 64, least 1) */
   minFreeDiskMB: number;
+  /**
+   * brain swap (docs/cluster.md "Maintenance without downtime"): the heights at which this server signs for its
+   * identity — from `fromHeight` (0: always) until before `untilHeight` (0: never stops); live on reload
+   */
+  signingWindow: { fromHeight: number; untilHeight: number };
   /** port of the separate /metrics + /health listener; 0 = none (both are on the API port anyway) */
   metricsPort: number;
   /** CORS allowed origins ("" = no CORS headers, "*" = any); also the only foreign Origins let in (rpc/requestOrigin.ts) */
@@ -136,6 +141,8 @@ export interface ClusterConfig {
   /** [App] LocalServerPrivKey (64 hex seed) and LocalServerPublicKey (64 hex) */
   serverPrivKey: string;
   serverPublicKey: string;
+  /** [App] LocalServerNextPrivKey (64 hex seed; "" = none): the key of a scheduled rotation */
+  serverNextPrivKey: string;
   /** [Cluster] NatsUser / NatsPassword ("" = none) */
   natsUser: string;
   natsPassword: string;

@@ -16,6 +16,7 @@ export const REDACTED = "<redacted>";
 /** Fields of spec §4.2.1 whose value is secret. */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   "App.LocalServerPrivKey",
+  "App.LocalServerNextPrivKey",
   "App.NodeRpcPass",
   "Walletd.WalletRpcPass",
 ]);

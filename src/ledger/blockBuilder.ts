@@ -302,7 +302,7 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   const asset = buildAssetBlock({
     prevKeyMR: tip.assetKeyMR,
     prevLedgerKeyMR: tip.assetLedgerKeyMR,
-    exchangeRate: tip.exchangeRate,
+    exchangeRate: pl.exchangeRate ?? tip.exchangeRate,
     dbHeight: height,
     headerExpansion: new Uint8Array(0),
     periods,

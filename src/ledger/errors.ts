@@ -19,7 +19,13 @@ export type LedgerErrorType =
   | { code: "DUPLICATE_ENTRY"; entryHash: string }
   | { code: "DUPLICATE_TRANSACTION"; txId: string }
   | { code: "ASSET_BALANCE_LOW"; address: string; need: bigint; have: bigint }
-  | { code: "INSUFFICIENT_FEE"; need: bigint; have: bigint }
+  | {
+      code: "INSUFFICIENT_FEE";
+      need: bigint;
+      have: bigint;
+      /** when the fee pays the previous block's rate, not the one in force (a rate change): both, base units per EC */
+      rates?: { inForce: bigint; previous: bigint };
+    }
   /** a bound of the holding queue (holdingPolicy.ts): its limit, and what was held (reveals or bytes) */
   | { code: "HOLDING_QUEUE_FULL"; bound: HoldingBound; limit: number; held: number }
   | { code: "NOT_PRODUCING"; info: string } // e.g. MAIN/TEST standalone

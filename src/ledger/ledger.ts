@@ -223,7 +223,11 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       this.assertWritable();
       const timeMs = this.now();
       checkTimestamp("transaction", tx.milliTimestamp, timeMs);
-      checkTransactionShape(tx, this.state.tip.exchangeRate);
+      checkTransactionShape(
+        tx,
+        this.state.pl.exchangeRate ?? this.state.tip.exchangeRate,
+        this.state.formerExchangeRate ?? this.state.tip.exchangeRate,
+      );
       let checks: ReturnType<typeof transactionSignatureChecks>;
       try {
         checks = transactionSignatureChecks(tx);
@@ -553,6 +557,21 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   isBooted(): boolean {
     return this.booted;
+  }
+
+  /**
+   * A cluster's rate change starts at the open block (cluster/ecRate.ts): it pays `rate` base units per entry
+   * credit and its asset block carries it. Only before the block's first write (the federation calls it as
+   * the height opens), so no write of one block paid another rate than its neighbours.
+   */
+  setOpenExchangeRate(rate: bigint): void {
+    const pl = this.state.pl;
+    if (pl.commits.length > 0 || pl.reveals.length > 0 || pl.transactions.length > 0)
+      throw new LedgerError({ code: "INVALID", info: `block ${pl.height} has writes: its rate cannot change now` });
+    if (rate <= 0n) throw new LedgerError({ code: "INVALID", info: `entry-credit rate ${rate}: must be above 0` });
+    const current = pl.exchangeRate ?? this.state.tip.exchangeRate;
+    if (rate !== current) this.state.formerExchangeRate = current;
+    pl.exchangeRate = rate;
   }
 
   /** Why writes are refused (a storage failure being recovered from), or undefined while they are taken. */

@@ -109,6 +109,11 @@ export class ProcessList {
   readonly arena = new ByteArena();
   /** journal sequences of this height, in log order */
   readonly journalSeqs: number[] = [];
+  /**
+   * base units per entry credit this block pays when a rate change starts at it (a cluster's announced rate,
+   * cluster/ecRate.ts); undefined: the previous block's rate (`openRate`)
+   */
+  exchangeRate: bigint | undefined = undefined;
   /** sequence of the next journal record of this height (sequences restart at 0 for each height) */
   nextSeq = 0;
 
@@ -229,4 +234,9 @@ export class ProcessList {
     this.minute++;
     this.minuteStartMs = timeMs;
   }
+}
+
+/** The rate the open block pays, base units per entry credit: its own when a change starts at it, else the tip's. */
+export function openRate(pl: Pick<ProcessList, "exchangeRate">, tip: { exchangeRate: bigint }): bigint {
+  return pl.exchangeRate ?? tip.exchangeRate;
 }

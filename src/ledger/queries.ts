@@ -105,7 +105,7 @@ export class LedgerQueries implements LedgerReads {
   }
 
   entryCreditRate(): bigint {
-    return this.view.tip.exchangeRate;
+    return this.view.pl.exchangeRate ?? this.view.tip.exchangeRate;
   }
 
   // ───────────────────────────── blocks ─────────────────────────────
@@ -431,7 +431,7 @@ export class LedgerQueries implements LedgerReads {
 
   pendingTransactions(rcdHash?: Uint8Array): PendingTransaction[] {
     const { pl, tip } = this.view;
-    const rate = tip.exchangeRate;
+    const rate = pl.exchangeRate ?? tip.exchangeRate;
     const out: PendingTransaction[] = [];
     if (rcdHash === undefined) {
       // The reference lists the open block's coinbase first (api-behavior §9.1).

@@ -206,8 +206,8 @@ function acceptReveal(s: LedgerState, raw: Uint8Array, hash: Uint8Array, paid: P
 /** An asset transaction: shape and fee, not repeated, every input covered by its address's balance. */
 export function applyTransaction(s: LedgerState, tx: Transaction, timeMs: number): void {
   checkTimestamp("transaction", tx.milliTimestamp, timeMs);
-  const rate = s.tip.exchangeRate;
-  checkTransactionShape(tx, rate);
+  const rate = s.pl.exchangeRate ?? s.tip.exchangeRate;
+  checkTransactionShape(tx, rate, s.formerExchangeRate ?? s.tip.exchangeRate);
   const txId = transactionId(tx);
   if (s.pl.transactionsByHash.has(toHex(txId)) || s.saved.transactionLocation(txId) !== undefined)
     throw new LedgerError({ code: "DUPLICATE_TRANSACTION", txId: toHex(txId) });
@@ -294,7 +294,7 @@ export function checkTimestamp(what: string, timestampMs: number, nowMs: number)
  * Stateless transaction rules at `rate` base units per EC: structure (validateTransaction without the
  * fee) → INVALID naming the rule; then inputs ≥ outputs + EC outputs + fee → INSUFFICIENT_FEE.
  */
-export function checkTransactionShape(tx: Transaction, rate: bigint): void {
+export function checkTransactionShape(tx: Transaction, rate: bigint, previousRate: bigint = rate): void {
   try {
     validateTransaction(tx, 0n);
   } catch (e) {
@@ -303,7 +303,16 @@ export function checkTransactionShape(tx: Transaction, rate: bigint): void {
   const sum = (l: readonly { amount: bigint }[]): bigint => l.reduce((a, io) => a + io.amount, 0n);
   const surplus = sum(tx.inputs) - sum(tx.outputs) - sum(tx.ecOutputs);
   const fee = BigInt(transactionFeeEC(tx)) * rate;
-  if (surplus < fee) throw new LedgerError({ code: "INSUFFICIENT_FEE", need: fee, have: surplus });
+  if (surplus >= fee) return;
+  // priced at the rate the previous block paid, after a change (cluster/ecRate.ts): say so, naming both rates
+  if (previousRate !== rate && surplus >= BigInt(transactionFeeEC(tx)) * previousRate)
+    throw new LedgerError({
+      code: "INSUFFICIENT_FEE",
+      need: fee,
+      have: surplus,
+      rates: { inForce: rate, previous: previousRate },
+    });
+  throw new LedgerError({ code: "INSUFFICIENT_FEE", need: fee, have: surplus });
 }
 
 /** An entry's bytes decoded; a malformed entry is INVALID. */

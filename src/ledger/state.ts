@@ -65,6 +65,11 @@ export interface LedgerState {
   /** the saved blocks: the block being saved first, then the store */
   readonly saved: SavedState;
   readonly counters: LedgerCounters;
+  /**
+   * the rate in force before the last rate change this process applied (cluster/ecRate.ts), base units per
+   * entry credit: a fee priced at it is refused naming both rates; undefined before any change (or a restart)
+   */
+  formerExchangeRate?: bigint;
 }
 
 /**

@@ -42,6 +42,8 @@ export interface PanelApiDependencies {
   apiPort(): number;
   /** federated and audit servers with Online, as the debug methods report them (a cluster's, or this node) */
   servers(): { federated: ServerRow[]; audit: ServerRow[] };
+  /** a cluster node's scheduled changes (role changes, keys, rates, its signing window); absent on a single node */
+  scheduled?(): unknown;
 }
 
 /** One server of `federated-servers` / `audit-servers`. */
@@ -112,6 +114,7 @@ export class PanelApi {
       processlist: { entries: open.length, transactions: ledger.pendingTransactions().length },
       storage: { ...storage, reservebytes: config.minFreeDiskMB * 2 ** 20 },
       ...servers(this.deps.servers()),
+      ...(this.deps.scheduled === undefined ? {} : { scheduled: this.deps.scheduled() }),
       counters: stats,
     };
   }

@@ -63,6 +63,7 @@ const WEB_MODULES = [
   "addressPage",
   "searchPages",
   "settings",
+  "scheduled",
   "receipt",
   "chart",
 ] as const;
@@ -148,6 +149,7 @@ export class ControlPanel {
           federated: federatedServers(undefined, deps.rpc).FederatedServers,
           audit: auditServers(undefined, deps.rpc).AuditServers,
         }),
+        scheduled: () => deps.rpc.cluster?.scheduledChanges?.(),
       },
     );
     this.loadFiles();

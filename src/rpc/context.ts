@@ -5,6 +5,7 @@
 import type { BlockAnchor } from "../anchor/index.js";
 import type { AuthorityView } from "../cluster/authorities.js";
 import type { FederationStatus } from "../cluster/federation.js";
+import type { ScheduledChanges } from "../cluster/federationTypes.js";
 import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js";
@@ -48,8 +49,14 @@ export interface ClusterPort {
   /** per federated server (hex): online, and the audit server this node would vote to replace it with */
   faultView(): Map<string, { online: boolean; replace: string | undefined }>;
   submitAddServer(rec: Extract<ClusterRecord, { kind: "addServer" }>): Promise<void>;
-  /** an operator's record (authorityChange 0x17, rotateKey 0x18): appended, applied, refusal thrown */
-  submitOperatorRecord(rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" }>): Promise<void>;
+  /** an operator's record (authorityChange 0x17, rotateKey 0x18, setEcRate 0x19): appended, applied, refusal thrown */
+  submitOperatorRecord(
+    rec: Extract<ClusterRecord, { kind: "authorityChange" | "rotateKey" | "setEcRate" }>,
+  ): Promise<void>;
+  /** what the chain has scheduled and not yet in force (the panel) */
+  scheduledChanges?(): ScheduledChanges;
+  /** the entry-credit rate in force, the next announced one (or the one in force), and every announced change */
+  ecRates?(): { inForce: bigint; announced: bigint; scheduled: { activationHeight: number; rate: bigint }[] };
 }
 
 /** The HTTP request being answered (server.ts sets it per request). */

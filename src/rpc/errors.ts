@@ -147,7 +147,10 @@ function ledgerRejection(type: LedgerErrorType): string {
     case "ASSET_BALANCE_LOW":
       return `balance of ${type.address} is ${type.have} base units, the transaction spends ${type.need}`;
     case "INSUFFICIENT_FEE":
-      return `fee paid is ${type.have} base units, at least ${type.need} base units are needed`;
+      return type.rates === undefined
+        ? `fee paid is ${type.have} base units, at least ${type.need} base units are needed`
+        : `fee paid is ${type.have} base units, priced at the previous entry-credit rate of ${type.rates.previous} ` +
+            `base units per entry credit; the rate in force is ${type.rates.inForce}: at least ${type.need} base units are needed`;
     case "INVALID":
       return type.info;
     case "REPEATED_COMMIT":

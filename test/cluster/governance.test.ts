@@ -6,15 +6,22 @@
  * that would break the majority refused with their reason. Checked: 08 and 06 in the admin block with their
  * DBHeights, every node's `federated-servers`/`audit-servers` after, byte-identical blocks, every admin block
  * majority-signed by the servers federated at its height with the key in force at its height (fed1: the old
- * key before H, the new one from H), and every acknowledged write in a saved block.
- * Runtime: ~90 s on a loaded 2-core machine.
+ * key before H, the new one from H), and every acknowledged write in a saved block. Then, on the same devnet,
+ * an entry-credit rate change (`ledgerd-cluster set-ec-rate` through the follower): predictive-fer before the
+ * height, entry-credit-rate and the asset blocks' ExchRate from it on every node, a transaction priced at the
+ * old rate refused naming both rates, the refused variants (wrong key, rate 0, past height, replay).
+ * Runtime: ~80–120 s on a loaded 2-core machine (77 s measured).
  */
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { RpcError } from "../../src/client/errors.js";
+import { toHex } from "../../src/protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
+import { networkId } from "../../src/protocol/network.js";
 import { main as clusterTool, newIdentity } from "../../tools/cluster/commands.js";
+import { LOCAL_RATE_AUTHORITY_SEED_HEX, setEcRateMessage } from "../../tools/cluster/maintenance.js";
 import type { LedgerdNode } from "../../tools/devnet/ledgerdNode.js";
 import { sleep } from "../../tools/devnet/process.js";
 import { ClusterWriter } from "../support/clusterWriter.js";
@@ -30,6 +37,8 @@ import {
   type TestDevnet,
   waitSavedHeight,
 } from "../support/testDevnet.js";
+import { waitUntil } from "../support/waitFor.js";
+import { assetKey, LOCAL_RATE, payment } from "../unit/ledger/harness.js";
 
 const BLOCK_SECONDS = 2;
 /** Long enough that fed1's restart (a few seconds) is no fault; the chain never needs a vote here. */
@@ -165,5 +174,106 @@ describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { 
     t.diagnostic(
       `rotation at ${rotatedAt}, demotion at ${rotatedAt + 4}, compared 1..${to}; fed1 signed ${fed1Signed.before} blocks with the old key, ${fed1Signed.after} with the new; ${writer.summary()}; longest gap between acknowledged writes ${gapMs} ms`,
     );
+  });
+  test("an entry-credit rate change through the follower: announced, in force at its height on every node, old prices refused", async (t) => {
+    const follower = node("follower0");
+    const nodes = net.devnet.nodes;
+    const rates = async () =>
+      Promise.all(
+        nodes.map(async (n) => ({
+          rate: Number((await n.client.call<{ rate: number }>("entry-credit-rate", {})).rate),
+          fer: Number((await n.client.call<{ PredictiveFER: number }>("predictive-fer", {}, "debug")).PredictiveFER),
+        })),
+      );
+    const NEW_RATE = 2 * Number(LOCAL_RATE);
+    const shown: string[] = [`before: ${JSON.stringify((await rates())[0])}`];
+    // writes through the follower all along the change (the credits bought before it)
+    const chainId = await writer.createChain(follower, "rate");
+    assert.ok(chainId !== undefined, `chain via the follower: ${writer.records.at(-1)?.error}`);
+    const acknowledgedBefore = writer.acknowledged("reveal").size;
+    let writing = true;
+    const loop = (async () => {
+      while (writing) if (!(await writer.addEntry(follower, chainId))) await sleep(100);
+    })();
+    // (a failed assertion below must not leave the writer running)
+    t.after(async () => {
+      writing = false;
+      await loop;
+    });
+    const H = (await heightsOf(follower))!.directoryblockheight + 1 + LEAD_BLOCKS;
+    const url = follower.url;
+    const tool = (extra: string[]) => clusterTool(["set-ec-rate", "--url", url, ...extra]);
+    // refused: another key than the rate authority's; a past height
+    assert.equal(
+      await tool(["--rate", `${NEW_RATE}`, "--height", `${H}`, "--rate-key", node("fed0").layout.key!.privkey]),
+      1,
+    );
+    assert.equal(await tool(["--rate", `${NEW_RATE}`, "--height", "2"]), 1);
+    // a rate of 0 (the tool refuses it; sent raw, the node does, naming it)
+    const zero = setEcRateMessage({
+      rate: 0n,
+      activationHeight: H,
+      seed: Buffer.from(LOCAL_RATE_AUTHORITY_SEED_HEX, "hex"),
+      network: networkId("LOCAL"),
+    });
+    await assert.rejects(follower.client.call("send-raw-message", { message: zero.message }), (e: unknown) => {
+      assert.ok(e instanceof RpcError, String(e));
+      assert.match(String(e.data), /a rate of 0/);
+      return true;
+    });
+    assert.equal(await tool(["--rate", `${NEW_RATE}`, "--height", `${H}`]), 0);
+    // the same record again: a replay
+    assert.equal(await tool(["--rate", `${NEW_RATE}`, "--height", `${H}`]), 1);
+    await waitUntil(
+      "every node announces the new rate",
+      async () => (await rates()).every((r) => r.fer === NEW_RATE && r.rate === Number(LOCAL_RATE)),
+      60_000,
+      200,
+    );
+    shown.push(`announced for ${H}: ${JSON.stringify((await rates())[0])}`);
+    await waitSavedHeight(nodes, H + 1, 120_000);
+    const after = await rates();
+    assert.deepEqual(new Set(after.map((r) => `${r.rate}/${r.fer}`)), new Set([`${NEW_RATE}/${NEW_RATE}`]));
+    shown.push(`from ${H}: ${JSON.stringify(after[0])}`);
+    for (const n of nodes) {
+      const ex = async (h: number) =>
+        Number(
+          (await n.client.call<{ fblock: { exchrate: number } }>("fblock-by-height", { height: h, noraw: true })).fblock
+            .exchrate,
+        );
+      assert.deepEqual(
+        [await ex(H - 1), await ex(H), await ex(H + 1)],
+        [Number(LOCAL_RATE), NEW_RATE, NEW_RATE],
+        `${n.name}: ExchRate`,
+      );
+    }
+    // a transfer priced at the old rate (the exact minimum fee at 1000): refused, naming both rates
+    const old = payment({ milliTime: Date.now(), outputs: [{ to: assetKey(41), amount: 100_000n }] });
+    await assert.rejects(follower.client.call("asset-submit", { transaction: toHex(old.raw) }), (e: unknown) => {
+      assert.ok(e instanceof RpcError, String(e));
+      assert.match(
+        String(e.data),
+        new RegExp(`previous entry-credit rate of ${LOCAL_RATE} .*the rate in force is ${NEW_RATE}`),
+      );
+      shown.push(`old price refused: ${String(e.data)}`);
+      return true;
+    });
+    writing = false;
+    await loop;
+    // (the last acknowledged writes may be in the open block: two more blocks hold them)
+    const top = Math.min(...(await Promise.all(nodes.map(heightsOf))).map((h) => h!.directoryblockheight)) + 2;
+    await waitSavedHeight(nodes, top);
+    await assertIdenticalBlocks(nodes, H - 2, top);
+    const saved = await savedHashes(follower, top);
+    assert.deepEqual(
+      [...writer.acknowledged("reveal")].filter((x) => !saved.entries.has(x)),
+      [],
+      `acknowledged reveals missing (${writer.summary()})`,
+    );
+    assert.ok(writer.acknowledged("reveal").size - acknowledgedBefore >= 20, `writes went on: ${writer.summary()}`);
+    shown.push(
+      `${writer.acknowledged("reveal").size - acknowledgedBefore} entries written during the change, none lost`,
+    );
+    t.diagnostic(shown.join(" | "));
   });
 });

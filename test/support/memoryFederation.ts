@@ -7,7 +7,7 @@
 
 import { signDirectoryBlock } from "../../src/cluster/dbSig.js";
 import { Federation } from "../../src/cluster/federation.js";
-import type { ClusterRole } from "../../src/cluster/federationTypes.js";
+import type { ClusterRole, OrderedLog } from "../../src/cluster/federationTypes.js";
 import type { BlockSetArchive } from "../../src/cluster/jetStreamLog.js";
 import { MemoryOrderedLog } from "../../src/cluster/memoryLog.js";
 import { type ClusterRecord, encodeRecord, recordSubject, signRecord } from "../../src/cluster/records.js";
@@ -32,6 +32,9 @@ export const NET = networkId("LOCAL");
 export const BOOT = fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX);
 export const BOOT_SEED = fromHex(LOCAL_BOOTSTRAP_SEED_HEX);
 export const BOOT_KEY = fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX);
+/** LOCAL's entry-credit rate authority ([App] ExchangeRateAuthorityPublicKeyLocalNet: private key all zeroes). */
+export const RATE_SEED = new Uint8Array(32);
+export const RATE_KEY = publicKeyFromSeed(RATE_SEED);
 const NO_SIG = new Uint8Array(64);
 
 /** A server identity for tests: identity chain ID and signing seed from one byte. */
@@ -63,6 +66,10 @@ export interface NodeSpec {
   skewMs?: number;
   /** per mille of this node's proposals dropped before they reach the log (debug set-drop-rate) */
   dropRatePerMille?: number;
+  /** brain swap: the heights at which this server signs for its identity (FederationOptions.signingWindow) */
+  signingWindow?: { fromHeight: number; untilHeight: number };
+  /** told of each record this node appends (its proposals and submits), before the log has it */
+  appended?: (kind: string, data: Uint8Array) => void;
 }
 
 export interface MemoryFederationOptions {
@@ -148,10 +155,13 @@ export class MemoryFederation {
         role: spec.role,
         ...(server === undefined ? {} : { identity: server.identity, seed: server.seed }),
         ...(spec.server?.nextSeed === undefined ? {} : { nextSeed: spec.server.nextSeed }),
+        ...(spec.signingWindow === undefined ? {} : { signingWindow: spec.signingWindow }),
         networkId: NET,
         blockTimeSeconds: this.options.blockTimeSeconds,
         bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
         skeletonKey: BOOT_KEY,
+        rateAuthority: RATE_KEY,
+        ecRateFile: `${dir}/ec-rates.json`,
         nodeName: spec.name,
         ...(this.options.faultTimeoutSeconds === undefined
           ? {}
@@ -163,7 +173,7 @@ export class MemoryFederation {
       },
       {
         ledger,
-        log: this.log,
+        log: spec.appended === undefined ? this.log : appendSpy(this.log, spec.appended),
         logger: log,
         signatures: verifier,
         now,
@@ -261,4 +271,18 @@ export class MemoryFederation {
     }
     this.log.close();
   }
+}
+
+/** The log as one node sees it, telling `seen` of each record the node appends (a pass-through: the log is real). */
+function appendSpy(log: MemoryOrderedLog, seen: (kind: string, data: Uint8Array) => void): OrderedLog {
+  return {
+    append: (kind, data, msgId) => {
+      seen(kind, data);
+      return log.append(kind, data, msgId);
+    },
+    follow: (from, onRecord) => log.follow(from, onRecord),
+    lastSequence: () => log.lastSequence(),
+    firstSequence: () => log.firstSequence(),
+    lastOfKind: (kind) => log.lastOfKind(kind),
+  };
 }

@@ -11,6 +11,10 @@
  *       change a server's role at a height: a skeleton-signed authority-change message (send-raw-message 0x17)
  *   ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
  *       a server's new signing key from a height, signed with its key in force (send-raw-message 0x18)
+ *   ledgerd-cluster set-ec-rate --url URL --rate N --height N|+N [--rate-key HEX] [--dry-run]
+ *       a new entry-credit rate from a height, signed by the rate authority (send-raw-message 0x19)
+ *   ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
+ *       brain swap: A stops signing for its identity at N, B (same identity and key) starts at N
  *   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
  *       the `authorization` block of nats.conf for the network: one user per role with the permissions of
  *       docs/cluster.md §2.3, and an admin user; each password a placeholder for its bcrypt hash
@@ -27,12 +31,15 @@ import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_SEED_HEX } from "../../src/protocol/genesis.js";
 import { networkId } from "../../src/protocol/network.js";
+import { applySwapSide, LOCAL_RATE_AUTHORITY_SEED_HEX, parseRate, setEcRateMessage, swapPlan } from "./maintenance.js";
 
 const USAGE = `usage:
   ledgerd-cluster new-identity
   ledgerd-cluster add-server --url URL --role federated|audit --identity HEX --pubkey HEX [--skeleton-key HEX]
   ledgerd-cluster promote|demote|remove-server --url URL --identity HEX --height N|+N [--skeleton-key HEX] [--dry-run]
   ledgerd-cluster rotate-key --url URL --identity HEX --key HEX --new-pubkey HEX --height N|+N [--dry-run]
+  ledgerd-cluster set-ec-rate --url URL --rate N --height N|+N [--rate-key HEX] [--dry-run]
+  ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
   ledgerd-cluster nats-users --network LOCAL|CUSTOM [--customnet NAME]
   ledgerd-cluster COMMAND -h     (a command's page)
 `;
@@ -71,7 +78,49 @@ the old key stays silent from N. Refused: a signature not by the key in force, a
 already scheduled for the identity, the key in force, another authority's key.
 --dry-run prints the record and the send-raw-message hex without sending it.
 `,
+  "set-ec-rate": `ledgerd-cluster set-ec-rate --url URL --rate N --height N|+N [--rate-key HEX] [--dry-run]
+
+Announce a new entry-credit rate: N base units of the asset per entry credit from height H on (a setEcRate
+record, send-raw-message 0x19). From H, commits' credits bought and every transaction's fee use the new rate,
+and the asset block of H carries it (ExchRate); entry-credit-rate answers it from H, predictive-fer answers
+it from the record's block until H. --rate-key is the rate authority's private key (64 hex): LOCAL's is the
+reference's ExchangeRateAuthorityPublicKeyLocalNet, private key all zeroes (the default); a CUSTOM network's
+is the key of [App] ExchangeRateAuthorityPublicKey (or, when empty, its bootstrap key).
+Refused (JSON-RPC -32602, the reason in data): another signature, a rate of 0, a past height, a height more
+than 10000 blocks ahead, a height not after a change already announced, the same change twice (a replay).
+--dry-run prints the record and the send-raw-message hex without sending it.
+`,
+  swap: `ledgerd-cluster swap --from A.conf --to B.conf --height N|+N [--url URL] [--reload-from URL] [--reload-to URL] [--dry-run]
+
+Brain swap: move a server's identity from machine A to machine B at height N, with no fault vote, no gap and
+no double signature. Writes [App] IdentityStopHeight = N into A's file and [App] IdentityActivationHeight = N
+into B's (and B's IdentityStopHeight, from a swap the other way, back to 0); both files must name the same
+[App] IdentityChainID and LocalServerPrivKey. A signs the heights before N, B the heights from N: start B
+(it follows the log and is synced) before N; a running node applies the new heights on reload-configuration
+(--reload-from A's URL, --reload-to B's, with [App] DebugApi = readwrite) or SIGHUP. +N needs a URL (any
+node: the open height). After N, stop A at leisure. Swapping back is the same command the other way.
+--dry-run prints both changes without writing.
+`,
 };
+
+/** The options each verb takes (for "did you mean" on a misspelled one). */
+const VERB_OPTIONS: Record<string, string[]> = {
+  promote: ["url", "identity", "height", "skeleton-key"],
+  demote: ["url", "identity", "height", "skeleton-key"],
+  "remove-server": ["url", "identity", "height", "skeleton-key"],
+  "rotate-key": ["url", "identity", "key", "new-pubkey", "height"],
+  "set-ec-rate": ["url", "rate", "height", "rate-key"],
+  swap: ["from", "to", "height", "url", "reload-from", "reload-to"],
+};
+
+/** Refuse an option the verb does not take, suggesting the nearest it does. */
+function checkOptions(command: string, o: Map<string, string>): void {
+  const known = VERB_OPTIONS[command];
+  if (known === undefined) return;
+  for (const k of o.keys())
+    if (!known.includes(k))
+      throw new Error(`${command}: unknown option --${k}${didYouMean(k, known, "--")} (ledgerd-cluster ${command} -h)`);
+}
 
 function options(args: string[]): Map<string, string> {
   const out = new Map<string, string>();
@@ -148,6 +197,13 @@ export function describeRecord(rec: OperatorRecord): Record<string, string | num
       activationHeight: rec.activationHeight,
       signature: toHex(rec.signature),
     };
+  if (rec.kind === "setEcRate")
+    return {
+      kind: rec.kind,
+      rate: rec.rate.toString(),
+      activationHeight: rec.activationHeight,
+      signature: toHex(rec.signature),
+    };
   return { kind: rec.kind, role: rec.role, identity: toHex(rec.identity), publicKey: toHex(rec.publicKey) };
 }
 
@@ -173,6 +229,8 @@ async function activationHeight(text: string, client: NodeClient | undefined): P
 async function governance(command: string, rest: string[]): Promise<number> {
   const dryRun = rest.includes("--dry-run");
   const o = options(rest.filter((a) => a !== "--dry-run"));
+  checkOptions(command, o);
+  if (command === "swap") return await swap(o, dryRun);
   const url = o.get("url");
   if (url === undefined && !dryRun) throw new Error("--url is required");
   const client = url === undefined ? undefined : new NodeClient({ url });
@@ -180,6 +238,23 @@ async function governance(command: string, rest: string[]): Promise<number> {
     client === undefined
       ? networkId("LOCAL")
       : ((await client.call<{ NetworkID: number }>("network-info", {}, "debug")).NetworkID ?? networkId("LOCAL"));
+  if (command === "set-ec-rate") {
+    const rate = parseRate(need(o, "rate"));
+    const height = await activationHeight(need(o, "height"), client);
+    const { record, message } = setEcRateMessage({
+      rate,
+      activationHeight: height,
+      seed: fromHex(o.get("rate-key") ?? LOCAL_RATE_AUTHORITY_SEED_HEX, "--rate-key", 32),
+      network,
+    });
+    if (dryRun) {
+      process.stdout.write(`${JSON.stringify({ record, message }, null, 2)}\n`);
+      return 0;
+    }
+    await client!.call("send-raw-message", { message });
+    process.stdout.write(`set-ec-rate: ${rate} base units per entry credit scheduled for height ${height}\n`);
+    return 0;
+  }
   const identity = fromHex(need(o, "identity"), "--identity", 32);
   const height = await activationHeight(need(o, "height"), client);
   const rec =
@@ -213,6 +288,37 @@ async function governance(command: string, rest: string[]): Promise<number> {
   }
   await client!.call("send-raw-message", { message });
   process.stdout.write(`${command}: ${toHex(identity)} scheduled for height ${height}\n`);
+  return 0;
+}
+
+/** `swap`: write both sides' heights (or print them, with --dry-run), then reload the running sides asked. */
+async function swap(o: Map<string, string>, dryRun: boolean): Promise<number> {
+  const url = o.get("url") ?? o.get("reload-from") ?? o.get("reload-to");
+  const height = await activationHeight(need(o, "height"), url === undefined ? undefined : new NodeClient({ url }));
+  const plan = swapPlan(need(o, "from"), need(o, "to"), height);
+  const show = (s: typeof plan.a) => ({ file: s.file, set: s.set.map((x) => `[App] ${x.field} = ${x.value}`) });
+  if (dryRun) {
+    process.stdout.write(
+      `${JSON.stringify({ identity: plan.identity, height, from: show(plan.a), to: show(plan.b) }, null, 2)}\n`,
+    );
+    return 0;
+  }
+  applySwapSide(plan.b);
+  applySwapSide(plan.a);
+  process.stdout.write(
+    `swap: ${plan.identity.slice(0, 16)}… signs on ${plan.a.file} until height ${height - 1}, on ${plan.b.file} from ${height}\n`,
+  );
+  for (const [flag, side] of [
+    ["reload-from", "stops signing"],
+    ["reload-to", "starts signing"],
+  ] as const) {
+    const target = o.get(flag);
+    if (target === undefined) continue;
+    await new NodeClient({ url: target }).call("reload-configuration", {}, "debug");
+    process.stdout.write(`swap: ${target} reloaded its configuration (${side} at ${height})\n`);
+  }
+  if (o.get("reload-from") === undefined)
+    process.stdout.write("swap: reload A now (reload-configuration or kill -HUP), and start or reload B\n");
   return 0;
 }
 

@@ -1,5 +1,6 @@
 /** The control panel's overview page (docs/panel.md §Overview): heights, the open block, rates, queues, health. */
 import { CHART_WINDOW_SECONDS, RateChart } from "./chart.js";
+import { scheduledPart } from "./scheduled.js";
 import { type BlockEvent, page, plural, type Status, transactionsText } from "./state.js";
 import { bytes, h, hashLink, link, table, time, view } from "./view.js";
 
@@ -176,6 +177,7 @@ export async function overview(): Promise<Node[]> {
     ),
     h("h2", {}, "Servers"),
     servers,
+    ...(scheduledPart(s.scheduled) ?? []),
     h("h2", {}, "Latest blocks ", link("blocks", "all blocks →", "more")),
     h(
       "table",

@@ -3,6 +3,8 @@
  * current page's feed listeners and timers (the router clears them on every navigation).
  */
 
+import type { ScheduledStatus } from "./scheduled.js";
+
 export interface BlockEvent {
   event: "block";
   height: number;
@@ -33,6 +35,7 @@ export interface Status {
   storage: { freebytes?: number; totalbytes?: number; databasebytes?: number; reservebytes: number };
   federatedservers: { chainid: string; online: boolean }[];
   auditservers: { chainid: string; online: boolean }[];
+  scheduled?: ScheduledStatus;
 }
 
 /** The current page's live-feed listeners and timers (cleared by the router), and the node's status once read. */

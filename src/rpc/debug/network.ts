@@ -125,7 +125,11 @@ export function authorities(_params: unknown, ctx: RpcContext) {
   };
 }
 
-/** `predictive-fer`: {PredictiveFER} — base units per entry credit (no rate change is ever scheduled here). */
+/**
+ * `predictive-fer`: {PredictiveFER} — base units per entry credit of the next rate change the rate authority
+ * announced (cluster/ecRate.ts), or the rate in force when none is (a single node: always).
+ */
 export function predictiveFer(_params: unknown, ctx: RpcContext) {
-  return { PredictiveFER: jsonInteger(ctx.ledger.entryCreditRate()) };
+  const announced = ctx.cluster?.ecRates?.().announced;
+  return { PredictiveFER: jsonInteger(announced ?? ctx.ledger.entryCreditRate()) };
 }

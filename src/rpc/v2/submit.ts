@@ -172,6 +172,8 @@ export const RawMessageType = {
   authorityChange: 0x17,
   /** a server's key rotation signed with its key in force (cluster/records.ts rotateKey) */
   rotateKey: 0x18,
+  /** a new entry-credit rate from a height, signed by the rate authority (cluster/records.ts setEcRate) */
+  setEcRate: 0x19,
 } as const;
 
 /** Bytes of a message's signature (32-byte public key ‖ 64-byte signature) that may follow its payload. */
@@ -246,17 +248,23 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
       break;
     }
     case RawMessageType.authorityChange:
-    case RawMessageType.rotateKey: {
-      const kind = type === RawMessageType.authorityChange ? "authorityChange" : "rotateKey";
-      const name = kind === "authorityChange" ? "an authority-change" : "a rotate-key";
+    case RawMessageType.rotateKey:
+    case RawMessageType.setEcRate: {
+      const kind =
+        type === RawMessageType.authorityChange
+          ? "authorityChange"
+          : type === RawMessageType.rotateKey
+            ? "rotateKey"
+            : "setEcRate";
+      const name =
+        kind === "authorityChange" ? "an authority-change" : kind === "rotateKey" ? "a rotate-key" : "a set-ec-rate";
       if (ctx.cluster === undefined)
         throw invalidParams(
           `message: ${name} message (0x${type.toString(16)}) needs a cluster node; this is a single node`,
         );
       const body = Uint8Array.of(RecordKind[kind], ...bytes.subarray(1));
       const rec = decoded("message", () => decodeRecord(body));
-      if (rec.kind !== "authorityChange" && rec.kind !== "rotateKey")
-        throw invalidParams(`message: not ${name} message`);
+      if (rec.kind !== kind) throw invalidParams(`message: not ${name} message`);
       try {
         await ctx.cluster.submitOperatorRecord(rec);
       } catch (e) {
@@ -269,7 +277,7 @@ export async function sendRawMessage(params: unknown, ctx: RpcContext) {
         `message: type 0x${type.toString(16).padStart(2, "0")} is not accepted here; send 0x05 (chain commit), ` +
           (ctx.cluster === undefined
             ? "0x06 (entry commit), 0x09 (transaction) or 0x0d (entry reveal)"
-            : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal), 0x16 (add server), 0x17 (authority change) or 0x18 (rotate key)"),
+            : "0x06 (entry commit), 0x09 (transaction), 0x0d (entry reveal), 0x16 (add server), 0x17 (authority change), 0x18 (rotate key) or 0x19 (set entry-credit rate)"),
       );
   }
   return { message: "Successfully sent the message" };

@@ -556,6 +556,7 @@ describe("loadConfig: [Cluster] and the server identity", () => {
       identityChainId: ID,
       serverPrivKey: SEED,
       serverPublicKey: PUB,
+      serverNextPrivKey: "",
       natsUser: "",
       natsPassword: "",
       natsTls: undefined,
@@ -569,6 +570,20 @@ describe("loadConfig: [Cluster] and the server identity", () => {
     assert.equal(f.cluster.faultTimeoutSeconds, 5);
     assert.equal(f.cluster.roundTimeoutSeconds, 3);
     assert.equal("Cluster" in configurationView(c), false, "ledgerd's own group stays out of `configuration`");
+    // brain swap and a prepared rotation (issue 33): the signing window from the file, flags first; the next key
+    assert.deepEqual(c.signingWindow, { fromHeight: 0, untilHeight: 0 });
+    writeFileSync(
+      conf,
+      `[App]\nIdentityChainID = ${ID}\nIdentityActivationHeight = 40\nIdentityStopHeight = 90\nLocalServerNextPrivKey = ${"11".repeat(32)}\n`,
+    );
+    const w = loadConfig([`-config=${conf}`, "-nats=nats://127.0.0.1:1", "-identitystopheight=80"], env);
+    assert.deepEqual(w.signingWindow, { fromHeight: 40, untilHeight: 80 });
+    assert.equal(w.cluster.serverNextPrivKey, "11".repeat(32));
+    writeFileSync(conf, `[App]\nIdentityChainID = ${ID}\nLocalServerNextPrivKey = abc\n`);
+    assert.match(
+      configError(() => loadConfig([`-config=${conf}`, "-nats=nats://127.0.0.1:1", "-role=federated"], env)).message,
+      /LocalServerNextPrivKey: expected 64 hex characters/,
+    );
 
     writeFileSync(
       conf,
