@@ -41,7 +41,7 @@ const FAULT_TIMEOUT_SECONDS = 30;
 /** Blocks between the swap command and its height: B starts and catches up meanwhile (2 s blocks). */
 const LEAD_BLOCKS = 10;
 
-describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { timeout: 300_000 }, () => {
+describe("brain swap on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", () => {
   let net: TestDevnet;
   const writer = new ClusterWriter("brainswap");
 

@@ -107,7 +107,7 @@ async function whileWriting<T>(
   }
 }
 
-describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { timeout: 600_000 }, () => {
+describe("federation on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", () => {
   let net: TestDevnet;
   const writer = new ClusterWriter("federation");
   let chainId: string;

@@ -46,7 +46,7 @@ const FAULT_TIMEOUT_SECONDS = 60;
 /** Blocks between now and the rotation: time for the operator's commands to land first (2 s blocks). */
 const LEAD_BLOCKS = 6;
 
-describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", { timeout: 300_000 }, () => {
+describe("governance on a devnet (3 nats, 3 federated, 1 audit, 1 follower)", () => {
   let net: TestDevnet;
   const writer = new ClusterWriter("governance");
   const node = (name: string): LedgerdNode => net.devnet.node(name);

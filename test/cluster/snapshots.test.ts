@@ -42,7 +42,7 @@ const SNAPS_STREAM = `${LOCAL_STREAM}_SNAPS`;
 /** The issue's bound: a new follower serves reads at the tip within 10 s of its start. */
 const SERVE_AT_TIP_MS = 10_000;
 
-describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", { timeout: 280_000 }, () => {
+describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", () => {
   let net: TestDevnet;
   let admin: NatsConnection;
   const writer = new ClusterWriter("snapshots");

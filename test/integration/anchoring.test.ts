@@ -68,7 +68,7 @@ interface ReceiptAnswer {
   receipt: { anchortransactionhash: string; anchorblockhash: string; directoryblockheight: number };
 }
 
-describe("anchoring into a local Ethereum chain (ganache)", { timeout: 300_000 }, () => {
+describe("anchoring into a local Ethereum chain (ganache)", () => {
   let chain: EthereumChain;
   let node: LedgerdProcess;
   let pendingFile = "";

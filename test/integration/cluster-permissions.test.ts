@@ -70,7 +70,7 @@ function writesRecord(tx: ReturnType<typeof signedTransaction>): Uint8Array {
   return encodeRecord({ kind: "writes", messages: [encodeMessage({ kind: "transaction", timeMs: Date.now(), tx })] });
 }
 
-describe("NATS permissions per role, against a real nats-server", { timeout: 120_000 }, () => {
+describe("NATS permissions per role, against a real nats-server", () => {
   let dir: string;
   let security: NatsSecurity;
   let nats: NatsCluster;
@@ -336,7 +336,7 @@ async function connectionNames(httpPort: number): Promise<string[] | undefined> 
   }
 }
 
-describe("a --nats-auth devnet: each node on its role's user", { timeout: 300_000 }, () => {
+describe("a --nats-auth devnet: each node on its role's user", () => {
   let net: TestDevnet;
   const writer = new ClusterWriter("permissions");
   let chainId: string;

@@ -27,7 +27,7 @@ describe("data directory lock", () => {
         homeDir: first.homeDir,
         port: await freeLoopbackPort(),
         blockTimeSeconds: 1,
-        waitMs: 20_000,
+        waitMs: 180_000,
       });
       assert.equal(second.code, 1, `the second node did not exit with 1:\n${second.output}`);
       assert.match(second.output, new RegExp(`data directory ${first.dataDir} is in use by another ledgerd`));
@@ -69,7 +69,7 @@ describe("data directory lock", () => {
   test("a node whose port is taken exits before it opens (or replays) its store", async () => {
     const first = await LedgerdProcess.start({ blockTimeSeconds: 2 });
     try {
-      const second = await LedgerdProcess.startExpectingExit({ port: first.port, waitMs: 20_000 });
+      const second = await LedgerdProcess.startExpectingExit({ port: first.port, waitMs: 180_000 });
       try {
         assert.equal(second.code, 1, `the second node did not exit with 1:\n${second.output}`);
         assert.match(second.output, new RegExp(`port ${first.port} is already in use`));

@@ -256,7 +256,7 @@ describe("deploy/nginx.conf.example with Debian's nginx in front of a real node"
 
 describe("bin/ledgerd -waithealthy (the unit's start check)", () => {
   test("https under -tls on another port; a node that is not there: exit 1 with the reason", async (t) => {
-    const started = await LedgerdProcess.startExpectingExit({ extraArgs: ["-tls"], waitMs: 20_000 });
+    const started = await LedgerdProcess.startExpectingExit({ extraArgs: ["-tls"], waitMs: 180_000 });
     const node = started.process;
     t.after(() => node.cleanup());
     assert.equal(started.code, undefined, started.output);

@@ -46,7 +46,7 @@ function killListed(dir: string): void {
     if (p.pid !== null && (commandLineOf(p.pid)?.includes(dir) ?? false)) process.kill(p.pid, "SIGKILL");
 }
 
-describe("bin/ledgerd-devnet", { timeout: 300_000 }, () => {
+describe("bin/ledgerd-devnet", () => {
   const dir = mkdtempSync(join(tmpdir(), "ledgerd-devnet-cli-"));
   after(() => {
     killListed(dir);

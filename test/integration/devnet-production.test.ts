@@ -24,7 +24,7 @@ import {
 /** Base units per unit of the asset. */
 const BASE_UNITS = 100_000_000;
 
-describe("devnet in the production shape: a CUSTOM network, NATS with TLS and a user", { timeout: 180_000 }, () => {
+describe("devnet in the production shape: a CUSTOM network, NATS with TLS and a user", () => {
   let net: TestDevnet;
   before(async () => {
     net = await startTestDevnet({

@@ -70,7 +70,7 @@ async function savedBlocks(home: string): Promise<{ height: number; blocks: stri
   }
 }
 
-describe("ledgerd-export, ledgerd-import, ledgerd verify", { timeout: 280_000 }, () => {
+describe("ledgerd-export, ledgerd-import, ledgerd verify", () => {
   const work = mkdtempSync(join(tmpdir(), "ledgerd-history-"));
   const homeA = join(work, "a");
   const homeB = join(work, "b");

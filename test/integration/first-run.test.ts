@@ -23,7 +23,7 @@ describe("first run", () => {
       copyFileSync(join(PROJECT_ROOT, "package.json"), join(checkout, "package.json"));
       for (const name of LAUNCHERS) copyFileSync(join(PROJECT_ROOT, "bin", name), join(checkout, "bin", name));
       for (const name of LAUNCHERS) {
-        const r = spawnSync(join(checkout, "bin", name), ["-h"], { encoding: "utf8", timeout: 20_000 });
+        const r = spawnSync(join(checkout, "bin", name), ["-h"], { encoding: "utf8", timeout: 120_000 });
         assert.equal(r.status, 1, `${name}: ${r.stderr}`);
         assert.match(r.stderr, new RegExp(`^${name}: not built yet: run \`make build\` first`));
         assert.doesNotMatch(r.stderr, /ERR_MODULE_NOT_FOUND|\n\s+at /, `${name} printed a stack trace`);

@@ -326,7 +326,7 @@ function assertSameDecoding(items: readonly Item[]): void {
   });
 }
 
-describe("factom-core decodes the blocks of a real node as the node does", { timeout: 240_000 }, () => {
+describe("factom-core decodes the blocks of a real node as the node does", () => {
   let node: LedgerdProcess;
   const items: Item[] = [];
   const seen = { ecKinds: new Set<string>(), adminTypes: new Set<number>(), transfers: 0, purchases: 0, entries: 0 };

@@ -182,7 +182,7 @@ describe("live feed on an in-process node", () => {
         execFile(
           wallet,
           [`-node=http://127.0.0.1:${t.node.port}`, ...args],
-          { timeout: 20_000 },
+          { timeout: 120_000 },
           (err, stdout, stderr) =>
             resolve({ code: err === null ? 0 : typeof err.code === "number" ? err.code : null, stdout, stderr }),
         );

@@ -63,7 +63,7 @@ interface Scenario {
   items: (page: unknown) => unknown[];
 }
 
-describe("query-then-subscribe on /live, with writes racing the switch", { timeout: 600_000 }, () => {
+describe("query-then-subscribe on /live, with writes racing the switch", () => {
   let node: LedgerdProcess;
   const call: RpcCall = (m, p) => node.rpc(m, p);
   const ec = ecKeyOf("live-query-test");

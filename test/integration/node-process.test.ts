@@ -238,7 +238,7 @@ describe("ledgerd process", () => {
       const first = await startLedgerd([`-homedir=${homeA}`, `-port=${port}`, "-blktime=2", "-loglevel=warning"]);
       const second = spawnSync(LEDGERD, [`-homedir=${homeB}`, `-port=${port}`, "-loglevel=warning"], {
         encoding: "utf8",
-        timeout: 20_000,
+        timeout: 120_000,
       });
       assert.notEqual(second.status, 0);
       assert.match(second.stderr, new RegExp(`port ${port} is already in use`));

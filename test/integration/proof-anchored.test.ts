@@ -32,7 +32,7 @@ function wallet(home: string, args: string[]): Promise<{ code: number; stdout: s
   });
 }
 
-describe("an anchored proof, and anchored events on /live", { timeout: 400_000 }, () => {
+describe("an anchored proof, and anchored events on /live", () => {
   const scratch = mkdtempSync(join(tmpdir(), "ledgerd-proof-anchored-"));
   const ethKey = toHex(new Random(29).bytes(32)).slice(2);
   let chain: EthereumChain;

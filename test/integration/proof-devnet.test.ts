@@ -17,7 +17,7 @@ function callOf(node: LedgerdNode): RpcCall {
   return (method, params) => node.client.call(method, params);
 }
 
-describe("proof on a devnet of three federated servers", { timeout: 400_000 }, () => {
+describe("proof on a devnet of three federated servers", () => {
   let net: TestDevnet;
   before(async () => {
     net = await startTestDevnet({ federated: 3, audit: 0, followers: 1, nats: 1, blockTimeSeconds: 2 });

@@ -50,7 +50,7 @@ function refused(text: string): boolean {
   }
 }
 
-describe("proof: saved from a real node, verified with no node", { timeout: 600_000 }, () => {
+describe("proof: saved from a real node, verified with no node", () => {
   let node: LedgerdProcess;
   const home = mkdtempSync(join(tmpdir(), "ledgerd-proof-"));
   const file = join(home, "proof.json");

@@ -25,7 +25,7 @@ function callOf(node: LedgerdNode): Call {
   return <T>(method: string, params?: unknown) => node.client.call<T>(method, params);
 }
 
-describe("query index on a devnet follower", { timeout: 300_000 }, () => {
+describe("query index on a devnet follower", () => {
   let net: TestDevnet;
   before(async () => {
     net = await startTestDevnet({ federated: 1, audit: 0, followers: 1, nats: 1, blockTimeSeconds: 2 });

@@ -36,7 +36,7 @@ async function expectInvalid(node: LedgerdProcess, method: string, params: unkno
   });
 }
 
-describe("query extensions against a real node", { timeout: 600_000 }, () => {
+describe("query extensions against a real node", () => {
   let node: LedgerdProcess;
   const ec = ecKeyOf("query-index-test");
   let appChain = "";

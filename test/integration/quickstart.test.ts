@@ -75,7 +75,7 @@ async function nodeAnswers(child: ChildProcess, port: number, home: string): Pro
   }
 }
 
-test("docs/quickstart.md runs as written against a real node", { timeout: 300_000 }, async () => {
+test("docs/quickstart.md runs as written against a real node", async () => {
   const blocks = shellBlocks(readFileSync(DOC, "utf8"));
   assert.ok(blocks.length >= 6, `expected the quickstart's shell blocks, found ${blocks.length}`);
 

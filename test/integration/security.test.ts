@@ -83,7 +83,7 @@ describe("listen address", () => {
   });
 
   it("a non-loopback -listenhost without credentials: refuses to start, says why, binds nothing", async (t) => {
-    const r = await LedgerdProcess.startExpectingExit({ extraArgs: ["-listenhost=0.0.0.0"], waitMs: 20_000 });
+    const r = await LedgerdProcess.startExpectingExit({ extraArgs: ["-listenhost=0.0.0.0"], waitMs: 180_000 });
     t.after(() => r.process.cleanup());
     assert.notEqual(r.code, undefined, `the node started:\n${r.output}`);
     assert.notEqual(r.code, 0);
@@ -94,7 +94,7 @@ describe("listen address", () => {
 
   it("the control panel on a non-loopback address without credentials: refused, unless -insecure-noauth (warned)", async (t) => {
     const panelOnAll = ["ControlPanelListenHost = 0.0.0.0", "ControlPanelPort = 0"];
-    const r = await LedgerdProcess.startExpectingExit({ appConfig: panelOnAll, waitMs: 20_000 });
+    const r = await LedgerdProcess.startExpectingExit({ appConfig: panelOnAll, waitMs: 180_000 });
     t.after(() => r.process.cleanup());
     assert.equal(r.code, 2, `the node started:\n${r.output}`);
     assert.match(r.output, /refusing to serve the control panel on 0\.0\.0\.0 without authentication/);
@@ -104,7 +104,7 @@ describe("listen address", () => {
     const risky = await LedgerdProcess.startExpectingExit({
       appConfig: panelOnAll,
       extraArgs: ["-insecure-noauth"],
-      waitMs: 20_000,
+      waitMs: 180_000,
     });
     t.after(() => risky.process.cleanup());
     assert.equal(risky.code, undefined, risky.output);
@@ -229,7 +229,7 @@ describe("CUSTOM networks own their genesis and keys", () => {
       network: "CUSTOM",
       extraArgs: [`-customnet=${label}`],
       appConfig,
-      waitMs: 20_000,
+      waitMs: 180_000,
     });
 
   it("refuses to start without its own identity, with LOCAL's published key, or paying LOCAL's genesis address", async (t) => {
@@ -326,7 +326,7 @@ describe("CUSTOM networks own their genesis and keys", () => {
       network: "CUSTOM",
       extraArgs: ["-customnet=sec-own"],
       appConfig: changed.appLines,
-      waitMs: 20_000,
+      waitMs: 180_000,
     });
     assert.equal(r.code, 1, r.output);
     assert.match(r.output, /whose genesis block [0-9a-f]{64} is not the configured one/);
@@ -375,7 +375,7 @@ function post(path: string, host: string, body: string, extra: string[] = []): s
 async function startWithAuth(
   options: Parameters<typeof LedgerdProcess.startExpectingExit>[0],
 ): Promise<LedgerdProcess> {
-  const r = await LedgerdProcess.startExpectingExit({ waitMs: 20_000, ...options });
+  const r = await LedgerdProcess.startExpectingExit({ waitMs: 180_000, ...options });
   assert.equal(r.code, undefined, `the node did not start:\n${r.output}`);
   return r.process;
 }
@@ -457,7 +457,7 @@ describe("cross-site requests, DNS rebinding, password guessing, per-call work",
     assert.doesNotMatch(node.log, /guess/);
     await node.stop();
 
-    const empty = await LedgerdProcess.startExpectingExit({ appConfig: ["NodeRpcUser = alice"], waitMs: 20_000 });
+    const empty = await LedgerdProcess.startExpectingExit({ appConfig: ["NodeRpcUser = alice"], waitMs: 180_000 });
     t.after(() => empty.process.cleanup());
     assert.equal(empty.code, 2, empty.output);
     assert.match(empty.output, /NodeRpcPass .* is empty: an empty password is refused/);
@@ -852,7 +852,7 @@ describe("TLS", () => {
     const metricsPort = await freeLoopbackPort();
     const started = await LedgerdProcess.startExpectingExit({
       extraArgs: ["-tls", "-selfaddr=node.test.example", "-controlpanelport=0", `-metricsport=${metricsPort}`],
-      waitMs: 20_000,
+      waitMs: 180_000,
     });
     const r = started.process;
     assert.equal(started.code, undefined, started.output);

@@ -125,7 +125,7 @@ function fields(stdout: string): Record<string, string> {
 
 // ───────────────────────────── tests ─────────────────────────────
 
-describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
+describe("ledgerd-wallet against a real node", () => {
   let node: RunningNode;
   let client: NodeClient;
   const walletHome = join(scratch, "home");
@@ -413,7 +413,7 @@ describe("ledgerd-wallet against a real node", { timeout: 600_000 }, () => {
   });
 });
 
-describe("ledgerd-wallet hints (newcomer review 3)", { timeout: 300_000 }, () => {
+describe("ledgerd-wallet hints (newcomer review 3)", () => {
   let p: LedgerdProcess;
   let panelPort = 0;
   const home = join(scratch, "hints");
@@ -473,7 +473,7 @@ describe("ledgerd-wallet hints (newcomer review 3)", { timeout: 300_000 }, () =>
   });
 });
 
-describe("ledgerd-wallet against a node with -rpcuser/-rpcpass", { timeout: 300_000 }, () => {
+describe("ledgerd-wallet against a node with -rpcuser/-rpcpass", () => {
   let node: RunningNode;
   const home = join(scratch, "home-auth");
   before(async () => {
@@ -503,7 +503,7 @@ describe("ledgerd-wallet against a node with -rpcuser/-rpcpass", { timeout: 300_
   });
 });
 
-describe("ledgerd-wallet against a node with -tls=true", { timeout: 300_000 }, () => {
+describe("ledgerd-wallet against a node with -tls=true", () => {
   let node: RunningNode;
   const home = join(scratch, "home-tls");
   let caFile = "";

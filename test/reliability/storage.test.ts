@@ -298,13 +298,14 @@ describe("start-up on a damaged or foreign data directory", { concurrency: false
   }
 
   /**
-   * Start on `home` with `extraArgs`; it must exit with code 1 (not by a signal) before it serves, within
-   * 15 s, print a message naming the data directory, and leave data.mdb byte for byte as it was.
+   * Start on `home` with `extraArgs`; it must exit with code 1 (not by a signal) before it serves (the wait, 3 min,
+   * is a net: it returns as soon as the node serves or exits), print a message naming the data directory, and
+   * leave data.mdb byte for byte as it was.
    */
   async function expectRefusal(home: string, network: string, what: RegExp, extraArgs: string[] = []): Promise<string> {
     const dataFile = join(home, network.toLowerCase(), "db", "data.mdb");
     const before = existsSync(dataFile) ? fileHash(dataFile) : "";
-    const r = await LedgerdProcess.startExpectingExit({ homeDir: home, network, extraArgs, waitMs: 15_000 });
+    const r = await LedgerdProcess.startExpectingExit({ homeDir: home, network, extraArgs, waitMs: 180_000 });
     // a refusal must come before the node serves anything
     try {
       assert.notEqual(r.code, undefined, `the node started on it (a new genesis?):\n${r.output.slice(-1500)}`);
