@@ -7,16 +7,18 @@
  * trimmed log, runs the proposer's timer (proposer.ts: the only part that reads the clock) and answers client
  * writes sent to this node (writeIntake.ts) once this node has applied them.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { NodeError } from "../errors.js";
 import { LedgerError } from "../ledger/errors.js";
 import type { LogMessage } from "../ledger/messages.js";
-import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { bytesEqual } from "../protocol/bytes.js";
 import { type Authority, AuthoritySet, type AuthorityView } from "./authorities.js";
 import { AuthorityKeeper } from "./authorityFile.js";
 import { checkBlockSet, decodeBlockSet, encodeBlockSet, type SetRecord } from "./blockSets.js";
 import { checkClientWrites } from "./clientSignatures.js";
 import { EcRateSchedule, type ScheduledRate } from "./ecRate.js";
+import { federationStatus } from "./federationStatus.js";
 import type {
   FederationDependencies,
   FederationOptions,
@@ -25,25 +27,10 @@ import type {
 } from "./federationTypes.js";
 import { type CheckedWrite, type HeightEvents, HeightMachine } from "./heightMachine.js";
 import type { LogRecord } from "./jetStreamLog.js";
+import { operatorRecordName, operatorRecordRefusal, scheduledChangesView } from "./operatorRecords.js";
 import { Proposer } from "./proposer.js";
-import {
-  type ClusterRecord,
-  decodeRecord,
-  encodeRecord,
-  type OperatorRecord,
-  recordSubject,
-  verifyRecord,
-} from "./records.js";
+import { type ClusterRecord, decodeRecord, encodeRecord, type OperatorRecord, recordSubject } from "./records.js";
 import { WriteIntake } from "./writeIntake.js";
-
-export type {
-  ClusterRole,
-  FederatedLedger,
-  FederationDependencies,
-  FederationOptions,
-  FederationStatus,
-  OrderedLog,
-} from "./federationTypes.js";
 
 /** Between two looks at whether a proposal is due, ms (a minute of a 6-s block is 600 ms). */
 const PROPOSE_TICK_MS = 50;
@@ -60,15 +47,11 @@ const PIPELINE_RECORDS = 8;
 /** Pause before looking again for a block set the archive does not hold yet, ms. */
 const SET_RETRY_MS = 2_000;
 
-/** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 /** Refusals of operator records remembered for their submitters (each answered within seconds of its apply). */
 const MAX_REMEMBERED_REFUSALS = 64;
 
+/** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 export class FederationError extends NodeError {}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 export class Federation {
   private readonly now: () => number;
@@ -329,30 +312,16 @@ export class Federation {
    * the rules skipped it (heightMachine.ts: the height, the order, the majority), with the rules' reason.
    */
   async submitOperatorRecord(rec: OperatorRecord): Promise<void> {
-    const what =
-      rec.kind === "addServer"
-        ? "add server"
-        : rec.kind === "rotateKey"
-          ? "rotate key"
-          : rec.kind === "setEcRate"
-            ? "set entry-credit rate"
-            : rec.change;
-    if (rec.kind === "setEcRate") {
-      if (this.options.rateAuthority === undefined)
-        throw new LedgerError({ code: "INVALID", info: `${what}: this network names no entry-credit rate authority` });
-      if (!verifyRecord(rec, this.options.networkId, this.options.rateAuthority))
-        throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the rate authority's` });
-    } else if (rec.kind === "rotateKey") {
-      const hs = this.machine.height;
-      const now = [...hs.authorities.federated, ...hs.authorities.audit].find((a) =>
-        bytesEqual(a.identity, rec.identity),
-      );
-      if (now?.publicKey === undefined)
-        throw new LedgerError({ code: "INVALID", info: `${what}: the identity is not an authority at ${hs.height}` });
-      if (!verifyRecord(rec, this.options.networkId, now.publicKey))
-        throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the identity's key in force` });
-    } else if (!verifyRecord(rec, this.options.networkId, this.options.skeletonKey))
-      throw new LedgerError({ code: "INVALID", info: `${what}: the signature is not the network's skeleton key's` });
+    const what = operatorRecordName(rec);
+    const hs = this.machine.height;
+    const refusal = operatorRecordRefusal(rec, {
+      networkId: this.options.networkId,
+      skeletonKey: this.options.skeletonKey,
+      rateAuthority: this.options.rateAuthority,
+      height: hs.height,
+      authorities: hs.authorities,
+    });
+    if (refusal !== undefined) throw new LedgerError({ code: "INVALID", info: refusal });
     const appliedBefore = this.appliedSeq;
     const { seq, duplicate } = await this.deps.log.append(recordSubject(rec.kind), encodeRecord(rec));
     // the same bytes already stored, and applied before this call began (a follower names a record by its bytes,
@@ -559,21 +528,9 @@ export class Federation {
   }
 
   status(): FederationStatus {
-    const hs = this.machine.height;
-    return {
-      role: this.options.role,
-      stream: this.options.stream ?? "",
-      identity: this.options.identity === undefined ? "" : toHex(this.options.identity),
-      appliedSequence: this.appliedSeq,
-      synced: this.synced,
-      forked: this.machine.forked,
-      height: hs.height,
-      federated: hs.authorities.federated.map((a) => toHex(a.identity)),
-      audit: hs.authorities.audit.map((a) => toHex(a.identity)),
-      signatures: [...hs.sigs.keys()],
-      badSignatureWrites: this.machine.badSignatures,
-      faultVotes: Object.fromEntries([...hs.election.votes].map(([k, v]) => [k, [...v]])),
-    };
+    const o = this.options;
+    const position = { appliedSequence: this.appliedSeq, synced: this.synced, stream: o.stream ?? "" };
+    return federationStatus({ role: o.role, identity: o.identity, ...position }, this.machine);
   }
 
   /**
@@ -618,18 +575,13 @@ export class Federation {
    * admin blocks, with their activation heights; the announced entry-credit rates; this node's signing window.
    */
   scheduledChanges(): ScheduledChanges {
-    const name = { 5: "federated", 6: "audit", 7: "removed", 8: "key" } as const;
-    return {
-      openHeight: this.machine?.height.height ?? this.deps.ledger.openBlock().height,
-      authority: this.authorities.pendingChanges().map((c) => ({
-        height: c.height,
-        change: name[c.type],
-        identity: toHex(c.identity),
-        ...(c.type === 0x08 ? { publicKey: toHex(c.publicKey) } : {}),
-      })),
-      rates: this.ecRates().scheduled.map((r) => ({ height: r.activationHeight, rate: r.rate.toString() })),
-      signingWindow: this.signingWindow(),
-    };
+    const openHeight = this.machine?.height.height ?? this.deps.ledger.openBlock().height;
+    return scheduledChangesView(
+      openHeight,
+      this.authorities.pendingChanges(),
+      this.ecRates().scheduled,
+      this.signingWindow(),
+    );
   }
 
   /** The signing key the open height's authority set names for an identity (undefined: not an authority). */

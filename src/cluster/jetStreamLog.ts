@@ -33,6 +33,7 @@ import {
 import { connect, headers as natsHeaders } from "@nats-io/transport-node";
 import { InvariantError, NodeError } from "../errors.js";
 import { blockSetPartHeader } from "./blockSets.js";
+import { isPermissionError, isRetryable, LogRefusedError, LogUnavailableError, refused } from "./natsErrors.js";
 
 /** The NATS connection type of the transport (kept local: the core package is not a direct dependency). */
 type NatsConnection = Awaited<ReturnType<typeof connect>>;
@@ -148,38 +149,12 @@ export interface Following {
   readonly done: Promise<void>;
 }
 
-/** The NATS servers refused this node (credentials, TLS, permissions): retrying cannot help. */
-export class LogRefusedError extends NodeError {}
+export { LogRefusedError, LogUnavailableError };
 
 /** A request `serve` answers: its payload and its headers. */
 export interface ServedRequest {
   data: Uint8Array;
   header(name: string): string;
-}
-
-/** True for a NATS permissions violation (the user may not publish or subscribe there). */
-export function isPermissionError(e: unknown): boolean {
-  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
-  return /permission/i.test(text);
-}
-
-/** An append that could not be stored before its deadline. */
-export class LogUnavailableError extends NodeError {
-  constructor(readonly info: string) {
-    super(`the replicated log is unavailable: ${info}`);
-    this.name = "LogUnavailableError";
-  }
-}
-
-/** True for the errors a publish gets while the stream has no leader (retryable). */
-function isRetryable(e: unknown): boolean {
-  if (isPermissionError(e)) return false;
-  const text = e instanceof Error ? `${e.name} ${e.message}` : String(e);
-  // "no suitable peers for placement": the NATS cluster is still forming (its servers have not all met
-  // yet, seen for ~1 s after a start on a loaded machine); the stream can be placed once they have.
-  return /no responders|503|timeout|TIMEOUT|jetstream is not enabled|not enabled|closed|disconnect|leader|no suitable peers/i.test(
-    text,
-  );
 }
 
 export class JetStreamLog {
@@ -588,14 +563,6 @@ async function connectToNats(options: JetStreamLogOptions, deps: JetStreamLogDep
       await sleep(CONNECT_RETRY_MS);
     }
   }
-}
-
-/** The error for a permissions violation: which user, and what the server said. */
-function refused(options: JetStreamLogOptions, e: unknown): LogRefusedError {
-  const user = options.user === undefined || options.user === "" ? "(no user)" : `user ${options.user}`;
-  return new LogRefusedError(
-    `NATS refused ${user}: ${e instanceof Error ? e.message : String(e)} (docs/cluster.md §2.3 lists each role's permissions)`,
-  );
 }
 
 /** An error thrown by a `follow` handler: it ends the delivery instead of being retried. */

@@ -25,14 +25,8 @@ import { LedgerError } from "../ledger/errors.js";
 import { decodeMessage } from "../ledger/messages.js";
 import { clientSignatureChecks, type SignatureCheck } from "./clientSignatures.js";
 import type { OrderedLog } from "./federationTypes.js";
-import {
-  type Appended,
-  DEFAULT_APPEND_DEADLINE_MS,
-  LogRefusedError,
-  LogUnavailableError,
-  MAX_RECORD_BYTES,
-  type ServedRequest,
-} from "./jetStreamLog.js";
+import { type Appended, DEFAULT_APPEND_DEADLINE_MS, MAX_RECORD_BYTES, type ServedRequest } from "./jetStreamLog.js";
+import { LogRefusedError, LogUnavailableError } from "./natsErrors.js";
 import { broadcastIntakeSubject } from "./natsPermissions.js";
 import { decodeRecord, recordSubject, verifyRecord } from "./records.js";
 

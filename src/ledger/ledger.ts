@@ -48,6 +48,7 @@ import type { LedgerObserver } from "./observer.js";
 import type { LedgerDependencies, LedgerLog, LedgerOptions } from "./options.js";
 import { ProcessList } from "./processList.js";
 import { LedgerReader } from "./reader.js";
+import { readersView } from "./readersView.js";
 import { ReplaySaveError, replayJournal } from "./replay.js";
 import {
   applyMessage,
@@ -59,7 +60,7 @@ import {
   wouldHold,
 } from "./rules.js";
 import { SavedState } from "./savedState.js";
-import { type LedgerState, type LedgerView, newCounters } from "./state.js";
+import { type LedgerState, newCounters } from "./state.js";
 import { WriteOutcomes } from "./writeOutcome.js";
 
 /** Networks a standalone node produces blocks for (MAIN and TEST need the real federated servers). */
@@ -578,27 +579,6 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
   writeRefusal(): string | undefined {
     return this.failure;
   }
-}
-
-/**
- * The state as readers see it: the writer's, except while a close's end of minute 10 is not durable yet
- * (`shown.current`): then the state just before that close, so no block, height or write of the next
- * height is shown that a kill -9 could undo (close.ts `PreClose`).
- */
-function readersView(state: LedgerState, shown: { current: PreClose | undefined }): LedgerView {
-  return {
-    get tip() {
-      return shown.current?.tip ?? state.tip;
-    },
-    get pl() {
-      return shown.current?.pl ?? state.pl;
-    },
-    get saved() {
-      return shown.current?.saved ?? state.saved;
-    },
-    holding: state.holding,
-    counters: state.counters,
-  };
 }
 
 /** Log without letting a failing sink (e.g. a full disk holding the log file) break a ledger path. */

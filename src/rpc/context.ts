@@ -4,8 +4,7 @@
  */
 import type { BlockAnchor } from "../anchor/index.js";
 import type { AuthorityView } from "../cluster/authorities.js";
-import type { FederationStatus } from "../cluster/federation.js";
-import type { ScheduledChanges } from "../cluster/federationTypes.js";
+import type { FederationStatus, ScheduledChanges } from "../cluster/federationTypes.js";
 import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js";
