@@ -10,28 +10,10 @@ import { publicKeyFromSeed } from "../../../src/crypto/ed25519.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
-import { main } from "../../../tools/cluster/commands.js";
+import { runClusterTool } from "../../support/clusterToolRun.js";
 
-/** Run the tool, capturing what it writes to stdout and stderr. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = ((s: string) => {
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => {
-    err += s;
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
+/** Run the tool in this process, its output captured. */
+const run = runClusterTool;
 
 const ID = "ab".repeat(32);
 

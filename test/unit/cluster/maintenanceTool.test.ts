@@ -13,29 +13,11 @@ import { decodeRecord, RecordKind, verifyRecord } from "../../../src/cluster/rec
 import { loadConfig } from "../../../src/config/index.js";
 import { fromHex } from "../../../src/protocol/bytes.js";
 import { networkId } from "../../../src/protocol/network.js";
-import { main } from "../../../tools/cluster/commands.js";
 import { parseRate, setIniField } from "../../../tools/cluster/maintenance.js";
+import { runClusterTool } from "../../support/clusterToolRun.js";
 
-/** Run the tool, capturing what it writes to stdout and stderr. */
-async function run(args: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const write = { out: process.stdout.write, err: process.stderr.write };
-  process.stdout.write = ((s: string) => {
-    out += s;
-    return true;
-  }) as typeof process.stdout.write;
-  process.stderr.write = ((s: string) => {
-    err += s;
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    return { code: await main(args), out, err };
-  } finally {
-    process.stdout.write = write.out;
-    process.stderr.write = write.err;
-  }
-}
+/** Run the tool in this process, its output captured. */
+const run = runClusterTool;
 
 /** LOCAL's rate authority public key, as [App] ExchangeRateAuthorityPublicKeyLocalNet names it by default. */
 const LOCAL_RATE_KEY = fromHex("3b6a27bcceb6a42d62a3a8d02a6f0d73653215771de243a63ac048a18b59da29");
