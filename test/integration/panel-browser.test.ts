@@ -6,7 +6,7 @@
 // ("Not found"); the readwrite knobs; no console errors. Screenshots go to test-output/panel/ (gitignored).
 // Without the browser, HTTP-level checks of the panel: readonly refuses the knobs and every write, auth.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -280,6 +280,18 @@ describe("control panel in headless Chromium", () => {
     await page.fill("#proof-text", JSON.stringify(proof));
     await page.click("#proof-verify");
     await page.waitForSelector("#proof-verdict.ok");
+    // a saved proof file, loaded on #/proof (no node named): checked on loading, as the wallet's --verify FILE
+    const saved = join(profile, "proof.json");
+    writeFileSync(saved, `${JSON.stringify(proof, null, 2)}\n`);
+    await page.goto(`${panel}/#/proof`);
+    await page.waitForSelector("#proof-file");
+    await page.setInputFiles("#proof-file", saved);
+    await page.waitForSelector("#proof-verdict.ok");
+    assert.match((await page.textContent("#proof-verdict")) ?? "", /^✓ Verified in this browser, trusting no node/);
+    // a file that is not JSON is refused as such
+    writeFileSync(saved, "{ not json");
+    await page.setInputFiles("#proof-file", saved);
+    await page.waitForSelector('#proof-verdict.bad[data-field="proof"]');
   });
 
   it("directory block → asset block → transaction; a chain's page", async () => {

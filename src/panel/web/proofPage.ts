@@ -22,6 +22,8 @@ export async function proofPage(hash: string): Promise<Node[]> {
   file.onchange = () => {
     const f = file.files?.[0];
     if (f === undefined) return;
+    // cleared, so that choosing the same file again (edited since) is a change too
+    file.value = "";
     void f.text().then((t) => {
       text.value = t;
       return verifyText(t, result);
