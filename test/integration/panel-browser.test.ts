@@ -509,6 +509,36 @@ describe("control panel over HTTP", () => {
     assert.deepEqual(status.auditservers, []);
   });
 
+  it("serves the proof verifier's modules, hash.js as the browser's, and nothing else of dist or node_modules", async () => {
+    const get = async (path: string) => {
+      const res = await fetch(`${panel}${path}`, { headers: auth });
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    };
+    for (const path of [
+      "/assets/protocol/proofRules.js",
+      "/assets/protocol/bytes.js",
+      "/assets/errors.js",
+      "/assets/noble-ed25519/index.js",
+    ]) {
+      const r = await get(path);
+      assert.equal(r.status, 200, path);
+      assert.equal(r.type, "text/javascript; charset=utf-8", path);
+    }
+    const hash = await get("/assets/protocol/hash.js");
+    assert.equal(hash.status, 200);
+    assert.ok(hash.text.includes("/assets/noble-hashes/sha2.js") && !hash.text.includes("node:crypto"), hash.text);
+    // modules outside the verifier's closure, and other files of the same folders, are not served
+    for (const path of [
+      "/assets/protocol/genesis.js",
+      "/assets/protocol/proof.js",
+      "/assets/crypto/ed25519.js",
+      "/assets/protocol/bytes.js.map",
+      "/assets/noble-ed25519/package.json",
+      "/assets/protocolHash.js",
+    ])
+      assert.equal((await get(path)).status, 404, path);
+  });
+
   it("panel views name what is wrong with a request", async () => {
     const bad = await fetch(`${panel}/panel/blocks?limit=x`, { headers: auth });
     assert.equal(bad.status, 400);
