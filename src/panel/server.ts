@@ -3,7 +3,8 @@
  * loopback unless ControlPanelListenHost says otherwise) with the node's Basic auth and TLS. It serves
  *
  *   /                      the single-page app (src/panel/web/, built by `make build`), its CSS, and the
- *   /assets/…              browser libraries it uses, all from the project (no CDN, no network access);
+ *   /assets/…              browser libraries it uses, all from the project (no CDN, no network access),
+ *                          with the proof verifier's protocol modules (proofAssets.ts);
  *   /rpc/v2, /rpc/debug    the node's JSON-RPC methods, in process, limited to reads (readonly) or reads plus
  *                          the network-testing knobs set-drop-rate, set-delay, reload-configuration (readwrite);
  *                          writes (commits, reveals, transactions) never;
@@ -30,6 +31,7 @@ import { foreignRequestRefusal } from "../rpc/requestOrigin.js";
 import { TLS12_CIPHERS } from "../rpc/tls.js";
 import { v2Methods } from "../rpc/v2/index.js";
 import { PanelApi, PanelRequestError } from "./panelApi.js";
+import { proofAssets } from "./proofAssets.js";
 
 type Request = HyperExpress.Request;
 type Response = HyperExpress.Response;
@@ -65,6 +67,8 @@ const WEB_MODULES = [
   "settings",
   "scheduled",
   "receipt",
+  "proofPage",
+  "proofCheck",
   "chart",
 ] as const;
 
@@ -89,8 +93,10 @@ const ASSETS: Record<string, [string, string]> = {
     join(PROJECT_ROOT, "node_modules", "uplot", "dist", "uPlot.min.css"),
     "text/css; charset=utf-8",
   ],
+  // the proof verifier the page runs: the protocol's own rules and their imports, @noble/ed25519
+  ...proofAssets(join(HERE, ".."), PROJECT_ROOT),
 };
-/** @noble/hashes files the browser imports (receipt verification), served from node_modules. */
+/** @noble/hashes files the browser imports (receipt and proof verification), served from node_modules. */
 const NOBLE_FILES = ["sha2.js", "_md.js", "_u64.js", "utils.js"];
 const NOBLE_DIR = join(PROJECT_ROOT, "node_modules", "@noble", "hashes");
 

@@ -1,8 +1,22 @@
 import { ProtocolError } from "./errors.js";
 
+/**
+ * Node's Buffer where there is one; undefined in a browser, which loads this module too (the control panel's
+ * proof verifier, docs/panel.md): there the four functions below take their plain-JS path. Node keeps Buffer's
+ * native hex and copies (the RPC hot path), so its behaviour and speed are unchanged.
+ */
+const NodeBuffer: typeof Buffer | undefined = (globalThis as { Buffer?: typeof Buffer }).Buffer;
+
+/** Two lower-case hex characters per byte value, for the plain-JS path. */
+const HEX_PAIRS: readonly string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
 /** Lowercase hex of `bytes` (protocol output is always lowercase). */
 export function toHex(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  if (NodeBuffer !== undefined)
+    return NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("hex");
+  let out = "";
+  for (const b of bytes) out += HEX_PAIRS[b];
+  return out;
 }
 
 const HEX_RE = /^[0-9a-fA-F]*$/;
@@ -17,13 +31,27 @@ export function fromHex(hex: string, field = "hex", expectedBytes?: number): Uin
   if (!HEX_RE.test(hex)) throw new ProtocolError("BAD_HEX", field, "contains a character that is not hex");
   if (expectedBytes !== undefined && hex.length !== expectedBytes * 2)
     throw new ProtocolError("BAD_LENGTH", field, `expected ${expectedBytes * 2} hex characters, got ${hex.length}`);
-  const b = Buffer.from(hex, "hex");
+  if (NodeBuffer === undefined) {
+    const out = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return out;
+  }
+  const b = NodeBuffer.from(hex, "hex");
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
 }
 
 /** Concatenate byte arrays. */
 export function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = Buffer.concat(parts);
+  if (NodeBuffer === undefined) {
+    const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const p of parts) {
+      out.set(p, at);
+      at += p.length;
+    }
+    return out;
+  }
+  const out = NodeBuffer.concat(parts);
   return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
@@ -36,7 +64,10 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
 
 /** Bytewise comparison (lexicographic), as Go's bytes.Compare. */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
-  return Buffer.compare(a, b);
+  if (NodeBuffer !== undefined) return NodeBuffer.compare(a, b);
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
 }
 
 /** 32 zero bytes: the zero hash (empty Merkle root, prev links at height 0). */

@@ -51,11 +51,8 @@ export const LOCAL_BOOTSTRAP_SEED_HEX: string = "4c38c72fc5cdad68f13b74674d3ffb1
 /** LOCAL bootstrap identity chain ID = sha256("FNode0") = 38bab145…7be9, hex (factomd's default CustomBootstrapIdentity
  *  too, which a CUSTOM network here refuses). */
 export const LOCAL_BOOTSTRAP_IDENTITY_HEX: string = "38bab1455b7bd7e5efd15c53c777c79d0c988e9210f1da49a99d95b3a6417be9";
-/** Public key of LOCAL_BOOTSTRAP_SEED_HEX (factomd util/config.go LocalServerPublicKey), hex. */
-export const LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX: string =
-  "cc1985cdfae4e32b5a454dfda8ce5e1361558482684f3367649c3ad852c8e31a";
-/** MAIN bootstrap public key (state/state.go GetNetworkBootStrapKey): signed the mainnet genesis directory block, hex. */
-export const MAIN_BOOTSTRAP_PUBLIC_KEY_HEX: string = "0426a802617848d4d16d87830fc521f4d136bb2d0c352850919c2679f189613a";
+// The LOCAL and MAIN bootstrap public keys live in bootstrapKeys.ts (the in-browser proof verifier loads them).
+export { LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX, MAIN_BOOTSTRAP_PUBLIC_KEY_HEX } from "./bootstrapKeys.js";
 
 /**
  * A CUSTOM network's own genesis, from its operator's configuration: the bootstrap identity the genesis admin

@@ -1,5 +1,5 @@
 import { InvariantError } from "../errors.js";
-import { ZERO_HASH } from "./bytes.js";
+import { bytesEqual, ZERO_HASH } from "./bytes.js";
 import { sha256 } from "./hash.js";
 
 /** One node of a full-detail Merkle branch (receipt JSON shape). */
@@ -87,12 +87,9 @@ export function merkleBranch(leaves: readonly Uint8Array[], index: number): Merk
 export function verifyMerkleBranch(leaf: Uint8Array, branch: readonly MerkleNode[], root: Uint8Array): boolean {
   let current = leaf;
   for (const node of branch) {
-    const l = Buffer.from(node.left);
-    const r = Buffer.from(node.right);
-    const c = Buffer.from(current);
-    if (!c.equals(l) && !c.equals(r)) return false;
-    if (!Buffer.from(merkleParent(node.left, node.right)).equals(Buffer.from(node.top))) return false;
+    if (!bytesEqual(current, node.left) && !bytesEqual(current, node.right)) return false;
+    if (!bytesEqual(merkleParent(node.left, node.right), node.top)) return false;
     current = node.top;
   }
-  return Buffer.from(current).equals(Buffer.from(root));
+  return bytesEqual(current, root);
 }

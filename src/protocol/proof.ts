@@ -1,150 +1,43 @@
 /**
  * Entry proofs that need no trust in any node (docs/api.md §5.8 `proof`): one JSON object holding an entry, its
  * receipt branch, its directory block's header, the majority's signatures over that header, and the authority
- * changes from genesis that say whose signatures count. `assembleProof` writes it from saved blocks;
- * `verifyProof` checks it with nothing but hashes and ed25519 (the wallet's `proof --verify`, offline).
- *
- * Trust root: the network's bootstrap server (identity and key), federated alone before the genesis admin
- * block. From there a verifier folds the authority changes with the node's rules (cluster/authorities.ts:
- * 05/06/07 take effect at max(entry height, block height), 08 sets a key at once) and accepts each change
- * block c only after directory block c — whose body names admin block c — is signed, in admin block c+1, by
- * a majority of the federated servers in force at c+1 as derived from the change blocks accepted before c.
- * The target's directory block H is then checked as a node checks it: signed in admin block H+1 by a majority
- * of the set in force at H+1 after folding every change block ≤ H.
- *
- * Strict reading: unknown members, upper-case hex, extra signatures that do not verify, or a stated set that
- * differs from the derived one are all rejected, so that a single changed byte anywhere fails the proof.
- * What the proof cannot show offline: that the change list is complete (a node that hid a later removal
- * could keep a removed server's signatures counting); the anchor's external transaction (checked only
- * against an external node, `--anchor-rpc`).
+ * changes from genesis that say whose signatures count. `assembleProof` writes it from saved blocks (the
+ * node); `verifyProof` checks it with nothing but hashes and ed25519 (the wallet's `proof --verify`, offline).
+ * The format and the verification rules are proofRules.ts, which the control panel's page runs too; this
+ * module adds what is Node's: assembling, and node:crypto's ed25519 for the rules.
  */
 import { verifyEd25519 } from "../crypto/ed25519.js";
-import { type AdminBlock, type AdminEntry, adminBlockHashes, decodeAdminBlock } from "./ablock.js";
-import { bytesEqual, compareBytes, concat, toHex } from "./bytes.js";
-import { ADMIN_CHAIN_ID } from "./chains.js";
-import { DIRECTORY_BLOCK_HEADER_SIZE, type DirectoryBlock, encodeDirectoryBlockHeader } from "./dblock.js";
-import { entryHash as hashOfEntry, unmarshalEntry } from "./entry.js";
+import type { AdminBlock } from "./ablock.js";
+import { bytesEqual, concat, toHex } from "./bytes.js";
+import { type DirectoryBlock, encodeDirectoryBlockHeader } from "./dblock.js";
 import { ProtocolError } from "./errors.js";
 import { sha256 } from "./hash.js";
 import type { ReceiptEthereumJson } from "./json/receiptJson.js";
-import { type MerkleNode, merkleBranch, merkleParent, verifyMerkleBranch } from "./merkle.js";
-import { type Receipt, verifyReceipt } from "./receipt.js";
+import { type MerkleNode, merkleBranch } from "./merkle.js";
+import {
+  AUTHORITY_RULE,
+  AuthorityFold,
+  PROOF_FORMAT,
+  type ProofChangeBlockJson,
+  type ProofCheckPassed,
+  type ProofJson,
+  type ProofNode,
+  type ProofSigner,
+  type ProofSummary,
+  verifyProofWith,
+} from "./proofRules.js";
+import type { Receipt } from "./receipt.js";
 
-/** The `proof` member naming this format; a verifier refuses any other. */
-export const PROOF_FORMAT = "ledgerd-entry-proof/1";
-
-/** The `authority.rule` member: the derivation above, by name (a verifier refuses any other). */
-export const AUTHORITY_RULE =
-  "bootstrap server federated before genesis; fold admin entries 05/06/07 (in force from max(entry dbheight, block height)) and 08 (key at once) of each change block; block c accepted when dblock c is signed in admin block c+1 by a majority of the set at c+1 from blocks < c; the target dblock H by a majority of the set at H+1 from blocks <= H";
-
-type Node = { left: string; right: string; top: string };
-type Signer = { identity: string; publickey: string; signature: string };
-type Server = { identity: string; publickey: string };
-
-/** One admin block holding authority changes, with what ties it to a signed directory block. */
-export interface ProofChangeBlockJson {
-  /** the marshalled admin block (its lookup hash is the directory block's admin entry) */
-  adminblock: string;
-  /** the 113-byte header of the directory block at the admin block's height */
-  directoryblockheader: string;
-  /** branch from sha256(admin chain ID ‖ lookup hash) to the header's BodyMR */
-  adminbranch: Node[];
-  /** the type-01 entries of the next admin block: signatures over that header */
-  signatures: Signer[];
-}
-
-/** The `proof` result (docs/api.md §5.8). */
-export interface ProofJson {
-  proof: typeof PROOF_FORMAT;
-  entry: { entryhash: string; raw: string };
-  receipt: { merklebranch: Node[]; entryblockkeymr: string; directoryblockkeymr: string; directoryblockheight: number };
-  /** the 113-byte header of directory block H */
-  directoryblockheader: string;
-  /** admin block H+1's directory-block signatures that verify, from federated servers of H+1 */
-  signatures: { adminblockheight: number; signers: Signer[] };
-  authority: {
-    rule: typeof AUTHORITY_RULE;
-    bootstrap: Server;
-    /** every admin block of heights 0..H holding entries 05, 06, 07 or 08, ascending */
-    changes: ProofChangeBlockJson[];
-    /** the federated servers in force at H+1, sorted by identity (what the majority is counted against) */
-    federated: Server[];
-  };
-  /** present once a record in the anchor chain covers H (the `receipt` method's `ethereum`) */
-  anchor?: ReceiptEthereumJson;
-}
-
-/** What a verified proof says, for display. */
-export interface ProofSummary {
-  entryhash: string;
-  chainid: string;
-  extids: string[];
-  contentbytes: number;
-  directoryblockheight: number;
-  directoryblockkeymr: string;
-  /** directory block timestamp, seconds since epoch */
-  directoryblocktimestamp: number;
-  networkid: number;
-  federated: number;
-  signed: number;
-  needed: number;
-  changeblocks: number;
-  bootstrapkey: string;
-  anchor?: { txid: string; windowmr: string; contractaddress: string; blockheight: number };
-}
-
-// ── the authority fold (the same rules as cluster/authorities.ts, which protocol/ may not import) ──
-
-interface Change {
-  activation: number;
-  type: 0x05 | 0x06 | 0x07;
-  identity: Uint8Array;
-}
-
-/** Authority changes folded in block order; `at(h)` answers the federated servers in force at h. */
-class AuthorityFold {
-  private readonly changes: Change[] = [];
-  private readonly keys = new Map<string, Uint8Array>();
-
-  constructor(private readonly bootstrap: { identity: Uint8Array; publicKey: Uint8Array }) {
-    this.keys.set(toHex(bootstrap.identity), bootstrap.publicKey);
-  }
-
-  apply(height: number, entries: readonly AdminEntry[]): void {
-    for (const e of entries) {
-      if ("forwardCompatible" in e) continue;
-      if (e.type === 0x05 || e.type === 0x06 || e.type === 0x07)
-        this.changes.push({ activation: Math.max(e.dbHeight, height), type: e.type, identity: e.identityChainId });
-      else if (e.type === 0x08) this.keys.set(toHex(e.identityChainId), e.publicKey);
-    }
-  }
-
-  /** Federated servers at `height` with their keys, sorted by identity (the bootstrap server before genesis). */
-  at(height: number): { identity: Uint8Array; publicKey: Uint8Array | undefined }[] {
-    const role = new Map<string, { identity: Uint8Array; federated: boolean }>();
-    role.set(toHex(this.bootstrap.identity), { identity: this.bootstrap.identity, federated: true });
-    for (const c of this.changes) {
-      if (c.activation > height) continue;
-      const id = toHex(c.identity);
-      if (c.type === 0x07) role.delete(id);
-      else role.set(id, { identity: c.identity, federated: c.type === 0x05 });
-    }
-    return [...role.entries()]
-      .filter(([, r]) => r.federated)
-      .map(([id, r]) => ({ identity: r.identity, publicKey: this.keys.get(id) }))
-      .sort((a, b) => compareBytes(a.identity, b.identity));
-  }
-}
-
-/** True for admin entries that change the authority set (05, 06, 07, 08). */
-export function changesAuthority(entries: readonly AdminEntry[]): boolean {
-  return entries.some((e) => !("forwardCompatible" in e) && e.type >= 0x05 && e.type <= 0x08);
-}
-
-/** Signatures needed out of `n` federated servers: ⌊n/2⌋+1 (cluster/dbSig.ts majority). */
-function majority(n: number): number {
-  return Math.floor(n / 2) + 1;
-}
+export {
+  AUTHORITY_RULE,
+  changesAuthority,
+  PROOF_FORMAT,
+  type ProofChangeBlockJson,
+  type ProofCheckPassed,
+  type ProofJson,
+  type ProofSummary,
+  pinnedBootstrapKey,
+} from "./proofRules.js";
 
 // ── assembling (the node) ──
 
@@ -161,7 +54,7 @@ export interface ProofInputs {
   anchor?: ReceiptEthereumJson;
 }
 
-function nodesJson(branch: readonly MerkleNode[]): Node[] {
+function nodesJson(branch: readonly MerkleNode[]): ProofNode[] {
   return branch.map((n) => ({ left: toHex(n.left), right: toHex(n.right), top: toHex(n.top) }));
 }
 
@@ -178,9 +71,9 @@ function countedSigners(
   admin: AdminBlock,
   header: Uint8Array,
   federated: readonly { identity: Uint8Array; publicKey: Uint8Array | undefined }[],
-): Signer[] {
+): ProofSigner[] {
   const seen = new Set<string>();
-  const out: Signer[] = [];
+  const out: ProofSigner[] = [];
   for (const e of admin.entries) {
     if ("forwardCompatible" in e || e.type !== 0x01) continue;
     const id = toHex(e.identityAdminChainId);
@@ -236,261 +129,14 @@ export function assembleProof(inp: ProofInputs): ProofJson {
   return out;
 }
 
-// ── verifying (anyone, offline) ──
-
-function fail(field: string, detail: string): never {
-  throw new ProtocolError("BAD_VALUE", field, detail);
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** An object with exactly `keys` (and optionally `optional`): any other member fails. */
-function object(v: unknown, field: string, keys: readonly string[], optional: readonly string[] = []) {
-  if (!isObject(v)) fail(field, "expected an object");
-  for (const k of Object.keys(v))
-    if (!keys.includes(k) && !optional.includes(k)) fail(`${field}.${k}`, "not a member of a proof");
-  for (const k of keys) if (!(k in v)) fail(`${field}.${k}`, "missing");
-  return v;
-}
-
-function array(v: unknown, field: string): unknown[] {
-  if (!Array.isArray(v)) fail(field, "expected an array");
-  return v;
-}
-
-/** Lower-case hex only (upper case would let a changed byte leave the meaning unchanged). */
-function hex(v: unknown, field: string, bytes?: number): Uint8Array {
-  if (typeof v !== "string" || !/^(?:[0-9a-f]{2})*$/.test(v)) fail(field, "expected lower-case hex");
-  if (bytes !== undefined && v.length !== bytes * 2) fail(field, `expected ${bytes} bytes`);
-  return Uint8Array.from(Buffer.from(v, "hex"));
-}
-
-function count(v: unknown, field: string): number {
-  if (typeof v !== "number" || !Number.isSafeInteger(v) || v < 0) fail(field, "expected a non-negative integer");
-  return v;
-}
-
-function branch(v: unknown, field: string): MerkleNode[] {
-  return array(v, field).map((n, i) => {
-    const o = object(n, `${field}[${i}]`, ["left", "right", "top"]);
-    return {
-      left: hex(o.left, `${field}[${i}].left`, 32),
-      right: hex(o.right, `${field}[${i}].right`, 32),
-      top: hex(o.top, `${field}[${i}].top`, 32),
-    };
-  });
-}
-
 /**
- * The header fields a proof relies on. Layout (dblock.ts encodeDirectoryBlockHeader): version u8 @0, network
- * u32 @1, BodyMR @5, PrevKeyMR @37, PrevFullHash @69, timestamp u32 (minutes) @101, height u32 @105, count @109.
+ * Verify a proof with no node (proofRules.ts verifyProofWith, ed25519 by crypto/ed25519.ts): throws
+ * ProtocolError naming the member at fault, or answers what it proves. `trustedBootstrapKey`: the network's
+ * bootstrap key as the verifier knows it (pinnedBootstrapKey); when given, the proof's must equal it.
  */
-function readHeader(bytes: Uint8Array, field: string) {
-  if (bytes.length !== DIRECTORY_BLOCK_HEADER_SIZE) fail(field, `expected ${DIRECTORY_BLOCK_HEADER_SIZE} bytes`);
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  return {
-    networkId: view.getUint32(1),
-    bodyMR: bytes.slice(5, 37),
-    timestampMinutes: view.getUint32(101),
-    dbHeight: view.getUint32(105),
-    headerHash: sha256(bytes),
-  };
-}
-
-/**
- * Check that `signers` are distinct federated servers of `federated`, each with its key and a signature over
- * `header` that verifies, and that they are a majority. Every listed signer must verify.
- */
-function checkSigners(
-  v: unknown,
-  field: string,
-  header: Uint8Array,
-  federated: readonly { identity: Uint8Array; publicKey: Uint8Array | undefined }[],
-): { signed: number; needed: number } {
-  const seen = new Set<string>();
-  array(v, field).forEach((s, i) => {
-    const f = `${field}[${i}]`;
-    const o = object(s, f, ["identity", "publickey", "signature"]);
-    const identity = hex(o.identity, `${f}.identity`, 32);
-    const publicKey = hex(o.publickey, `${f}.publickey`, 32);
-    const signature = hex(o.signature, `${f}.signature`, 64);
-    const fed = federated.find((x) => bytesEqual(x.identity, identity));
-    if (fed === undefined) fail(`${f}.identity`, "not a federated server at this height");
-    if (fed.publicKey === undefined || !bytesEqual(fed.publicKey, publicKey))
-      fail(`${f}.publickey`, "not the server's key in force");
-    if (seen.has(o.identity as string)) fail(`${f}.identity`, "signed twice");
-    seen.add(o.identity as string);
-    if (!verifyEd25519(publicKey, header, signature)) fail(`${f}.signature`, "does not verify over the header");
-  });
-  const needed = majority(federated.length);
-  if (seen.size < needed) fail(field, `${seen.size} federated servers signed, ${needed} needed`);
-  return { signed: seen.size, needed };
-}
-
-/**
- * Verify a proof with no node: throws ProtocolError naming the member at fault, or answers what it proves.
- * `trustedBootstrapKey`: the network's bootstrap key as the verifier knows it (the wallet pins LOCAL's and
- * MAIN's); when given, the proof's must equal it.
- */
-export function verifyProof(json: unknown, options: { trustedBootstrapKey?: Uint8Array } = {}): ProofSummary {
-  const p = object(
-    json,
-    "proof",
-    ["proof", "entry", "receipt", "directoryblockheader", "signatures", "authority"],
-    ["anchor"],
-  );
-  if (p.proof !== PROOF_FORMAT) fail("proof.proof", `expected "${PROOF_FORMAT}"`);
-
-  // the entry and its branch up to the directory block's keyMR
-  const e = object(p.entry, "proof.entry", ["entryhash", "raw"]);
-  const entryHash = hex(e.entryhash, "proof.entry.entryhash", 32);
-  const raw = hex(e.raw, "proof.entry.raw");
-  if (!bytesEqual(hashOfEntry(raw), entryHash)) fail("proof.entry.raw", "does not hash to the entry hash");
-  const entry = unmarshalEntry(raw);
-  const r = object(p.receipt, "proof.receipt", [
-    "merklebranch",
-    "entryblockkeymr",
-    "directoryblockkeymr",
-    "directoryblockheight",
-  ]);
-  const receipt: Receipt = {
-    entryHash,
-    merkleBranch: branch(r.merklebranch, "proof.receipt.merklebranch"),
-    entryBlockKeyMR: hex(r.entryblockkeymr, "proof.receipt.entryblockkeymr", 32),
-    directoryBlockKeyMR: hex(r.directoryblockkeymr, "proof.receipt.directoryblockkeymr", 32),
-    directoryBlockHeight: count(r.directoryblockheight, "proof.receipt.directoryblockheight"),
-  };
-  if (!verifyReceipt(receipt)) fail("proof.receipt.merklebranch", "does not lead from the entry to the keyMR");
-  const headerBytes = hex(p.directoryblockheader, "proof.directoryblockheader");
-  const header = readHeader(headerBytes, "proof.directoryblockheader");
-  const last = receipt.merkleBranch[receipt.merkleBranch.length - 1]!;
-  if (!bytesEqual(last.left, header.headerHash) || !bytesEqual(last.right, header.bodyMR))
-    fail("proof.directoryblockheader", "is not the header of the receipt's directory block");
-  const height = receipt.directoryBlockHeight;
-  if (header.dbHeight !== height) fail("proof.receipt.directoryblockheight", "is not the header's height");
-
-  // the authority set, from the trust root through every change block
-  const a = object(p.authority, "proof.authority", ["rule", "bootstrap", "changes", "federated"]);
-  if (a.rule !== AUTHORITY_RULE) fail("proof.authority.rule", "not the rule this verifier applies");
-  const b = object(a.bootstrap, "proof.authority.bootstrap", ["identity", "publickey"]);
-  const bootstrap = {
-    identity: hex(b.identity, "proof.authority.bootstrap.identity", 32),
-    publicKey: hex(b.publickey, "proof.authority.bootstrap.publickey", 32),
-  };
-  if (options.trustedBootstrapKey !== undefined && !bytesEqual(options.trustedBootstrapKey, bootstrap.publicKey))
-    fail("proof.authority.bootstrap.publickey", "is not the network's bootstrap key");
-  const fold = new AuthorityFold(bootstrap);
-  let previous = -1;
-  const changes = array(a.changes, "proof.authority.changes");
-  changes.forEach((c, i) => {
-    const f = `proof.authority.changes[${i}]`;
-    const o = object(c, f, ["adminblock", "directoryblockheader", "adminbranch", "signatures"]);
-    let admin: AdminBlock;
-    try {
-      admin = decodeAdminBlock(hex(o.adminblock, `${f}.adminblock`));
-    } catch (err) {
-      if (err instanceof ProtocolError) fail(`${f}.adminblock`, `${err.field}: ${err.detail}`);
-      throw err;
-    }
-    if (admin.dbHeight <= previous || admin.dbHeight > height)
-      fail(`${f}.adminblock`, `height ${admin.dbHeight} out of order or above ${height}`);
-    if (!changesAuthority(admin.entries)) fail(`${f}.adminblock`, "holds no authority change");
-    previous = admin.dbHeight;
-    const hBytes = hex(o.directoryblockheader, `${f}.directoryblockheader`);
-    const h = readHeader(hBytes, `${f}.directoryblockheader`);
-    if (h.dbHeight !== admin.dbHeight || h.networkId !== header.networkId)
-      fail(`${f}.directoryblockheader`, "not the directory block of the admin block's height on this network");
-    const leaf = sha256(concat(ADMIN_CHAIN_ID, adminBlockHashes(admin).lookupHash));
-    const adminBranch = branch(o.adminbranch, `${f}.adminbranch`);
-    if (!verifyMerkleBranch(leaf, adminBranch, h.bodyMR) || !firstLeafBranch(adminBranch, leaf))
-      fail(`${f}.adminbranch`, "does not lead from the admin block to the header's BodyMR");
-    checkSigners(o.signatures, `${f}.signatures`, hBytes, fold.at(admin.dbHeight + 1));
-    fold.apply(admin.dbHeight, admin.entries);
-  });
-
-  // the majority over the target's header, against the set in force at H+1
-  const federated = fold.at(height + 1);
-  const stated = array(a.federated, "proof.authority.federated").map((s, i) => {
-    const o = object(s, `proof.authority.federated[${i}]`, ["identity", "publickey"]);
-    return { identity: o.identity, publickey: o.publickey };
-  });
-  const derived = federated
-    .filter((f) => f.publicKey !== undefined)
-    .map((f) => ({ identity: toHex(f.identity), publickey: toHex(f.publicKey!) }));
-  if (JSON.stringify(stated) !== JSON.stringify(derived))
-    fail("proof.authority.federated", "is not the set the changes give at the next height");
-  const s = object(p.signatures, "proof.signatures", ["adminblockheight", "signers"]);
-  if (count(s.adminblockheight, "proof.signatures.adminblockheight") !== height + 1)
-    fail("proof.signatures.adminblockheight", `expected ${height + 1}`);
-  const { signed, needed } = checkSigners(s.signers, "proof.signatures.signers", headerBytes, federated);
-
-  const summary: ProofSummary = {
-    entryhash: toHex(entryHash),
-    chainid: toHex(entry.chainId),
-    extids: entry.extIds.map((x) => toHex(x)),
-    contentbytes: entry.content.length,
-    directoryblockheight: height,
-    directoryblockkeymr: toHex(receipt.directoryBlockKeyMR),
-    directoryblocktimestamp: header.timestampMinutes * 60,
-    networkid: header.networkId,
-    federated: federated.length,
-    signed,
-    needed,
-    changeblocks: changes.length,
-    bootstrapkey: toHex(bootstrap.publicKey),
-  };
-  if (p.anchor !== undefined) summary.anchor = verifyAnchorPart(p.anchor, receipt.directoryBlockKeyMR, height);
-  return summary;
-}
-
-/** True when the branch starts at the leftmost leaf (the admin block is the body's first entry). */
-function firstLeafBranch(nodes: readonly MerkleNode[], leaf: Uint8Array): boolean {
-  let current = leaf;
-  for (const n of nodes) {
-    if (!bytesEqual(n.left, current)) return false;
-    current = merkleParent(n.left, n.right);
-  }
-  return true;
-}
-
-/** The anchor's window branch (keyMR → WindowMR) and record fields' shapes; the transaction itself is external. */
-function verifyAnchorPart(v: unknown, keyMR: Uint8Array, height: number): NonNullable<ProofSummary["anchor"]> {
-  const f = "proof.anchor";
-  const o = object(v, f, [
-    "dbheightmin",
-    "dbheightmax",
-    "windowmr",
-    "recordheight",
-    "contractaddress",
-    "txid",
-    "blockheight",
-    "blockhash",
-    "txindex",
-    "merklebranch",
-    "anchorrecordentryhash",
-  ]);
-  const min = count(o.dbheightmin, `${f}.dbheightmin`);
-  const max = count(o.dbheightmax, `${f}.dbheightmax`);
-  if (height < min || height > max) fail(`${f}.dbheightmin`, `the window ${min}..${max} does not hold ${height}`);
-  const windowMR = hex(o.windowmr, `${f}.windowmr`, 32);
-  if (!verifyMerkleBranch(keyMR, branch(o.merklebranch, `${f}.merklebranch`), windowMR))
-    fail(`${f}.merklebranch`, "does not lead from the directory block keyMR to the window root");
-  count(o.recordheight, `${f}.recordheight`);
-  count(o.txindex, `${f}.txindex`);
-  hex(o.anchorrecordentryhash, `${f}.anchorrecordentryhash`, 32);
-  const eth = (k: string, chars: number): string => {
-    const x = o[k];
-    if (typeof x !== "string" || !new RegExp(`^0x[0-9a-f]{${chars}}$`).test(x))
-      fail(`${f}.${k}`, `expected 0x and ${chars} lower-case hex characters`);
-    return x;
-  };
-  eth("blockhash", 64);
-  return {
-    txid: eth("txid", 64),
-    windowmr: toHex(windowMR),
-    contractaddress: eth("contractaddress", 40),
-    blockheight: count(o.blockheight, `${f}.blockheight`),
-  };
+export function verifyProof(
+  json: unknown,
+  options: { trustedBootstrapKey?: Uint8Array; onCheck?: (check: ProofCheckPassed) => void } = {},
+): ProofSummary {
+  return verifyProofWith(json, { ...options, verifySignature: verifyEd25519 });
 }

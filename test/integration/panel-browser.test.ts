@@ -1,15 +1,19 @@
 // The control panel in a real headless Chromium (the OS package /usr/bin/chromium, driven by playwright-core;
 // `make os-packages-test` installs it): the overview's height advances with the live feed; height →
-// directory block → entry block → entry; the entry's receipt verified in the page; an unknown hash searched
+// directory block → entry block → entry; the entry's receipt verified in the page; its proof verified in the
+// page by the protocol's own rules (and, flipped one byte at a time, refused naming the check, as the wallet's
+// verifier refuses it); an unknown hash searched
 // ("Not found"); the readwrite knobs; no console errors. Screenshots go to test-output/panel/ (gitignored).
 // Without the browser, HTTP-level checks of the panel: readonly refuses the knobs and every write, auth.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { type BrowserContext, chromium, type Page } from "playwright-core";
+import { ProtocolError } from "../../src/protocol/errors.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
+import { type ProofCheckPassed, type ProofJson, pinnedBootstrapKey, verifyProof } from "../../src/protocol/proof.js";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
@@ -23,6 +27,24 @@ function rpcOf(t: TestNode): RpcCall {
     if (r.error !== undefined) throw new Error(`${method}: ${r.text}`);
     return r.result;
   };
+}
+
+/** `hex` with byte `index` XORed with 1 (still lower-case hex of the same length). */
+function flipByte(hex: string, index: number): string {
+  const at = index < 0 ? hex.length / 2 + index : index;
+  const b = (Number.parseInt(hex.slice(2 * at, 2 * at + 2), 16) ^ 1).toString(16).padStart(2, "0");
+  return `${hex.slice(0, 2 * at)}${b}${hex.slice(2 * at + 2)}`;
+}
+
+/** The field the Node verifier names for `proof` (as the wallet calls it), or undefined when it verifies. */
+function nodeVerdict(proof: unknown): string | undefined {
+  try {
+    verifyProof(proof, { trustedBootstrapKey: pinnedBootstrapKey(proof) });
+    return undefined;
+  } catch (e) {
+    if (e instanceof ProtocolError) return e.field;
+    throw e;
+  }
 }
 
 async function post(
@@ -163,6 +185,113 @@ describe("control panel in headless Chromium", () => {
     assert.ok(steps.length >= 4, `steps shown: ${steps.length}`);
     assert.ok(!steps.includes("bad"), `a step failed: ${steps.join(",")}`);
     await page.screenshot({ path: join(SCREENSHOTS, "entry-receipt.png"), fullPage: true });
+  });
+
+  it("the entry's proof verified in the page with no trust in the node; a flipped byte fails naming the check", async () => {
+    const call = rpcOf(t);
+    // the proof exists once admin block H+1 holds the majority's signatures over directory block H
+    const proof = (await waitFor(
+      "the entry's proof",
+      async () => (await call("proof", { hash: written.entryHash }).catch(() => undefined)) as ProofJson | undefined,
+      120_000,
+    ))!;
+    // from another page: the previous test left this entry's page open, and a goto to the same URL renders nothing
+    await page.goto(`${panel}/#/blocks`);
+    await page.goto(`${panel}/#/entry/${written.entryHash}`);
+    await page.click("#verify-proof");
+    await page.waitForSelector("#proof-verdict");
+    assert.match((await page.textContent("#proof-verdict")) ?? "", /^✓ Verified in this browser, trusting no node/);
+    assert.match(
+      (await page.textContent("#proof-trust-root")) ?? "",
+      /the network's bootstrap key, as this page knows it/,
+    );
+    // the page ran the wallet's rules: the same checks, in the same order, saying the same
+    const nodeChecks: ProofCheckPassed[] = [];
+    verifyProof(proof, { trustedBootstrapKey: pinnedBootstrapKey(proof), onCheck: (c) => nodeChecks.push(c) });
+    const pageChecks = await page.$$eval("#proof-checks li", (l) =>
+      l.map((x) => ({ field: x.getAttribute("data-field"), cls: x.className, text: x.textContent ?? "" })),
+    );
+    assert.deepEqual(
+      pageChecks.map((c) => c.field),
+      nodeChecks.map((c) => c.field),
+    );
+    pageChecks.forEach((c, i) => {
+      assert.equal(c.cls, "ok");
+      assert.ok(c.text.includes(nodeChecks[i]!.detail), `${c.text} / ${nodeChecks[i]!.detail}`);
+    });
+    await page.screenshot({ path: join(SCREENSHOTS, "proof.png"), fullPage: true });
+
+    // one byte flipped at a time, in the page's editable JSON: each refused, naming the check that failed
+    const entryHashAt = proof.receipt.merklebranch[0]!.left === proof.entry.entryhash ? "right" : "left";
+    const flips: [string, string, (p: ProofJson) => void][] = [
+      ["the entry's content (its last byte)", "proof.entry.raw", (p) => (p.entry.raw = flipByte(p.entry.raw, -1))],
+      [
+        "the entry's Merkle sibling",
+        "proof.receipt.merklebranch",
+        (p) => {
+          const n = p.receipt.merklebranch[0]!;
+          n[entryHashAt] = flipByte(n[entryHashAt], 5);
+        },
+      ],
+      [
+        "a signature over the header",
+        "proof.signatures.signers[0].signature",
+        (p) => {
+          const s = p.signatures.signers[0]!;
+          s.signature = flipByte(s.signature, 10);
+        },
+      ],
+      [
+        "the header's timestamp",
+        "proof.directoryblockheader",
+        (p) => (p.directoryblockheader = flipByte(p.directoryblockheader, 102)),
+      ],
+    ];
+    if (proof.authority.changes.length > 0)
+      flips.push([
+        "a signature over an authority change's block",
+        "proof.authority.changes[0].signatures[0].signature",
+        (p) => {
+          const s = p.authority.changes[0]!.signatures[0]!;
+          s.signature = flipByte(s.signature, 40);
+        },
+      ]);
+    for (const [what, field, flip] of flips) {
+      const bad = structuredClone(proof);
+      flip(bad);
+      assert.equal(nodeVerdict(bad), field, `the wallet's verifier on ${what}`);
+      await page.fill("#proof-text", JSON.stringify(bad, null, 2));
+      await page.click("#proof-verify");
+      await page.waitForSelector("#proof-verdict.bad");
+      assert.equal(await page.getAttribute("#proof-verdict", "data-field"), field, what);
+      assert.match((await page.textContent("#proof-verdict")) ?? "", /^✗ The proof does not verify: /);
+      // the checks before it passed; the failed one is last, and named
+      const shown = await page.$$eval("#proof-checks li", (l) =>
+        l.map((x) => [x.className, x.getAttribute("data-field")]),
+      );
+      assert.deepEqual(shown.at(-1), ["bad", field], what);
+      assert.ok(
+        shown.slice(0, -1).every(([cls]) => cls === "ok"),
+        `${what}: ${JSON.stringify(shown)}`,
+      );
+    }
+    await page.screenshot({ path: join(SCREENSHOTS, "proof-refused.png"), fullPage: true });
+    // and the untouched proof, pasted back, verifies again
+    await page.fill("#proof-text", JSON.stringify(proof));
+    await page.click("#proof-verify");
+    await page.waitForSelector("#proof-verdict.ok");
+    // a saved proof file, loaded on #/proof (no node named): checked on loading, as the wallet's --verify FILE
+    const saved = join(profile, "proof.json");
+    writeFileSync(saved, `${JSON.stringify(proof, null, 2)}\n`);
+    await page.goto(`${panel}/#/proof`);
+    await page.waitForSelector("#proof-file");
+    await page.setInputFiles("#proof-file", saved);
+    await page.waitForSelector("#proof-verdict.ok");
+    assert.match((await page.textContent("#proof-verdict")) ?? "", /^✓ Verified in this browser, trusting no node/);
+    // a file that is not JSON is refused as such
+    writeFileSync(saved, "{ not json");
+    await page.setInputFiles("#proof-file", saved);
+    await page.waitForSelector('#proof-verdict.bad[data-field="proof"]');
   });
 
   it("directory block → asset block → transaction; a chain's page", async () => {
@@ -378,6 +507,36 @@ describe("control panel over HTTP", () => {
     // a single LOCAL node: its bootstrap identity, online; no audit servers
     assert.deepEqual(status.federatedservers, [{ chainid: LOCAL_BOOTSTRAP_IDENTITY_HEX, online: true }]);
     assert.deepEqual(status.auditservers, []);
+  });
+
+  it("serves the proof verifier's modules, hash.js as the browser's, and nothing else of dist or node_modules", async () => {
+    const get = async (path: string) => {
+      const res = await fetch(`${panel}${path}`, { headers: auth });
+      return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+    };
+    for (const path of [
+      "/assets/protocol/proofRules.js",
+      "/assets/protocol/bytes.js",
+      "/assets/errors.js",
+      "/assets/noble-ed25519/index.js",
+    ]) {
+      const r = await get(path);
+      assert.equal(r.status, 200, path);
+      assert.equal(r.type, "text/javascript; charset=utf-8", path);
+    }
+    const hash = await get("/assets/protocol/hash.js");
+    assert.equal(hash.status, 200);
+    assert.ok(hash.text.includes("/assets/noble-hashes/sha2.js") && !hash.text.includes("node:crypto"), hash.text);
+    // modules outside the verifier's closure, and other files of the same folders, are not served
+    for (const path of [
+      "/assets/protocol/genesis.js",
+      "/assets/protocol/proof.js",
+      "/assets/crypto/ed25519.js",
+      "/assets/protocol/bytes.js.map",
+      "/assets/noble-ed25519/package.json",
+      "/assets/protocolHash.js",
+    ])
+      assert.equal((await get(path)).status, 404, path);
   });
 
   it("panel views name what is wrong with a request", async () => {

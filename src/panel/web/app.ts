@@ -5,6 +5,7 @@
  *   #/dblock/<h|keymr>  a directory block → its admin, EC, asset and entry blocks
  *   #/eblock/<keymr>    an entry block → its entries (paged)
  *   #/entry/<hash>      an entry, with its receipt verified in the browser
+ *   #/proof[/<hash>]    an entry's proof (fetched, pasted or loaded) verified in the browser, trusting no node
  *   #/chain/<id>        a chain: head, entry blocks (paged)
  *   #/address/<FA|EC>[/cursor]  balance and history (address-history), newest first, paged
  *   #/transaction/<id>  an asset transaction
@@ -14,13 +15,14 @@
  *   #/settings          readwrite only: drop rate, delay, reload-configuration
  * Live parts (heights, minute, charts, latest blocks, health) follow the node's /live feed.
  * This module holds the feed and the router; the pages are in modules of their own (overview.ts, explorer.ts,
- * entryPage.ts, addressPage.ts, searchPages.ts, settings.ts), what they share in state.ts and view.ts.
+ * entryPage.ts, proofPage.ts, addressPage.ts, searchPages.ts, settings.ts), what they share in state.ts and view.ts.
  */
 
 import { address } from "./addressPage.js";
 import { entry } from "./entryPage.js";
 import { blocks, chain, dblock, eblock, systemBlock, transaction } from "./explorer.js";
 import { overview } from "./overview.js";
+import { proofPage } from "./proofPage.js";
 import { extIdSearch, search } from "./searchPages.js";
 import { settings } from "./settings.js";
 import { type FeedEvent, page, type Status } from "./state.js";
@@ -92,6 +94,8 @@ async function render(name: string, arg: string, extra?: string): Promise<Node[]
       return eblock(arg, Number(extra ?? 0));
     case "entry":
       return entry(arg);
+    case "proof":
+      return proofPage(arg);
     case "chain":
       return chain(arg, extra);
     case "address":

@@ -1,4 +1,7 @@
-/** The control panel's entry page: the entry, where it is, and its receipt verified in this browser (receipt.ts). */
+/**
+ * The control panel's entry page: the entry, where it is, and its receipt verified in this browser (receipt.ts);
+ * a link to its proof page (proofPage.ts), which checks the whole proof with no trust in the node.
+ */
 import { checkReceipt } from "./receipt.js";
 import { fields, h, hashLink, hexText, link, rawViews, rpc, time } from "./view.js";
 
@@ -50,6 +53,21 @@ export async function entry(hash: string): Promise<Node[]> {
     ]),
     h("h2", {}, "Receipt"),
     receiptBox,
+    // the proof page: the majority's signatures and the authority set too, checked with no trust in the node
+    ...(confirmed
+      ? [
+          h(
+            "p",
+            {},
+            h(
+              "a",
+              { id: "verify-proof", class: "button", href: `#/proof/${hash}` },
+              "Verify its proof in this browser",
+            ),
+            " — the whole proof (entry, branch, header, the majority's signatures, the authority set), trusting no node",
+          ),
+        ]
+      : []),
     rawViews(e, raw.data, "Entry"),
   ];
 }

@@ -7,22 +7,15 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { RpcErrorCode } from "../../../src/client/errors.js";
 import type { ReceiptJson } from "../../../src/client/types.js";
+import { KNOWN_BOOTSTRAP_KEYS } from "../../../src/protocol/bootstrapKeys.js";
 import { fromHex } from "../../../src/protocol/bytes.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
-import { LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX, MAIN_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../../src/protocol/genesis.js";
-import { NETWORK_IDS } from "../../../src/protocol/network.js";
-import { type ProofJson, type ProofSummary, verifyProof } from "../../../src/protocol/proof.js";
+import { type ProofJson, type ProofSummary, pinnedBootstrapKey, verifyProof } from "../../../src/protocol/proof.js";
 import { type Context, json } from "../context.js";
 import { UsageError, WalletError } from "../errors.js";
 import { notFound } from "./entry.js";
 import { expectHash } from "./input.js";
 import { verifyAnchor } from "./receipt.js";
-
-/** Bootstrap keys the wallet knows by network ID: a proof of these networks must name exactly this key. */
-const KNOWN_BOOTSTRAP_KEYS: ReadonlyMap<number, string> = new Map([
-  [NETWORK_IDS.LOCAL, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX],
-  [NETWORK_IDS.MAIN, MAIN_BOOTSTRAP_PUBLIC_KEY_HEX],
-]);
 
 export async function proofCommand(ctx: Context): Promise<void> {
   if (ctx.args.flags.has("verify")) return verifySaved(ctx);
@@ -116,8 +109,5 @@ function trustedKey(ctx: Context, parsed: unknown): Uint8Array | undefined {
     if (!/^[0-9a-fA-F]{64}$/.test(given)) throw new UsageError("--bootstrap-key: expected 64 hex characters");
     return fromHex(given.toLowerCase());
   }
-  const header = (parsed as { directoryblockheader?: unknown } | null)?.directoryblockheader;
-  if (typeof header !== "string" || !/^[0-9a-f]{10}/.test(header)) return undefined;
-  const known = KNOWN_BOOTSTRAP_KEYS.get(Number.parseInt(header.slice(2, 10), 16));
-  return known === undefined ? undefined : fromHex(known);
+  return pinnedBootstrapKey(parsed);
 }
