@@ -7,9 +7,13 @@ TIER = node dist/test/support/tiers.js
 NODE_TEST = node --test --test-reporter=spec --test-timeout=900000
 # Unit-tier files two at a time: each binds its servers on port 0 in-process and works in its own temp
 # directory, so no two share a port or a directory (measured: 495 s against 749 s one at a time, load 10-20,
-# all 1,185 tests passing). The process tier stays one file at a time: its nodes and nats-servers take ports
-# that were free a moment before (tools/net/freePorts.ts), which a neighbour could take in between.
+# all 1,185 tests passing). The process tier runs in two lanes side by side (test/support/tiers.ts
+# processLanes), each one file at a time: its nodes and nats-servers take ports that were free a moment
+# before (tools/net/freePorts.ts), so each lane takes them from its own range, below the kernel's ephemeral
+# ports (32768-60999), and no lane or client socket can take a port another lane just released.
 UNIT_CONCURRENCY = 2
+CLUSTER_LANE_PORTS = 20000-25999
+OTHER_LANE_PORTS = 26000-31999
 # `make run PORT=8089 HOMEDIR=/tmp/node2`; without them, the quickstart's LEDGERD_PORT and LEDGERD_HOME
 # (docs/quickstart.md), else port 8088 and ~/.ledgerd.
 PORT ?= $(or $(LEDGERD_PORT),8088)
@@ -67,14 +71,20 @@ run: build
 	bin/ledgerd -network=LOCAL -homedir=$(HOMEDIR) -port=$(PORT) -controlpanelport=$(PANELPORT)
 
 # Lint runs first (STYLE.md §9: Biome in CI); the type check is the build itself.
-# Both tiers run even when the first fails (one report of every failure); the target fails if either did.
+# Every tier and lane runs even when one fails (one report of every failure); the target fails if any did.
 # The lists are taken first: a tiers.js that fails stops the target (an empty list would make node --test
-# look for test files on its own).
+# look for test files on its own). The two process lanes write to files in test-output/ (ignored by git),
+# printed whole, one after the other, as each ends.
 test: build os-packages-test python-venv
 	node_modules/.bin/biome check src test bench tools
-	unit="$$($(TIER) unit)" && process="$$($(TIER) process)" && { \
+	unit="$$($(TIER) unit)" && cluster="$$($(TIER) process-cluster)" && other="$$($(TIER) process-other)" && { \
 	  failed=0; $(NODE_TEST) --test-concurrency=$(UNIT_CONCURRENCY) $$unit || failed=$$?; \
-	  $(NODE_TEST) $$process && exit $$failed; }
+	  rm -rf test-output && mkdir -p test-output; \
+	  LEDGERD_TEST_PORTS=$(CLUSTER_LANE_PORTS) $(NODE_TEST) $$cluster > test-output/cluster-lane.log 2>&1 & cpid=$$!; \
+	  LEDGERD_TEST_PORTS=$(OTHER_LANE_PORTS) $(NODE_TEST) $$other > test-output/other-lane.log 2>&1 & opid=$$!; \
+	  wait $$opid || failed=$$?; echo "=== process tier, other lane"; cat test-output/other-lane.log; \
+	  wait $$cpid || failed=$$?; echo "=== process tier, cluster lane (test/cluster, test/reliability)"; cat test-output/cluster-lane.log; \
+	  exit $$failed; }
 
 # The unit tier (docs/testing.md §Tiers): test/unit/ minus the files that start processes (nodes, nats-server,
 # a second wallet), as listed in test/support/tiers.ts and checked by test/unit/testTiers.test.ts. No OS

@@ -10,7 +10,7 @@
  * (src/store/scrub.ts's background scrub of an environment, a niced child) is part of what the unit
  * tests test, so the walk stops at src/.
  *
- * `node dist/test/support/tiers.js unit|process|all` prints a tier's compiled files, one per line (the Makefile).
+ * `node dist/test/support/tiers.js unit|process|process-cluster|process-other|all` prints a tier's compiled files, one per line (the Makefile).
  */
 import { readdirSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -68,6 +68,18 @@ export function processTier(): string[] {
   return testFiles("test").filter((f) => !unit.has(f));
 }
 
+/**
+ * The process tier in two lanes that `make test` runs side by side, each one file at a time with its own
+ * range of ports (LEDGERD_TEST_PORTS, tools/net/freePorts.ts): the federation's files (test/cluster/: nats
+ * clusters, nftables on their own ports) with the reliability suites, and every other file. Each lane took
+ * ~12 of the ~23 minutes of the process tier in a fresh-clone run (docs/testing.md §Tiers).
+ */
+export function processLanes(): { cluster: string[]; other: string[] } {
+  const inCluster = (f: string): boolean => f.startsWith("test/cluster/") || f.startsWith("test/reliability/");
+  const files = processTier();
+  return { cluster: files.filter(inCluster), other: files.filter((f) => !inCluster(f)) };
+}
+
 /** `test/x/y.test.ts` → `dist/test/x/y.test.js`. */
 export function compiled(source: string): string {
   return `dist/${source.slice(0, -".ts".length)}.js`;
@@ -75,10 +87,21 @@ export function compiled(source: string): string {
 
 function main(argv: readonly string[]): number {
   const tier = argv[0];
+  const lanes = processLanes();
   const files =
-    tier === "unit" ? unitTier() : tier === "process" ? processTier() : tier === "all" ? testFiles("test") : undefined;
+    tier === "unit"
+      ? unitTier()
+      : tier === "process"
+        ? processTier()
+        : tier === "process-cluster"
+          ? lanes.cluster
+          : tier === "process-other"
+            ? lanes.other
+            : tier === "all"
+              ? testFiles("test")
+              : undefined;
   if (files === undefined) {
-    process.stderr.write("usage: node dist/test/support/tiers.js unit|process|all\n");
+    process.stderr.write("usage: node dist/test/support/tiers.js unit|process|process-cluster|process-other|all\n");
     return 1;
   }
   process.stdout.write(`${files.map(compiled).join("\n")}\n`);

@@ -13,6 +13,7 @@ import {
   compiled,
   IN_PROCESS_EXCEPTIONS,
   PROCESS_TESTS_IN_UNIT,
+  processLanes,
   processTier,
   ROOT,
   testFiles,
@@ -74,6 +75,14 @@ describe("the unit tier starts no process", () => {
     assert.deepEqual([...unit, ...rest].sort(), testFiles("test"));
     assert.equal(new Set([...unit, ...rest]).size, unit.length + rest.length);
     assert.ok(unit.includes("test/unit/testTiers.test.ts"), "this test runs in the unit tier");
+  });
+
+  test("the process tier's two lanes are the tier, each file in one lane; the federation's files in the cluster lane", () => {
+    const { cluster, other } = processLanes();
+    assert.deepEqual([...cluster, ...other].sort(), processTier());
+    assert.equal(new Set([...cluster, ...other]).size, cluster.length + other.length);
+    assert.ok(cluster.length > 0 && other.length > 0, "both lanes have files");
+    assert.ok(processTier().filter((f) => f.startsWith("test/cluster/")).every((f) => cluster.includes(f)));
   });
 
   test("the walk finds a launcher: the NATS test helper reaches node:child_process through the devnet's", () => {
