@@ -7,19 +7,18 @@
  * Reads return copies (never lmdb-js's reused read buffer), so callers may keep them.
  */
 
+import { entryLocationOf, entryRawView, paidCommitOf } from "./entryRecord.js";
 import { type Databases, type DbName, openCheckedEnvironment, openDatabases, type RootEnv } from "./environment.js";
 import { StoreError } from "./errors.js";
-import { type BlockKind, DB_NAMES, heightKey, META_KEYS } from "./keys.js";
+import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS } from "./keys.js";
 import { indexHeight, QUERY_INDEX_VERSION, readMarker } from "./queryIndex.js";
 import type { QueryDbName } from "./queryIndexKeys.js";
 import {
   type ChainHead,
   type CommitLocation,
+  commitLocationAt,
   decodeBalance,
   decodeChainHead,
-  decodeCommitLocation,
-  decodeEntryLocation,
-  decodePaidCommit,
   decodeTransactionLocation,
   type EntryLocation,
   type PaidCommit,
@@ -52,7 +51,9 @@ export class DirectoryReader {
    * UNKNOWN_FORMAT).
    */
   static open(path: string, options: { scan: boolean }): DirectoryReader {
-    const env = openCheckedEnvironment(path, "store", Object.values(DB_NAMES), options.scan);
+    // a directory of format 1 opens, so that identity() can say what to do with it
+    const allowed = [...Object.values(DB_NAMES), ...Object.values(LEGACY_DB_NAMES)];
+    const env = openCheckedEnvironment(path, "store", allowed, options.scan);
     return new DirectoryReader(path, env, openDatabases(env));
   }
 
@@ -69,7 +70,11 @@ export class DirectoryReader {
       throw new StoreError({
         code: "UNKNOWN_FORMAT",
         path: this.path,
-        info: `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}`,
+        info:
+          `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}` +
+          (format.length === 4 && format.readUInt32BE(0) < STORE_FORMAT_VERSION
+            ? ": start ledgerd on it once (it migrates an older format at open, docs/ledger.md §4), then run this again"
+            : ""),
       });
     const id = this.meta(META_KEYS.networkId);
     const saved = this.meta(META_KEYS.savedHeight);
@@ -114,19 +119,21 @@ export class DirectoryReader {
   }
 
   entryRaw(hash: Uint8Array): Uint8Array | undefined {
-    return this.get("entries", hash);
+    const v = this.get("entryRecords", hash);
+    return v === undefined ? undefined : entryRawView(v);
   }
   entryLocation(hash: Uint8Array): EntryLocation | undefined {
-    return this.decoded("entryLocations", hash, decodeEntryLocation);
+    return this.decoded("entryRecords", hash, entryLocationOf);
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
     return this.decoded("transactionLocations", hash, decodeTransactionLocation);
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
-    return this.decoded("commitLocations", hash, decodeCommitLocation);
+    const v = this.get("commitPlaces", hash);
+    return v === undefined ? undefined : commitLocationAt(v, (h) => this.blockHashAt(BlockKind.ec, h));
   }
   paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
-    return this.decoded("paidCommits", entryHash, decodePaidCommit);
+    return this.decoded("entryRecords", entryHash, paidCommitOf);
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.decoded("chainHeads", chainId, decodeChainHead);
