@@ -12,7 +12,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { networkId } from "../../../src/protocol/network.js";
-import { decodeEntryRecord } from "../../../src/store/entryRecord.js";
+import {
+  decodeEntryRecord,
+  encodeEntryRecord,
+  entryLocationOf,
+  entryRawView,
+  paidCommitOf,
+} from "../../../src/store/entryRecord.js";
 import { openBinaryDb, openDatabases, openEnvironment, type RootEnv } from "../../../src/store/environment.js";
 import { migrateFormat } from "../../../src/store/formatMigration.js";
 import { BlockKind, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "../../../src/store/keys.js";
@@ -213,6 +219,27 @@ describe("store format 2: entry records and commit places", () => {
     } finally {
       cleanup(dir);
     }
+  });
+
+  test("a malformed record is a CORRUPT refusal, never a misread", () => {
+    const whole = encodeEntryRecord({
+      paid: paid(1, hash(11)),
+      entry: { location: location(1, hash(11)), raw: entry(1) },
+    });
+    // the commit's txid is the paid commit's: stored once
+    assert.equal(whole.length, 1 + 43 + 36 + entry(1).length);
+    const cases: Uint8Array[] = [
+      new Uint8Array(0),
+      Uint8Array.of(0x00),
+      Uint8Array.of(0x40, ...whole.subarray(1)),
+      whole.subarray(0, 40),
+      whole.subarray(0, 1 + 43 + 20),
+      Uint8Array.of(0x02, ...whole.subarray(44)),
+      Uint8Array.of(...encodeEntryRecord({ paid: paid(1, hash(11)) }), 9),
+    ];
+    for (const bad of cases)
+      for (const read of [paidCommitOf, entryLocationOf, entryRawView])
+        assert.throws(() => read(bad), /CORRUPT|malformed entry record/, `${Buffer.from(bad).toString("hex")}`);
   });
 
   test("a format-1 directory is migrated at open, with log lines, to the same records", async () => {
