@@ -73,7 +73,7 @@ export interface PackedBlockSet {
 
 /**
  * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
- * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
+ * ~140 to the EC block, and ~300 bytes of records plus its own bytes (often a few hundred) to the stream.
  */
 const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
 
