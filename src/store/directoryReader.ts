@@ -8,7 +8,14 @@
  */
 
 import { entryLocationOf, entryRawView, paidCommitOf } from "./entryRecord.js";
-import { type Databases, type DbName, openCheckedEnvironment, openDatabases, type RootEnv } from "./environment.js";
+import {
+  type Databases,
+  type DbName,
+  openBinaryDb,
+  openCheckedEnvironment,
+  openDatabases,
+  type RootEnv,
+} from "./environment.js";
 import { StoreError } from "./errors.js";
 import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS } from "./keys.js";
 import { indexHeight, QUERY_INDEX_VERSION, readMarker } from "./queryIndex.js";
@@ -51,9 +58,22 @@ export class DirectoryReader {
    * UNKNOWN_FORMAT).
    */
   static open(path: string, options: { scan: boolean }): DirectoryReader {
-    // a directory of format 1 opens, so that identity() can say what to do with it
+    // a directory of an older format opens (its databases are allowed) only to be refused here, before this
+    // version's databases are opened: opening creates those missing, and a directory of the previous format
+    // holding them would be refused by the previous version
     const allowed = [...Object.values(DB_NAMES), ...Object.values(LEGACY_DB_NAMES)];
     const env = openCheckedEnvironment(path, "store", allowed, options.scan);
+    const format = openBinaryDb(env, DB_NAMES.meta).getBinary(Buffer.from(META_KEYS.format, "ascii"));
+    if (format?.length === 4 && format.readUInt32BE(0) < STORE_FORMAT_VERSION) {
+      void env.close();
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path,
+        info:
+          `format ${format.readUInt32BE(0)}, this version reads ${STORE_FORMAT_VERSION}: start ledgerd on it once ` +
+          "(it migrates an older format at open, docs/ledger.md §4), then run this again",
+      });
+    }
     return new DirectoryReader(path, env, openDatabases(env));
   }
 
@@ -70,11 +90,7 @@ export class DirectoryReader {
       throw new StoreError({
         code: "UNKNOWN_FORMAT",
         path: this.path,
-        info:
-          `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}` +
-          (format.length === 4 && format.readUInt32BE(0) < STORE_FORMAT_VERSION
-            ? ": start ledgerd on it once (it migrates an older format at open, docs/ledger.md §4), then run this again"
-            : ""),
+        info: `format ${format.toString("hex")}, this version reads ${STORE_FORMAT_VERSION}`,
       });
     const id = this.meta(META_KEYS.networkId);
     const saved = this.meta(META_KEYS.savedHeight);

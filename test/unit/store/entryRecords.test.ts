@@ -12,6 +12,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { networkId } from "../../../src/protocol/network.js";
+import { DirectoryReader } from "../../../src/store/directoryReader.js";
 import {
   decodeEntryRecord,
   encodeEntryRecord,
@@ -20,6 +21,7 @@ import {
   paidCommitOf,
 } from "../../../src/store/entryRecord.js";
 import { openBinaryDb, openDatabases, openEnvironment, type RootEnv } from "../../../src/store/environment.js";
+import { StoreError } from "../../../src/store/errors.js";
 import { migrateFormat } from "../../../src/store/formatMigration.js";
 import { BlockKind, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "../../../src/store/keys.js";
 import type { PaidCommit } from "../../../src/store/records.js";
@@ -156,6 +158,18 @@ async function dump(path: string): Promise<Record<string, string[]>> {
   return out;
 }
 
+/** The names of the databases in the environment at `path` (opening none of them: that would create it). */
+async function names(path: string): Promise<string[]> {
+  const env = openEnvironment(path);
+  const list = [...env.getKeys()].map((k) =>
+    Buffer.from(k as Uint8Array)
+      .toString("latin1")
+      .replace(/\0$/, ""),
+  );
+  await env.close();
+  return list;
+}
+
 /** Rewrite a format-2 directory as format 1 wrote it (module comment). */
 async function toFormat1(path: string): Promise<void> {
   const env: RootEnv = openEnvironment(path);
@@ -249,9 +263,17 @@ describe("store format 2: entry records and commit places", () => {
       await filled(path, true);
       const want = await dump(path);
       await toFormat1(path);
-      const old = await dump(path);
-      assert.equal(old.entryRecords!.length, 0);
-      assert.ok(old["(names)"]!.some((n) => n.startsWith("paidCommits")));
+      const old = await names(path);
+      assert.ok(old.includes("paidCommits") && !old.includes("entryRecords"), old.join(","));
+      // what `ledgerd verify` and `ledgerd-export` open: refused with what to do, and nothing created in it
+      assert.throws(
+        () => DirectoryReader.open(path, { scan: false }),
+        (e: unknown) =>
+          e instanceof StoreError &&
+          e.type.code === "UNKNOWN_FORMAT" &&
+          /format 1, .*start ledgerd on it once/.test(e.message),
+      );
+      assert.deepEqual(await names(path), old);
       const lines: string[] = [];
       const s = LedgerStore.open({ path, ...LOCAL, verify: true, log: (l) => lines.push(l) });
       assert.match(lines[0]!, /format 1 → 2, moving 360 entries, 241 paid commits and 480 commit locations/);
