@@ -133,6 +133,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       network: config.network,
       networkId: networkId(config.network, config.customNet),
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
+      // a directory of the previous format is migrated at open, with progress lines (store/formatMigration.ts)
+      log: (line: string) => log.info(line),
     };
     let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());

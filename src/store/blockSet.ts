@@ -4,7 +4,8 @@
  * for the block-set writer thread (docs/ledger.md §5 "Block save").
  */
 import { concat } from "../protocol/bytes.js";
-import type { DbName } from "./environment.js";
+import { encodeEntryRecord, isWholeRecord, mergeEntryRecord } from "./entryRecord.js";
+import type { Databases, DbName } from "./environment.js";
 import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
 import { RecordStreamWriter } from "./recordStream.js";
 import {
@@ -13,9 +14,7 @@ import {
   type EntryLocation,
   encodeBalance,
   encodeChainHead,
-  encodeCommitLocation,
-  encodeEntryLocation,
-  encodePaidCommit,
+  encodeCommitPlace,
   encodeTransactionLocation,
   type PaidCommit,
   type TransactionLocation,
@@ -74,7 +73,7 @@ export interface PackedBlockSet {
 
 /**
  * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
- * ~140 to the EC block, and ~420 bytes of records plus its own bytes (often a few hundred) to the stream.
+ * ~140 to the EC block, and ~300 bytes of records plus its own bytes (often a few hundred) to the stream.
  */
 const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
 
@@ -98,19 +97,27 @@ export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Ar
     if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
     if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
   }
+  // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
+  // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
+  const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
+  for (const p of set.paidCommits) paid.set(hashKey(p.entryHash), p);
   for (const e of set.entries) {
-    yield ["entries", e.entryHash, e.raw];
-    yield ["entryLocations", e.entryHash, encodeEntryLocation(e.location)];
+    const key = hashKey(e.entryHash);
+    const p = paid.get(key);
+    if (p !== undefined) paid.delete(key);
+    const entry = { location: e.location, raw: e.raw };
+    yield ["entryRecords", e.entryHash, encodeEntryRecord(p === undefined ? { entry } : { paid: p.record, entry })];
   }
   for (const t of set.transactions) {
     const value = encodeTransactionLocation(t.location);
     for (const k of t.keys) yield ["transactionLocations", k, value];
   }
   for (const c of set.commits) {
-    const value = encodeCommitLocation(c.location);
-    for (const k of c.keys) yield ["commitLocations", k, value];
+    const value = encodeCommitPlace(c.location);
+    for (const k of c.keys) yield ["commitPlaces", k, value];
   }
-  for (const p of set.paidCommits) yield ["paidCommits", p.entryHash, encodePaidCommit(p.record)];
+  // paid commits whose entry is not in this set (not revealed yet, or an entry hash paid again)
+  for (const p of paid.values()) yield ["entryRecords", p.entryHash, encodeEntryRecord({ paid: p.record })];
   for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
   for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
   for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
@@ -123,6 +130,32 @@ export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Ar
     seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
     yield ["meta", metaKey(META_KEYS.logSequence), seq];
   }
+}
+
+/** A Map key for a 32-byte hash (latin1: one char per byte, cheaper than hex). */
+function hashKey(hash: Uint8Array): string {
+  return Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString("latin1");
+}
+
+/**
+ * Put one record of `blockSetRecords` inside the caller's write transaction: an entry record with only one of
+ * its parts is merged with the saved record first (entryRecord.ts mergeEntryRecord; the read sees this
+ * transaction's own puts).
+ */
+export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Uint8Array): void {
+  if (db === "entryRecords" && !isWholeRecord(value)) {
+    const saved = dbs.entryRecords.getBinaryFast(key);
+    // lmdb-js's reused read buffer: its `length` is the value's (store.ts plain); merge copies what it keeps
+    dbs.entryRecords.putSync(
+      key,
+      mergeEntryRecord(
+        saved === undefined ? undefined : new Uint8Array(saved.buffer, saved.byteOffset, saved.length),
+        value,
+      ),
+    );
+    return;
+  }
+  dbs[db].putSync(key, value);
 }
 
 /** Key of a `meta` record. */

@@ -9,6 +9,7 @@
  */
 import { MessageChannel, parentPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
+import { putRecord } from "./blockSet.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
 import { META_KEYS } from "./keys.js";
 import { indexSavedHeight } from "./queryIndex.js";
@@ -44,7 +45,7 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
     env.transactionSync(() => {
       let height = -1;
       forEachRecord(req.stream, (db, key, value) => {
-        dbs[db].putSync(key, value);
+        putRecord(dbs, db, key, value);
         records++;
         if (db === "meta" && SAVED_HEIGHT_KEY.equals(key)) height = Buffer.from(value).readUInt32BE(0);
       });

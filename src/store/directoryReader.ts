@@ -7,19 +7,25 @@
  * Reads return copies (never lmdb-js's reused read buffer), so callers may keep them.
  */
 
-import { type Databases, type DbName, openCheckedEnvironment, openDatabases, type RootEnv } from "./environment.js";
+import { entryLocationOf, entryRawView, paidCommitOf } from "./entryRecord.js";
+import {
+  type Databases,
+  type DbName,
+  openBinaryDb,
+  openCheckedEnvironment,
+  openDatabases,
+  type RootEnv,
+} from "./environment.js";
 import { StoreError } from "./errors.js";
-import { type BlockKind, DB_NAMES, heightKey, META_KEYS } from "./keys.js";
+import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS } from "./keys.js";
 import { indexHeight, QUERY_INDEX_VERSION, readMarker } from "./queryIndex.js";
 import type { QueryDbName } from "./queryIndexKeys.js";
 import {
   type ChainHead,
   type CommitLocation,
+  commitLocationAt,
   decodeBalance,
   decodeChainHead,
-  decodeCommitLocation,
-  decodeEntryLocation,
-  decodePaidCommit,
   decodeTransactionLocation,
   type EntryLocation,
   type PaidCommit,
@@ -52,7 +58,22 @@ export class DirectoryReader {
    * UNKNOWN_FORMAT).
    */
   static open(path: string, options: { scan: boolean }): DirectoryReader {
-    const env = openCheckedEnvironment(path, "store", Object.values(DB_NAMES), options.scan);
+    // a directory of an older format opens (its databases are allowed) only to be refused here, before this
+    // version's databases are opened: opening creates those missing, and a directory of the previous format
+    // holding them would be refused by the previous version
+    const allowed = [...Object.values(DB_NAMES), ...Object.values(LEGACY_DB_NAMES)];
+    const env = openCheckedEnvironment(path, "store", allowed, options.scan);
+    const format = openBinaryDb(env, DB_NAMES.meta).getBinary(Buffer.from(META_KEYS.format, "ascii"));
+    if (format?.length === 4 && format.readUInt32BE(0) < STORE_FORMAT_VERSION) {
+      void env.close();
+      throw new StoreError({
+        code: "UNKNOWN_FORMAT",
+        path,
+        info:
+          `format ${format.readUInt32BE(0)}, this version reads ${STORE_FORMAT_VERSION}: start ledgerd on it once ` +
+          "(it migrates an older format at open, docs/ledger.md §4), then run this again",
+      });
+    }
     return new DirectoryReader(path, env, openDatabases(env));
   }
 
@@ -114,19 +135,21 @@ export class DirectoryReader {
   }
 
   entryRaw(hash: Uint8Array): Uint8Array | undefined {
-    return this.get("entries", hash);
+    const v = this.get("entryRecords", hash);
+    return v === undefined ? undefined : entryRawView(v);
   }
   entryLocation(hash: Uint8Array): EntryLocation | undefined {
-    return this.decoded("entryLocations", hash, decodeEntryLocation);
+    return this.decoded("entryRecords", hash, entryLocationOf);
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
     return this.decoded("transactionLocations", hash, decodeTransactionLocation);
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
-    return this.decoded("commitLocations", hash, decodeCommitLocation);
+    const v = this.get("commitPlaces", hash);
+    return v === undefined ? undefined : commitLocationAt(v, (h) => this.blockHashAt(BlockKind.ec, h));
   }
   paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
-    return this.decoded("paidCommits", entryHash, decodePaidCommit);
+    return this.decoded("entryRecords", entryHash, paidCommitOf);
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.decoded("chainHeads", chainId, decodeChainHead);

@@ -13,10 +13,10 @@ import { DB_NAMES } from "./keys.js";
 import { checkTreeSpines } from "./pageCheck.js";
 
 /**
- * Most named databases an environment may hold: the 18 of DB_NAMES (13 + the query index's 5) plus room to add a few without
- * reopening (LMDB sizes a table for this at open).
+ * Most named databases an environment may hold: the 16 of DB_NAMES (11 + the query index's 5), the 4 of format 1
+ * that a migration opens (LEGACY_DB_NAMES), and room to add a few (LMDB sizes a table for this at open).
  */
-const MAX_DBS = 20;
+const MAX_DBS = 24;
 
 export type BinDb = Database<Uint8Array, Uint8Array>;
 export type RootEnv = RootDatabase<Uint8Array, Uint8Array>;

@@ -12,16 +12,18 @@ export const DB_NAMES = {
   blockAlias: "blockAlias",
   /** block kind (1) ‖ u32 height → primary block hash (32) */
   heights: "heights",
-  /** entry hash (32) → marshalled entry */
-  entries: "entries",
-  /** entry hash (32) → entry block keyMR (32) ‖ u32 directory block height ‖ paying commit txid (32) */
-  entryLocations: "entryLocations",
+  /**
+   * entry hash (32) → the latest commit that paid for it and, once saved, the entry's location and bytes: one
+   * record (entryRecord.ts; format 1 kept them in `entries`, `entryLocations`, `paidCommits`)
+   */
+  entryRecords: "entryRecords",
   /** transaction id or full hash (32) → asset block keyMR (32) ‖ u32 height ‖ u32 index in the block */
   transactionLocations: "transactionLocations",
-  /** commit txid or full hash (32) → EC block header hash (32) ‖ u32 height ‖ u32 item index */
-  commitLocations: "commitLocations",
-  /** entry hash (32) → the latest commit that paid for it (see PaidCommit) */
-  paidCommits: "paidCommits",
+  /**
+   * commit txid or full hash (32) → u32 directory block height ‖ u32 item index in that height's EC block (its
+   * header hash is the `heights` record's; format 1's `commitLocations` stored it in each value)
+   */
+  commitPlaces: "commitPlaces",
   /** chain ID (32) → head entry block keyMR (32) ‖ full hash (32) ‖ u32 sequence ‖ u32 height */
   chainHeads: "chainHeads",
   /** RCD hash (32) → u64 balance, base units */
@@ -35,6 +37,17 @@ export const DB_NAMES = {
   // the query index (queryIndex.ts, layouts in queryIndexKeys.ts); appended: a record stream names a database
   // by its place in this list
   ...QUERY_DB_NAMES,
+} as const;
+
+/**
+ * Databases of store format 1 that format 2 replaced: opened only to migrate a directory of format 1
+ * (formatMigration.ts), then dropped.
+ */
+export const LEGACY_DB_NAMES = {
+  entries: "entries",
+  entryLocations: "entryLocations",
+  paidCommits: "paidCommits",
+  commitLocations: "commitLocations",
 } as const;
 
 /** Block kinds: the first byte of a `blocks` value and of a `heights` key. */

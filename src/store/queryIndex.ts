@@ -22,6 +22,7 @@ import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
 import { transactionId } from "../protocol/transaction.js";
+import { entryRawView } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
 import { BlockKind, heightKey } from "./keys.js";
@@ -65,7 +66,7 @@ const FIRST_SCOPE = extIdScope([], 0);
 export type IndexPut = (db: QueryDbName, key: Uint8Array, value: Uint8Array) => void;
 
 /** The databases the index reads blocks from and writes itself into. */
-export type IndexDatabases = Pick<Databases, "blocks" | "heights" | "entries" | "meta" | QueryDbName>;
+export type IndexDatabases = Pick<Databases, "blocks" | "heights" | "entryRecords" | "meta" | QueryDbName>;
 
 function metaKey(): Buffer {
   return Buffer.from(QUERY_INDEX_MARKER, "ascii");
@@ -197,9 +198,10 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
       // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
       // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
       // byteLength the whole buffer's (store.ts plain).
-      const fast = dbs.entries.getBinaryFast(e.entryHash);
-      const extIds =
-        fast === undefined ? undefined : entryExtIds(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
+      const fast = dbs.entryRecords.getBinaryFast(e.entryHash);
+      const raw =
+        fast === undefined ? undefined : entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
+      const extIds = raw === undefined ? undefined : entryExtIds(raw);
       if (extIds !== undefined && extIds.length > 0) {
         const pos = position(height, place, e.index);
         // the chain ID only: the rest is the entry's qChainEntries record, found from the key's position

@@ -6,6 +6,7 @@
  * The shapes answered are those of ledger/api.ts QueryIndexApi (the store imports nothing of the ledger; the
  * composition root hands this object to the API as that contract, and the compiler checks the fit there).
  */
+import { entryRawView } from "./entryRecord.js";
 import type { Databases } from "./environment.js";
 import {
   ADDRESS_ITEM_NAMES,
@@ -65,7 +66,7 @@ function extIdsMatch(have: readonly Uint8Array[], wanted: readonly Uint8Array[],
 }
 
 export class QueryIndexReader {
-  constructor(private readonly dbs: Pick<Databases, "entries" | QueryDbName>) {}
+  constructor(private readonly dbs: Pick<Databases, "entryRecords" | QueryDbName>) {}
 
   chainEntries(q: { chainId: Uint8Array; after?: Uint8Array; desc: boolean; limit: number }): Page<Entry> {
     return this.page("qChainEntries", q.chainId, CHAIN_ENTRY_KEY_LENGTH, q, (key, value) => {
@@ -160,7 +161,8 @@ export class QueryIndexReader {
   }
 
   private entryMatches(entryHash: Uint8Array, wanted: readonly Uint8Array[], match: "exact" | "prefix"): boolean {
-    const raw = this.dbs.entries.getBinary(entryHash);
+    const record = this.dbs.entryRecords.getBinary(entryHash);
+    const raw = record === undefined ? undefined : entryRawView(record);
     const have = raw === undefined ? undefined : entryExtIds(raw);
     return have !== undefined && extIdsMatch(have, wanted, match);
   }

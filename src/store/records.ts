@@ -90,16 +90,32 @@ export function decodeTransactionLocation(b: Uint8Array): TransactionLocation {
   return { assetBlockKeyMR: r.bytesN(32, "keymr").slice(), height: r.u32("height"), index: r.u32("index") };
 }
 
-export function encodeCommitLocation(v: CommitLocation): Uint8Array {
-  const b = record(40);
-  b.set(v.ecBlockHeaderHash, 0);
-  b.writeUInt32BE(v.height, 32);
-  b.writeUInt32BE(v.index, 36);
+/**
+ * The value of a `commitPlaces` record: u32 height ‖ u32 item index (8 bytes). The EC block header hash of a
+ * CommitLocation is the `heights` record of that height's EC block, looked up by the reader (`commitLocationAt`).
+ */
+export function encodeCommitPlace(v: CommitLocation): Uint8Array {
+  const b = record(8);
+  b.writeUInt32BE(v.height, 0);
+  b.writeUInt32BE(v.index, 4);
   return b;
 }
-export function decodeCommitLocation(b: Uint8Array): CommitLocation {
-  const r = new ByteReader(b, "commit location");
-  return { ecBlockHeaderHash: r.bytesN(32, "headerhash").slice(), height: r.u32("height"), index: r.u32("index") };
+/** The height and item index of a `commitPlaces` value. */
+export function decodeCommitPlace(b: Uint8Array): { height: number; index: number } {
+  const r = new ByteReader(b, "commit place");
+  return { height: r.u32("height"), index: r.u32("index") };
+}
+/**
+ * A commit's location from its `commitPlaces` value and the EC block at that height (`ecHeaderHashAt`, the
+ * `heights` index); undefined when that block is not indexed.
+ */
+export function commitLocationAt(
+  place: Uint8Array,
+  ecHeaderHashAt: (height: number) => Uint8Array | undefined,
+): CommitLocation | undefined {
+  const { height, index } = decodeCommitPlace(place);
+  const ecBlockHeaderHash = ecHeaderHashAt(height);
+  return ecBlockHeaderHash === undefined ? undefined : { ecBlockHeaderHash, height, index };
 }
 
 /** kind (u8: 0 entry, 1 chain) ‖ credits (u8) ‖ revealed (u8) ‖ height (u32) ‖ milliTime (u48) ‖ txid ‖ chainIdHash: 77 bytes. */

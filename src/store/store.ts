@@ -17,9 +17,11 @@ import {
   metaKey,
   type PackedBlockSet,
   packBlockSet as packRecords,
+  putRecord,
 } from "./blockSet.js";
 import { BlockSetWriter } from "./blockSetWriter.js";
 import { DiskSpaceGuard } from "./diskSpace.js";
+import { entryLocationOf, entryRawView, paidCommitOf } from "./entryRecord.js";
 import {
   type Databases,
   guarded,
@@ -30,21 +32,21 @@ import {
 } from "./environment.js";
 import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
+import { migrateFormat } from "./formatMigration.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
-import { type BlockKind, DB_NAMES, heightKey, META_KEYS, u32Bytes } from "./keys.js";
+import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "./keys.js";
 import { checkTreeSpines } from "./pageCheck.js";
 import { catchUpQueryIndex, indexSavedHeight } from "./queryIndex.js";
 import { QueryIndexReader } from "./queryIndexReader.js";
 import {
   type ChainHead,
   type CommitLocation,
+  commitLocationAt,
   decodeBalance,
   decodeChainHead,
-  decodeCommitLocation,
-  decodeEntryLocation,
-  decodePaidCommit,
   decodeTransactionLocation,
   type EntryLocation,
+  encodePaidCommit,
   type PaidCommit,
   type TransactionLocation,
 } from "./records.js";
@@ -86,6 +88,11 @@ export interface StoreOptions {
    * without it in one build. Default true; the node never sets it.
    */
   queryIndex?: boolean;
+  /**
+   * Where the store says what it does at open that takes time: the migration of a directory of an older format
+   * (formatMigration.ts), a line per step. Default: nowhere.
+   */
+  log?: (line: string) => void;
 }
 
 export type { JournalRecord } from "./journal.js";
@@ -151,7 +158,13 @@ export class LedgerStore {
         checkTreeSpines(path);
       }
     }
-    const env = openCheckedEnvironment(options.path, "store", Object.values(DB_NAMES), false);
+    // the databases of format 1 are allowed too: a directory of that format is migrated below
+    const env = openCheckedEnvironment(
+      options.path,
+      "store",
+      [...Object.values(DB_NAMES), ...Object.values(LEGACY_DB_NAMES)],
+      false,
+    );
     let journal: Journal | undefined;
     try {
       journal = Journal.open(options.path, { verify: false });
@@ -163,6 +176,7 @@ export class LedgerStore {
         options.queryIndex !== false,
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
+      migrateFormat(opened, options.log ?? (() => {}));
       checkIdentity(opened, options);
       checkJournalBelongs(opened);
       moveLegacyJournal(opened);
@@ -201,7 +215,7 @@ export class LedgerStore {
       this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
       this.metaPut(META_KEYS.storeId, id);
-      for (const [db, k, v] of blockSetRecords(genesis)) this.dbs[db].putSync(k, v);
+      for (const [db, k, v] of blockSetRecords(genesis)) putRecord(this.dbs, db, k, v);
       if (genesis.journalCarry.length > 0) throw new InvariantError("a genesis block set carries no journal records");
       indexSavedHeight(this.dbs, genesis.height);
     });
@@ -238,7 +252,7 @@ export class LedgerStore {
     // carried records first: once the block is saved its own journal may go, and they must be there
     this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
-      for (const [db, k, v] of blockSetRecords(set)) this.dbs[db].putSync(k, v);
+      for (const [db, k, v] of blockSetRecords(set)) putRecord(this.dbs, db, k, v);
       if (this.queryIndex) indexSavedHeight(this.dbs, set.height);
     });
   }
@@ -402,25 +416,26 @@ export class LedgerStore {
   }
 
   entryRaw(entryHash: Uint8Array): Uint8Array | undefined {
-    // one copy of the value (getBinary copied it, and then this copied it again)
-    const v = this.dbs.entries.getBinaryFast(entryHash);
-    return v === undefined ? undefined : plain(v).slice();
+    // one copy of the entry's bytes, out of lmdb-js's reused read buffer
+    const v = this.dbs.entryRecords.getBinaryFast(entryHash);
+    return v === undefined ? undefined : entryRawView(plain(v))?.slice();
   }
   entryLocation(entryHash: Uint8Array): EntryLocation | undefined {
-    const v = this.dbs.entryLocations.getBinaryFast(entryHash);
-    return v === undefined ? undefined : decodeEntryLocation(plain(v));
+    const v = this.dbs.entryRecords.getBinaryFast(entryHash);
+    return v === undefined ? undefined : entryLocationOf(plain(v));
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
     const v = this.dbs.transactionLocations.getBinaryFast(hash);
     return v === undefined ? undefined : decodeTransactionLocation(plain(v));
   }
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
-    const v = this.dbs.commitLocations.getBinaryFast(hash);
-    return v === undefined ? undefined : decodeCommitLocation(plain(v));
+    // a copy: the EC block's lookup below reuses the read buffer
+    const v = this.dbs.commitPlaces.getBinary(hash);
+    return v === undefined ? undefined : commitLocationAt(v, (h) => this.blockHashAt(BlockKind.ec, h));
   }
   paidCommit(entryHash: Uint8Array): PaidCommit | undefined {
-    const v = this.dbs.paidCommits.getBinaryFast(entryHash);
-    return v === undefined ? undefined : decodePaidCommit(plain(v));
+    const v = this.dbs.entryRecords.getBinaryFast(entryHash);
+    return v === undefined ? undefined : paidCommitOf(plain(v));
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     const v = this.dbs.chainHeads.getBinaryFast(chainId);
@@ -444,6 +459,15 @@ export class LedgerStore {
   *stateRecords(
     name: "chainHeads" | "assetBalances" | "ecBalances" | "paidCommits" | "transactionLocations",
   ): Generator<[Uint8Array, Uint8Array]> {
+    if (name === "paidCommits") {
+      // kept in the entry records (entryRecord.ts); given in format 1's paid-commit layout (records.ts), which
+      // is the certified snapshot's
+      for (const { key, value } of this.dbs.entryRecords.getRange()) {
+        const paid = paidCommitOf(value as Uint8Array);
+        if (paid !== undefined) yield [Uint8Array.from(key as Buffer), Uint8Array.from(encodePaidCommit(paid))];
+      }
+      return;
+    }
     for (const { key, value } of this.dbs[name].getRange())
       yield [Uint8Array.from(key as Buffer), Uint8Array.from(value as Buffer)];
   }

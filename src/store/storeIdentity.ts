@@ -13,9 +13,10 @@ import { journalKey, META_KEYS, parseJournalKey } from "./keys.js";
 
 /**
  * Layout version written into `meta`. Bump it when a key or value layout changes; a node refuses to
- * open a directory written with another version instead of misreading it.
+ * open a directory written with another version instead of misreading it, except the previous one, which it
+ * migrates at open (formatMigration.ts). 2: one record per entry hash, commit locations without the EC hash.
  */
-export const STORE_FORMAT_VERSION = 1;
+export const STORE_FORMAT_VERSION = 2;
 
 /** Bytes of a store id (META_KEYS.storeId). */
 export const STORE_ID_BYTES = 16;

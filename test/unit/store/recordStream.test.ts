@@ -44,7 +44,7 @@ describe("record stream", () => {
 
   test("truncated streams and unknown databases are refused, not misread", () => {
     const w = new RecordStreamWriter();
-    w.put("entries", randomBytes(32), randomBytes(100));
+    w.put("entryRecords", randomBytes(32), randomBytes(100));
     const whole = new Uint8Array(w.finish());
     for (const cut of [1, 5, 6, 37, whole.length - 1]) {
       assert.throws(() => readAll(whole.slice(0, cut).buffer), /truncated/, `cut at ${cut}`);

@@ -22,10 +22,15 @@ import { cleanup, MemoryLog, tempDir } from "../ledger/harness.js";
 
 const LOCAL = { network: "LOCAL" as const, networkId: networkId("LOCAL") };
 const PAGE = 4096;
-/** Entries of the filled store: enough for tens of leaf pages in `entries` (a tree of depth 2 or more). */
+/** Entries of the filled store: enough for tens of leaf pages in `entryRecords` (a tree of depth 2 or more). */
 const ENTRIES = 4000;
-/** Value bytes of each stored entry: a leaf node of `entries` is told by its key (32) and value size. */
+/** Bytes of each stored entry. */
 const ENTRY_VALUE = 5;
+/**
+ * Value bytes of its record (entryRecord.ts: flags, location, the commit's txid as no paid commit names it, the
+ * entry): a leaf node of `entryRecords` is told by its key (32) and value size.
+ */
+const ENTRY_RECORD_VALUE = 1 + 36 + 32 + ENTRY_VALUE;
 
 function set(height: number, entries: BlockSetWrite["entries"] = []): BlockSetWrite {
   return {
@@ -69,7 +74,7 @@ async function filledStore(dir: string): Promise<string> {
   return path;
 }
 
-/** The leaf pages of `entries` in `data.mdb` (own page number, leaf flag, first node's sizes), in key order. */
+/** The leaf pages of `entryRecords` in `data.mdb` (own page number, leaf flag, first node's sizes), in key order. */
 function entryLeaves(path: string): number[] {
   const file = readFileSync(join(path, "data.mdb"));
   const leaves: { pgno: number; first: number }[] = [];
@@ -78,7 +83,7 @@ function entryLeaves(path: string): number[] {
     if (page.readBigUInt64LE(0) !== BigInt(p) || (page.readUInt16LE(18) & 0x07) !== 0x02) continue;
     if (page.readUInt16LE(20) === 0) continue;
     const node = 24 + page.readUInt16LE(24);
-    if (page.readUInt16LE(node + 6) !== 32 || page.readUInt16LE(node) !== ENTRY_VALUE) continue;
+    if (page.readUInt16LE(node + 6) !== 32 || page.readUInt16LE(node) !== ENTRY_RECORD_VALUE) continue;
     leaves.push({ pgno: p, first: page.readUInt32BE(node + 8) });
   }
   return leaves.sort((a, b) => a.first - b.first).map((l) => l.pgno);
@@ -123,13 +128,13 @@ describe("start-up checks and the background scrub", () => {
       await scrub.stop();
       assert.deepEqual(damages, []);
       const status = scrub.status();
-      // both environments' records: at least the entries and their locations
-      assert.ok(status.recordsWalked >= 2 * ENTRIES, `walked ${status.recordsWalked}`);
+      // both environments' records: at least the entries' (one record each)
+      assert.ok(status.recordsWalked >= ENTRIES, `walked ${status.recordsWalked}`);
       assert.equal(status.lastCompleteMs, 1_800_000_000_000);
       const saved = JSON.parse(readFileSync(join(path, SCRUB_FILE), "utf8")) as Record<string, unknown>;
       // stopped: no `running` mark left (one would make the next start read every page again)
       assert.deepEqual(saved, { passes: 1, env: 0, db: "", lastCompleteMs: 1_800_000_000_000 });
-      assert.ok(log.lines.some((l) => l.msg === "store scrub progress" && l.fields?.database === "entries"));
+      assert.ok(log.lines.some((l) => l.msg === "store scrub progress" && l.fields?.database === "entryRecords"));
       const registry = new Registry();
       registerScrubMetrics(registry, scrub);
       const text = await registry.metrics();
@@ -147,10 +152,10 @@ describe("start-up checks and the background scrub", () => {
     const dir = tempDir();
     try {
       const path = await filledStore(dir);
-      // as a stop after `entryLocations` leaves it: the next pass begins after it
+      // as a stop after `entryRecords` leaves it: the next pass begins after it
       writeFileSync(
         join(path, SCRUB_FILE),
-        JSON.stringify({ passes: 3, env: 0, db: "entryLocations", lastCompleteMs: 5 }),
+        JSON.stringify({ passes: 3, env: 0, db: "entryRecords", lastCompleteMs: 5 }),
       );
       const log = new MemoryLog();
       const scrub = scrubOf(path, log, []);
@@ -158,14 +163,14 @@ describe("start-up checks and the background scrub", () => {
       await waitFor("the resumed pass", () => scrub.status().passes === 4 || undefined, 120_000);
       await scrub.stop();
       const walked = log.lines.filter((l) => l.msg === "store scrub progress").map((l) => String(l.fields?.database));
-      assert.ok(!walked.includes("entries") && !walked.includes("entryLocations"), walked.join(","));
+      assert.ok(!walked.includes("commitPlaces") && !walked.includes("entryRecords"), walked.join(","));
       assert.ok(walked.includes("heights") && walked.includes("meta"), walked.join(","));
       const started = log.lines.find((l) => l.msg === "store scrub started");
-      assert.match(String(started?.fields?.resumedAfter), /entryLocations/);
+      assert.match(String(started?.fields?.resumedAfter), /entryRecords/);
       // a run that ended without a stop (a crash: maybe a read of a page this pass had walked) starts over
       writeFileSync(
         join(path, SCRUB_FILE),
-        JSON.stringify({ passes: 4, env: 0, db: "entryLocations", lastCompleteMs: 5, running: true }),
+        JSON.stringify({ passes: 4, env: 0, db: "entryRecords", lastCompleteMs: 5, running: true }),
       );
       const again = new MemoryLog();
       const after = scrubOf(path, again, []);
@@ -173,7 +178,7 @@ describe("start-up checks and the background scrub", () => {
       await waitFor("the pass after a crash", () => after.status().passes === 5 || undefined, 120_000);
       await after.stop();
       const all = again.lines.filter((l) => l.msg === "store scrub progress").map((l) => String(l.fields?.database));
-      assert.ok(all.includes("entries") && all.includes("entryLocations"), all.join(","));
+      assert.ok(all.includes("commitPlaces") && all.includes("entryRecords"), all.join(","));
       assert.equal(again.lines.find((l) => l.msg === "store scrub started")?.fields?.resumedAfter, undefined);
     } finally {
       cleanup(dir);
@@ -204,7 +209,7 @@ describe("start-up checks and the background scrub", () => {
         scrub.start();
         await waitFor("the scrub's verdict", () => damages.length > 0 || undefined, 120_000);
         await scrub.stop();
-        assert.match(damages[0]!, /database entries: .*walk read \d+ of its 4000 records|crashed LMDB/);
+        assert.match(damages[0]!, /database entryRecords: .*walk read \d+ of its 4000 records|crashed LMDB/);
         assert.equal(scrub.status().damaged, damages[0]);
         assert.ok(log.lines.some((l) => l.level === "error" && /damaged page/.test(l.msg)));
         expectCorrupt(() => store.assertWritable(), /background scrub found a damaged page.*writes are refused/);
@@ -235,7 +240,7 @@ describe("start-up checks and the background scrub", () => {
         const before = readFileSync(join(path, "data.mdb"));
         expectCorrupt(
           () => LedgerStore.open({ path, ...LOCAL, verify: true }),
-          new RegExp(`database entries, page ${pgno}: it names itself page 0`),
+          new RegExp(`database entryRecords, page ${pgno}: it names itself page 0`),
         );
         assert.ok(readFileSync(join(path, "data.mdb")).equals(before), `${name}: data.mdb untouched`);
       }

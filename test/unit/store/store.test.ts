@@ -410,9 +410,9 @@ describe("store", () => {
       for (const s of [sync, threaded]) s.initialize({ path: s.path, ...LOCAL }, blockSet(0));
       sync.saveBlockSet(fullBlockSet(1));
       const packed = await threaded.packBlockSet(fullBlockSet(1));
-      // blocks 2 + aliases 2 + height 1, entries and their locations, 2 tx keys, 2 keys per commit, paid commits,
-      // chain head, 2 balances, 2 meta (the carried journal record goes to the journal)
-      assert.equal(packed.records, 5 + 300 + 300 + 2 + 600 + 300 + 1 + 2 + 2);
+      // blocks 2 + aliases 2 + height 1, one record per entry (with its paid commit), 2 tx keys, 2 keys per
+      // commit, chain head, 2 balances, 2 meta (the carried journal record goes to the journal)
+      assert.equal(packed.records, 5 + 300 + 2 + 600 + 1 + 2 + 2);
       const writeMs = await threaded.savePacked(packed);
       assert.ok(writeMs >= 0);
       // visible to this thread's reads as soon as the save resolves
@@ -424,7 +424,7 @@ describe("store", () => {
       await sync.close();
       await threaded.close();
       const a = await dumpAll(join(dir, "sync"));
-      assert.equal(a.entryLocations!.length, 300);
+      assert.equal(a.entryRecords!.length, 300);
       assert.deepEqual(await dumpAll(join(dir, "threaded")), a);
     } finally {
       cleanup(dir);
