@@ -82,7 +82,11 @@ describe("the unit tier starts no process", () => {
     assert.deepEqual([...cluster, ...other].sort(), processTier());
     assert.equal(new Set([...cluster, ...other]).size, cluster.length + other.length);
     assert.ok(cluster.length > 0 && other.length > 0, "both lanes have files");
-    assert.ok(processTier().filter((f) => f.startsWith("test/cluster/")).every((f) => cluster.includes(f)));
+    assert.ok(
+      processTier()
+        .filter((f) => f.startsWith("test/cluster/"))
+        .every((f) => cluster.includes(f)),
+    );
   });
 
   test("the walk finds a launcher: the NATS test helper reaches node:child_process through the devnet's", () => {
