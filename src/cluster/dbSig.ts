@@ -73,15 +73,16 @@ export function orderedSignatureEntries(
 }
 
 /**
- * Check admin block h's signatures against directory block h−1 and the federated servers of h (with their
- * keys): how many distinct federated servers signed validly, and whether that is a majority.
+ * Check admin block h's signatures against directory block h−1 (the block, or its 113-byte header) and the
+ * federated servers of h (with their keys): how many distinct federated servers signed validly, and whether
+ * that is a majority.
  */
 export function checkBlockSignatures(
   entries: readonly AdminEntry[],
-  previous: DirectoryBlock,
+  previous: DirectoryBlock | Uint8Array,
   federated: readonly { identity: Uint8Array; publicKey: Uint8Array }[],
 ): { valid: number; needed: number; ok: boolean } {
-  const header = encodeDirectoryBlockHeader(previous);
+  const header = previous instanceof Uint8Array ? previous : encodeDirectoryBlockHeader(previous);
   const signed = new Set<number>();
   for (const e of entries) {
     if ("forwardCompatible" in e || e.type !== 0x01) continue;

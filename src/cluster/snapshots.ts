@@ -34,6 +34,8 @@ import {
   type SnapshotCertificate,
   type SnapshotSignature,
 } from "./snapshotCertification.js";
+import { type ChainCheckpoint, HeaderChainBroken, type HeaderChainOptions } from "./snapshotChain.js";
+import { HeaderChainReader, storeHeaderSegments } from "./snapshotHeaders.js";
 
 const PART_VERSION = 1;
 /** Snapshot bytes per part: below NATS's default 1 MiB payload, like block sets. */
@@ -45,6 +47,12 @@ const KEPT_PENDING = 2;
 
 /** The snapshot archive: parts by height, as blockSets' archive keeps them (jetStreamLog.ts `openArchive`). */
 export type SnapshotArchive = BlockSetArchive;
+
+/** The snapshot archive's two key spaces: the snapshots, and the header segments (snapshotHeaders.ts). */
+export interface SnapshotArchives {
+  snapshots: SnapshotArchive;
+  headers: BlockSetArchive;
+}
 
 /** The authority set as a snapshot's `extra` bytes: canonical JSON (roles and keys sorted by identity). */
 export function encodeAuthorityExtra(set: AuthoritySet): Uint8Array {
@@ -144,14 +152,17 @@ export function decodeSnapshotParts(parts: readonly Uint8Array[]): {
 }
 
 /**
- * Check fetched archive parts end to end and return the snapshot: the certificate's signatures certify
- * (hash, keyMR) under the authority set the snapshot itself carries (federated servers of height + 1); the
- * snapshot's bytes hash to the certified hash; its blocks make the directory block the certificate names.
- * Throws SnapshotRefused with the first problem found.
+ * Check fetched archive parts end to end and return the snapshot: its bytes hash to the certified hash; the
+ * certificate's signatures certify (hash, keyMR) under the authority set **the header chain from genesis** gives
+ * at its height (federated servers of height + 1, snapshotChain.ts), not the set the snapshot carries; the
+ * certified keyMR is the chain's directory block of that height; the set the snapshot carries is the chain's,
+ * byte for byte; its blocks make the directory block the certificate names. Throws SnapshotRefused with the
+ * first problem found.
  */
 export function verifySnapshotParts(
   parts: readonly Uint8Array[],
   expect: { networkId: number; height: number; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
+  chain: ChainCheckpoint | HeaderChainBroken,
 ): { state: SnapshotState; certificate: SnapshotCertificate; authorities: AuthoritySet } {
   const got = decodeSnapshotParts(parts);
   if (got.height !== expect.height)
@@ -164,16 +175,34 @@ export function verifySnapshotParts(
   const state = decodeSnapshotState(got.bytes);
   if (state.networkId !== expect.networkId || state.height !== expect.height)
     throw new SnapshotRefused(expect.height, `it is of network ${state.networkId} height ${state.height}`);
-  const authorities = decodeAuthorityExtra(state.extra, expect.bootstrap);
-  const federated = authorities.projected(expect.height + 1).federated;
+  if (chain instanceof HeaderChainBroken)
+    throw new SnapshotRefused(
+      expect.height,
+      `the header chain from genesis does not reach it: at height ${chain.height}, ${chain.reason}`,
+    );
+  const federated = chain.authorities.projected(expect.height + 1).federated;
   const ctx = { networkId: expect.networkId, height: expect.height, federated };
   const certificate = certify(got.signatures, ctx);
-  if (certificate === undefined) throw new SnapshotRefused(expect.height, certificationShortfall(got.signatures, ctx));
+  if (certificate === undefined)
+    throw new SnapshotRefused(
+      expect.height,
+      `${certificationShortfall(got.signatures, ctx)} (the servers the header chain from genesis names)`,
+    );
   if (!bytesEqual(certificate.hash, got.hash) || !bytesEqual(certificate.keyMR, got.keyMR))
     throw new SnapshotRefused(expect.height, "the certificate's majority signed another hash than the one stored");
+  if (!bytesEqual(certificate.keyMR, chain.keyMR))
+    throw new SnapshotRefused(
+      expect.height,
+      `the certificate names directory block ${toHex(certificate.keyMR)}, the header chain's block ${expect.height} is ${toHex(chain.keyMR)}`,
+    );
+  if (!bytesEqual(state.extra, encodeAuthorityExtra(chain.authorities)))
+    throw new SnapshotRefused(
+      expect.height,
+      "it carries another authority set than the header chain from genesis gives",
+    );
   const wrong = checkSnapshotBlocks(state, certificate.keyMR);
   if (wrong !== undefined) throw new SnapshotRefused(expect.height, wrong);
-  return { state, certificate, authorities };
+  return { state, certificate, authorities: decodeAuthorityExtra(state.extra, expect.bootstrap) };
 }
 
 /** A snapshot that does not check out (named by its height, with the reason). */
@@ -195,12 +224,16 @@ export class SnapshotMaker {
   private readonly pending = new Map<number, { bytes: Uint8Array; hash: Uint8Array; keyMR: Uint8Array }>();
   /** the signatures applied from the log, by snapshot height */
   private readonly signatures = new Map<number, SnapshotSignature[]>();
+  /** the header segments being written (one round at a time, in height order) */
+  private segments: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly options: { interval: number; networkId: number; identity: Uint8Array },
     private readonly deps: {
       store: SnapshotSource;
       archive: SnapshotArchive;
+      /** the header segments a starting node checks from genesis (snapshotHeaders.ts) */
+      headers: BlockSetArchive;
       append(rec: SnapshotSignature): Promise<void>;
       logger: FederationLogger;
     },
@@ -208,8 +241,9 @@ export class SnapshotMaker {
 
   /** Height `height` was saved (and the set folded through it): snapshot it when it is due, and sign. */
   saved(height: number, authorities: AuthoritySet, seed: Uint8Array | undefined): void {
-    if (this.options.interval <= 0 || height === 0 || height % this.options.interval !== 0 || seed === undefined)
-      return;
+    if (this.options.interval <= 0 || height === 0 || height % this.options.interval !== 0) return;
+    this.storeSegments(height);
+    if (seed === undefined) return;
     const state = readSnapshotState(this.deps.store, this.options.networkId, encodeAuthorityExtra(authorities));
     if (state.height !== height) return; // (the store moved on: nothing to sign for this height)
     const bytes = encodeSnapshotState(state);
@@ -236,6 +270,22 @@ export class SnapshotMaker {
         error: e instanceof Error ? e.message : String(e),
       }),
     );
+  }
+
+  /** Write the header segment of `height` (and older ones the archive lacks), after the previous round's. */
+  private storeSegments(height: number): void {
+    const { interval } = this.options;
+    this.segments = this.segments
+      .then(async () => {
+        const written = await storeHeaderSegments(this.deps.store, this.deps.headers, height, interval);
+        if (written.length > 0) this.deps.logger.debug("header segments stored", { heights: written.join(",") });
+      })
+      .catch((e: unknown) =>
+        this.deps.logger.warn("header segment not stored", {
+          height,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      );
   }
 
   /** A snapshotSignature applied from the log (with the federated servers that count it): store once certified. */
@@ -288,7 +338,7 @@ export function snapshotMakerFor(
   options: { role: ClusterRole; identity?: Uint8Array; networkId: number; interval: number },
   deps: {
     store: SnapshotSource;
-    archive: SnapshotArchive | undefined;
+    archive: SnapshotArchives | undefined;
     log: Pick<OrderedLog, "append">;
     logger: FederationLogger;
   },
@@ -300,7 +350,8 @@ export function snapshotMakerFor(
     { interval: options.interval, networkId: options.networkId, identity },
     {
       store: deps.store,
-      archive: deps.archive,
+      archive: deps.archive.snapshots,
+      headers: deps.archive.headers,
       append: async (rec) => {
         const signer = toHex(rec.signer).slice(0, 16);
         await deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${signer}`);
@@ -310,29 +361,47 @@ export function snapshotMakerFor(
   );
 }
 
-/** The heights a starting node tries, newest first: multiples of `interval` at or below `networkHeight`. */
-export function candidateHeights(networkHeight: number, interval: number, tries = SNAPSHOT_TRIES): number[] {
+/** Heights a starting node looks at below the network's, newest first, for SNAPSHOT_TRIES present snapshots. */
+export const SNAPSHOT_LOOKS = 64;
+
+/** The heights a starting node looks at, newest first: multiples of `interval` at or below `networkHeight`. */
+export function candidateHeights(networkHeight: number, interval: number, looks = SNAPSHOT_LOOKS): number[] {
   if (interval <= 0) return [];
   const out: number[] = [];
-  for (let h = Math.floor(networkHeight / interval) * interval; h > 0 && out.length < tries; h -= interval) out.push(h);
+  for (let h = Math.floor(networkHeight / interval) * interval; h > 0 && out.length < looks; h -= interval) out.push(h);
   return out;
 }
 
 /**
- * The newest certified snapshot the archive holds that checks out, trying older ones when one is refused
- * (each refusal logged with its reason); undefined when none does (the node then replays from genesis).
+ * The newest certified snapshot the archive holds that checks out — against the header chain from genesis
+ * (snapshotChain.ts), read from the archive's header segments once — trying older ones when one is refused (each
+ * refusal logged with its reason). Heights the archive holds no snapshot of are passed over; at most
+ * SNAPSHOT_TRIES snapshots are tried. Undefined when none checks out (the node then replays from genesis).
  */
 export async function fetchCertifiedSnapshot(
-  archive: SnapshotArchive,
+  archives: SnapshotArchives,
   heights: readonly number[],
   expect: { networkId: number; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
+  chain: Omit<HeaderChainOptions, "networkId" | "bootstrap">,
   logger: FederationLogger,
 ): Promise<ReturnType<typeof verifySnapshotParts> | undefined> {
+  const reader = new HeaderChainReader({ ...chain, ...expect }, archives.headers);
+  let tried = 0;
   for (const height of heights) {
-    const parts = await archive.get(height);
+    if (tried >= SNAPSHOT_TRIES) break;
+    const parts = await archives.snapshots.get(height);
     if (parts === undefined) continue;
+    tried++;
+    const t0 = performance.now();
+    const checkpoint = await reader.upTo(height);
     try {
-      return verifySnapshotParts(parts, { ...expect, height });
+      const got = verifySnapshotParts(parts, { ...expect, height }, checkpoint);
+      logger.info("header chain checked from genesis", {
+        height,
+        heights: reader.checked,
+        ms: Math.round(performance.now() - t0),
+      });
+      return got;
     } catch (e) {
       logger.error("certified snapshot refused; trying an older one", {
         height,

@@ -318,3 +318,21 @@ export function snapshotBlockSetWrite(s: SnapshotState): BlockSetWrite {
 export function snapshotHash(bytes: Uint8Array): Uint8Array {
   return sha256(bytes);
 }
+
+/**
+ * The raw directory and admin blocks of saved height `height` (a federated server writes them into the header
+ * segments a starting node checks from genesis, cluster/snapshotChain.ts), or undefined when the store does not
+ * hold that height (a node that itself started from a snapshot holds no earlier block).
+ */
+export function readHeaderBlocks(
+  store: Pick<LedgerStore, "blockHashAt" | "block">,
+  height: number,
+): { directory: Uint8Array; admin: Uint8Array } | undefined {
+  const raw = (kind: BlockKind): Uint8Array | undefined => {
+    const hash = store.blockHashAt(kind, height);
+    return hash === undefined ? undefined : store.block(hash)?.raw;
+  };
+  const directory = raw(BlockKind.directory);
+  const admin = raw(BlockKind.admin);
+  return directory === undefined || admin === undefined ? undefined : { directory, admin };
+}
