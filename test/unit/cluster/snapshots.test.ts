@@ -12,7 +12,7 @@ import { AuthoritySet } from "../../../src/cluster/authorities.js";
 import { type ClusterRecord, signRecord } from "../../../src/cluster/records.js";
 import { certificationShortfall, certify, type SnapshotSignature } from "../../../src/cluster/snapshotCertification.js";
 import { type ChainCheckpoint, HeaderChainBroken } from "../../../src/cluster/snapshotChain.js";
-import { HeaderChainReader } from "../../../src/cluster/snapshotHeaders.js";
+import { HeaderChainReader, storeHeaderSegments } from "../../../src/cluster/snapshotHeaders.js";
 import { startFromSnapshot } from "../../../src/cluster/snapshotStart.js";
 import {
   decodeSnapshotParts,
@@ -152,6 +152,14 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       assert.ok(headers.parts.has(2) && headers.parts.has(4), "header segments 2 and 4 stored");
       const chain4 = await chainTo(headers, 4);
       assert.ok(!(chain4 instanceof HeaderChainBroken), `the header chain reaches 4: ${String(chain4)}`);
+      // another node writes the same segments byte for byte; only those the archive lacks, newest first
+      const copy = new MemoryArchive();
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), [4, 2]);
+      assert.deepEqual(copy.parts.get(2), headers.parts.get(2));
+      assert.deepEqual(copy.parts.get(4), headers.parts.get(4));
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), []);
+      copy.parts.delete(4);
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), [4]);
       const stored = verifySnapshotParts(
         (await archive.get(4))!,
         { networkId: NET, height: 4, bootstrap: BOOTSTRAP },
