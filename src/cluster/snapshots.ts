@@ -387,12 +387,12 @@ export async function fetchCertifiedSnapshot(
 ): Promise<ReturnType<typeof verifySnapshotParts> | undefined> {
   const reader = new HeaderChainReader({ ...chain, ...expect }, archives.headers);
   let tried = 0;
+  const t0 = performance.now();
   for (const height of heights) {
     if (tried >= SNAPSHOT_TRIES) break;
     const parts = await archives.snapshots.get(height);
     if (parts === undefined) continue;
     tried++;
-    const t0 = performance.now();
     const checkpoint = await reader.upTo(height);
     try {
       const got = verifySnapshotParts(parts, { ...expect, height }, checkpoint);

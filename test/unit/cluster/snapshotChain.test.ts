@@ -330,3 +330,34 @@ describe("header segments", () => {
     assert.match(r2.reason, /^header segment 4 holds heights 1…4, not 0…4$/);
   });
 });
+
+describe("header chain from genesis: what it costs", () => {
+  it("per height, with 3 and with 25 federated servers (printed; no bound asserted: the machine is shared)", () => {
+    for (const servers of [3, 25]) {
+      const others = Array.from({ length: servers - 1 }, (_, i) => serverIdentity(20 + i));
+      const heights = 200;
+      const built = buildChain(heights, {
+        changes: (h) =>
+          h === 0
+            ? [boot, ...others].flatMap((s): AdminEntry[] => [
+                { type: 0x05, identityChainId: s.identity, dbHeight: 0 },
+                { type: 0x08, identityChainId: s.identity, keyPriority: 0, publicKey: s.publicKey, dbHeight: 0 },
+              ])
+            : [],
+        signers: () => [boot, ...others],
+      });
+      const chain = chainOf(built.genesisKeyMR);
+      const t0 = performance.now();
+      for (const l of built.links) chain.add(l);
+      const us = ((performance.now() - t0) * 1000) / heights;
+      assert.equal(chain.next, heights);
+      const bytes = built.links.reduce(
+        (n, l) => n + l.header.length + 1 + 32 * l.branch.length + 4 + l.admin.length,
+        0,
+      );
+      console.log(
+        `# header chain: ${servers} federated servers: ${us.toFixed(0)} µs and ${Math.round(bytes / heights)} bytes per height (${heights} heights)`,
+      );
+    }
+  });
+});
