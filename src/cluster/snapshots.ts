@@ -16,9 +16,9 @@ import {
   checkSnapshotBlocks,
   decodeSnapshotState,
   encodeSnapshotState,
-  readSnapshotState,
-  type SnapshotSource,
+  readSnapshotStateInTurns,
   type SnapshotState,
+  type SnapshotTurnsSource,
   snapshotDirectoryKeyMR,
   snapshotHash,
 } from "../ledger/snapshotState.js";
@@ -222,15 +222,15 @@ export class SnapshotRefused extends ProtocolError {
 export class SnapshotMaker {
   /** the snapshots this server computed, by height, until they are certified or dropped */
   private readonly pending = new Map<number, { bytes: Uint8Array; hash: Uint8Array; keyMR: Uint8Array }>();
-  /** the signatures applied from the log, by snapshot height */
-  private readonly signatures = new Map<number, SnapshotSignature[]>();
+  /** the signatures applied from the log, by snapshot height, with the federated servers that count them */
+  private readonly signatures = new Map<number, { list: SnapshotSignature[]; federated: readonly Authority[] }>();
   /** the header segments being written (one round at a time, in height order) */
   private segments: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly options: { interval: number; networkId: number; identity: Uint8Array },
     private readonly deps: {
-      store: SnapshotSource;
+      store: SnapshotTurnsSource;
       archive: SnapshotArchive;
       /** the header segments a starting node checks from genesis (snapshotHeaders.ts) */
       headers: BlockSetArchive;
@@ -239,12 +239,25 @@ export class SnapshotMaker {
     },
   ) {}
 
-  /** Height `height` was saved (and the set folded through it): snapshot it when it is due, and sign. */
+  /**
+   * Height `height` was saved (and the set folded through it): snapshot it when it is due, and sign. The state is
+   * read in turns (ledger/snapshotState.ts `readSnapshotStateInTurns`: the apply of the next block goes on
+   * meanwhile), through a read transaction opened now, on the saved height.
+   */
   saved(height: number, authorities: AuthoritySet, seed: Uint8Array | undefined): void {
     if (this.options.interval <= 0 || height === 0 || height % this.options.interval !== 0) return;
     this.storeSegments(height);
     if (seed === undefined) return;
-    const state = readSnapshotState(this.deps.store, this.options.networkId, encodeAuthorityExtra(authorities));
+    // (the set as folded now: it changes as the next blocks are applied)
+    const extra = encodeAuthorityExtra(authorities);
+    void this.make(height, extra, seed).catch((e: unknown) =>
+      this.deps.logger.warn("snapshot not made", { height, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  private async make(height: number, extra: Uint8Array, seed: Uint8Array): Promise<void> {
+    const t0 = performance.now();
+    const state = await readSnapshotStateInTurns(this.deps.store, this.options.networkId, extra);
     if (state.height !== height) return; // (the store moved on: nothing to sign for this height)
     const bytes = encodeSnapshotState(state);
     const hash = snapshotHash(bytes);
@@ -263,13 +276,20 @@ export class SnapshotMaker {
       this.options.networkId,
       seed,
     );
-    this.deps.logger.debug("snapshot made", { height, bytes: bytes.length, hash: toHex(hash) });
+    this.deps.logger.debug("snapshot made", {
+      height,
+      bytes: bytes.length,
+      hash: toHex(hash),
+      ms: Math.round(performance.now() - t0),
+    });
     void this.deps.append(rec).catch((e: unknown) =>
       this.deps.logger.warn("snapshot signature not appended", {
         height,
         error: e instanceof Error ? e.message : String(e),
       }),
     );
+    // the others' signatures that came in while this server read its state
+    this.tryCertify(height);
   }
 
   /** Write the header segment of `height` (and older ones the archive lacks), after the previous round's. */
@@ -290,19 +310,26 @@ export class SnapshotMaker {
 
   /** A snapshotSignature applied from the log (with the federated servers that count it): store once certified. */
   signed(rec: SnapshotSignature, federated: readonly Authority[]): void {
-    const list = this.signatures.get(rec.height) ?? [];
-    list.push(rec);
-    this.signatures.set(rec.height, list);
+    const got = this.signatures.get(rec.height) ?? { list: [], federated };
+    got.list.push(rec);
+    got.federated = federated;
+    this.signatures.set(rec.height, got);
     for (const h of [...this.signatures.keys()].sort((a, b) => a - b).slice(0, -KEPT_PENDING))
       this.signatures.delete(h);
-    const mine = this.pending.get(rec.height);
-    if (mine === undefined) return;
-    const cert = certify(list, { networkId: this.options.networkId, height: rec.height, federated });
+    this.tryCertify(rec.height);
+  }
+
+  /** Store this server's snapshot of `height` once the signatures applied so far certify it. */
+  private tryCertify(height: number): void {
+    const mine = this.pending.get(height);
+    const got = this.signatures.get(height);
+    if (mine === undefined || got === undefined) return;
+    const cert = certify(got.list, { networkId: this.options.networkId, height, federated: got.federated });
     if (cert === undefined) return;
-    this.pending.delete(rec.height);
+    this.pending.delete(height);
     if (!bytesEqual(cert.hash, mine.hash) || !bytesEqual(cert.keyMR, mine.keyMR)) {
       this.deps.logger.error("the certified snapshot differs from this server's: its state is not the majority's", {
-        height: rec.height,
+        height,
         certified: toHex(cert.hash),
         mine: toHex(mine.hash),
       });
@@ -337,7 +364,7 @@ export class SnapshotMaker {
 export function snapshotMakerFor(
   options: { role: ClusterRole; identity?: Uint8Array; networkId: number; interval: number },
   deps: {
-    store: SnapshotSource;
+    store: SnapshotTurnsSource;
     archive: SnapshotArchives | undefined;
     log: Pick<OrderedLog, "append">;
     logger: FederationLogger;

@@ -26,6 +26,7 @@ import {
   decodeSnapshotState,
   encodeSnapshotState,
   readSnapshotState,
+  readSnapshotStateInTurns,
   snapshotDirectoryKeyMR,
   snapshotHash,
 } from "../../../src/ledger/snapshotState.js";
@@ -130,6 +131,20 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       // the block after a snapshot's height carries its signatures; 4's are in once 5 is saved and 6 is open
       await waitFor(() => archive.parts.has(4), "snapshot 4 stored");
       assert.ok(archive.parts.has(2), "snapshot 2 stored");
+      // read in turns (one record a turn here) while the next block is saved: the view of the height it began on
+      const probe = new Uint8Array([9]);
+      const h0 = f1.store.savedHeight();
+      const inOneTurn = encodeSnapshotState(readSnapshotState(f1.store, NET, probe));
+      let paused = 0;
+      const inTurns = await readSnapshotStateInTurns(f1.store, NET, probe, {
+        records: 1,
+        pause: async () => {
+          if (paused++ === 0) await waitFor(() => f1.store.savedHeight() > h0, "a save between two turns");
+        },
+      });
+      assert.ok(paused > 4 && f1.store.savedHeight() > h0, `read in ${paused} turns across a save`);
+      assert.equal(inTurns.height, h0);
+      assert.deepEqual(Buffer.from(encodeSnapshotState(inTurns)), Buffer.from(inOneTurn), "the same bytes");
       await mf.stopNode(fed0); // no more blocks: every follower ends at the same height
       const f2 = await mf.start({ name: "f2", role: "follower" });
       dirs.push(f2.dir);
