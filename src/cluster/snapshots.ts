@@ -5,7 +5,9 @@
  * hash it computed itself (snapshotCertification.ts) stores the snapshot with its certificate in the snapshot
  * archive (a JetStream stream beside the log, read by direct gets like the block-set archive). A node with an
  * empty data directory (a new node, or a forked node resyncing) starts from the newest certified snapshot it
- * can verify, and follows the log (or the block sets) from the record after it.
+ * can verify — counted against the authority set it derives itself from the header chain from genesis
+ * (snapshotChain.ts; the servers write its segments beside the snapshots, snapshotHeaders.ts), never the set the
+ * snapshot carries — and follows the log (or the block sets) from the record after it.
  *
  * Archive layout, per part (below NATS's 1 MiB payload): version u8 ‖ height u32 ‖ index u16 ‖ count u16 (the
  * block-set part header, so the same archive code reads it) ‖ part 0 only: the certificate — hash 32 ‖ keyMR 32
