@@ -364,7 +364,9 @@ describe("header chain from genesis: what it costs", () => {
       const admins = built.links.slice(1).map((l) => decodeAdminBlock(l.admin).entries);
       const sigUs = (untilMajority: boolean): number => {
         const t = performance.now();
-        admins.forEach((e, i) => assert.ok(checkBlockSignatures(e, built.links[i]!.header, fed, { untilMajority }).ok));
+        admins.forEach((e, i) => {
+          assert.ok(checkBlockSignatures(e, built.links[i]!.header, fed, { untilMajority }).ok);
+        });
         return ((performance.now() - t) * 1000) / admins.length;
       };
       const all = sigUs(false);
