@@ -15,9 +15,12 @@ import { type ChainCheckpoint, HeaderChainBroken } from "../../../src/cluster/sn
 import { HeaderChainReader, storeHeaderSegments } from "../../../src/cluster/snapshotHeaders.js";
 import { startFromSnapshot } from "../../../src/cluster/snapshotStart.js";
 import {
+  candidateHeights,
   decodeSnapshotParts,
   encodeAuthorityExtra,
   encodeSnapshotParts,
+  fetchCertifiedSnapshot,
+  SNAPSHOT_LOOKS,
   SnapshotRefused,
   verifySnapshotParts,
 } from "../../../src/cluster/snapshots.js";
@@ -347,3 +350,27 @@ function sections(bytes: Uint8Array): Record<string, unknown> {
     tables: Object.fromEntries(Object.entries(s.tables).map(([k, v]) => [k, v.map(([x, y]) => `${hex(x)}=${hex(y)}`)])),
   };
 }
+
+describe("which snapshots a starting node tries", () => {
+  it("looks at 64 heights at most, passes over missing ones, and tries 4 snapshots at most, newest first", async () => {
+    assert.deepEqual(candidateHeights(9, 2), [8, 6, 4, 2]);
+    assert.deepEqual(candidateHeights(9, 0), []);
+    assert.equal(candidateHeights(1000, 2).length, SNAPSHOT_LOOKS);
+    const snapshots = new MemoryArchive();
+    // stored at 2…10 (parts that do not decode: each is refused), none at 12…20
+    for (const h of [2, 4, 6, 8, 10]) await snapshots.put(h, [new Uint8Array([1, 0, 0, 0, h, 0, 0, 0, 1])]);
+    const log = new MemoryLog();
+    const got = await fetchCertifiedSnapshot(
+      { snapshots, headers: new MemoryArchive() },
+      candidateHeights(21, 2),
+      { networkId: NET, bootstrap: BOOTSTRAP },
+      { genesisKeyMR: GENESIS_KEYMR, interval: 2 },
+      log,
+    );
+    assert.equal(got, undefined);
+    const refused = log.lines
+      .filter((l) => l.msg === "certified snapshot refused; trying an older one")
+      .map((l) => l.fields?.height);
+    assert.deepEqual(refused, [10, 8, 6, 4]);
+  });
+});
