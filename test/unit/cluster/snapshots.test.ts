@@ -33,6 +33,7 @@ import {
   snapshotDirectoryKeyMR,
   snapshotHash,
 } from "../../../src/ledger/snapshotState.js";
+import { toHex } from "../../../src/protocol/bytes.js";
 import { directoryBlockHashes } from "../../../src/protocol/dblock.js";
 import { genesisBlocks } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
@@ -69,6 +70,7 @@ function sig(
   return signRecord(rec, opts.net ?? NET, who.seed);
 }
 const ctx = { networkId: NET, height: 10, federated };
+const NO_SIG = new Uint8Array(64);
 const GENESIS_KEYMR = directoryBlockHashes(genesisBlocks("LOCAL").directory).keyMR;
 const BOOTSTRAP = { identity: BOOT, publicKey: BOOT_KEY };
 
@@ -298,6 +300,64 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
         MemoryFederation.keyMRs(fallback.node, h).slice(2),
         MemoryFederation.keyMRs(f1, h).slice(2),
         "from the older snapshot on, the same blocks",
+      );
+    } finally {
+      await mf.stop();
+    }
+  });
+});
+
+describe("snapshots after authority changes (in-memory log, real LMDB)", () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) cleanup(d);
+  });
+
+  it("a snapshot after servers were added and a key rotated checks out against the header chain from genesis", async () => {
+    const archive = new MemoryArchive();
+    const headers = new MemoryArchive();
+    const mf = new MemoryFederation({ blockTimeSeconds: 1, snapshots: { interval: 2, archive, headers } });
+    try {
+      const [x, y] = [serverIdentity(1), serverIdentity(2)];
+      const x2 = serverIdentity(4);
+      const boot = await mf.start({ name: "boot", role: "federated" });
+      dirs.push(boot.dir);
+      await mf.append(mf.addServer("federated", x));
+      await mf.append(mf.addServer("federated", y));
+      dirs.push((await mf.start({ name: "x", role: "federated", server: { ...x, nextSeed: x2.seed } })).dir);
+      dirs.push((await mf.start({ name: "y", role: "federated", server: y })).dir);
+      await mf.savedHeight(3);
+      const H = boot.ledger.openBlock().height + 3;
+      const rotate = signRecord(
+        { kind: "rotateKey", identity: x.identity, newKey: x2.publicKey, activationHeight: H, signature: NO_SIG },
+        NET,
+        x.seed,
+      ) as Extract<ClusterRecord, { kind: "rotateKey" }>;
+      await boot.fed.submitOperatorRecord(rotate);
+      await mf.savedHeight(H + 3);
+      const newest = Math.floor((H + 2) / 2) * 2;
+      await waitFor(() => archive.parts.has(newest), `snapshot ${newest} stored`);
+      const late = await startFresh(mf, archive, dirs, headers);
+      assert.ok(
+        (late.started?.height ?? 0) >= newest,
+        `started from ${late.started?.height}, after the rotation at ${H}`,
+      );
+      const fed = late.started!.authorities.projected(late.started!.height + 1).federated;
+      assert.equal(fed.length, 3, "the bootstrap server and the two added");
+      assert.deepEqual(
+        fed.find((a) => toHex(a.identity) === toHex(x.identity))?.publicKey,
+        x2.publicKey,
+        "x's new key",
+      );
+      assert.ok(late.log.lines.some((l) => l.msg === "header chain checked from genesis"));
+      // (blocks keep coming: compare up to a height both have saved)
+      const top = boot.ledger.heights().directoryBlockHeight;
+      await waitFor(() => late.node.ledger.heights().directoryBlockHeight >= top, `the new node at ${top}`);
+      await late.node.ledger.closeSaved();
+      const from = late.started!.height;
+      assert.deepEqual(
+        MemoryFederation.keyMRs(late.node, top).slice(from),
+        MemoryFederation.keyMRs(boot, top).slice(from),
       );
     } finally {
       await mf.stop();
