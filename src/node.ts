@@ -6,13 +6,13 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clusterConfig.js";
+import { clusterNames, federationOptions, networkBootstrap, networkGenesisKeyMR } from "./cluster/clusterConfig.js";
 import { EC_RATE_FILE_NAME } from "./cluster/ecRate.js";
 import { Federation } from "./cluster/federation.js";
 import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
 import { inboxPrefix } from "./cluster/natsPermissions.js";
 import { openNodeSnapshots } from "./cluster/snapshotStart.js";
-import { snapshotMakerFor } from "./cluster/snapshots.js";
+import { type SnapshotArchives, snapshotMakerFor } from "./cluster/snapshots.js";
 import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
@@ -156,7 +156,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     let federation: Federation | undefined;
     let replicatedLog: JetStreamLog | undefined;
     let archive: BlockSetArchive | undefined;
-    let snapshotArchive: BlockSetArchive | undefined;
+    let snapshotArchive: SnapshotArchives | undefined;
     if (clustered) {
       const names = clusterNames(config);
       replicatedLog = await JetStreamLog.open(
@@ -188,6 +188,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
           networkId: storeOptions.networkId,
           bootstrap: networkBootstrap(config),
           authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
+          genesisKeyMR: networkGenesisKeyMR(config),
           names,
         },
         {

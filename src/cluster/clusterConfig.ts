@@ -3,11 +3,13 @@
  * the federation's options (role, identity and key, the network's bootstrap server and skeleton key).
  */
 
+import { customLedgerOptions } from "../config/customNetwork.js";
 import { fileString } from "../config/ini.js";
 import type { NodeConfig } from "../config/types.js";
 import { publicKeyFromSeed } from "../crypto/ed25519.js";
 import { fromHex } from "../protocol/bytes.js";
-import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../protocol/genesis.js";
+import { directoryBlockHashes } from "../protocol/dblock.js";
+import { genesisBlocks, LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../protocol/genesis.js";
 import { networkId } from "../protocol/network.js";
 import type { FederationOptions } from "./federationTypes.js";
 
@@ -65,6 +67,15 @@ export function networkBootstrap(config: Pick<NodeConfig, "network" | "file">): 
     identity: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX, "identity", 32),
     publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX, "key", 32),
   };
+}
+
+/**
+ * keyMR of the network's genesis directory block as this node's configuration makes it (a CUSTOM network's from
+ * its bootstrap identity and allocations): the root a header chain is checked from (snapshotChain.ts).
+ */
+export function networkGenesisKeyMR(config: Pick<NodeConfig, "network" | "customNet" | "custom">): Uint8Array {
+  const custom = customLedgerOptions(config).customGenesis;
+  return directoryBlockHashes(genesisBlocks(config.network, config.customNet, custom).directory).keyMR;
 }
 
 /**

@@ -311,10 +311,17 @@ export class JetStreamLog {
    * (e.g. LEDGER_LOCAL_SETS on ledgersets.local.>), made like the log's stream when it does not exist. Part i
    * of height h's set is the message on `<prefix>.<h>.<i>`, read with a direct get (any replica answers).
    */
-  async openArchive(stream: string, subjectPrefix: string): Promise<BlockSetArchive> {
+  async openArchive(
+    stream: string,
+    subjectPrefix: string,
+    /** a second key space in the same stream: parts on `<prefix>.<subject>.<height>.<i>`, message ids `<msgId>/…` */
+    space?: { subject: string; msgId: string },
+  ): Promise<BlockSetArchive> {
     await this.ensureStream(this.streamConfig(stream, subjectPrefix));
+    const base = space === undefined ? subjectPrefix : `${subjectPrefix}.${space.subject}`;
+    const idPrefix = space === undefined ? "set" : space.msgId;
     const part = async (height: number, index: number): Promise<Uint8Array | undefined> => {
-      const m = await this.jsm.direct.getMessage(stream, { last_by_subj: `${subjectPrefix}.${height}.${index}` });
+      const m = await this.jsm.direct.getMessage(stream, { last_by_subj: `${base}.${height}.${index}` });
       return m === null ? undefined : m.data;
     };
     return {
@@ -334,7 +341,7 @@ export class JetStreamLog {
       put: async (height, parts) => {
         // the last part first: a reader that finds part 0 finds the others
         for (let i = parts.length - 1; i >= 0; i--)
-          await this.publishTo(`${subjectPrefix}.${height}.${i}`, parts[i]!, `set/${height}/${i}`);
+          await this.publishTo(`${base}.${height}.${i}`, parts[i]!, `${idPrefix}/${height}/${i}`);
       },
     };
   }

@@ -2,8 +2,8 @@
  * A cluster node with an empty data directory (a new node; a forked node, which resyncs on an empty one) starts
  * from the newest certified snapshot it can verify instead of genesis (docs/cluster.md §1.13): it reads the
  * network's height from the log's newest end of minute, tries the snapshot heights at or below it newest first
- * (snapshots.ts `fetchCertifiedSnapshot`: certificate, hash, directory block; a refused one is logged and the
- * next older one tried), writes the one that checks out into the empty store as its first save, and keeps its
+ * (snapshots.ts `fetchCertifiedSnapshot`: the header chain from genesis, snapshotChain.ts, then certificate,
+ * hash, authority set, directory block; a refused one is logged and the next older one tried), writes the one that checks out into the empty store as its first save, and keeps its
  * authority set beside it (authorityFile.ts). None checks out: the node replays from genesis as before.
  */
 import { type SnapshotState, snapshotBlockSetWrite } from "../ledger/snapshotState.js";
@@ -13,7 +13,7 @@ import { saveAuthorities } from "./authorityFile.js";
 import type { ClusterRole, FederationLogger } from "./federationTypes.js";
 import type { JetStreamLog } from "./jetStreamLog.js";
 import { decodeRecord, recordSubject } from "./records.js";
-import { candidateHeights, fetchCertifiedSnapshot, type SnapshotArchive } from "./snapshots.js";
+import { candidateHeights, fetchCertifiedSnapshot, type SnapshotArchives } from "./snapshots.js";
 
 export interface SnapshotStartOptions {
   interval: number;
@@ -21,16 +21,21 @@ export interface SnapshotStartOptions {
   bootstrap: { identity: Uint8Array; publicKey: Uint8Array };
   /** the authority file of the data directory (authorityFile.ts) */
   authorityFile: string;
+  /** keyMR of the network's genesis directory block: where the header chain a snapshot is checked by starts */
+  genesisKeyMR: Uint8Array;
 }
 
 export interface SnapshotStartDependencies {
   /** the empty store: written once with the snapshot's state */
   store: { isFresh(): boolean; initialize(write: ReturnType<typeof snapshotBlockSetWrite>): void };
-  archive: SnapshotArchive;
+  archive: SnapshotArchives;
   /** the log's newest end of minute (a direct get) */
   lastEndOfMinute(): Promise<Uint8Array | undefined>;
   logger: FederationLogger;
 }
+
+/** The header segments' key space in the snapshot archive: `ledgersnaps.<net>.headers.<H>.<i>`. */
+const HEADER_SPACE = { subject: "headers", msgId: "headers" };
 
 /** The snapshot the store now starts from, or undefined (genesis replay). */
 export async function startFromSnapshot(
@@ -47,11 +52,15 @@ export async function startFromSnapshot(
     deps.archive,
     heights,
     { networkId: options.networkId, bootstrap: options.bootstrap },
+    { genesisKeyMR: options.genesisKeyMR, interval: options.interval },
     deps.logger,
   );
   if (got === undefined) {
     if (heights.length > 0)
-      deps.logger.warn("no certified snapshot checks out; replaying from genesis", { tried: heights.join(",") });
+      deps.logger.warn("no certified snapshot checks out; replaying from genesis", {
+        newest: heights[0],
+        oldest: heights.at(-1),
+      });
     return undefined;
   }
   deps.store.initialize(snapshotBlockSetWrite(got.state));
@@ -80,12 +89,16 @@ export async function openNodeSnapshots(
     store: SnapshotStartDependencies["store"];
     logger: FederationLogger;
   },
-): Promise<{ archive: SnapshotArchive | undefined; started: boolean }> {
+): Promise<{ archive: SnapshotArchives | undefined; started: boolean }> {
   const fresh = deps.store.isFresh();
   if (options.interval <= 0 || (options.role !== "federated" && !fresh)) return { archive: undefined, started: false };
-  let archive: SnapshotArchive | undefined;
+  let archive: SnapshotArchives | undefined;
   try {
-    archive = await deps.log.openArchive(options.names.snapsStream, options.names.snapsSubjectPrefix);
+    const { snapsStream, snapsSubjectPrefix } = options.names;
+    // (the snapshots' key space first: it makes the stream, with every subject of the prefix)
+    const snapshots = await deps.log.openArchive(snapsStream, snapsSubjectPrefix);
+    const headers = await deps.log.openArchive(snapsStream, snapsSubjectPrefix, HEADER_SPACE);
+    archive = { snapshots, headers };
   } catch (e) {
     deps.logger.warn("no snapshot archive", { error: e instanceof Error ? e.message : String(e) });
     return { archive: undefined, started: false };

@@ -5,7 +5,9 @@
  * hash it computed itself (snapshotCertification.ts) stores the snapshot with its certificate in the snapshot
  * archive (a JetStream stream beside the log, read by direct gets like the block-set archive). A node with an
  * empty data directory (a new node, or a forked node resyncing) starts from the newest certified snapshot it
- * can verify, and follows the log (or the block sets) from the record after it.
+ * can verify — counted against the authority set it derives itself from the header chain from genesis
+ * (snapshotChain.ts; the servers write its segments beside the snapshots, snapshotHeaders.ts), never the set the
+ * snapshot carries — and follows the log (or the block sets) from the record after it.
  *
  * Archive layout, per part (below NATS's 1 MiB payload): version u8 ‖ height u32 ‖ index u16 ‖ count u16 (the
  * block-set part header, so the same archive code reads it) ‖ part 0 only: the certificate — hash 32 ‖ keyMR 32
@@ -16,9 +18,9 @@ import {
   checkSnapshotBlocks,
   decodeSnapshotState,
   encodeSnapshotState,
-  readSnapshotState,
-  type SnapshotSource,
+  readSnapshotStateInTurns,
   type SnapshotState,
+  type SnapshotTurnsSource,
   snapshotDirectoryKeyMR,
   snapshotHash,
 } from "../ledger/snapshotState.js";
@@ -34,6 +36,8 @@ import {
   type SnapshotCertificate,
   type SnapshotSignature,
 } from "./snapshotCertification.js";
+import { type ChainCheckpoint, HeaderChainBroken, type HeaderChainOptions } from "./snapshotChain.js";
+import { HeaderChainReader, storeHeaderSegments } from "./snapshotHeaders.js";
 
 const PART_VERSION = 1;
 /** Snapshot bytes per part: below NATS's default 1 MiB payload, like block sets. */
@@ -45,6 +49,12 @@ const KEPT_PENDING = 2;
 
 /** The snapshot archive: parts by height, as blockSets' archive keeps them (jetStreamLog.ts `openArchive`). */
 export type SnapshotArchive = BlockSetArchive;
+
+/** The snapshot archive's two key spaces: the snapshots, and the header segments (snapshotHeaders.ts). */
+export interface SnapshotArchives {
+  snapshots: SnapshotArchive;
+  headers: BlockSetArchive;
+}
 
 /** The authority set as a snapshot's `extra` bytes: canonical JSON (roles and keys sorted by identity). */
 export function encodeAuthorityExtra(set: AuthoritySet): Uint8Array {
@@ -144,14 +154,17 @@ export function decodeSnapshotParts(parts: readonly Uint8Array[]): {
 }
 
 /**
- * Check fetched archive parts end to end and return the snapshot: the certificate's signatures certify
- * (hash, keyMR) under the authority set the snapshot itself carries (federated servers of height + 1); the
- * snapshot's bytes hash to the certified hash; its blocks make the directory block the certificate names.
- * Throws SnapshotRefused with the first problem found.
+ * Check fetched archive parts end to end and return the snapshot: its bytes hash to the certified hash; the
+ * certificate's signatures certify (hash, keyMR) under the authority set **the header chain from genesis** gives
+ * at its height (federated servers of height + 1, snapshotChain.ts), not the set the snapshot carries; the
+ * certified keyMR is the chain's directory block of that height; the set the snapshot carries is the chain's,
+ * byte for byte; its blocks make the directory block the certificate names. Throws SnapshotRefused with the
+ * first problem found.
  */
 export function verifySnapshotParts(
   parts: readonly Uint8Array[],
   expect: { networkId: number; height: number; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
+  chain: ChainCheckpoint | HeaderChainBroken,
 ): { state: SnapshotState; certificate: SnapshotCertificate; authorities: AuthoritySet } {
   const got = decodeSnapshotParts(parts);
   if (got.height !== expect.height)
@@ -164,16 +177,34 @@ export function verifySnapshotParts(
   const state = decodeSnapshotState(got.bytes);
   if (state.networkId !== expect.networkId || state.height !== expect.height)
     throw new SnapshotRefused(expect.height, `it is of network ${state.networkId} height ${state.height}`);
-  const authorities = decodeAuthorityExtra(state.extra, expect.bootstrap);
-  const federated = authorities.projected(expect.height + 1).federated;
+  if (chain instanceof HeaderChainBroken)
+    throw new SnapshotRefused(
+      expect.height,
+      `the header chain from genesis does not reach it: at height ${chain.height}, ${chain.reason}`,
+    );
+  const federated = chain.authorities.projected(expect.height + 1).federated;
   const ctx = { networkId: expect.networkId, height: expect.height, federated };
   const certificate = certify(got.signatures, ctx);
-  if (certificate === undefined) throw new SnapshotRefused(expect.height, certificationShortfall(got.signatures, ctx));
+  if (certificate === undefined)
+    throw new SnapshotRefused(
+      expect.height,
+      `${certificationShortfall(got.signatures, ctx)} (the servers the header chain from genesis names)`,
+    );
   if (!bytesEqual(certificate.hash, got.hash) || !bytesEqual(certificate.keyMR, got.keyMR))
     throw new SnapshotRefused(expect.height, "the certificate's majority signed another hash than the one stored");
+  if (!bytesEqual(certificate.keyMR, chain.keyMR))
+    throw new SnapshotRefused(
+      expect.height,
+      `the certificate names directory block ${toHex(certificate.keyMR)}, the header chain's block ${expect.height} is ${toHex(chain.keyMR)}`,
+    );
+  if (!bytesEqual(state.extra, encodeAuthorityExtra(chain.authorities)))
+    throw new SnapshotRefused(
+      expect.height,
+      "it carries another authority set than the header chain from genesis gives",
+    );
   const wrong = checkSnapshotBlocks(state, certificate.keyMR);
   if (wrong !== undefined) throw new SnapshotRefused(expect.height, wrong);
-  return { state, certificate, authorities };
+  return { state, certificate, authorities: decodeAuthorityExtra(state.extra, expect.bootstrap) };
 }
 
 /** A snapshot that does not check out (named by its height, with the reason). */
@@ -193,24 +224,42 @@ export class SnapshotRefused extends ProtocolError {
 export class SnapshotMaker {
   /** the snapshots this server computed, by height, until they are certified or dropped */
   private readonly pending = new Map<number, { bytes: Uint8Array; hash: Uint8Array; keyMR: Uint8Array }>();
-  /** the signatures applied from the log, by snapshot height */
-  private readonly signatures = new Map<number, SnapshotSignature[]>();
+  /** the signatures applied from the log, by snapshot height, with the federated servers that count them */
+  private readonly signatures = new Map<number, { list: SnapshotSignature[]; federated: readonly Authority[] }>();
+  /** the header segments being written (one round at a time, in height order) */
+  private segments: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly options: { interval: number; networkId: number; identity: Uint8Array },
     private readonly deps: {
-      store: SnapshotSource;
+      store: SnapshotTurnsSource;
       archive: SnapshotArchive;
+      /** the header segments a starting node checks from genesis (snapshotHeaders.ts) */
+      headers: BlockSetArchive;
       append(rec: SnapshotSignature): Promise<void>;
       logger: FederationLogger;
     },
   ) {}
 
-  /** Height `height` was saved (and the set folded through it): snapshot it when it is due, and sign. */
+  /**
+   * Height `height` was saved (and the set folded through it): snapshot it when it is due, and sign. The state is
+   * read in turns (ledger/snapshotState.ts `readSnapshotStateInTurns`: the apply of the next block goes on
+   * meanwhile), through a read transaction opened now, on the saved height.
+   */
   saved(height: number, authorities: AuthoritySet, seed: Uint8Array | undefined): void {
-    if (this.options.interval <= 0 || height === 0 || height % this.options.interval !== 0 || seed === undefined)
-      return;
-    const state = readSnapshotState(this.deps.store, this.options.networkId, encodeAuthorityExtra(authorities));
+    if (this.options.interval <= 0 || height === 0 || height % this.options.interval !== 0) return;
+    this.storeSegments(height);
+    if (seed === undefined) return;
+    // (the set as folded now: it changes as the next blocks are applied)
+    const extra = encodeAuthorityExtra(authorities);
+    void this.make(height, extra, seed).catch((e: unknown) =>
+      this.deps.logger.warn("snapshot not made", { height, error: e instanceof Error ? e.message : String(e) }),
+    );
+  }
+
+  private async make(height: number, extra: Uint8Array, seed: Uint8Array): Promise<void> {
+    const t0 = performance.now();
+    const state = await readSnapshotStateInTurns(this.deps.store, this.options.networkId, extra);
     if (state.height !== height) return; // (the store moved on: nothing to sign for this height)
     const bytes = encodeSnapshotState(state);
     const hash = snapshotHash(bytes);
@@ -229,30 +278,60 @@ export class SnapshotMaker {
       this.options.networkId,
       seed,
     );
-    this.deps.logger.debug("snapshot made", { height, bytes: bytes.length, hash: toHex(hash) });
+    this.deps.logger.debug("snapshot made", {
+      height,
+      bytes: bytes.length,
+      hash: toHex(hash),
+      ms: Math.round(performance.now() - t0),
+    });
     void this.deps.append(rec).catch((e: unknown) =>
       this.deps.logger.warn("snapshot signature not appended", {
         height,
         error: e instanceof Error ? e.message : String(e),
       }),
     );
+    // the others' signatures that came in while this server read its state
+    this.tryCertify(height);
+  }
+
+  /** Write the header segment of `height` (and older ones the archive lacks), after the previous round's. */
+  private storeSegments(height: number): void {
+    const { interval } = this.options;
+    this.segments = this.segments
+      .then(async () => {
+        const written = await storeHeaderSegments(this.deps.store, this.deps.headers, height, interval);
+        if (written.length > 0) this.deps.logger.debug("header segments stored", { heights: written.join(",") });
+      })
+      .catch((e: unknown) =>
+        this.deps.logger.warn("header segment not stored", {
+          height,
+          error: e instanceof Error ? e.message : String(e),
+        }),
+      );
   }
 
   /** A snapshotSignature applied from the log (with the federated servers that count it): store once certified. */
   signed(rec: SnapshotSignature, federated: readonly Authority[]): void {
-    const list = this.signatures.get(rec.height) ?? [];
-    list.push(rec);
-    this.signatures.set(rec.height, list);
+    const got = this.signatures.get(rec.height) ?? { list: [], federated };
+    got.list.push(rec);
+    got.federated = federated;
+    this.signatures.set(rec.height, got);
     for (const h of [...this.signatures.keys()].sort((a, b) => a - b).slice(0, -KEPT_PENDING))
       this.signatures.delete(h);
-    const mine = this.pending.get(rec.height);
-    if (mine === undefined) return;
-    const cert = certify(list, { networkId: this.options.networkId, height: rec.height, federated });
+    this.tryCertify(rec.height);
+  }
+
+  /** Store this server's snapshot of `height` once the signatures applied so far certify it. */
+  private tryCertify(height: number): void {
+    const mine = this.pending.get(height);
+    const got = this.signatures.get(height);
+    if (mine === undefined || got === undefined) return;
+    const cert = certify(got.list, { networkId: this.options.networkId, height, federated: got.federated });
     if (cert === undefined) return;
-    this.pending.delete(rec.height);
+    this.pending.delete(height);
     if (!bytesEqual(cert.hash, mine.hash) || !bytesEqual(cert.keyMR, mine.keyMR)) {
       this.deps.logger.error("the certified snapshot differs from this server's: its state is not the majority's", {
-        height: rec.height,
+        height,
         certified: toHex(cert.hash),
         mine: toHex(mine.hash),
       });
@@ -287,8 +366,8 @@ export class SnapshotMaker {
 export function snapshotMakerFor(
   options: { role: ClusterRole; identity?: Uint8Array; networkId: number; interval: number },
   deps: {
-    store: SnapshotSource;
-    archive: SnapshotArchive | undefined;
+    store: SnapshotTurnsSource;
+    archive: SnapshotArchives | undefined;
     log: Pick<OrderedLog, "append">;
     logger: FederationLogger;
   },
@@ -300,7 +379,8 @@ export function snapshotMakerFor(
     { interval: options.interval, networkId: options.networkId, identity },
     {
       store: deps.store,
-      archive: deps.archive,
+      archive: deps.archive.snapshots,
+      headers: deps.archive.headers,
       append: async (rec) => {
         const signer = toHex(rec.signer).slice(0, 16);
         await deps.log.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${signer}`);
@@ -310,29 +390,47 @@ export function snapshotMakerFor(
   );
 }
 
-/** The heights a starting node tries, newest first: multiples of `interval` at or below `networkHeight`. */
-export function candidateHeights(networkHeight: number, interval: number, tries = SNAPSHOT_TRIES): number[] {
+/** Heights a starting node looks at below the network's, newest first, for SNAPSHOT_TRIES present snapshots. */
+export const SNAPSHOT_LOOKS = 64;
+
+/** The heights a starting node looks at, newest first: multiples of `interval` at or below `networkHeight`. */
+export function candidateHeights(networkHeight: number, interval: number, looks = SNAPSHOT_LOOKS): number[] {
   if (interval <= 0) return [];
   const out: number[] = [];
-  for (let h = Math.floor(networkHeight / interval) * interval; h > 0 && out.length < tries; h -= interval) out.push(h);
+  for (let h = Math.floor(networkHeight / interval) * interval; h > 0 && out.length < looks; h -= interval) out.push(h);
   return out;
 }
 
 /**
- * The newest certified snapshot the archive holds that checks out, trying older ones when one is refused
- * (each refusal logged with its reason); undefined when none does (the node then replays from genesis).
+ * The newest certified snapshot the archive holds that checks out — against the header chain from genesis
+ * (snapshotChain.ts), read from the archive's header segments once — trying older ones when one is refused (each
+ * refusal logged with its reason). Heights the archive holds no snapshot of are passed over; at most
+ * SNAPSHOT_TRIES snapshots are tried. Undefined when none checks out (the node then replays from genesis).
  */
 export async function fetchCertifiedSnapshot(
-  archive: SnapshotArchive,
+  archives: SnapshotArchives,
   heights: readonly number[],
   expect: { networkId: number; bootstrap: { identity: Uint8Array; publicKey: Uint8Array } },
+  chain: Omit<HeaderChainOptions, "networkId" | "bootstrap">,
   logger: FederationLogger,
 ): Promise<ReturnType<typeof verifySnapshotParts> | undefined> {
+  const reader = new HeaderChainReader({ ...chain, ...expect }, archives.headers);
+  let tried = 0;
+  const t0 = performance.now();
   for (const height of heights) {
-    const parts = await archive.get(height);
+    if (tried >= SNAPSHOT_TRIES) break;
+    const parts = await archives.snapshots.get(height);
     if (parts === undefined) continue;
+    tried++;
+    const checkpoint = await reader.upTo(height);
     try {
-      return verifySnapshotParts(parts, { ...expect, height });
+      const got = verifySnapshotParts(parts, { ...expect, height }, checkpoint);
+      logger.info("header chain checked from genesis", {
+        height,
+        heights: reader.checked,
+        ms: Math.round(performance.now() - t0),
+      });
+      return got;
     } catch (e) {
       logger.error("certified snapshot refused; trying an older one", {
         height,

@@ -35,7 +35,7 @@ import {
   encodeEntryLocation,
   type PaidCommit,
 } from "../store/records.js";
-import type { BlockSetWrite, BlockWrite, LedgerStore } from "../store/store.js";
+import type { BlockSetWrite, BlockWrite, LedgerStore, StateReadTransaction } from "../store/store.js";
 import { tipFromRaw } from "./blockBuilder.js";
 import { COMMIT_LIFETIME_MS } from "./constants.js";
 
@@ -86,10 +86,65 @@ export type SnapshotSource = Pick<
 
 const SYSTEM_KINDS = [BlockKind.directory, BlockKind.admin, BlockKind.ec, BlockKind.asset] as const;
 
-/** The snapshot of `store`'s saved height. Call between saves (a cluster node: right after a block's save). */
+/** The snapshot of `store`'s saved height, in one turn. Call between saves (a cluster node: right after a block's save). */
 export function readSnapshotState(store: SnapshotSource, networkId: number, extra: Uint8Array): SnapshotState {
+  const steps = snapshotSteps(store, networkId, extra, undefined);
+  for (;;) {
+    const r = steps.next();
+    if (r.done) return r.value;
+  }
+}
+
+/** State records read between two yields of `readSnapshotStateInTurns`: a few milliseconds of work. */
+const RECORDS_PER_TURN = 4096;
+
+/** The store's reads of a snapshot read in turns: `SnapshotSource` and a read transaction held across them. */
+export type SnapshotTurnsSource = SnapshotSource & Pick<LedgerStore, "readTransaction">;
+
+/**
+ * The same snapshot as `readSnapshotState`, read in turns of RECORDS_PER_TURN records so the node's other work
+ * (the apply of the next block) goes on between them: the state tables are read through one read transaction
+ * opened in the calling turn (the view of the saved height, whatever commits meanwhile); blocks and entries are
+ * found by hash, and a saved block never changes. Call in the turn right after the save, as `readSnapshotState`.
+ */
+export async function readSnapshotStateInTurns(
+  store: SnapshotTurnsSource,
+  networkId: number,
+  extra: Uint8Array,
+  turns: { records?: number; pause?: () => Promise<void> } = {},
+): Promise<SnapshotState> {
+  const pause = turns.pause ?? (() => new Promise<void>((resolve) => setImmediate(resolve)));
+  const transaction = store.readTransaction();
+  try {
+    const steps = snapshotSteps(store, networkId, extra, transaction, turns.records ?? RECORDS_PER_TURN);
+    for (;;) {
+      const r = steps.next();
+      if (r.done) return r.value;
+      await pause();
+    }
+  } finally {
+    transaction.done();
+  }
+}
+
+/** The reads of a snapshot, yielding every RECORDS_PER_TURN state records (the one code of both readers). */
+function* snapshotSteps(
+  store: SnapshotSource,
+  networkId: number,
+  extra: Uint8Array,
+  transaction: StateReadTransaction | undefined,
+  perTurn = RECORDS_PER_TURN,
+): Generator<void, SnapshotState> {
   const height = store.savedHeight();
   const openBlockStartMs = store.openBlockStartMs();
+  const logSequence = store.logSequence();
+  let read = 0;
+  const records = function* (t: Table): Generator<[Uint8Array, Uint8Array] | undefined> {
+    for (const kv of store.stateRecords(t, transaction)) {
+      yield kv;
+      if (++read % perTurn === 0) yield undefined;
+    }
+  };
   const blocks: SnapshotBlock[] = [];
   const seen = new Set<string>();
   const add = (hash: Uint8Array, h: number | undefined): SnapshotBlock | undefined => {
@@ -112,7 +167,12 @@ export function readSnapshotState(store: SnapshotSource, networkId: number, extr
   const tables = {} as SnapshotState["tables"];
   for (const t of TABLES) tables[t] = [];
   const entries: SnapshotState["entries"] = [];
-  for (const [key, value] of store.stateRecords("chainHeads")) {
+  for (const kv of records("chainHeads")) {
+    if (kv === undefined) {
+      yield;
+      continue;
+    }
+    const [key, value] = kv;
     tables.chainHeads.push([key, value]);
     const head = decodeChainHead(value);
     const b = add(head.keyMR, undefined);
@@ -126,19 +186,15 @@ export function readSnapshotState(store: SnapshotSource, networkId: number, extr
     }
   }
   for (const t of ["assetBalances", "ecBalances", "transactionLocations"] as const)
-    for (const kv of store.stateRecords(t)) tables[t].push(kv);
-  for (const [key, value] of store.stateRecords("paidCommits"))
-    if (livePaid(decodePaidCommit(value), openBlockStartMs)) tables.paidCommits.push([key, value]);
-  return canonical({
-    networkId,
-    height,
-    openBlockStartMs,
-    logSequence: store.logSequence(),
-    blocks,
-    entries,
-    tables,
-    extra,
-  });
+    for (const kv of records(t)) {
+      if (kv === undefined) yield;
+      else tables[t].push(kv);
+    }
+  for (const kv of records("paidCommits")) {
+    if (kv === undefined) yield;
+    else if (livePaid(decodePaidCommit(kv[1]), openBlockStartMs)) tables.paidCommits.push(kv);
+  }
+  return canonical({ networkId, height, openBlockStartMs, logSequence, blocks, entries, tables, extra });
 }
 
 /** A paid commit that may still pay for a reveal in a block starting at `openBlockStartMs` or later. */
@@ -317,4 +373,22 @@ export function snapshotBlockSetWrite(s: SnapshotState): BlockSetWrite {
 /** The sha256 of a snapshot's bytes: what federated servers sign (cluster/snapshotCertification.ts). */
 export function snapshotHash(bytes: Uint8Array): Uint8Array {
   return sha256(bytes);
+}
+
+/**
+ * The raw directory and admin blocks of saved height `height` (a federated server writes them into the header
+ * segments a starting node checks from genesis, cluster/snapshotChain.ts), or undefined when the store does not
+ * hold that height (a node that itself started from a snapshot holds no earlier block).
+ */
+export function readHeaderBlocks(
+  store: Pick<LedgerStore, "blockHashAt" | "block">,
+  height: number,
+): { directory: Uint8Array; admin: Uint8Array } | undefined {
+  const raw = (kind: BlockKind): Uint8Array | undefined => {
+    const hash = store.blockHashAt(kind, height);
+    return hash === undefined ? undefined : store.block(hash)?.raw;
+  };
+  const directory = raw(BlockKind.directory);
+  const admin = raw(BlockKind.admin);
+  return directory === undefined || admin === undefined ? undefined : { directory, admin };
 }

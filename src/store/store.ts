@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import type { Transaction } from "lmdb";
 import { InvariantError } from "../errors.js";
 import type { NetworkName } from "../protocol/network.js";
 import {
@@ -61,6 +62,10 @@ import {
   STORE_ID_BYTES,
 } from "./storeIdentity.js";
 
+/** A read transaction of `LedgerStore.readTransaction` (lmdb-js's, opaque to callers). */
+export interface StateReadTransaction {
+  done(): void;
+}
 export type { BlockSetWrite, BlockWrite, PackedBlockSet } from "./blockSet.js";
 export { STORE_FORMAT_VERSION } from "./storeIdentity.js";
 
@@ -458,18 +463,30 @@ export class LedgerStore {
    */
   *stateRecords(
     name: "chainHeads" | "assetBalances" | "ecBalances" | "paidCommits" | "transactionLocations",
+    /** a transaction of `readTransaction`: read through it (the view it was opened on), across turns */
+    transaction?: StateReadTransaction,
   ): Generator<[Uint8Array, Uint8Array]> {
+    const range = transaction === undefined ? {} : { transaction: transaction as unknown as Transaction };
     if (name === "paidCommits") {
       // kept in the entry records (entryRecord.ts); given in format 1's paid-commit layout (records.ts), which
       // is the certified snapshot's
-      for (const { key, value } of this.dbs.entryRecords.getRange()) {
+      for (const { key, value } of this.dbs.entryRecords.getRange(range)) {
         const paid = paidCommitOf(value as Uint8Array);
         if (paid !== undefined) yield [Uint8Array.from(key as Buffer), Uint8Array.from(encodePaidCommit(paid))];
       }
       return;
     }
-    for (const { key, value } of this.dbs[name].getRange())
+    for (const { key, value } of this.dbs[name].getRange(range))
       yield [Uint8Array.from(key as Buffer), Uint8Array.from(value as Buffer)];
+  }
+
+  /**
+   * A read transaction that keeps the view of now across event-loop turns (lmdb-js renews this thread's own each
+   * turn): a reader that yields between chunks (certified snapshots, ledger/snapshotState.ts) reads one saved
+   * height while the next one commits. Call `done()`; an open one keeps the pages of its view from being reused.
+   */
+  readTransaction(): StateReadTransaction {
+    return this.env.useReadTransaction();
   }
 
   /**

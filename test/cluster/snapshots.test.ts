@@ -9,19 +9,29 @@
  *   follower started from an empty directory serves reads at the network's tip within 10 s of its start,
  *   with byte-identical blocks from the snapshot's height on; reads of heights before it are answered
  *   -32008 (not held), and a write through it lands (its EC balance came with the snapshot);
- * * a snapshot tampered with in the archive (one byte) is refused by the next new follower, which starts from
- *   the older certified snapshot and the archived block sets after it, and reaches the same blocks.
+ * * a snapshot tampered with in the archive (one byte), and one forged — a genuine snapshot's state with a made-up
+ *   authority set, certified by the made-up servers' own ed25519 keys — are refused by the next new follower, which
+ *   checks the header chain from genesis (snapshotChain.ts), starts from an older genuine snapshot and the
+ *   archived block sets after it, and reaches the same blocks.
  * Runtime: ~1–2 minutes.
  */
 import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
 import { cpSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, type NatsConnection } from "@nats-io/transport-node";
 import { RpcError } from "../../src/client/errors.js";
-import { decodeSnapshotParts } from "../../src/cluster/snapshots.js";
-import { decodeSnapshotState } from "../../src/ledger/snapshotState.js";
+import { AuthoritySet } from "../../src/cluster/authorities.js";
+import { signRecord } from "../../src/cluster/records.js";
+import { decodeSnapshotParts, encodeAuthorityExtra, encodeSnapshotParts } from "../../src/cluster/snapshots.js";
+import { publicKeyFromSeed } from "../../src/crypto/ed25519.js";
+import { decodeSnapshotState, encodeSnapshotState, snapshotHash } from "../../src/ledger/snapshotState.js";
+import type { AdminEntry } from "../../src/protocol/ablock.js";
+import { fromHex } from "../../src/protocol/bytes.js";
+import { LOCAL_BOOTSTRAP_IDENTITY_HEX, LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX } from "../../src/protocol/genesis.js";
+import { networkId } from "../../src/protocol/network.js";
 import { LOCAL_STREAM } from "../../tools/devnet/devnet.js";
 import type { LedgerdNode } from "../../tools/devnet/ledgerdNode.js";
 import { ClusterWriter } from "../support/clusterWriter.js";
@@ -232,35 +242,89 @@ describe("certified snapshots on a devnet (1 nats, 3 federated, 1 follower)", ()
     await assertIdenticalBlocks([node("fed0"), fresh], startedAt, to + 2);
   });
 
-  test("a tampered snapshot is refused; the next follower starts from the older one and the block sets", async () => {
-    // a snapshot stored just now
+  test("a tampered snapshot and a forged one are refused; the next follower starts from an older genuine one", async () => {
+    // a snapshot stored just now, and the one before it
     const before = storedHeights().at(-1)!;
     const h = await waitFor("a new certified snapshot", () => storedHeights().find((x) => x > before), 60_000, 100);
     const ps = await parts(h);
     const last = ps.at(-1)!;
     const tampered = last.data.slice();
     tampered[tampered.length - 1] = tampered[tampered.length - 1]! ^ 0x01;
-    await jetstream(admin).publish(last.subject, tampered);
-    // the archive takes no newer snapshot from now on (an operator's seal), so the tampered one stays the newest
-    // however long the new node takes to start (a NATS login takes seconds on a loaded machine)
+    // forged: snapshot h−5's genuine blocks and balances with a made-up authority set, certified by the made-up
+    // servers' own (real) keys — self-consistent: a node trusting the set a snapshot carries would take it
+    const hf = h - SNAPSHOT_INTERVAL;
+    const forged = forgeSnapshot((await parts(hf)).map((p) => p.data));
+    const js = jetstream(admin);
+    await js.publish(last.subject, tampered);
+    for (const [i, part] of forged.entries()) await js.publish(`ledgersnaps.local.${hf}.${i}`, part);
+    // the archive takes no newer snapshot from now on (an operator's seal), so these stay the newest however
+    // long the new node takes to start (a NATS login takes seconds on a loaded machine)
     // (`sealed` is nats-server's stream setting since 2.6.2; the client's types leave it out)
     await (await jetstreamManager(admin)).streams.update(SNAPS_STREAM, { sealed: true } as Record<string, unknown>);
     const fresh = await net.devnet.addNode("follower");
-    const refused = new RegExp(`certified snapshot refused; trying an older one[^\\n]*"height":${h}\\b[^\\n]*hash`);
+    const refused = (height: number, why: string): RegExp =>
+      new RegExp(`certified snapshot refused; trying an older one[^\\n]*"height":${height}\\b[^\\n]*${why}`);
     const started = await waitFor(
-      "the tampered snapshot refused and an older one used",
+      "the tampered and the forged snapshots refused and an older one used",
       () =>
-        refused.test(logOf(fresh))
+        refused(h, "hash").test(logOf(fresh)) && refused(hf, "the header chain from genesis names").test(logOf(fresh))
           ? (/started from a certified snapshot[^\n]*?"height":(\d+)/.exec(logOf(fresh)) ?? undefined)
           : undefined,
-      30_000,
+      60_000,
       200,
-      () => logOf(fresh).slice(-2000),
+      () => logOf(fresh).slice(-3000),
     );
     const from = Number(started[1]);
-    assert.ok(from < h && from % SNAPSHOT_INTERVAL === 0, `started from ${from}, older than the tampered ${h}`);
+    assert.ok(from < hf && from % SNAPSHOT_INTERVAL === 0, `started from ${from}, older than the forged ${hf}`);
+    const checked = /header chain checked from genesis[^\n]*?"heights":(\d+),"ms":(\d+)/.exec(logOf(fresh));
+    assert.ok(checked, "the header chain was checked");
+    console.log(`# header chain from genesis: ${checked[1]} heights checked in ${checked[2]} ms`);
     const tip = (await heightsOf(node("fed0")))!.directoryblockheight;
     await waitSavedHeight([fresh], tip, 90_000);
     await assertIdenticalBlocks([node("fed0"), fresh], from, tip);
   });
 });
+
+/**
+ * A forgery of a genuine snapshot's archive parts: the same state with a made-up authority set of three servers
+ * (fresh ed25519 keys) as the federated servers of the height after it, whose signatures certify it.
+ */
+function forgeSnapshot(genuine: Uint8Array[]): Uint8Array[] {
+  const got = decodeSnapshotParts(genuine);
+  const state = decodeSnapshotState(got.bytes);
+  const madeUp = [0, 1, 2].map(() => {
+    const seed = new Uint8Array(randomBytes(32));
+    return { identity: new Uint8Array(randomBytes(32)), seed, publicKey: publicKeyFromSeed(seed) };
+  });
+  const bootstrap = {
+    identity: fromHex(LOCAL_BOOTSTRAP_IDENTITY_HEX),
+    publicKey: fromHex(LOCAL_BOOTSTRAP_PUBLIC_KEY_HEX),
+  };
+  const set = new AuthoritySet(bootstrap);
+  set.applyAdminBlock(
+    0,
+    madeUp.flatMap((m): AdminEntry[] => [
+      { type: 0x05, identityChainId: m.identity, dbHeight: 0 },
+      { type: 0x08, identityChainId: m.identity, keyPriority: 0, publicKey: m.publicKey, dbHeight: 0 },
+    ]),
+  );
+  set.applyAdminBlock(0, [{ type: 0x07, identityChainId: bootstrap.identity, dbHeight: 0 }]);
+  set.at(state.height + 1);
+  const bytes = encodeSnapshotState({ ...state, extra: encodeAuthorityExtra(set) });
+  const hash = snapshotHash(bytes);
+  const signatures = madeUp.map((m) =>
+    signRecord(
+      {
+        kind: "snapshotSignature" as const,
+        height: state.height,
+        hash,
+        keyMR: got.keyMR,
+        signer: m.identity,
+        signature: new Uint8Array(64),
+      },
+      networkId("LOCAL"),
+      m.seed,
+    ),
+  );
+  return encodeSnapshotParts({ height: state.height, hash, keyMR: got.keyMR, signatures }, bytes);
+}

@@ -76,8 +76,9 @@ export interface MemoryFederationOptions {
   blockTimeSeconds: number;
   faultTimeoutSeconds?: number;
   roundTimeoutSeconds?: number;
-  /** certified snapshots every `interval` blocks, kept in `archive` (federated servers make them) */
-  snapshots?: { interval: number; archive: BlockSetArchive };
+  /** certified snapshots every `interval` blocks, kept in `archive`, their header segments in `headers`
+   * (federated servers make both) */
+  snapshots?: { interval: number; archive: BlockSetArchive; headers: BlockSetArchive };
 }
 
 /** An in-memory snapshot or block-set archive (jetStreamLog.ts keeps the real one in a JetStream stream). */
@@ -144,6 +145,7 @@ export class MemoryFederation {
             {
               store,
               archive: snap.archive,
+              headers: snap.headers,
               append: async (rec) => {
                 await this.log.append(recordSubject(rec.kind), encodeRecord(rec), `snap/${rec.height}/${spec.name}`);
               },

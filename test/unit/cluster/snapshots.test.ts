@@ -8,12 +8,19 @@
  */
 import assert from "node:assert/strict";
 import { after, describe, it } from "node:test";
+import { AuthoritySet } from "../../../src/cluster/authorities.js";
 import { type ClusterRecord, signRecord } from "../../../src/cluster/records.js";
 import { certificationShortfall, certify, type SnapshotSignature } from "../../../src/cluster/snapshotCertification.js";
+import { type ChainCheckpoint, HeaderChainBroken } from "../../../src/cluster/snapshotChain.js";
+import { HeaderChainReader, storeHeaderSegments } from "../../../src/cluster/snapshotHeaders.js";
 import { startFromSnapshot } from "../../../src/cluster/snapshotStart.js";
 import {
+  candidateHeights,
   decodeSnapshotParts,
+  encodeAuthorityExtra,
   encodeSnapshotParts,
+  fetchCertifiedSnapshot,
+  SNAPSHOT_LOOKS,
   SnapshotRefused,
   verifySnapshotParts,
 } from "../../../src/cluster/snapshots.js";
@@ -22,8 +29,13 @@ import {
   decodeSnapshotState,
   encodeSnapshotState,
   readSnapshotState,
+  readSnapshotStateInTurns,
   snapshotDirectoryKeyMR,
+  snapshotHash,
 } from "../../../src/ledger/snapshotState.js";
+import { toHex } from "../../../src/protocol/bytes.js";
+import { directoryBlockHashes } from "../../../src/protocol/dblock.js";
+import { genesisBlocks } from "../../../src/protocol/genesis.js";
 import { networkId } from "../../../src/protocol/network.js";
 import { LedgerStore } from "../../../src/store/store.js";
 import {
@@ -58,6 +70,17 @@ function sig(
   return signRecord(rec, opts.net ?? NET, who.seed);
 }
 const ctx = { networkId: NET, height: 10, federated };
+const NO_SIG = new Uint8Array(64);
+const GENESIS_KEYMR = directoryBlockHashes(genesisBlocks("LOCAL").directory).keyMR;
+const BOOTSTRAP = { identity: BOOT, publicKey: BOOT_KEY };
+
+/** The header chain from genesis to snapshot height `height`, read from `headers` as a starting node reads it. */
+function chainTo(headers: MemoryArchive, height: number): Promise<ChainCheckpoint | HeaderChainBroken> {
+  return new HeaderChainReader(
+    { networkId: NET, genesisKeyMR: GENESIS_KEYMR, bootstrap: BOOTSTRAP, interval: 2 },
+    headers,
+  ).upTo(height);
+}
 
 describe("snapshot certification: the rule", () => {
   it("certifies the hash a majority of the federated servers signed, with their signatures", () => {
@@ -103,7 +126,8 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
 
   it("are deterministic, start a fresh node at their height, and a tampered one is refused", async () => {
     const archive = new MemoryArchive();
-    const mf = new MemoryFederation({ blockTimeSeconds: 1, snapshots: { interval: 2, archive } });
+    const headers = new MemoryArchive();
+    const mf = new MemoryFederation({ blockTimeSeconds: 1, snapshots: { interval: 2, archive, headers } });
     try {
       const fed0 = await mf.start({ name: "fed0", role: "federated" });
       const f1 = await mf.start({ name: "f1", role: "follower" });
@@ -112,6 +136,20 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       // the block after a snapshot's height carries its signatures; 4's are in once 5 is saved and 6 is open
       await waitFor(() => archive.parts.has(4), "snapshot 4 stored");
       assert.ok(archive.parts.has(2), "snapshot 2 stored");
+      // read in turns (one record a turn here) while the next block is saved: the view of the height it began on
+      const probe = new Uint8Array([9]);
+      const h0 = f1.store.savedHeight();
+      const inOneTurn = encodeSnapshotState(readSnapshotState(f1.store, NET, probe));
+      let paused = 0;
+      const inTurns = await readSnapshotStateInTurns(f1.store, NET, probe, {
+        records: 1,
+        pause: async () => {
+          if (paused++ === 0) await waitFor(() => f1.store.savedHeight() > h0, "a save between two turns");
+        },
+      });
+      assert.ok(paused > 4 && f1.store.savedHeight() > h0, `read in ${paused} turns across a save`);
+      assert.equal(inTurns.height, h0);
+      assert.deepEqual(Buffer.from(encodeSnapshotState(inTurns)), Buffer.from(inOneTurn), "the same bytes");
       await mf.stopNode(fed0); // no more blocks: every follower ends at the same height
       const f2 = await mf.start({ name: "f2", role: "follower" });
       dirs.push(f2.dir);
@@ -131,11 +169,22 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       assert.match(checkSnapshotBlocks(decoded, new Uint8Array(32)) ?? "", /not the certified/);
 
       // the stored snapshot 4 checks out: certificate (one federated server of one), hash, blocks
-      const stored = verifySnapshotParts((await archive.get(4))!, {
-        networkId: NET,
-        height: 4,
-        bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
-      });
+      assert.ok(headers.parts.has(2) && headers.parts.has(4), "header segments 2 and 4 stored");
+      const chain4 = await chainTo(headers, 4);
+      assert.ok(!(chain4 instanceof HeaderChainBroken), `the header chain reaches 4: ${String(chain4)}`);
+      // another node writes the same segments byte for byte; only those the archive lacks, newest first
+      const copy = new MemoryArchive();
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), [4, 2]);
+      assert.deepEqual(copy.parts.get(2), headers.parts.get(2));
+      assert.deepEqual(copy.parts.get(4), headers.parts.get(4));
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), []);
+      copy.parts.delete(4);
+      assert.deepEqual(await storeHeaderSegments(f1.store, copy, 4, 2), [4]);
+      const stored = verifySnapshotParts(
+        (await archive.get(4))!,
+        { networkId: NET, height: 4, bootstrap: BOOTSTRAP },
+        chain4,
+      );
       assert.equal(stored.state.height, 4);
       assert.equal(stored.certificate.signatures.length, 1);
       const reencoded = encodeSnapshotParts(stored.certificate, encodeSnapshotState(stored.state));
@@ -144,9 +193,13 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       // a certificate without its signatures, or carrying a stranger's, certifies nothing; a genuine certificate
       // over other bytes (snapshot 2's) fails the hash check
       const expect4 = { networkId: NET, height: 4, bootstrap: { identity: BOOT, publicKey: BOOT_KEY } };
-      const refusedWith = (parts: Uint8Array[], pattern: RegExp): void =>
+      const refusedWith = (
+        parts: Uint8Array[],
+        pattern: RegExp,
+        chain: ChainCheckpoint | HeaderChainBroken = chain4,
+      ): void =>
         assert.throws(
-          () => verifySnapshotParts(parts, expect4),
+          () => verifySnapshotParts(parts, expect4, chain),
           (e: unknown) => e instanceof SnapshotRefused && pattern.test(e.reason),
         );
       const bytes4 = encodeSnapshotState(stored.state);
@@ -157,8 +210,65 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       const other = decodeSnapshotParts((await archive.get(2))!).bytes;
       refusedWith(encodeSnapshotParts(stored.certificate, other), /hash to .* not the certified/);
 
+      // forged: the blocks of 4 with a made-up authority set, certified by the made-up servers' own (real) keys —
+      // self-consistent, and counted against the servers the header chain from genesis names: nothing
+      const madeUp = [7, 8, 9].map(serverIdentity);
+      const fakeSet = new AuthoritySet(BOOTSTRAP);
+      fakeSet.applyAdminBlock(
+        0,
+        madeUp.flatMap((m) => [
+          { type: 0x05 as const, identityChainId: m.identity, dbHeight: 0 },
+          { type: 0x08 as const, identityChainId: m.identity, keyPriority: 0, publicKey: m.publicKey, dbHeight: 0 },
+        ]),
+      );
+      fakeSet.at(5);
+      const forgedBytes = encodeSnapshotState({ ...stored.state, extra: encodeAuthorityExtra(fakeSet) });
+      const forgedHash = snapshotHash(forgedBytes);
+      const forgedSigs = madeUp.map((m) =>
+        signRecord(
+          {
+            kind: "snapshotSignature",
+            height: 4,
+            hash: forgedHash,
+            keyMR: stored.certificate.keyMR,
+            signer: m.identity,
+            signature: new Uint8Array(64),
+          },
+          NET,
+          m.seed,
+        ),
+      ) as SnapshotSignature[];
+      const forged = encodeSnapshotParts(
+        { height: 4, hash: forgedHash, keyMR: stored.certificate.keyMR, signatures: forgedSigs },
+        forgedBytes,
+      );
+      refusedWith(forged, /^0 valid signature\(s\) of the 1 federated .*header chain from genesis names/);
+      // (what the chain from genesis replaces: certified under the set it carries, the forgery was taken)
+      const carried: ChainCheckpoint = { keyMR: stored.certificate.keyMR, authorities: fakeSet };
+      assert.equal(verifySnapshotParts(forged, expect4, carried).state.height, 4);
+      // a chain that does not reach the height: refused with where it stops
+      refusedWith(
+        encodeSnapshotParts(stored.certificate, bytes4),
+        /does not reach it: at height 3, no header segment 4/,
+        new HeaderChainBroken(3, "no header segment 4 in the snapshot archive"),
+      );
+      // the chain's block of the height is another one than the certified keyMR
+      const otherBlock: ChainCheckpoint = { keyMR: new Uint8Array(32).fill(7), authorities: chain4.authorities };
+      refusedWith(
+        encodeSnapshotParts(stored.certificate, bytes4),
+        /names directory block .* chain's block 4 is 0707/,
+        otherBlock,
+      );
+      // the federated servers agree with the chain but the set carried does not (a pending change more): refused
+      const moreSet = AuthoritySet.restore(BOOTSTRAP, chain4.authorities.snapshot());
+      moreSet.applyAdminBlock(4, [{ type: 0x06, identityChainId: madeUp[0]!.identity, dbHeight: 9 }]);
+      refusedWith(encodeSnapshotParts(stored.certificate, bytes4), /another authority set than the header chain/, {
+        keyMR: chain4.keyMR,
+        authorities: moreSet,
+      });
+
       // a fresh node starts from the newest snapshot at or below the network's height and follows the log on
-      const late = await startFresh(mf, archive, dirs);
+      const late = await startFresh(mf, archive, dirs, headers);
       assert.equal(late.started?.height, 4);
       await mf.settle();
       assert.equal(late.node.ledger.heights().directoryBlockHeight, h);
@@ -175,14 +285,10 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       last[last.length - 1] = last[last.length - 1]! ^ 0x01;
       await assert.rejects(
         async () =>
-          verifySnapshotParts((await archive.get(4))!, {
-            networkId: NET,
-            height: 4,
-            bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
-          }),
+          verifySnapshotParts((await archive.get(4))!, { networkId: NET, height: 4, bootstrap: BOOTSTRAP }, chain4),
         (e: unknown) => e instanceof SnapshotRefused && /hash to .* not the certified/.test(e.reason),
       );
-      const fallback = await startFresh(mf, archive, dirs);
+      const fallback = await startFresh(mf, archive, dirs, headers);
       assert.equal(fallback.started?.height, 2);
       assert.ok(
         fallback.log.lines.some(
@@ -201,7 +307,65 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
   });
 });
 
-async function startFresh(mf: MemoryFederation, archive: MemoryArchive, dirs: string[]) {
+describe("snapshots after authority changes (in-memory log, real LMDB)", () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const d of dirs) cleanup(d);
+  });
+
+  it("a snapshot after servers were added and a key rotated checks out against the header chain from genesis", async () => {
+    const archive = new MemoryArchive();
+    const headers = new MemoryArchive();
+    const mf = new MemoryFederation({ blockTimeSeconds: 1, snapshots: { interval: 2, archive, headers } });
+    try {
+      const [x, y] = [serverIdentity(1), serverIdentity(2)];
+      const x2 = serverIdentity(4);
+      const boot = await mf.start({ name: "boot", role: "federated" });
+      dirs.push(boot.dir);
+      await mf.append(mf.addServer("federated", x));
+      await mf.append(mf.addServer("federated", y));
+      dirs.push((await mf.start({ name: "x", role: "federated", server: { ...x, nextSeed: x2.seed } })).dir);
+      dirs.push((await mf.start({ name: "y", role: "federated", server: y })).dir);
+      await mf.savedHeight(3);
+      const H = boot.ledger.openBlock().height + 3;
+      const rotate = signRecord(
+        { kind: "rotateKey", identity: x.identity, newKey: x2.publicKey, activationHeight: H, signature: NO_SIG },
+        NET,
+        x.seed,
+      ) as Extract<ClusterRecord, { kind: "rotateKey" }>;
+      await boot.fed.submitOperatorRecord(rotate);
+      await mf.savedHeight(H + 3);
+      const newest = Math.floor((H + 2) / 2) * 2;
+      await waitFor(() => archive.parts.has(newest), `snapshot ${newest} stored`);
+      const late = await startFresh(mf, archive, dirs, headers);
+      assert.ok(
+        (late.started?.height ?? 0) >= newest,
+        `started from ${late.started?.height}, after the rotation at ${H}`,
+      );
+      const fed = late.started!.authorities.projected(late.started!.height + 1).federated;
+      assert.equal(fed.length, 3, "the bootstrap server and the two added");
+      assert.deepEqual(
+        fed.find((a) => toHex(a.identity) === toHex(x.identity))?.publicKey,
+        x2.publicKey,
+        "x's new key",
+      );
+      assert.ok(late.log.lines.some((l) => l.msg === "header chain checked from genesis"));
+      // (blocks keep coming: compare up to a height both have saved)
+      const top = boot.ledger.heights().directoryBlockHeight;
+      await waitFor(() => late.node.ledger.heights().directoryBlockHeight >= top, `the new node at ${top}`);
+      await late.node.ledger.closeSaved();
+      const from = late.started!.height;
+      assert.deepEqual(
+        MemoryFederation.keyMRs(late.node, top).slice(from),
+        MemoryFederation.keyMRs(boot, top).slice(from),
+      );
+    } finally {
+      await mf.stop();
+    }
+  });
+});
+
+async function startFresh(mf: MemoryFederation, archive: MemoryArchive, dirs: string[], headers: MemoryArchive) {
   const dir = tempDir("ledgerd-snapstart-");
   dirs.push(dir);
   const log = new MemoryLog();
@@ -213,10 +377,11 @@ async function startFresh(mf: MemoryFederation, archive: MemoryArchive, dirs: st
       networkId: NET,
       bootstrap: { identity: BOOT, publicKey: BOOT_KEY },
       authorityFile: `${dir}/authorities.json`,
+      genesisKeyMR: GENESIS_KEYMR,
     },
     {
       store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(options, w) },
-      archive,
+      archive: { snapshots: archive, headers },
       lastEndOfMinute: () => mf.log.lastOfKind("eom"),
       logger: log,
     },
@@ -245,3 +410,27 @@ function sections(bytes: Uint8Array): Record<string, unknown> {
     tables: Object.fromEntries(Object.entries(s.tables).map(([k, v]) => [k, v.map(([x, y]) => `${hex(x)}=${hex(y)}`)])),
   };
 }
+
+describe("which snapshots a starting node tries", () => {
+  it("looks at 64 heights at most, passes over missing ones, and tries 4 snapshots at most, newest first", async () => {
+    assert.deepEqual(candidateHeights(9, 2), [8, 6, 4, 2]);
+    assert.deepEqual(candidateHeights(9, 0), []);
+    assert.equal(candidateHeights(1000, 2).length, SNAPSHOT_LOOKS);
+    const snapshots = new MemoryArchive();
+    // stored at 2…10 (parts that do not decode: each is refused), none at 12…20
+    for (const h of [2, 4, 6, 8, 10]) await snapshots.put(h, [new Uint8Array([1, 0, 0, 0, h, 0, 0, 0, 1])]);
+    const log = new MemoryLog();
+    const got = await fetchCertifiedSnapshot(
+      { snapshots, headers: new MemoryArchive() },
+      candidateHeights(21, 2),
+      { networkId: NET, bootstrap: BOOTSTRAP },
+      { genesisKeyMR: GENESIS_KEYMR, interval: 2 },
+      log,
+    );
+    assert.equal(got, undefined);
+    const refused = log.lines
+      .filter((l) => l.msg === "certified snapshot refused; trying an older one")
+      .map((l) => l.fields?.height);
+    assert.deepEqual(refused, [10, 8, 6, 4]);
+  });
+});
