@@ -153,10 +153,16 @@ export function verifyEd25519Noble(publicKey: Uint8Array, message: Uint8Array, s
   }
 }
 
-/** Ed25519 public key (32 bytes) of a 32-byte seed (the payload of Fs/Es strings). */
+/**
+ * Ed25519 public key (32 bytes) of a 32-byte seed (the payload of Fs/Es strings), through node:crypto: noble's
+ * first derivation builds its base-point tables, 60–160 ms of a node's start (docs/performance.md §Restart);
+ * the tests check it against @noble/ed25519.
+ */
 export function publicKeyFromSeed(seed: Uint8Array): Uint8Array {
   if (seed.length !== 32) throw new RangeError(`ed25519 seed must be 32 bytes, got ${seed.length}`);
-  return noble.getPublicKey(seed);
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const spki = createPublicKey(key).export({ format: "der", type: "spki" });
+  return new Uint8Array(spki.subarray(SPKI_PREFIX.length));
 }
 
 /** Deterministic RFC 8032 signature (64 bytes) of `message` with the key of `seed` (node:crypto). */
