@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
 import type { Federation } from "./cluster/federation.js";
-import type { ClusterLog } from "./clusterStart.js";
+import type { ClusterLog } from "./cluster/nodeStart.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
@@ -145,14 +145,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // the federation reads the API's drop/delay knobs; the server is made after it
     const serverRef: { current: RpcServer | undefined } = { current: undefined };
     let federation: Federation | undefined;
-    // the cluster side's modules (NATS client, federation) are loaded only by a cluster node (clusterStart.ts)
-    const clusterStart = clustered ? await import("./clusterStart.js") : undefined;
+    // the cluster side's modules (NATS client, federation) are loaded only by a cluster node (cluster/nodeStart.ts)
+    const clusterStart = clustered ? await import("./cluster/nodeStart.js") : undefined;
     let clusterLog: ClusterLog | undefined;
     if (clusterStart !== undefined) {
       clusterLog = await clusterStart.openClusterLog(config, {
         dataDir,
-        storeOptions,
-        store: () => store,
+        networkId: storeOptions.networkId,
+        store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
         log,
         cleanups,
       });

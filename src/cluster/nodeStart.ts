@@ -1,25 +1,35 @@
 /**
- * The cluster side of a node's start (node.ts), in its own module so that a single node never loads it: the
+ * The cluster side of a node's start (src/node.ts), in its own module so that a single node never loads it: the
  * NATS client and the federation's modules are ~0.1–0.2 s of CPU at start, imported (`import()`) only when
  * `[Cluster] NatsUrls` is set (docs/performance.md §Restart). What it does is node.ts's cluster part as it was:
  * the replicated log (it waits for NATS), the block-set and snapshot archives (an empty store starts from the
  * newest certified snapshot, docs/cluster.md §1.13), then the federation over the opened ledger.
  */
 import { join } from "node:path";
-import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { clusterNames, federationOptions, networkBootstrap } from "./cluster/clusterConfig.js";
-import { EC_RATE_FILE_NAME } from "./cluster/ecRate.js";
-import { Federation } from "./cluster/federation.js";
-import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
-import { inboxPrefix } from "./cluster/natsPermissions.js";
-import { openNodeSnapshots } from "./cluster/snapshotStart.js";
-import { snapshotMakerFor } from "./cluster/snapshots.js";
-import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
-import type { NodeConfig } from "./config/types.js";
-import type { Ledger } from "./ledger/ledger.js";
-import type { Logger } from "./log/logger.js";
-import type { LedgerStore, StoreOptions } from "./store/store.js";
-import type { RememberingVerifier } from "./workers/rememberingVerifier.js";
+import type { NodeConfig } from "../config/types.js";
+import type { Ledger } from "../ledger/ledger.js";
+import type { SnapshotSource } from "../ledger/snapshotState.js";
+import { AUTHORITY_FILE_NAME } from "./authorityFile.js";
+import { clusterNames, federationOptions, networkBootstrap } from "./clusterConfig.js";
+import { EC_RATE_FILE_NAME } from "./ecRate.js";
+import { Federation } from "./federation.js";
+import { type BlockSetArchive, JetStreamLog } from "./jetStreamLog.js";
+import { inboxPrefix } from "./natsPermissions.js";
+import { openNodeSnapshots, type SnapshotStartDependencies } from "./snapshotStart.js";
+import { snapshotMakerFor } from "./snapshots.js";
+import { ForwardedWriteServer, ForwardingLog } from "./writeForwarding.js";
+
+/** The node's logger, as the log connection and the federation take it (cluster/ does not import log/). */
+type NodeLogger = Parameters<typeof JetStreamLog.open>[1]["log"] &
+  ConstructorParameters<typeof Federation>[1]["logger"];
+/**
+ * The client-signature checker the federation applies the log with and the write intake checks with (node.ts's
+ * RememberingVerifier).
+ */
+type Signatures = ConstructorParameters<typeof Federation>[1]["signatures"] &
+  ConstructorParameters<typeof ForwardedWriteServer>[1]["verifier"];
+/** What a caller's stop runs, in reverse order of their pushes. */
+type Cleanups = (() => Promise<void> | void)[];
 
 /** What the cluster's start opened before the ledger: closed by the caller's `cleanups`, in reverse. */
 export interface ClusterLog {
@@ -35,10 +45,11 @@ export async function openClusterLog(
   config: NodeConfig,
   deps: {
     dataDir: string;
-    storeOptions: StoreOptions;
-    store: () => LedgerStore;
-    log: Logger;
-    cleanups: (() => Promise<void> | void)[];
+    networkId: number;
+    /** the store, to start an empty one from a certified snapshot */
+    store: SnapshotStartDependencies["store"];
+    log: NodeLogger;
+    cleanups: Cleanups;
   },
 ): Promise<ClusterLog> {
   const names = clusterNames(config);
@@ -65,17 +76,14 @@ export async function openClusterLog(
     {
       role: config.cluster.role,
       interval: config.cluster.snapshotInterval,
-      networkId: deps.storeOptions.networkId,
+      networkId: deps.networkId,
       bootstrap: networkBootstrap(config),
       authorityFile: join(deps.dataDir, AUTHORITY_FILE_NAME),
       names,
     },
     {
       log: replicatedLog,
-      store: {
-        isFresh: () => deps.store().isFresh(),
-        initialize: (w) => deps.store().initialize(deps.storeOptions, w),
-      },
+      store: deps.store,
       logger: deps.log,
     },
   );
@@ -94,10 +102,10 @@ export function createFederation(
   deps: {
     dataDir: string;
     ledger: Ledger;
-    store: LedgerStore;
-    signatures: RememberingVerifier;
-    log: Logger;
-    cleanups: (() => Promise<void> | void)[];
+    store: SnapshotSource;
+    signatures: Signatures;
+    log: NodeLogger;
+    cleanups: Cleanups;
     federation: () => Federation | undefined;
     networkTesting: () => { dropRatePerMille: number; delayMs: number };
   },
