@@ -13,10 +13,17 @@
  * entries are one store grown in steps. The node then starts on it with `ledgerd -homedir=DIR -network=LOCAL`.
  *
  *   node dist/bench/fillStore.js --homedir DIR --entries N [--per-block 20000] [--chains 16] [--content-bytes 64]
+ *                                [--min-free-gb 25]
  *
- * One progress line per block: entries added, stored in total, entries/s, `data.mdb` bytes in use.
+ * One progress line per block: entries added, stored in total, entries/s, `data.mdb` bytes in use, and the
+ * process's CPU per entry (every thread: the ledger, the journal and block-set writer threads). It is CPU-bound:
+ * `CONCURRENCY` submissions are in flight (they share journal group commits) and a block's save overlaps the
+ * next block's submissions (the ledger waits for it only at the next close), so on a shared machine its rate is
+ * the CPU share it gets (2026-11-28, load 14–25: ~800 entries/s at nice 0, a third of that niced). SIGINT or
+ * SIGTERM, or free space on the store's file system below `--min-free-gb`, stop it cleanly after the block
+ * being filled (saved, store closed): run it again to continue.
  */
-import { statSync } from "node:fs";
+import { statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { type Commit, ENTRY_COMMIT_SIZE, parseEntryCommit } from "../src/protocol/commit.js";
@@ -69,6 +76,7 @@ const { values } = parseArgs({
     "per-block": { type: "string", default: "20000" },
     chains: { type: "string", default: "16" },
     "content-bytes": { type: "string", default: "64" },
+    "min-free-gb": { type: "string", default: "25" },
   },
 });
 if (values.homedir === undefined || values.entries === undefined) {
@@ -82,6 +90,20 @@ const total = Number(values.entries);
 const perBlock = Number(values["per-block"]);
 const chainCount = Number(values.chains);
 const contentBytes = Number(values["content-bytes"]);
+const minFreeBytes = Number(values["min-free-gb"]) * 2 ** 30;
+
+/** Set by SIGINT/SIGTERM: the fill stops after the block being filled. */
+let stopAsked = false;
+for (const signal of ["SIGINT", "SIGTERM"] as const)
+  process.on(signal, () => {
+    stopAsked = true;
+    process.stdout.write(`${signal}: stopping after this block\n`);
+  });
+
+function freeBytes(): number {
+  const s = statfsSync(home);
+  return s.bavail * s.bsize;
+}
 
 async function inBatches<T>(items: readonly T[], fn: (item: T) => Promise<unknown>): Promise<void> {
   for (let i = 0; i < items.length; i += CONCURRENCY) await Promise.all(items.slice(i, i + CONCURRENCY).map(fn));
@@ -98,6 +120,8 @@ async function main(): Promise<void> {
   // the last block ends about now, so a node started on the store afterwards finds a recent open block
   const clock = new ManualClock(Date.now() - (blocks + 2) * BLOCK_MS);
   const n = openNode(home, { clock, blockTimeSeconds: BLOCK_MS / 1000, verifier: TRUSTING });
+  // a continued store: never before its open block (a long run's clock starts further back than the last ended)
+  clock.ms = Math.max(clock.ms, n.ledger.openBlock().minuteStartMs + BLOCK_MS);
   // a run id from the saved height: entries of a continued store differ from the earlier runs' ones
   const runId = `h${n.store.savedHeight()}`;
   const chains = Array.from({ length: chainCount }, (_, i) => firstEntry(["fill", runId, String(i)], `chain ${i}`));
@@ -107,8 +131,14 @@ async function main(): Promise<void> {
   await inBatches(chains, (c) => n.ledger.submitReveal(c.raw));
   await finishBlock(n, BLOCK_MS / 10);
   const started = performance.now();
+  const cpuStart = process.cpuUsage();
   let added = 0;
   while (added < total) {
+    if (stopAsked) break;
+    if (freeBytes() < minFreeBytes) {
+      process.stdout.write(`stopping: ${(freeBytes() / 2 ** 30).toFixed(1)} GiB free, below --min-free-gb\n`);
+      break;
+    }
     const count = Math.min(perBlock, total - added);
     const raws: Uint8Array[] = [];
     for (let i = 0; i < count; i++) {
@@ -128,8 +158,10 @@ async function main(): Promise<void> {
     await finishBlock(n, BLOCK_MS / 10);
     added += count;
     const s = (performance.now() - started) / 1000;
+    const cpu = process.cpuUsage(cpuStart);
+    const cpuMsPerEntry = (cpu.user + cpu.system) / 1000 / added;
     process.stdout.write(
-      `height ${n.store.savedHeight()}: ${added} entries added in ${s.toFixed(0)} s (${Math.round(added / s)}/s), data.mdb ${(dataBytes() / 2 ** 20).toFixed(0)} MiB on disk\n`,
+      `height ${n.store.savedHeight()}: ${added} entries added in ${s.toFixed(0)} s (${Math.round(added / s)}/s), data.mdb ${(dataBytes() / 2 ** 20).toFixed(0)} MiB on disk, CPU ${cpuMsPerEntry.toFixed(3)} ms/entry\n`,
     );
   }
   await n.ledger.flush();

@@ -5,8 +5,10 @@
  * and reads `RssAnon` from /proc, and stops the node with SIGTERM. Beside the wall time, the CPU time the node
  * (and any child it waited for) used until it served: on this shared machine the wall time moves with the load
  * (an empty store: 1–15 s at load 7–35), the CPU time much less. `--runs` starts, one line each.
+ * `--cpu-prof DIR`: the node runs under `node --cpu-prof` (one profile per thread into DIR, written when it
+ * stops), with the settings of `bin/ledgerd`'s first line, to see where the start's CPU goes.
  *
- *   node dist/bench/restartTime.js --homedir DIR [--checkout /work/main] [--runs 5] [--rest 20]
+ *   node dist/bench/restartTime.js --homedir DIR [--checkout /work/main] [--runs 5] [--rest 20] [--cpu-prof DIR]
  */
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     checkout: { type: "string", default: join(import.meta.dirname, "..", "..") },
     runs: { type: "string", default: "3" },
     rest: { type: "string", default: "20" },
+    "cpu-prof": { type: "string" },
   },
 });
 if (values.homedir === undefined) {
@@ -68,14 +71,26 @@ function rssAnonKiB(pid: number): number {
   return Number(/RssAnon:\s+(\d+)/.exec(status)?.[1] ?? Number.NaN);
 }
 
+/** `bin/ledgerd`'s first line, for a node started through `node --cpu-prof` (the shebang is not read then). */
+const LAUNCHER_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" };
+
+function startNode(port: number): ReturnType<typeof spawn> {
+  const bin = join(values.checkout!, "bin", "ledgerd");
+  const args = ["-network=LOCAL", `-homedir=${homedir}`, `-port=${port}`, "-controlpanelport=0", "-blktime=600"];
+  const stdio: ["ignore", "ignore", "inherit"] = ["ignore", "ignore", "inherit"];
+  const profDir = values["cpu-prof"];
+  if (profDir === undefined) return spawn(bin, args, { stdio });
+  return spawn(
+    process.execPath,
+    ["--heap-growing-percent=25", "--cpu-prof", `--cpu-prof-dir=${profDir}`, "--cpu-prof-interval=250", bin, ...args],
+    { stdio, env: { ...process.env, ...LAUNCHER_ENV } },
+  );
+}
+
 for (let run = 1; run <= Number(values.runs); run++) {
   const port = await freeLoopbackPort();
   const started = performance.now();
-  const child = spawn(
-    join(values.checkout!, "bin", "ledgerd"),
-    ["-network=LOCAL", `-homedir=${homedir}`, `-port=${port}`, "-controlpanelport=0", "-blktime=600"],
-    { stdio: ["ignore", "ignore", "inherit"] },
-  );
+  const child = startNode(port);
   let servingMs = Number.NaN;
   let servingCpuMs = Number.NaN;
   while (performance.now() - started < START_TIMEOUT_MS) {

@@ -11,7 +11,6 @@ import { get as httpsGet } from "node:https";
 import { dirname } from "node:path";
 import { ConfigError, loadConfig, logFilePath, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
-import { runHistoryCommand } from "./history/commands.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
 import { dataDirectory, type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
@@ -23,8 +22,10 @@ const EXIT_USAGE = 2;
 const EXIT_START_FAILED = 1;
 
 async function main(argv: string[]): Promise<number> {
-  // `ledgerd verify`: check a stopped node's data directory (docs/export.md §5)
-  if (argv[0] === "verify") return runHistoryCommand("verify", argv.slice(1), process);
+  // `ledgerd verify`: check a stopped node's data directory (docs/export.md §5); its modules are loaded only
+  // for it, not by every start of the node (docs/performance.md §Restart)
+  if (argv[0] === "verify")
+    return (await import("./history/commands.js")).runHistoryCommand("verify", argv.slice(1), process);
   let config: NodeConfig;
   let consoleFormat: "json" | "human" = "json";
   try {

@@ -5,15 +5,8 @@
  */
 import { dirname, join } from "node:path";
 import { type Anchoring, openAnchoring, registerAnchorMetrics } from "./anchor/anchoring.js";
-import { AUTHORITY_FILE_NAME } from "./cluster/authorityFile.js";
-import { clusterNames, federationOptions, networkBootstrap, networkGenesisKeyMR } from "./cluster/clusterConfig.js";
-import { EC_RATE_FILE_NAME } from "./cluster/ecRate.js";
-import { Federation } from "./cluster/federation.js";
-import { type BlockSetArchive, JetStreamLog } from "./cluster/jetStreamLog.js";
-import { inboxPrefix } from "./cluster/natsPermissions.js";
-import { openNodeSnapshots } from "./cluster/snapshotStart.js";
-import { type SnapshotArchives, snapshotMakerFor } from "./cluster/snapshots.js";
-import { ForwardedWriteServer, ForwardingLog } from "./cluster/writeForwarding.js";
+import type { Federation } from "./cluster/federation.js";
+import type { ClusterLog } from "./cluster/nodeStart.js";
 import { customLedgerOptions } from "./config/customNetwork.js";
 import { exchangeRateWarning } from "./config/exchangeRate.js";
 import { logFilePath, reloadConfig } from "./config/index.js";
@@ -154,51 +147,18 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // the federation reads the API's drop/delay knobs; the server is made after it
     const serverRef: { current: RpcServer | undefined } = { current: undefined };
     let federation: Federation | undefined;
-    let replicatedLog: JetStreamLog | undefined;
-    let archive: BlockSetArchive | undefined;
-    let snapshotArchive: SnapshotArchives | undefined;
-    if (clustered) {
-      const names = clusterNames(config);
-      replicatedLog = await JetStreamLog.open(
-        {
-          servers: config.cluster.natsUrls,
-          stream: names.stream,
-          subjectPrefix: names.subjectPrefix,
-          replicas: config.cluster.replicas,
-          name: `ledgerd ${config.cluster.role} :${config.port}`,
-          // least privilege (natsPermissions.ts): only federated servers may create the streams; each role
-          // takes its replies on its own inbox prefix
-          createStreams: config.cluster.role === "federated",
-          inboxPrefix: inboxPrefix(config.cluster.role),
-          ...(config.cluster.natsUser === ""
-            ? {}
-            : { user: config.cluster.natsUser, pass: config.cluster.natsPassword }),
-          ...(config.cluster.natsTls === undefined ? {} : { tls: config.cluster.natsTls }),
-        },
-        { log },
-      );
-      const opened = replicatedLog;
-      cleanups.push(() => opened.close());
-      archive = await replicatedLog.openArchive(names.setsStream, names.setsSubjectPrefix);
-      // certified snapshots (docs/cluster.md §1.13): an empty store starts from the newest that checks out
-      const snapshotStart = await openNodeSnapshots(
-        {
-          role: config.cluster.role,
-          interval: config.cluster.snapshotInterval,
-          networkId: storeOptions.networkId,
-          bootstrap: networkBootstrap(config),
-          authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
-          genesisKeyMR: networkGenesisKeyMR(config),
-          names,
-        },
-        {
-          log: replicatedLog,
-          store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
-          logger: log,
-        },
-      );
-      snapshotArchive = snapshotStart.archive;
-      if (snapshotStart.started) {
+    // the cluster side's modules (NATS client, federation) are loaded only by a cluster node (cluster/nodeStart.ts)
+    const clusterStart = clustered ? await import("./cluster/nodeStart.js") : undefined;
+    let clusterLog: ClusterLog | undefined;
+    if (clusterStart !== undefined) {
+      clusterLog = await clusterStart.openClusterLog(config, {
+        dataDir,
+        networkId: storeOptions.networkId,
+        store: { isFresh: () => store.isFresh(), initialize: (w) => store.initialize(storeOptions, w) },
+        log,
+        cleanups,
+      });
+      if (clusterLog.startedFromSnapshot) {
         // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
         await store.close();
         store = LedgerStore.open(storeOptions);
@@ -248,53 +208,21 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     const rateWarning = exchangeRateWarning(config, ledger.entryCreditRate());
     if (rateWarning !== undefined) log.warn(rateWarning.message, rateWarning.fields);
     for (const warning of secretWarnings(config)) log.warn(warning);
-    if (replicatedLog !== undefined) {
-      const fedOptions = federationOptions(config);
-      const intakeSubject = clusterNames(config).intakeSubject;
-      // a follower does not append: its writes go to a server by request/reply (writeForwarding.ts); federated
-      // and audit servers answer those requests, checking every client signature again before appending
-      const federationLog =
-        config.cluster.role === "follower"
-          ? new ForwardingLog({ intakeSubject }, { log: replicatedLog, transport: replicatedLog })
-          : replicatedLog;
-      if (config.cluster.role !== "follower") {
-        const intake = new ForwardedWriteServer(
-          {
-            intakeSubject,
-            networkId: fedOptions.networkId,
-            skeletonKey: fedOptions.skeletonKey,
-            ...(fedOptions.rateAuthority === undefined ? {} : { rateAuthority: fedOptions.rateAuthority }),
-          },
-          { transport: replicatedLog, verifier, logger: log, keyInForce: (id) => federation?.keyInForce(id) },
-        );
-        intake.start();
-        cleanups.push(() => intake.stop());
-      }
-      const snapshots = snapshotMakerFor(
-        { ...fedOptions, interval: config.cluster.snapshotInterval },
-        { store, archive: snapshotArchive, log: replicatedLog, logger: log },
-      );
-      federation = new Federation(
-        {
-          ...fedOptions,
-          authorityFile: join(dataDir, AUTHORITY_FILE_NAME),
-          ecRateFile: join(dataDir, EC_RATE_FILE_NAME),
+    if (clusterStart !== undefined && clusterLog !== undefined) {
+      const running = clusterStart.createFederation(config, clusterLog, {
+        dataDir,
+        ledger,
+        store,
+        signatures: remembering!,
+        log,
+        cleanups,
+        federation: () => federation,
+        networkTesting: () => {
+          const intake = serverRef.current?.intake;
+          return { dropRatePerMille: intake?.dropRatePerMille ?? 0, delayMs: intake?.delayMs ?? 0 };
         },
-        {
-          ...(snapshots === undefined ? {} : { snapshots }),
-          ledger,
-          log: federationLog,
-          signatures: remembering!,
-          ...(archive === undefined ? {} : { archive }),
-          logger: log,
-          networkTesting: () => {
-            const intake = serverRef.current?.intake;
-            return { dropRatePerMille: intake?.dropRatePerMille ?? 0, delayMs: intake?.delayMs ?? 0 };
-          },
-        },
-      );
-      const running = federation;
-      cleanups.push(() => running.stop());
+      });
+      federation = running;
       monitor.health.add(consensusCheck(running));
       registerClusterMetrics(monitor.metrics.registry, running);
     }
@@ -306,7 +234,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         },
       );
 
-    const anchoring = openAnchoring(config.anchor, { ledger, log, dataDir, now: () => Date.now() });
+    const anchoring = await openAnchoring(config.anchor, { ledger, log, dataDir, now: () => Date.now() });
     registerAnchorMetrics(monitor.metrics.registry, anchoring);
 
     let tls: { keyFile: string; certFile: string } | undefined;

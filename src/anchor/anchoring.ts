@@ -2,21 +2,24 @@
  * The node's anchoring part, built from `[Anchor]`: the anchor index every node keeps (what the anchor
  * chain says, for receipts) and, on the node elected by configuration (RpcUrl set), the service that makes
  * anchors. Key files are read here once; their content never reaches a log line or an error message.
+ * The Ethereum side (viem: ~360 modules, ~0.5–1 s of CPU to load, more than the rest of the node) is imported
+ * only by the node that anchors, so a node without `[Anchor] RpcUrl` never loads it (docs/performance.md
+ * §Restart).
  */
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Counter, Gauge, type Registry } from "prom-client";
+import type { Account } from "viem";
 import type { AnchorConfig } from "../config/types.js";
 import type { LedgerApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
 import { decodeAddress } from "../protocol/address.js";
 import { fromHex, toHex } from "../protocol/bytes.js";
 import { AnchorError } from "./errors.js";
-import { accountFromKeyText, EthereumAnchorer } from "./ethereum.js";
 import { AnchorIndex } from "./index.js";
 import { PendingAnchorFile } from "./pendingAnchor.js";
 import { REFERENCE_ETHEREUM_RECORD_KEY_HEX, recordPublicKey } from "./record.js";
-import { AnchorService, type AnchorStats } from "./service.js";
+import type { AnchorService, AnchorStats } from "./service.js";
 
 /**
  * ms between the service's rounds. Each round in flight is two RPC calls (receipt, block number): one a
@@ -67,15 +70,20 @@ function ecSeedFromText(text: string, file: string): Uint8Array {
   }
 }
 
-/** Build the anchoring part; throws AnchorError on an unreadable or malformed key file. */
-export function openAnchoring(
+/** Build the anchoring part; rejects with AnchorError on an unreadable or malformed key file. */
+export async function openAnchoring(
   config: AnchorConfig,
   deps: { ledger: LedgerApi; log: Logger; dataDir: string; now(): number },
-): Anchoring {
+): Promise<Anchoring> {
   let ecSeed: Uint8Array | undefined;
-  let account: ReturnType<typeof accountFromKeyText> | undefined;
+  let ethereumSide: { ethereum: typeof import("./ethereum.js"); service: typeof import("./service.js") } | undefined;
+  let account: Account | undefined;
   if (config.rpcUrl !== "") {
-    account = accountFromKeyText(readKeyFile(config.keyFile, "Ethereum key file", deps.log), config.keyFile);
+    ethereumSide = { ethereum: await import("./ethereum.js"), service: await import("./service.js") };
+    account = ethereumSide.ethereum.accountFromKeyText(
+      readKeyFile(config.keyFile, "Ethereum key file", deps.log),
+      config.keyFile,
+    );
     ecSeed = ecSeedFromText(readKeyFile(config.ecKeyFile, "entry credit key file", deps.log), config.ecKeyFile);
   }
   // The anchoring node always reads its own records (it learns its progress from them); the list adds others.
@@ -87,9 +95,12 @@ export function openAnchoring(
   ];
   const index = new AnchorIndex({ publicKeys: keys }, { ledger: deps.ledger, log: deps.log });
   let service: AnchorService | undefined;
-  if (account !== undefined && ecSeed !== undefined) {
-    const ethereum = new EthereumAnchorer({ rpcUrl: config.rpcUrl, chainId: config.chainId }, account);
-    service = new AnchorService(
+  if (ethereumSide !== undefined && account !== undefined && ecSeed !== undefined) {
+    const ethereum = new ethereumSide.ethereum.EthereumAnchorer(
+      { rpcUrl: config.rpcUrl, chainId: config.chainId },
+      account,
+    );
+    service = new ethereumSide.service.AnchorService(
       {
         intervalBlocks: config.intervalBlocks,
         maxWindow: config.maxWindow,

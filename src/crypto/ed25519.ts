@@ -63,9 +63,17 @@ type SodiumVerify = (signature: Uint8Array, message: Uint8Array, publicKey: Uint
  * accepts satisfies the same cofactorless equation OpenSSL checks, so it is used only to say yes: a
  * signature it refuses is asked of OpenSSL, whose answer stands. The accepted set stays OpenSSL's (the
  * consensus rule the tests pin, small-order keys included); only a refused signature costs both.
- * Undefined where the addon does not load (a platform without a prebuild): OpenSSL alone then.
+ * Undefined where the addon does not load (a platform without a prebuild): OpenSSL alone then. Loaded at the
+ * first verify, not with this module: ~0.1 s of CPU, and a node's main thread, whose verifies run in the pool's
+ * threads, then never loads it before (or at all after) its start (docs/performance.md §Restart).
  */
-const sodiumVerify: SodiumVerify | undefined = loadSodiumVerify();
+let sodiumVerify: SodiumVerify | undefined | null = null;
+
+/** libsodium's verify, loaded on first use (null: not tried yet; undefined: it does not load here). */
+function sodium(): SodiumVerify | undefined {
+  if (sodiumVerify === null) sodiumVerify = loadSodiumVerify();
+  return sodiumVerify;
+}
 
 function loadSodiumVerify(): SodiumVerify | undefined {
   let verify: unknown;
@@ -80,7 +88,7 @@ function loadSodiumVerify(): SodiumVerify | undefined {
 
 /** True when libsodium is answering first (sodium-native loaded); false: OpenSSL alone. */
 export function libsodiumLoaded(): boolean {
-  return sodiumVerify !== undefined;
+  return sodium() !== undefined;
 }
 
 /**
@@ -108,7 +116,7 @@ export function verifyEd25519(publicKey: Uint8Array, message: Uint8Array, signat
   // Stryker disable next-line BlockStatement: libsodium's yes is a subset of OpenSSL's, asked next; only speed differs
   try {
     // Stryker disable next-line OptionalChaining: without libsodium the call throws, caught: OpenSSL answers all the same
-    if (sodiumVerify?.(signature, message, publicKey) === true) return true;
+    if (sodium()?.(signature, message, publicKey) === true) return true;
   } catch {
     // a refusal by the addon: OpenSSL decides
   }
@@ -135,9 +143,10 @@ export function verifyEd25519Sodium(
   message: Uint8Array,
   signature: Uint8Array,
 ): boolean | undefined {
-  if (sodiumVerify === undefined) return undefined;
+  const verify = sodium();
+  if (verify === undefined) return undefined;
   try {
-    return sodiumVerify(signature, message, publicKey);
+    return verify(signature, message, publicKey);
   } catch {
     return false;
   }
@@ -153,10 +162,16 @@ export function verifyEd25519Noble(publicKey: Uint8Array, message: Uint8Array, s
   }
 }
 
-/** Ed25519 public key (32 bytes) of a 32-byte seed (the payload of Fs/Es strings). */
+/**
+ * Ed25519 public key (32 bytes) of a 32-byte seed (the payload of Fs/Es strings), through node:crypto: noble's
+ * first derivation builds its base-point tables, 60–160 ms of a node's start (docs/performance.md §Restart);
+ * the tests check it against @noble/ed25519.
+ */
 export function publicKeyFromSeed(seed: Uint8Array): Uint8Array {
   if (seed.length !== 32) throw new RangeError(`ed25519 seed must be 32 bytes, got ${seed.length}`);
-  return noble.getPublicKey(seed);
+  const key = createPrivateKey({ key: Buffer.concat([PKCS8_PREFIX, seed]), format: "der", type: "pkcs8" });
+  const spki = createPublicKey(key).export({ format: "der", type: "spki" });
+  return new Uint8Array(spki.subarray(SPKI_PREFIX.length));
 }
 
 /** Deterministic RFC 8032 signature (64 bytes) of `message` with the key of `seed` (node:crypto). */

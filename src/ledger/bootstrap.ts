@@ -11,7 +11,7 @@ import type { NetworkName } from "../protocol/network.js";
 import { StoreError } from "../store/errors.js";
 import { BlockKind } from "../store/keys.js";
 import type { LedgerStore } from "../store/store.js";
-import { type BlockSigner, type ChainTip, tipFromRaw } from "./blockBuilder.js";
+import { type BlockSigner, type ChainTip, tipFromSavedRaw } from "./blockBuilder.js";
 
 /** The signer of `bootstrap`, or LOCAL's reference bootstrap identity and key when none is given. */
 export function bootstrapSigner(bootstrap?: { identityChainId: Uint8Array; seed: Uint8Array }): BlockSigner {
@@ -62,7 +62,7 @@ export function loadTip(store: Pick<LedgerStore, "blockHashAt" | "block" | "path
       });
     return block.raw;
   };
-  return tipFromRaw({
+  return tipFromSavedRaw({
     directory: raw(BlockKind.directory),
     admin: raw(BlockKind.admin),
     ec: raw(BlockKind.ec),

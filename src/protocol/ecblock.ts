@@ -183,14 +183,8 @@ function readItem(r: ByteReader, i: number): ECBlockItem {
   }
 }
 
-/**
- * Decode; rejects truncation, unknown ECIDs, trailing bytes, an ObjectCount or BodySize that does not match
- * the body, and (unless `verifyBodyHash` is false) a stored BodyHash that is not sha256(body). Commits inside
- * are parsed structurally (no credit-range check: the block records what was accepted). The result owns a
- * copy of the bytes, and its byte fields (commits included) are views of that one copy.
- */
-export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boolean } = {}): ECBlock {
-  const r = new ByteReader(bytes.slice(), "ec block");
+/** The header's fields, the reader left at the body's first byte; checks the layout, BodySize and ObjectCount. */
+function readHeader(r: ByteReader): Omit<ECBlock, "items"> & { objectCount: bigint; bodySize: bigint } {
   const chainId = r.bytesN(32, "chainid");
   if (!bytesEqual(chainId, EC_CHAIN_ID))
     throw new ProtocolError("BAD_VALUE", "ec block.chainid", `expected ${toHex(EC_CHAIN_ID)}, got ${toHex(chainId)}`);
@@ -228,6 +222,38 @@ export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boo
       "ec block.objectcount",
       `${objectCount} items cannot fit in ${bodySize} body bytes`,
     );
+  return { bodyHash, prevHeaderHash, prevFullHash, dbHeight, headerExpansion, objectCount, bodySize };
+}
+
+/**
+ * headerHash and fullHash of a block's bytes without decoding its items, for a block this node encoded and
+ * saved itself (ledger/bootstrap.ts loadTip): decoding and re-encoding a tip of 20,000 commits to hash it was
+ * 0.1–0.3 s of every start (docs/performance.md §Restart). The header is checked as decodeECBlock checks it,
+ * and the stored BodyHash against sha256(body), so a damaged block is still refused; the items are not parsed.
+ */
+export function ecBlockHashesOfSaved(bytes: Uint8Array): { headerHash: Uint8Array; fullHash: Uint8Array } {
+  const r = new ByteReader(bytes, "ec block");
+  const { bodyHash } = readHeader(r);
+  const headerLength = r.offset;
+  const computed = sha256(bytes.subarray(headerLength));
+  if (!bytesEqual(computed, bodyHash))
+    throw new ProtocolError(
+      "BAD_VALUE",
+      "ec block.bodyhash",
+      `stored ${toHex(bodyHash)} is not sha256(body) ${toHex(computed)}`,
+    );
+  return { headerHash: sha256(bytes.subarray(0, headerLength)), fullHash: sha256(bytes) };
+}
+
+/**
+ * Decode; rejects truncation, unknown ECIDs, trailing bytes, an ObjectCount or BodySize that does not match
+ * the body, and (unless `verifyBodyHash` is false) a stored BodyHash that is not sha256(body). Commits inside
+ * are parsed structurally (no credit-range check: the block records what was accepted). The result owns a
+ * copy of the bytes, and its byte fields (commits included) are views of that one copy.
+ */
+export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boolean } = {}): ECBlock {
+  const r = new ByteReader(bytes.slice(), "ec block");
+  const { bodyHash, prevHeaderHash, prevFullHash, dbHeight, headerExpansion, objectCount } = readHeader(r);
   const body = r.bytesN(r.remaining, "body");
   const br = new ByteReader(body, "ec block");
   const items: ECBlockItem[] = [];

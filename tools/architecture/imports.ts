@@ -30,9 +30,13 @@ export const UNDRAWN: readonly { from: string; to: string; reason: string }[] = 
   },
 ];
 
-/** `import … from "x"`, `export … from "x"`, `import "x"` (statements, possibly over several lines). */
+/**
+ * `import … from "x"`, `export … from "x"`, `import "x"` (statements, possibly over several lines), and a
+ * module loaded when needed, `import("x")` (a value edge: it loads the code, later; `typeof import("x")` in a
+ * type is not one).
+ */
 const STATEMENT =
-  /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']/g;
+  /(?:^|\n)\s*(import|export)\s+(type\s+)?([^;]*?)\s*from\s*["']([^"']+)["']|(?:^|\n)\s*import\s*["']([^"']+)["']|(?<!typeof\s+)\bimport\(\s*["']([^"']+)["']\s*\)/g;
 
 /** The graph node a source path (relative to the repository root, `src/…`) belongs to. */
 export function nodeOf(path: string): string {
@@ -69,14 +73,14 @@ export function folderEdges(root: string): Edge[] {
   for (const file of sourceFiles(root, "src")) {
     const text = readFileSync(join(root, file), "utf8");
     for (const m of text.matchAll(STATEMENT)) {
-      const spec = m[4] ?? m[5]!;
+      const spec = m[4] ?? m[5] ?? m[6]!;
       if (!spec.startsWith(".")) continue;
       const target = relative(root, join(root, dirname(file), spec)).replace(/\.js$/, ".ts");
       if (!target.startsWith("src/")) continue;
       const from = nodeOf(file);
       const to = nodeOf(target);
       if (from === to) continue;
-      const typeOnly = m[5] === undefined && clauseIsTypeOnly(m[2] !== undefined, m[3]!);
+      const typeOnly = m[4] !== undefined && clauseIsTypeOnly(m[2] !== undefined, m[3]!);
       const key = `${from} ${to}`;
       const edge = edges.get(key) ?? { from, to, value: false, imports: new Set<string>() };
       edge.value ||= !typeOnly;

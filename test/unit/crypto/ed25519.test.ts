@@ -50,6 +50,7 @@ describe("ed25519: node:crypto against @noble/ed25519", () => {
       const msg = rng.bytes(rng.int(0, 300));
       const pub = publicKeyFromSeed(seed);
       assert.deepEqual(pub, nodePublicKey(seed), `seed ${rng.seed} case ${i}`);
+      assert.deepEqual(pub, noble.getPublicKey(seed), `the independent derivation agrees: seed ${rng.seed} case ${i}`);
       const sig = signEd25519(seed, msg);
       assert.deepEqual(sig, noble.sign(msg, seed), "deterministic RFC 8032 signatures agree");
       assert.ok(isCanonicalSignature(sig));

@@ -10,6 +10,7 @@ import {
   type ECBlockItem,
   ecBlockCommits,
   ecBlockHashes,
+  ecBlockHashesOfSaved,
   encodeECBlock,
   encodeECBlockBody,
   encodeECBlockHeader,
@@ -108,6 +109,7 @@ describe("entry-credit blocks (wire-format §5.4)", () => {
       const h = ecBlockHashes(block);
       assert.deepEqual(h.headerHash, sha256(header));
       assert.deepEqual(h.fullHash, sha256(raw));
+      assert.deepEqual(ecBlockHashesOfSaved(raw), h, "the hashes from the bytes (a start's tip) are the same");
       assert.equal(ecBlockCommits(block).length, block.items.filter((it) => it.type.endsWith("Commit")).length);
     }
   });
@@ -235,5 +237,23 @@ describe("entry-credit blocks (wire-format §5.4)", () => {
       onAccept,
     });
     assert.ok(loose > 0, `accepted ${loose}`);
+  });
+
+  test("hashes from the saved bytes refuse a damaged block as decode does: header, BodySize, BodyHash", () => {
+    for (let i = 0; i < 50; i++) {
+      const raw = encodeECBlock(randomBlock(rng, pool));
+      const headerLength = raw.length - encodeECBlockBody(decodeECBlock(raw).items).length;
+      if (raw.length === headerLength) continue;
+      const body = raw.slice();
+      body[rng.int(headerLength, raw.length - 1)]! ^= 1 << rng.int(0, 7);
+      expectProtocolError(() => ecBlockHashesOfSaved(body), "BAD_VALUE", "ec block.bodyhash");
+      const bodyHash = raw.slice();
+      bodyHash[32 + rng.int(0, 31)]! ^= 1;
+      expectProtocolError(() => ecBlockHashesOfSaved(bodyHash), "BAD_VALUE", "ec block.bodyhash");
+      expectProtocolError(() => ecBlockHashesOfSaved(raw.subarray(0, raw.length - 1)), "TRUNCATED", "ec block.body");
+      const chain = raw.slice();
+      chain[0]! ^= 1;
+      expectProtocolError(() => ecBlockHashesOfSaved(chain), "BAD_VALUE", "ec block.chainid");
+    }
   });
 });
