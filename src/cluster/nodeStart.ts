@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import type { NodeConfig } from "../config/types.js";
 import type { Ledger } from "../ledger/ledger.js";
-import type { SnapshotSource } from "../ledger/snapshotState.js";
+import type { SnapshotTurnsSource } from "../ledger/snapshotState.js";
 import { AUTHORITY_FILE_NAME } from "./authorityFile.js";
 import { clusterNames, federationOptions, networkBootstrap, networkGenesisKeyMR } from "./clusterConfig.js";
 import { EC_RATE_FILE_NAME } from "./ecRate.js";
@@ -103,7 +103,7 @@ export function createFederation(
   deps: {
     dataDir: string;
     ledger: Ledger;
-    store: SnapshotSource;
+    store: SnapshotTurnsSource;
     signatures: Signatures;
     log: NodeLogger;
     cleanups: Cleanups;
