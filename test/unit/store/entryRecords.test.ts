@@ -27,6 +27,7 @@ import { BlockKind, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "../.
 import type { PaidCommit } from "../../../src/store/records.js";
 import { encodeEntryLocation, encodePaidCommit } from "../../../src/store/records.js";
 import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
+import { noOtherRecords } from "../../support/blockSetWrites.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
 
 const LOCAL = { network: "LOCAL" as const, networkId: networkId("LOCAL") };
@@ -59,14 +60,7 @@ function blockSet(height: number, over: Partial<BlockSetWrite> = {}): BlockSetWr
       { kind: BlockKind.directory, primary: hash(200 + height), raw: Uint8Array.of(height), height },
       { kind: BlockKind.ec, primary: hash(220 + height), raw: Uint8Array.of(3, height), height },
     ],
-    entries: [],
-    transactions: [],
-    commits: [],
-    paidCommits: [],
-    chainHeads: [],
-    assetBalances: [],
-    ecBalances: [],
-    journalCarry: [],
+    ...noOtherRecords(),
     ...over,
   };
 }

@@ -17,6 +17,7 @@ import { BlockKind } from "../../../src/store/keys.js";
 import { checkTreeSpines } from "../../../src/store/pageCheck.js";
 import { SCRUB_FILE, StoreScrub } from "../../../src/store/scrub.js";
 import { type BlockSetWrite, LedgerStore } from "../../../src/store/store.js";
+import { noOtherRecords } from "../../support/blockSetWrites.js";
 import { waitFor } from "../../support/waitFor.js";
 import { cleanup, MemoryLog, tempDir } from "../ledger/harness.js";
 
@@ -44,14 +45,8 @@ function set(height: number, entries: BlockSetWrite["entries"] = []): BlockSetWr
         height,
       },
     ],
+    ...noOtherRecords(),
     entries,
-    transactions: [],
-    commits: [],
-    paidCommits: [],
-    chainHeads: [],
-    assetBalances: [],
-    ecBalances: [],
-    journalCarry: [],
   };
 }
 

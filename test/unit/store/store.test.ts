@@ -15,6 +15,7 @@ import { StoreError } from "../../../src/store/errors.js";
 import { BlockKind, journalKey } from "../../../src/store/keys.js";
 import { RecordStreamWriter } from "../../../src/store/recordStream.js";
 import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
+import { noOtherRecords } from "../../support/blockSetWrites.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
 
 const LOCAL = { network: "LOCAL" as const, networkId: networkId("LOCAL") };
@@ -37,14 +38,7 @@ function blockSet(height: number, over: Partial<BlockSetWrite> = {}): BlockSetWr
         height,
       },
     ],
-    entries: [],
-    transactions: [],
-    commits: [],
-    paidCommits: [],
-    chainHeads: [],
-    assetBalances: [],
-    ecBalances: [],
-    journalCarry: [],
+    ...noOtherRecords(),
     ...over,
   };
 }
