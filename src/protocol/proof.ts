@@ -16,8 +16,8 @@ import type { ReceiptEthereumJson } from "./json/receiptJson.js";
 import { type MerkleNode, merkleBranch } from "./merkle.js";
 import {
   AUTHORITY_RULE,
-  AuthorityFold,
   PROOF_FORMAT,
+  ProofAuthorityFold,
   type ProofChangeBlockJson,
   type ProofCheckPassed,
   type ProofJson,
@@ -88,10 +88,10 @@ function countedSigners(
 
 /** The proof object for saved blocks (throws ProtocolError when the receipt is not of that directory block). */
 export function assembleProof(inp: ProofInputs): ProofJson {
-  const fold = new AuthorityFold(inp.bootstrap);
+  const fold = new ProofAuthorityFold(inp.bootstrap);
   const changes: ProofChangeBlockJson[] = inp.changeBlocks.map((c) => {
     const header = encodeDirectoryBlockHeader(c.directoryBlock);
-    const signers = countedSigners(c.nextAdmin, header, fold.at(c.directoryBlock.dbHeight + 1));
+    const signers = countedSigners(c.nextAdmin, header, fold.changeBlockSigners(c.directoryBlock.dbHeight));
     fold.apply(c.admin.dbHeight, c.admin.entries);
     return {
       adminblock: toHex(c.adminRaw),
@@ -104,7 +104,7 @@ export function assembleProof(inp: ProofInputs): ProofJson {
   if (height !== inp.receipt.directoryBlockHeight)
     throw new ProtocolError("BAD_VALUE", "proof.directoryblock", "not the receipt's directory block");
   const header = encodeDirectoryBlockHeader(inp.directoryBlock);
-  const federated = fold.at(height + 1);
+  const federated = fold.targetSigners(height);
   const out: ProofJson = {
     proof: PROOF_FORMAT,
     entry: { entryhash: toHex(inp.receipt.entryHash), raw: toHex(inp.entryRaw) },

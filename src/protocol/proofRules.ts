@@ -6,11 +6,13 @@
  * and hash.ts is node:crypto in Node and @noble/hashes in the page (the panel serves its browser module under
  * hash.ts's URL). So this module and everything it imports must stay free of Node built-ins.
  *
- * Trust root: the network's bootstrap server (identity and key), federated alone before the genesis admin
- * block. From there a verifier folds the authority changes with the node's rules (cluster/authorities.ts:
- * 05/06/07 take effect at max(entry height, block height), 08 sets a key at once) and accepts each change
- * block c only after directory block c — whose body names admin block c — is signed, in admin block c+1, by
- * a majority of the federated servers in force at c+1 as derived from the change blocks accepted before c.
+ * Trust root: the network's bootstrap server (identity and key), federated alone before the first change
+ * block (the genesis admin block, which names it). From there a verifier folds the authority changes with the
+ * federation's own code (authorityFold.ts: 05/06/07/08 each in force from max(entry height, block height), in
+ * activation order) and accepts each change block c only after directory block c — whose body names admin
+ * block c — is signed, in admin block c+1, by a majority of the federated servers in force at c+1 as derived
+ * from the change blocks accepted before c (a block cannot vouch for its own changes: a forged block adding
+ * its forger's keys would otherwise sign itself).
  * The target's directory block H is then checked as a node checks it: signed in admin block H+1 by a majority
  * of the set in force at H+1 after folding every change block ≤ H.
  *
@@ -21,8 +23,9 @@
  * against an external node, `--anchor-rpc`).
  */
 import { type AdminBlock, type AdminEntry, adminBlockHashes, decodeAdminBlock } from "./ablock.js";
+import { type Authority, AuthorityFold, changesAuthority } from "./authorityFold.js";
 import { KNOWN_BOOTSTRAP_KEYS } from "./bootstrapKeys.js";
-import { bytesEqual, compareBytes, concat, fromHex, toHex } from "./bytes.js";
+import { bytesEqual, concat, fromHex, toHex } from "./bytes.js";
 import { ADMIN_CHAIN_ID } from "./chains.js";
 import { DIRECTORY_BLOCK_HEADER_SIZE } from "./dblock.js";
 import { entryHash as hashOfEntry, unmarshalEntry } from "./entry.js";
@@ -32,12 +35,14 @@ import type { ReceiptEthereumJson } from "./json/receiptJson.js";
 import { type MerkleNode, merkleParent, verifyMerkleBranch } from "./merkle.js";
 import { type Receipt, verifyReceipt } from "./receipt.js";
 
+export { changesAuthority } from "./authorityFold.js";
+
 /** The `proof` member naming this format; a verifier refuses any other. */
 export const PROOF_FORMAT = "ledgerd-entry-proof/1";
 
 /** The `authority.rule` member: the derivation above, by name (a verifier refuses any other). */
 export const AUTHORITY_RULE =
-  "bootstrap server federated before genesis; fold admin entries 05/06/07 (in force from max(entry dbheight, block height)) and 08 (key at once) of each change block; block c accepted when dblock c is signed in admin block c+1 by a majority of the set at c+1 from blocks < c; the target dblock H by a majority of the set at H+1 from blocks <= H";
+  "bootstrap server alone before the first change block; fold admin entries 05/06/07/08 of each change block, each in force from max(entry dbheight, block height), in activation order, ties in recorded order (the federation's fold); block c accepted when dblock c is signed in admin block c+1 by a majority of the set at c+1 from blocks < c; the target dblock H by a majority of the set at H+1 from blocks <= H";
 
 /** One node of a Merkle branch, hex. */
 export type ProofNode = { left: string; right: string; top: string };
@@ -103,52 +108,38 @@ export interface ProofSummary {
   anchor?: { txid: string; windowmr: string; contractaddress: string; blockheight: number };
 }
 
-// ── the authority fold (the same rules as cluster/authorities.ts, which protocol/ may not import) ──
+// ── the authority set a proof is checked against (the fold is the federation's: authorityFold.ts) ──
 
-interface Change {
-  activation: number;
-  type: 0x05 | 0x06 | 0x07;
-  identity: Uint8Array;
-}
-
-/** Authority changes folded in block order; `at(h)` answers the federated servers in force at h. */
-export class AuthorityFold {
-  private readonly changes: Change[] = [];
-  private readonly keys = new Map<string, Uint8Array>();
+/**
+ * The fold of a proof's change blocks, as assembler and verifier walk them: before the first change block the
+ * trust root (the bootstrap server alone, with its key); each change block c is checked against the set the
+ * blocks before it give at c+1, then folded in; the target H against the set at H+1 (what the federation's
+ * height machine counted admin block H+1's signatures against).
+ */
+export class ProofAuthorityFold {
+  private readonly fold: AuthorityFold;
+  private folded = 0;
 
   constructor(private readonly bootstrap: { identity: Uint8Array; publicKey: Uint8Array }) {
-    this.keys.set(toHex(bootstrap.identity), bootstrap.publicKey);
+    this.fold = new AuthorityFold(bootstrap);
   }
 
+  /** The federated servers whose majority must sign the directory block of change block `height`. */
+  changeBlockSigners(height: number): Authority[] {
+    if (this.folded === 0) return [{ identity: this.bootstrap.identity, publicKey: this.bootstrap.publicKey }];
+    return this.fold.projected(height + 1).federated;
+  }
+
+  /** Fold change block `height` in (after its directory block's signatures were checked). */
   apply(height: number, entries: readonly AdminEntry[]): void {
-    for (const e of entries) {
-      if ("forwardCompatible" in e) continue;
-      if (e.type === 0x05 || e.type === 0x06 || e.type === 0x07)
-        this.changes.push({ activation: Math.max(e.dbHeight, height), type: e.type, identity: e.identityChainId });
-      else if (e.type === 0x08) this.keys.set(toHex(e.identityChainId), e.publicKey);
-    }
+    this.fold.applyAdminBlock(height, entries);
+    this.folded++;
   }
 
-  /** Federated servers at `height` with their keys, sorted by identity (the bootstrap server before genesis). */
-  at(height: number): { identity: Uint8Array; publicKey: Uint8Array | undefined }[] {
-    const role = new Map<string, { identity: Uint8Array; federated: boolean }>();
-    role.set(toHex(this.bootstrap.identity), { identity: this.bootstrap.identity, federated: true });
-    for (const c of this.changes) {
-      if (c.activation > height) continue;
-      const id = toHex(c.identity);
-      if (c.type === 0x07) role.delete(id);
-      else role.set(id, { identity: c.identity, federated: c.type === 0x05 });
-    }
-    return [...role.entries()]
-      .filter(([, r]) => r.federated)
-      .map(([id, r]) => ({ identity: r.identity, publicKey: this.keys.get(id) }))
-      .sort((a, b) => compareBytes(a.identity, b.identity));
+  /** The federated servers in force at `height` + 1, whose majority signs directory block `height`. */
+  targetSigners(height: number): Authority[] {
+    return this.fold.at(height + 1).federated;
   }
-}
-
-/** True for admin entries that change the authority set (05, 06, 07, 08). */
-export function changesAuthority(entries: readonly AdminEntry[]): boolean {
-  return entries.some((e) => !("forwardCompatible" in e) && e.type >= 0x05 && e.type <= 0x08);
 }
 
 /** Signatures needed out of `n` federated servers: ⌊n/2⌋+1 (cluster/dbSig.ts majority). */
@@ -354,7 +345,7 @@ export function verifyProofWith(json: unknown, options: VerifyProofOptions): Pro
       ? "the trust root as the proof states it (no key pinned for this network: compare it with your network's)"
       : "the network's bootstrap key, as this verifier knows it",
   );
-  const fold = new AuthorityFold(bootstrap);
+  const fold = new ProofAuthorityFold(bootstrap);
   let previous = -1;
   const changes = array(a.changes, "proof.authority.changes");
   changes.forEach((c, i) => {
@@ -379,7 +370,7 @@ export function verifyProofWith(json: unknown, options: VerifyProofOptions): Pro
     const adminBranch = branch(o.adminbranch, `${f}.adminbranch`);
     if (!verifyMerkleBranch(leaf, adminBranch, h.bodyMR) || !firstLeafBranch(adminBranch, leaf))
       fail(`${f}.adminbranch`, "does not lead from the admin block to the header's BodyMR");
-    const set = fold.at(admin.dbHeight + 1);
+    const set = fold.changeBlockSigners(admin.dbHeight);
     const signers = checkSigners(o.signatures, `${f}.signatures`, hBytes, set, verifySignature);
     fold.apply(admin.dbHeight, admin.entries);
     passed(
@@ -389,7 +380,7 @@ export function verifyProofWith(json: unknown, options: VerifyProofOptions): Pro
   });
 
   // the majority over the target's header, against the set in force at H+1
-  const federated = fold.at(height + 1);
+  const federated = fold.targetSigners(height);
   const stated = array(a.federated, "proof.authority.federated").map((s, i) => {
     const o = object(s, `proof.authority.federated[${i}]`, ["identity", "publickey"]);
     return { identity: o.identity, publickey: o.publickey };

@@ -70,6 +70,8 @@ export interface NodeSpec {
   signingWindow?: { fromHeight: number; untilHeight: number };
   /** told of each record this node appends (its proposals and submits), before the log has it */
   appended?: (kind: string, data: Uint8Array) => void;
+  /** told before this node applies each record it follows (its federation holds the state of the records before) */
+  applying?: (fed: Federation, seq: number) => void;
 }
 
 export interface MemoryFederationOptions {
@@ -175,7 +177,7 @@ export class MemoryFederation {
       },
       {
         ledger,
-        log: spec.appended === undefined ? this.log : appendSpy(this.log, spec.appended),
+        log: spec.appended === undefined && spec.applying === undefined ? this.log : logSpy(this.log, spec, ref),
         logger: log,
         signatures: verifier,
         now,
@@ -275,14 +277,21 @@ export class MemoryFederation {
   }
 }
 
-/** The log as one node sees it, telling `seen` of each record the node appends (a pass-through: the log is real). */
-function appendSpy(log: MemoryOrderedLog, seen: (kind: string, data: Uint8Array) => void): OrderedLog {
+/**
+ * The log as one node sees it, telling the spec's `appended` of each record the node appends and `applying` of
+ * each record before the node applies it (a pass-through: the log is real).
+ */
+function logSpy(log: MemoryOrderedLog, spec: NodeSpec, ref: { fed?: Federation }): OrderedLog {
   return {
     append: (kind, data, msgId) => {
-      seen(kind, data);
+      spec.appended?.(kind, data);
       return log.append(kind, data, msgId);
     },
-    follow: (from, onRecord) => log.follow(from, onRecord),
+    follow: (from, onRecord) =>
+      log.follow(from, (r) => {
+        spec.applying?.(ref.fed!, r.seq);
+        return onRecord(r);
+      }),
     lastSequence: () => log.lastSequence(),
     firstSequence: () => log.firstSequence(),
     lastOfKind: (kind) => log.lastOfKind(kind),
