@@ -179,6 +179,22 @@ describe("authority fold", () => {
     assert.deepEqual(f.bootstrapIdentity(), BOOT.identity);
   });
 
+  it("keeps each server's role by name (what the authority file and snapshots save: cluster/authorities.ts)", () => {
+    /** The fold's state as a subclass sees it (AuthoritySet.snapshot writes exactly these names). */
+    class Saved extends AuthorityFold {
+      roles(): string[] {
+        return [...this.role.values()].map((r) => `${toHex(r.identity.subarray(0, 1))}=${r.role}`);
+      }
+    }
+    const f = new Saved(BOOT);
+    f.applyAdminBlock(0, [role(0x05, 0x38, 0), role(0x06, 0x02, 1), role(0x05, 0x01, 1)]);
+    f.at(1);
+    assert.deepEqual(f.roles(), ["38=federated", "02=audit", "01=federated"]);
+    f.applyAdminBlock(1, [role(0x05, 0x02, 2), role(0x06, 0x01, 2)]);
+    f.at(2);
+    assert.deepEqual(f.roles(), ["38=federated", "02=federated", "01=audit"]);
+  });
+
   it("the view: each role sorted by identity, a server without a key shown with none", () => {
     const r = new Map<string, { identity: Uint8Array; role: "federated" | "audit" }>();
     for (const [n, k] of [
