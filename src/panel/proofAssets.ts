@@ -14,6 +14,7 @@ import { join } from "node:path";
 export const PROOF_PROTOCOL_MODULES = [
   "proofRules",
   "ablock",
+  "anchorCheck",
   "authorityFold",
   "bootstrapKeys",
   "bytes",

@@ -304,9 +304,11 @@ export class ControlPanel {
         .header("Content-Type", file.type)
         .header("Cache-Control", "no-cache")
         .header("X-Content-Type-Options", "nosniff")
+        // connect-src http: https:: the proof page asks the Ethereum RPC URL its user gives for an anchor's
+        // transaction (docs/panel.md); scripts stay the panel's own ('self'), so only its code can connect
         .header(
           "Content-Security-Policy",
-          "default-src 'self'; connect-src 'self' ws: wss:; img-src 'self' data:; style-src 'self'; script-src 'self'",
+          "default-src 'self'; connect-src 'self' ws: wss: http: https:; img-src 'self' data:; style-src 'self'; script-src 'self'",
         )
         .send(file.body);
       return;

@@ -8,6 +8,7 @@
  */
 import { verifyEd25519 } from "../crypto/ed25519.js";
 import type { AdminBlock } from "./ablock.js";
+import type { AnchorTransactionFound, EthereumRpc } from "./anchorCheck.js";
 import { bytesEqual, concat, toHex } from "./bytes.js";
 import { type DirectoryBlock, encodeDirectoryBlockHeader } from "./dblock.js";
 import { ProtocolError } from "./errors.js";
@@ -24,6 +25,7 @@ import {
   type ProofNode,
   type ProofSigner,
   type ProofSummary,
+  verifyProofAndAnchorWith,
   verifyProofWith,
 } from "./proofRules.js";
 import type { Receipt } from "./receipt.js";
@@ -139,4 +141,15 @@ export function verifyProof(
   options: { trustedBootstrapKey?: Uint8Array; onCheck?: (check: ProofCheckPassed) => void } = {},
 ): ProofSummary {
   return verifyProofWith(json, { ...options, verifySignature: verifyEd25519 });
+}
+
+/**
+ * `verifyProof`, then the anchor's Ethereum transaction against `ethereum` (proofRules.ts verifyProofAndAnchorWith,
+ * the rules the control panel's page runs): the wallet's `proof --verify FILE --anchor-rpc URL`.
+ */
+export function verifyProofAndAnchor(
+  json: unknown,
+  options: { trustedBootstrapKey?: Uint8Array; onCheck?: (check: ProofCheckPassed) => void; ethereum: EthereumRpc },
+): Promise<{ summary: ProofSummary; transaction: AnchorTransactionFound }> {
+  return verifyProofAndAnchorWith(json, { ...options, verifySignature: verifyEd25519 });
 }

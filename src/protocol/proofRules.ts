@@ -23,6 +23,7 @@
  * against an external node, `--anchor-rpc`).
  */
 import { type AdminBlock, type AdminEntry, adminBlockHashes, decodeAdminBlock } from "./ablock.js";
+import { type AnchorTransactionFound, checkAnchorTransaction, type EthereumRpc } from "./anchorCheck.js";
 import { type Authority, AuthorityFold, changesAuthority } from "./authorityFold.js";
 import { KNOWN_BOOTSTRAP_KEYS } from "./bootstrapKeys.js";
 import { bytesEqual, concat, fromHex, toHex } from "./bytes.js";
@@ -35,6 +36,13 @@ import type { ReceiptEthereumJson } from "./json/receiptJson.js";
 import { type MerkleNode, merkleParent, verifyMerkleBranch } from "./merkle.js";
 import { type Receipt, verifyReceipt } from "./receipt.js";
 
+export {
+  AnchorRpcError,
+  type AnchorTransactionFound,
+  anchorRpcUrl,
+  type EthereumRpc,
+  fetchEthereumRpc,
+} from "./anchorCheck.js";
 export { changesAuthority } from "./authorityFold.js";
 
 /** The `proof` member naming this format; a verifier refuses any other. */
@@ -428,10 +436,42 @@ export function verifyProofWith(json: unknown, options: VerifyProofOptions): Pro
     summary.anchor = verifyAnchorPart(p.anchor, receipt.directoryBlockKeyMR, height);
     passed(
       "proof.anchor",
-      "the window branch leads from the directory block's KeyMR to the anchored root (the external transaction is not checked here)",
+      "the window branch leads from the directory block's KeyMR to the anchored root (the external transaction is checked only against an Ethereum node)",
     );
   }
   return summary;
+}
+
+/**
+ * The anchor's external transaction of a proof that `verifyProofWith` accepted (its `summary`), against the
+ * Ethereum node `ethereum` serves (anchorCheck.ts, the rules of the wallet's --anchor-rpc): throws
+ * ProtocolError naming the member at fault (a proof without an anchor: `proof.anchor`), AnchorRpcError when
+ * the Ethereum node cannot be asked. The control panel's page calls it after showing the offline verdict.
+ */
+export async function verifyProofAnchorWith(
+  json: unknown,
+  summary: ProofSummary,
+  ethereum: EthereumRpc,
+  onCheck?: (check: ProofCheckPassed) => void,
+): Promise<AnchorTransactionFound> {
+  const anchor = (json as ProofJson).anchor;
+  if (anchor === undefined || summary.anchor === undefined)
+    fail("proof.anchor", "missing: the directory block was not anchored when the proof was saved");
+  const transaction = await checkAnchorTransaction(anchor, ethereum, "proof.anchor", onCheck);
+  onCheck?.({
+    field: "proof.anchor",
+    detail: `Ethereum transaction ${anchor.txid} in block ${transaction.blockHeight} anchors the window holding directory block ${summary.directoryblockheight} (${transaction.confirmations} confirmations at ${ethereum.url})`,
+  });
+  return transaction;
+}
+
+/** `verifyProofWith`, then `verifyProofAnchorWith` (the wallet's `proof --verify FILE --anchor-rpc URL`). */
+export async function verifyProofAndAnchorWith(
+  json: unknown,
+  options: VerifyProofOptions & { ethereum: EthereumRpc },
+): Promise<{ summary: ProofSummary; transaction: AnchorTransactionFound }> {
+  const summary = verifyProofWith(json, options);
+  return { summary, transaction: await verifyProofAnchorWith(json, summary, options.ethereum, options.onCheck) };
 }
 
 /** True when the branch starts at the leftmost leaf (the admin block is the body's first entry). */

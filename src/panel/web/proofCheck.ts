@@ -4,9 +4,11 @@
  * wallet's `proof --verify` runs. What the page brings is the primitives: SHA-2 from @noble/hashes (the
  * panel's /assets/protocol/hash.js) and ed25519 from @noble/ed25519 in its strict RFC 8032 mode, both served
  * from the project's node_modules. The verdict lists every check that passed and names the first that failed.
+ * Given an Ethereum RPC URL, the page then asks that node itself (fetch, JSON-RPC) for the anchor's transaction
+ * and applies src/protocol/anchorCheck.ts — the rules of the wallet's `--anchor-rpc` — to its answers.
  */
 import type * as Rules from "@ledgerd/proof-rules";
-import type { ProofCheckPassed, ProofSummary } from "@ledgerd/proof-rules";
+import type { AnchorTransactionFound, ProofCheckPassed, ProofSummary } from "@ledgerd/proof-rules";
 
 const RULES = "/assets/protocol/proofRules.js";
 const ED25519 = "/assets/noble-ed25519/index.js";
@@ -25,6 +27,10 @@ export interface ProofVerdict {
   summary?: ProofSummary;
   /** true when the network's bootstrap key is one this page knows (LOCAL, MAIN) and the proof names it */
   pinned: boolean;
+  /** the anchor's transaction as the Ethereum node showed it (an Ethereum RPC URL was given, and it verifies) */
+  anchor?: AnchorTransactionFound & { url: string };
+  /** the Ethereum node could not be asked: the proof verified offline, its anchor is not judged */
+  anchorUnchecked?: string;
 }
 
 let loaded: Promise<{ rules: typeof Rules; verifySignature: Rules.SignatureCheck }> | undefined;
@@ -52,23 +58,50 @@ function load(): Promise<{ rules: typeof Rules; verifySignature: Rules.Signature
   return loaded;
 }
 
-/** Verify a parsed proof object; never throws for a proof that does not verify (the verdict says why). */
-export async function checkProof(json: unknown): Promise<ProofVerdict> {
+/** The rules' ProtocolError as (field, detail), or undefined for anything else (a bug: rethrown). */
+function protocolFailure(e: unknown): { field: string; detail: string } | undefined {
+  const p = e as { name?: unknown; field?: unknown; detail?: unknown };
+  if (p?.name !== "ProtocolError" || typeof p.field !== "string" || typeof p.detail !== "string") return undefined;
+  return { field: p.field, detail: p.detail };
+}
+
+/**
+ * Verify a parsed proof object, and with `anchorRpc` (an Ethereum JSON-RPC URL) its anchor's transaction in
+ * that chain; never throws for a proof that does not verify (the verdict says why).
+ */
+export async function checkProof(json: unknown, anchorRpc = ""): Promise<ProofVerdict> {
   const { rules, verifySignature } = await load();
   const passed: ProofCheckPassed[] = [];
   const trustedBootstrapKey = rules.pinnedBootstrapKey(json);
   const pinned = trustedBootstrapKey !== undefined;
+  const onCheck = (c: ProofCheckPassed): void => {
+    passed.push(c);
+  };
+  let summary: ProofSummary;
   try {
-    const summary = rules.verifyProofWith(json, {
+    summary = rules.verifyProofWith(json, {
       verifySignature,
       ...(pinned ? { trustedBootstrapKey } : {}),
-      onCheck: (c) => passed.push(c),
+      onCheck,
     });
-    return { passed, summary, pinned };
   } catch (e) {
     // the rules throw ProtocolError (field, detail) for every proof that does not verify; anything else is a bug
-    const p = e as { name?: unknown; field?: unknown; detail?: unknown };
-    if (p?.name !== "ProtocolError" || typeof p.field !== "string" || typeof p.detail !== "string") throw e;
-    return { passed, failure: { field: p.field, detail: p.detail }, pinned };
+    const failure = protocolFailure(e);
+    if (failure === undefined) throw e;
+    return { passed, failure, pinned };
+  }
+  if (anchorRpc.trim() === "") return { passed, summary, pinned };
+  const url = rules.anchorRpcUrl(anchorRpc);
+  if (url === undefined)
+    return { passed, summary, pinned, anchorUnchecked: `"${anchorRpc}" is not an http:// or https:// URL` };
+  try {
+    const found = await rules.verifyProofAnchorWith(json, summary, rules.fetchEthereumRpc(url), onCheck);
+    return { passed, summary, pinned, anchor: { ...found, url } };
+  } catch (e) {
+    if ((e as { name?: unknown })?.name === "AnchorRpcError")
+      return { passed, summary, pinned, anchorUnchecked: (e as Error).message };
+    const failure = protocolFailure(e);
+    if (failure === undefined) throw e;
+    return { passed, failure, pinned };
   }
 }

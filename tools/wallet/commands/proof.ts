@@ -2,20 +2,26 @@
  * The proof command: `proof <entry hash> [--out FILE]` saves the node's self-contained proof of an entry;
  * `proof --verify FILE` checks a saved one with no node at all (protocol/proof.ts verifyProof: hashes, Merkle
  * branch, the majority's signatures against the authority set derived from genesis), and with --anchor-rpc
- * also the anchor's external transaction (the same check as `receipt --verify --anchor-rpc`).
+ * also the anchor's external transaction (protocol/anchorCheck.ts: the rules of `receipt --verify --anchor-rpc`
+ * and of the control panel's "verify in this browser" with an Ethereum RPC URL).
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { RpcErrorCode } from "../../../src/client/errors.js";
-import type { ReceiptJson } from "../../../src/client/types.js";
+import { AnchorRpcError, anchorRpcUrl, fetchEthereumRpc } from "../../../src/protocol/anchorCheck.js";
 import { KNOWN_BOOTSTRAP_KEYS } from "../../../src/protocol/bootstrapKeys.js";
 import { fromHex } from "../../../src/protocol/bytes.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
-import { type ProofJson, type ProofSummary, pinnedBootstrapKey, verifyProof } from "../../../src/protocol/proof.js";
+import {
+  type ProofJson,
+  type ProofSummary,
+  pinnedBootstrapKey,
+  verifyProof,
+  verifyProofAndAnchor,
+} from "../../../src/protocol/proof.js";
 import { type Context, json } from "../context.js";
 import { UsageError, WalletError } from "../errors.js";
 import { notFound } from "./entry.js";
 import { expectHash } from "./input.js";
-import { verifyAnchor } from "./receipt.js";
 
 export async function proofCommand(ctx: Context): Promise<void> {
   if (ctx.args.flags.has("verify")) return verifySaved(ctx);
@@ -54,30 +60,34 @@ async function verifySaved(ctx: Context): Promise<void> {
   } catch (e) {
     throw new WalletError(`proof does NOT verify: ${file} is not JSON (${(e as Error).message})`);
   }
+  const anchorRpc = ctx.args.values.get("anchor-rpc");
+  if (anchorRpc !== undefined && anchorRpcUrl(anchorRpc) === undefined)
+    throw new UsageError("--anchor-rpc: expected an http:// or https:// URL");
+  const trustedBootstrapKey = trustedKey(ctx, parsed);
   let summary: ProofSummary;
+  let anchorLines: string[] = [];
   try {
-    summary = verifyProof(parsed, { trustedBootstrapKey: trustedKey(ctx, parsed) });
+    if (anchorRpc === undefined) summary = verifyProof(parsed, { trustedBootstrapKey });
+    else {
+      // the same rules as the control panel's "verify in this browser" with an Ethereum RPC URL
+      const checked = await verifyProofAndAnchor(parsed, {
+        trustedBootstrapKey,
+        ethereum: fetchEthereumRpc(anchorRpc),
+      });
+      summary = checked.summary;
+      const a = (parsed as ProofJson).anchor!;
+      anchorLines = [
+        `  whose keyMR is in the Merkle root ${a.windowmr} of directory blocks ${a.dbheightmin}..${a.dbheightmax}`,
+        `  which Ethereum transaction ${a.txid} carries (setAnchor(${a.dbheightmax}, root), to ${checked.transaction.to})`,
+        `  in block ${a.blockhash} (height ${checked.transaction.blockHeight}, index ${a.txindex}, ${checked.transaction.confirmations} confirmations at ${anchorRpc})`,
+      ];
+    }
   } catch (e) {
+    if (e instanceof AnchorRpcError) throw new WalletError(e.message);
+    if (e instanceof ProtocolError && e.field === "proof.anchor" && /^missing/.test(e.detail))
+      throw new WalletError("the proof holds no anchor: its directory block was not anchored when it was saved");
     if (e instanceof ProtocolError) throw new WalletError(`proof does NOT verify: ${e.message}`);
     throw e;
-  }
-  const anchorRpc = ctx.args.values.get("anchor-rpc");
-  let anchorLines: string[] = [];
-  if (anchorRpc !== undefined) {
-    const p = parsed as ProofJson;
-    if (p.anchor === undefined)
-      throw new WalletError("the proof holds no anchor: its directory block was not anchored when it was saved");
-    const asReceipt = {
-      ethereum: p.anchor,
-      anchortransactionhash: p.anchor.txid,
-      directoryblockkeymr: summary.directoryblockkeymr,
-    } as unknown as ReceiptJson;
-    anchorLines = await verifyAnchor(
-      asReceipt,
-      fromHex(summary.directoryblockkeymr),
-      summary.directoryblockheight,
-      anchorRpc,
-    );
   }
   if (ctx.args.flags.has("json")) {
     ctx.out(json(summary));

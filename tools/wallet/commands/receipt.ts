@@ -1,13 +1,19 @@
 /**
  * The receipt command: an entry's Merkle receipt, checked locally and, with --anchor-rpc, its anchor in Ethereum.
  */
-import { EthereumReader, isTransportError } from "../../../src/anchor/ethereum.js";
 import { verifyWindowBranch } from "../../../src/anchor/window.js";
 import { RpcError, RpcErrorCode } from "../../../src/client/errors.js";
 import type { ReceiptJson } from "../../../src/client/types.js";
+import {
+  AnchorRpcError,
+  type AnchorTransactionFound,
+  anchorRpcUrl,
+  checkAnchorTransaction,
+  fetchEthereumRpc,
+} from "../../../src/protocol/anchorCheck.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { ProtocolError } from "../../../src/protocol/errors.js";
-import { receiptAnchorFromJson } from "../../../src/protocol/json/receiptJson.js";
+import { type ReceiptEthereumJson, receiptAnchorFromJson } from "../../../src/protocol/json/receiptJson.js";
 import { verifyReceipt } from "../../../src/protocol/receipt.js";
 import { type Context, json } from "../context.js";
 import { UsageError, WalletError } from "../errors.js";
@@ -80,6 +86,24 @@ export async function receipt(ctx: Context): Promise<void> {
 }
 
 /**
+ * The anchor's transaction checked against the Ethereum node at `rpcUrl` with the rules the control panel's
+ * page runs too (protocol/anchorCheck.ts); what the chain contradicts, or its silence, as a WalletError.
+ */
+export async function anchorTransaction(
+  anchor: ReceiptEthereumJson,
+  rpcUrl: string,
+  field: string,
+): Promise<AnchorTransactionFound> {
+  try {
+    return await checkAnchorTransaction(anchor, fetchEthereumRpc(rpcUrl), field);
+  } catch (e) {
+    if (e instanceof AnchorRpcError) throw new WalletError(e.message);
+    if (e instanceof ProtocolError) throw new WalletError(`anchor does NOT verify: ${e.message}`);
+    throw e;
+  }
+}
+
+/**
  * The anchored part of a receipt, checked against the external chain itself: the directory block's keyMR
  * leads to the window's Merkle root, and the transaction the receipt names sits in the block it names (the
  * chain's block at that height) and carries setAnchor(DBHeightMax, that root). Returns the lines to print.
@@ -90,7 +114,7 @@ export async function verifyAnchor(
   height: number,
   rpcUrl: string,
 ): Promise<string[]> {
-  if (!/^https?:\/\/\S+$/i.test(rpcUrl)) throw new UsageError("--anchor-rpc: expected an http:// or https:// URL");
+  if (anchorRpcUrl(rpcUrl) === undefined) throw new UsageError("--anchor-rpc: expected an http:// or https:// URL");
   let anchor: ReturnType<typeof receiptAnchorFromJson>;
   try {
     anchor = receiptAnchorFromJson(r);
@@ -111,23 +135,7 @@ export async function verifyAnchor(
       `anchor does NOT verify: the branch does not lead from directory block ${toHex(keyMR)} to the window's Merkle root ${toHex(rec.windowMR)}`,
     );
   const eth = rec.ethereum;
-  let found: Awaited<ReturnType<EthereumReader["anchoredInBlock"]>>;
-  try {
-    found = await new EthereumReader({ rpcUrl }).anchoredInBlock(eth.txId, eth.blockHash, eth.txIndex);
-  } catch (e) {
-    const text = e instanceof Error ? ((e as { shortMessage?: string }).shortMessage ?? e.message) : String(e);
-    if (isTransportError(e))
-      throw new WalletError(`the Ethereum RPC ${rpcUrl} does not answer: ${text.split("\n")[0]}`);
-    throw new WalletError(`anchor does NOT verify: ${text.split("\n")[0]}`);
-  }
-  if (found.dbHeightMax !== rec.dbHeightMax || toHex(found.windowMR) !== toHex(rec.windowMR))
-    throw new WalletError(
-      `anchor does NOT verify: transaction ${eth.txId} anchors height ${found.dbHeightMax} root ${toHex(found.windowMR)}, the receipt says height ${rec.dbHeightMax} root ${toHex(rec.windowMR)}`,
-    );
-  if (found.blockHeight !== eth.blockHeight)
-    throw new WalletError(
-      `anchor does NOT verify: block ${eth.blockHash} is at height ${found.blockHeight}, not ${eth.blockHeight}`,
-    );
+  const found = await anchorTransaction(r.ethereum!, rpcUrl, "receipt.ethereum");
   return [
     `  whose keyMR is in the Merkle root ${toHex(rec.windowMR)} of directory blocks ${window}`,
     `  which Ethereum transaction ${eth.txId} carries (setAnchor(${rec.dbHeightMax}, root), to ${found.to})`,
