@@ -123,7 +123,7 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
           BOOT_SEED,
         ) as Gov;
       // a lead of several heights: the rotated key is recorded long before it is in force
-      const H = boot.ledger.openBlock().height + 6;
+      const H = boot.ledger.openBlock().height + 10;
       await boot.fed.submitOperatorRecord(change("promote", z, H));
       await boot.fed.submitOperatorRecord(change("demote", y, H));
       await boot.fed.submitOperatorRecord(
