@@ -101,8 +101,9 @@ export function decodeSetAnchor(input: unknown): { dbHeightMax: number; windowMR
 
 /** A 0x quantity of a JSON-RPC answer as a number, or undefined. */
 function quantity(v: unknown): number | undefined {
+  // at most 13 hex digits: below 2^52, a safe integer
   if (typeof v !== "string" || !/^0x[0-9a-f]{1,13}$/i.test(v)) return undefined;
-  return Number.parseInt(v.slice(2), 16);
+  return Number(v);
 }
 
 function lower(v: unknown): string | undefined {

@@ -34,6 +34,7 @@ const refused =
   (field: string, re: RegExp) =>
   (e: unknown): boolean => {
     assert.ok(e instanceof ProtocolError, String(e));
+    assert.equal(e.code, "BAD_VALUE");
     assert.equal(e.field, field);
     assert.match(e.detail, re);
     return true;
@@ -60,7 +61,16 @@ describe("anchor transaction rules: the calldata", () => {
     assert.equal(decodeSetAnchor("0x"), undefined);
     assert.equal(anchorRpcUrl(" http://127.0.0.1:8545 "), "http://127.0.0.1:8545");
     assert.equal(anchorRpcUrl("https://eth.example/rpc"), "https://eth.example/rpc");
-    for (const bad of ["", "ftp://x", "127.0.0.1:8545", "http://a b", "javascript:alert(1)"])
+    assert.equal(anchorRpcUrl("HTTP://127.0.0.1:8545"), "HTTP://127.0.0.1:8545");
+    for (const bad of [
+      "",
+      "ftp://x",
+      "127.0.0.1:8545",
+      "http://a b",
+      "javascript:alert(1)",
+      "xhttp://a",
+      "see http://a",
+    ])
       assert.equal(anchorRpcUrl(bad), undefined, bad);
   });
 });
@@ -71,6 +81,8 @@ describe("anchor transaction rules: against a real chain", () => {
   let first: ReceiptEthereumJson;
   let second: ReceiptEthereumJson;
   let plain: { txid: string; blockhash: string; blockheight: number; txindex: number };
+  /** a transaction with the first anchor's root and another height */
+  let sameRoot: ReceiptEthereumJson;
 
   async function send(
     data: string,
@@ -111,21 +123,68 @@ describe("anchor transaction rules: against a real chain", () => {
 
   before(async () => {
     chain = await EthereumChain.start({ chainId: 1337, fundedKeys: [KEY], blockTimeSeconds: 0 });
+    // heights of two hex digits and more (0x14…): a reader of one digit would be caught
+    for (let i = 0; i < 20; i++) await chain.rpc("evm_mine");
     const random = new Random(11);
     const [r1, r2] = [random.bytes(32), random.bytes(32)];
     first = anchorOf(await send(anchorCalldata(10, r1)), 10, r1);
     second = anchorOf(await send(anchorCalldata(20, r2)), 20, r2);
     plain = await send("0x1234");
+    sameRoot = anchorOf(await send(anchorCalldata(11, r1)), 10, r1);
   });
+
+  /**
+   * The chain's JSON-RPC through an endpoint that lies: each method of `edit` has its result rewritten (what a
+   * hostile or broken Ethereum endpoint could answer); `seen` is told of every request as sent.
+   */
+  function lyingRpc(
+    edit: Record<string, (result: Record<string, unknown>) => unknown>,
+    seen?: (init: RequestInit) => void,
+  ) {
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      seen?.(init);
+      const body = (await (await fetch(url, init)).json()) as Record<string, unknown>;
+      const method = (JSON.parse(String(init.body)) as { method: string }).method;
+      const rewrite = edit[method];
+      if (rewrite !== undefined) body.result = rewrite(body.result as Record<string, unknown>);
+      return Response.json(body);
+    }) as typeof fetch;
+    return fetchEthereumRpc(chain.directUrl, fetchFn);
+  }
   after(async () => {
     await chain?.close();
   });
 
   it("the true anchor passes, telling each check; its block, index, data and address as the chain has them", async () => {
-    const rpc = fetchEthereumRpc(chain.directUrl);
+    const sent: RequestInit[] = [];
+    const rpc = lyingRpc({}, (init) => sent.push(init));
     const checks: string[] = [];
-    const found = await checkAnchorTransaction(first, rpc, "proof.anchor", (c) => checks.push(c.field));
-    assert.deepEqual(checks, ["proof.anchor.blockhash", "proof.anchor.txid", "proof.anchor.windowmr"]);
+    const found = await checkAnchorTransaction(first, rpc, "proof.anchor", (c) =>
+      checks.push(`${c.field}: ${c.detail}`),
+    );
+    assert.deepEqual(checks, [
+      `proof.anchor.blockhash: the chain's block at height ${first.blockheight}`,
+      `proof.anchor.txid: listed at index ${first.txindex} of that block, and mined in it`,
+      `proof.anchor.windowmr: the transaction's data is setAnchor(10, the window root), sent to ${TO}`,
+    ]);
+    // plain JSON-RPC 2.0 POSTs, one call each, numbered
+    assert.deepEqual(
+      sent.map((i) => [i.method, i.headers, JSON.parse(String(i.body))]),
+      [
+        ["eth_getBlockByHash", [first.blockhash, false]],
+        ["eth_getBlockByNumber", [`0x${first.blockheight.toString(16)}`, false]],
+        ["eth_getTransactionByHash", [first.txid]],
+        ["eth_blockNumber", []],
+      ].map(([method, params], i) => [
+        "POST",
+        { "Content-Type": "application/json" },
+        { jsonrpc: "2.0", id: i + 1, method, params },
+      ]),
+    );
+    assert.ok(
+      sent.every((i) => i.signal instanceof AbortSignal),
+      "each call has its time limit",
+    );
     assert.equal(found.to, TO);
     assert.equal(found.blockHeight, first.blockheight);
     const head = Number(await chain.rpc<string>("eth_blockNumber"));
@@ -170,11 +229,73 @@ describe("anchor transaction rules: against a real chain", () => {
       check({ ...first, contractaddress: FROM }),
       refused("proof.anchor.contractaddress", new RegExp(`sent to ${TO}, not ${FROM}`)),
     );
-    // the same height, another root
+    // the same height, another root; the same root, another height
     await assert.rejects(
       check({ ...first, windowmr: second.windowmr }),
       refused("proof.anchor.windowmr", /anchors height 10/),
     );
+    await assert.rejects(
+      check({ ...sameRoot }),
+      refused(
+        "proof.anchor.windowmr",
+        new RegExp(`anchors height 11 root ${first.windowmr}, the anchor says height 10`),
+      ),
+    );
+  });
+
+  it("an endpoint that lies about the chain is caught at the member it lies about", async () => {
+    const lie = (edit: Parameters<typeof lyingRpc>[0]) => checkAnchorTransaction(first, lyingRpc(edit), "a");
+    const other = `0x${"ee".repeat(32)}`;
+    await assert.rejects(lie({ eth_getBlockByHash: () => "0xabc" }), refused("a.blockhash", /is not in the chain/));
+    for (const number of [
+      null,
+      20,
+      [`0x${first.blockheight.toString(16)}`],
+      "20",
+      `x0x14`,
+      "0x14zz",
+      `0x${"f".repeat(14)}`,
+    ])
+      await assert.rejects(
+        lie({ eth_getBlockByHash: (r) => ({ ...r, number }) }),
+        refused("a.blockhash", /has no height \(pending\)/),
+        JSON.stringify(number),
+      );
+    await assert.rejects(
+      lie({ eth_getBlockByNumber: () => null }),
+      refused("a.blockhash", new RegExp(`is not the chain's block at height ${first.blockheight} \\(undefined\\)`)),
+    );
+    await assert.rejects(
+      lie({ eth_getBlockByNumber: (r) => ({ ...r, hash: other }) }),
+      refused("a.blockhash", new RegExp(`is not the chain's block at height ${first.blockheight} \\(${other}\\)`)),
+    );
+    await assert.rejects(
+      lie({ eth_getBlockByHash: (r) => ({ ...r, transactions: "x" }) }),
+      refused("a.txid", /does not hold/),
+    );
+    for (const tx of [null, "0x12"])
+      await assert.rejects(lie({ eth_getTransactionByHash: () => tx }), refused("a.txid", /is not in the chain/));
+    await assert.rejects(
+      lie({ eth_getTransactionByHash: (r) => ({ ...r, blockHash: other }) }),
+      refused("a.txid", new RegExp(`is in block ${other}, not ${first.blockhash}`)),
+    );
+    await assert.rejects(
+      lie({ eth_getTransactionByHash: (r) => ({ ...r, to: null }) }),
+      refused("a.contractaddress", new RegExp(`is sent to no address, not ${TO}`)),
+    );
+    await assert.rejects(
+      lie({ eth_getTransactionByHash: (r) => ({ ...r, input: "0x" }) }),
+      refused("a.txid", /carries no setAnchor call/),
+    );
+    for (const head of ["latest", null, 30])
+      await assert.rejects(lie({ eth_blockNumber: () => head }), (e: unknown) => {
+        assert.ok(e instanceof AnchorRpcError);
+        assert.equal(
+          e.message,
+          `the Ethereum RPC ${chain.directUrl} does not answer: eth_blockNumber: not a block number`,
+        );
+        return true;
+      });
   });
 
   it("an endpoint that does not answer, or answers no JSON-RPC, is AnchorRpcError, not a verdict", async () => {
@@ -187,18 +308,33 @@ describe("anchor transaction rules: against a real chain", () => {
     } finally {
       await chain.restore();
     }
-    const notRpc = fetchEthereumRpc(
-      "http://127.0.0.1:1/",
-      (async () => new Response("<html>no</html>", { status: 200 })) as typeof fetch,
+    const answering = (answer: unknown, status = 200) =>
+      fetchEthereumRpc(
+        "http://127.0.0.1:1/",
+        (async () =>
+          new Response(typeof answer === "string" ? answer : JSON.stringify(answer), { status })) as typeof fetch,
+      );
+    const says = async (rpc: ReturnType<typeof fetchEthereumRpc>, reason: string | RegExp) =>
+      assert.rejects(checkAnchorTransaction(first, rpc, "a"), (e: unknown) => {
+        assert.ok(e instanceof AnchorRpcError, String(e));
+        assert.equal(e.name, "AnchorRpcError", "the page tells it apart by name");
+        assert.equal(e.url, "http://127.0.0.1:1/");
+        if (typeof reason === "string") assert.equal(e.reason, reason);
+        else assert.match(e.reason, reason);
+        assert.equal(e.message, `the Ethereum RPC http://127.0.0.1:1/ does not answer: ${e.reason}`);
+        return true;
+      });
+    // not JSON at all: the parser's own words after the method
+    await says(answering("<html>no</html>"), /^eth_getBlockByHash: .*JSON/);
+    // JSON, but no JSON-RPC answer (a string is sent as is: '"x"' is the JSON string x)
+    for (const notRpc of [null, 5, '"x"', { jsonrpc: "2.0", id: 1 }])
+      await says(answering(notRpc), "eth_getBlockByHash: not a JSON-RPC answer");
+    await says(
+      answering({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "method not found" } }),
+      "eth_getBlockByHash answered an error: method not found",
     );
-    await assert.rejects(checkAnchorTransaction(first, notRpc, "a"), AnchorRpcError);
-    const refusedCall = fetchEthereumRpc("http://127.0.0.1:1/", (async () =>
-      Response.json({ jsonrpc: "2.0", id: 1, error: { code: -32601, message: "method not found" } })) as typeof fetch);
-    await assert.rejects(checkAnchorTransaction(first, refusedCall, "a"), /answered an error: method not found/);
-    const status = fetchEthereumRpc(
-      "http://127.0.0.1:1/",
-      (async () => new Response("", { status: 503 })) as typeof fetch,
-    );
-    await assert.rejects(checkAnchorTransaction(first, status, "a"), /HTTP 503 to eth_getBlockByHash/);
+    await says(answering({ jsonrpc: "2.0", id: 1, error: { code: -32000 } }), "eth_getBlockByHash answered an error: ");
+    await says(answering({ jsonrpc: "2.0", id: 1, error: null }), "eth_getBlockByHash answered an error: ");
+    await says(answering("", 503), "HTTP 503 to eth_getBlockByHash");
   });
 });
