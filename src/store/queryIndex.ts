@@ -17,7 +17,7 @@
 
 import { commitTxId } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
-import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
+import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, markerMinute } from "../protocol/eblock.js";
 import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
@@ -27,17 +27,17 @@ import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
 import { BlockKind, heightKey } from "./keys.js";
 import {
+  ADDRESS_ITEM_BYTES,
   AddressItem,
   type AddressItemValue,
   AddressKind,
   addressKey,
-  chainEntryKey,
-  encodeAddressItemValue,
-  encodeChainEntryValue,
+  chainHeightKey,
+  encodeChainHeightValue,
   entryExtIds,
   extIdKey,
   extIdScope,
-  position,
+  putAddressItem,
   QUERY_DB_NAMES,
   QUERY_EXTID_LEVELS,
   type QueryDbName,
@@ -47,7 +47,7 @@ import {
  * Layout version of the index. Bump it when a key or value of queryIndexKeys.ts changes (or what is indexed):
  * a node that finds another version drops the index and rebuilds it from the blocks at start.
  */
-export const QUERY_INDEX_VERSION = 1;
+export const QUERY_INDEX_VERSION = 2;
 
 /** `meta` key: u32 QUERY_INDEX_VERSION ‖ u32 the next height to index (heights below it are indexed). */
 export const QUERY_INDEX_MARKER = "queryIndex";
@@ -175,6 +175,30 @@ class ScopeMemo {
 }
 
 /**
+ * The qEntryExtIds / qChainExtIds records of one height, gathered before they are put: an ext ID shared by
+ * many entries of an entry block is one record listing their item indexes. Keyed by the record key's latin1
+ * text; insertion order is the blocks' order, and each list grows in item order.
+ */
+class ExtIdRecords {
+  private readonly items = new Map<string, { key: Buffer; items: number[] }>();
+
+  add(key: Buffer, item: number): void {
+    const id = key.toString("latin1");
+    const found = this.items.get(id);
+    if (found === undefined) this.items.set(id, { key, items: [item] });
+    else found.items.push(item);
+  }
+
+  putAll(put: IndexPut): void {
+    for (const { key, items } of this.items.values()) {
+      const v = Buffer.allocUnsafe(4 * items.length);
+      for (let i = 0; i < items.length; i++) v.writeUInt32BE(items[i]!, 4 * i);
+      put("qEntryExtIds", key, v);
+    }
+  }
+}
+
+/**
  * Write the index records of saved height `height` through `put`. Entry counts per chain are
  * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
  * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
@@ -184,16 +208,19 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
   if (decoded === undefined) return 0;
   const { dblock } = decoded;
   const scopes = new ScopeMemo();
+  const extIdRecords = new ExtIdRecords();
   let entries = 0;
   for (const { place, keyMR, eblock } of decoded.eblocks) {
     const chainId = eblock.chainId;
     let first = eblock.sequence === 0;
     const inBlock = entriesWithMinutes(eblock);
+    if (inBlock.length === 0) continue;
+    const markers: number[] = [];
+    for (let i = 0; i < eblock.items.length; i++) if (markerMinute(eblock.items[i]!) !== 0) markers.push(i);
+    const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: dblock.timestamp, markers };
+    put("qChainEntries", chainHeightKey(chainId, height), encodeChainHeightValue(value));
     for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
       const e = inBlock[ordinal]!;
-      const timestamp = entryTimestampSeconds(dblock.timestamp, e.minute);
-      const located = { entryHash: e.entryHash, entryBlockKeyMR: keyMR, timestamp, ordinal };
-      put("qChainEntries", chainEntryKey(chainId, height, e.index), encodeChainEntryValue(located));
       entries++;
       // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
       // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
@@ -203,43 +230,45 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
         fast === undefined ? undefined : entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
       const extIds = raw === undefined ? undefined : entryExtIds(raw);
       if (extIds !== undefined && extIds.length > 0) {
-        const pos = position(height, place, e.index);
-        // the chain ID only: the rest is the entry's qChainEntries record, found from the key's position
-        const value = chainId;
         const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
         const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
         for (let level = 0; level < levels; level++) {
-          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, pos);
-          put("qEntryExtIds", key, value);
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, height, place);
+          extIdRecords.add(key, e.index);
           if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
         }
       }
       first = false;
     }
-    const count = inBlock.length;
-    if (count > 0) {
-      const old = dbs.qChainCounts.getBinary(chainId);
-      const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(count);
-      const b = Buffer.allocUnsafe(8);
-      b.writeBigUInt64BE(total, 0);
-      put("qChainCounts", chainId, b);
-    }
+    const old = dbs.qChainCounts.getBinary(chainId);
+    const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(inBlock.length);
+    const b = Buffer.allocUnsafe(8);
+    b.writeBigUInt64BE(total, 0);
+    put("qChainCounts", chainId, b);
   }
+  extIdRecords.putAll(put);
   indexAddresses(height, decoded, put);
   return entries;
 }
 
 /**
  * Asset inputs, outputs and EC purchases (in transaction order), then the EC block's commits, of one height,
- * numbered in that order. A purchase is read from the transaction's EC output (entry credits = base units /
- * the block's exchange rate, rounded down, as the ledger credits them: rules.ts applyTransaction): the EC blocks
- * this node builds carry no balance-increase items (ECID 04), so the EC block's own such items are not read,
- * which also keeps a purchase from being counted twice in a block that had both.
+ * numbered in that order; one qAddresses record per address of the height, its items in that order. A purchase
+ * is read from the transaction's EC output (entry credits = base units / the block's exchange rate, rounded
+ * down, as the ledger credits them: rules.ts applyTransaction): the EC blocks this node builds carry no
+ * balance-increase items (ECID 04), so the EC block's own such items are not read, which also keeps a purchase
+ * from being counted twice in a block that had both.
  */
 function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
-  let item = 0;
-  const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
-    put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
+  let number = 0;
+  const byAddress = new Map<string, { key: Buffer; items: AddressItemValue[] }>();
+  const add = (kind: AddressKind, address: Uint8Array, v: Omit<AddressItemValue, "number">): void => {
+    const key = addressKey(kind, address, height);
+    const id = key.toString("latin1");
+    const item = { number: number++, ...v };
+    const found = byAddress.get(id);
+    if (found === undefined) byAddress.set(id, { key, items: [item] });
+    else found.items.push(item);
   };
   if (decoded.asset !== undefined) {
     const rate = decoded.asset.exchangeRate;
@@ -256,8 +285,7 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
       }
     }
   }
-  if (decoded.ec === undefined) return;
-  for (const it of decoded.ec.items) {
+  for (const it of decoded.ec?.items ?? []) {
     if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
     const c = it.commit;
     add(AddressKind.ec, c.ecPublicKey, {
@@ -266,6 +294,11 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
       amount: BigInt(c.credits),
       timestamp: Math.floor(c.milliTime / 1000),
     });
+  }
+  for (const { key, items } of byAddress.values()) {
+    const v = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * items.length);
+    for (let k = 0; k < items.length; k++) putAddressItem(v, k * ADDRESS_ITEM_BYTES, items[k]!);
+    put("qAddresses", key, v);
   }
 }
 
