@@ -92,6 +92,14 @@ function putU32(b: Buffer, at: number, v: number): void {
   b.writeUInt32BE(v, at);
 }
 
+/**
+ * A copy of bytes `start`..`end` of `b`. Not `b.slice`: on a Buffer (what lmdb-js reads return) that is a view,
+ * and a read's buffer is lmdb-js's, reused by the thread's next read.
+ */
+export function copyOf(b: Uint8Array, start: number, end: number): Uint8Array {
+  return Uint8Array.prototype.slice.call(b, start, end);
+}
+
 /** qChainEntries key: one record per (chain, height), the chain's entry block of that height. */
 export function chainHeightKey(chainId: Uint8Array, height: number): Buffer {
   const b = Buffer.allocUnsafe(CHAIN_HEIGHT_KEY_LENGTH);
@@ -122,7 +130,7 @@ export function decodeChainHeightValue(b: Uint8Array): ChainHeightValue {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
   const markers: number[] = [];
   for (let at = 36; at + 4 <= b.length; at += 4) markers.push(buf.readUInt32BE(at));
-  return { entryBlockKeyMR: b.slice(0, 32), directoryTimestampMinutes: buf.readUInt32BE(32), markers };
+  return { entryBlockKeyMR: copyOf(b, 0, 32), directoryTimestampMinutes: buf.readUInt32BE(32), markers };
 }
 
 /** A cursor position: a record's key ‖ u32 item index within the record. */
@@ -266,7 +274,7 @@ export function decodeAddressItem(b: Uint8Array, k: number): AddressItemValue {
   return {
     number: buf.readUInt32BE(at),
     item: b[at + 4] as AddressItem,
-    txId: b.slice(at + 5, at + 37),
+    txId: copyOf(b, at + 5, at + 37),
     amount: buf.readBigUInt64BE(at + 37),
     timestamp: buf.readUInt32BE(at + 45),
   };

@@ -22,6 +22,7 @@ import {
   CHAIN_HEIGHT_KEY_LENGTH,
   type ChainHeightValue,
   chainHeightKey,
+  copyOf,
   decodeAddressItem,
   decodeChainHeightValue,
   entryExtIds,
@@ -122,7 +123,7 @@ class BlockEntries {
       if (found !== 0) minute = found;
     }
     return {
-      entryHash: body.slice(at, at + 32),
+      entryHash: copyOf(body, at, at + 32),
       entryBlockKeyMR: this.record.entryBlockKeyMR,
       timestamp: entryTimestampSeconds(this.record.directoryTimestampMinutes, minute),
       position: k,
@@ -213,8 +214,8 @@ export class QueryIndexReader {
   searchChains(q: { extIds: Uint8Array[]; match: "exact" | "prefix"; after?: Uint8Array; limit: number }) {
     const { prefix, check } = this.extIdQuery(q.extIds, q.match);
     return this.page("qChainExtIds", prefix, undefined, { ...q, desc: false }, (key, value) => {
-      const chainId = value.slice(0, 32);
-      const firstEntryHash = value.slice(32, 64);
+      const chainId = copyOf(value, 0, 32);
+      const firstEntryHash = copyOf(value, 32, 64);
       return {
         count: 1,
         id: () => 0,
@@ -271,7 +272,7 @@ export class QueryIndexReader {
     // the kind byte, then the directory block
     const at = 1 + DIRECTORY_BLOCK_HEADER_SIZE + DIRECTORY_BLOCK_ENTRY_SIZE * place;
     if (raw === undefined || raw.length < at + DIRECTORY_BLOCK_ENTRY_SIZE) return undefined;
-    return { chainId: raw.slice(at, at + 32), keyMR: raw.slice(at + 32, at + 64) };
+    return { chainId: copyOf(raw, at, at + 32), keyMR: copyOf(raw, at + 32, at + 64) };
   }
 
   /**

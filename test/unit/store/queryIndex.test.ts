@@ -36,6 +36,7 @@ import {
   cleanup,
   closeNode,
   ecKey,
+  endMinutes,
   entryCommit,
   entryRaw,
   finishBlock,
@@ -141,7 +142,10 @@ describe("query index over a real ledger and store", () => {
   const dbDir = join(dir, "local", "db");
   let n: TestNode;
   const app = firstEntry(["app", "docs"], "first");
+  const other = firstEntry(["other"], "second chain");
   const entries: Uint8Array[] = [];
+  /** the other chain's entries, tagged "doc" as the app chain's are, in the same blocks */
+  const otherEntries: Uint8Array[] = [];
   let purchase: Uint8Array = new Uint8Array();
   let appCommit: ReturnType<typeof chainCommit>;
 
@@ -153,12 +157,22 @@ describe("query index over a real ledger and store", () => {
     await n.ledger.submitCommit(appCommit);
     await n.ledger.submitReveal(app.raw);
     entries.push(app.raw);
+    await n.ledger.submitCommit(chainCommit(other.raw, n.clock.ms));
+    await n.ledger.submitReveal(other.raw);
     for (let block = 0; block < 3; block++) {
       for (let i = 0; i < 5; i++) {
         const raw = entryRaw(app.chainId, ["doc", `${block}-${i}`], `content ${block} ${i}`);
         await n.ledger.submitCommit(entryCommit(raw, n.clock.ms));
         await n.ledger.submitReveal(raw);
         entries.push(raw);
+        if (i % 2 === 0) {
+          const o = entryRaw(other.chainId, ["doc", `o${block}-${i}`], `other ${block} ${i}`);
+          await n.ledger.submitCommit(entryCommit(o, n.clock.ms));
+          await n.ledger.submitReveal(o);
+          otherEntries.push(o);
+        }
+        // a minute ends inside the block now and then: markers among the entries
+        if (i === 2) await endMinutes(n, 1);
       }
       await finishBlock(n);
     }
@@ -234,7 +248,7 @@ describe("query index over a real ledger and store", () => {
     assert.equal(toHex(ec.items[0]!.txId), toHex(purchase));
     assert.deepEqual(
       ec.items.slice(1).map((i) => i.kind),
-      ["chaincommit", ...Array(15).fill("commit")],
+      ["chaincommit", "chaincommit", ...Array(15 + 9).fill("commit")],
     );
     assert.equal(toHex(ec.items[1]!.txId), toHex(commitTxId(appCommit)));
     const fa = q.addressHistory({ kind: "FA", address: rcdHashOf(sand), desc: false, limit: 100 });
@@ -258,6 +272,84 @@ describe("query index over a real ledger and store", () => {
     });
     assert.ok("refused" in other);
     assert.ok("refused" in q.chainEntries({ chainId: app.chainId, desc: false, limit: 3, after: Uint8Array.of(1, 2) }));
+  });
+
+  test("every page size pages each query with no gap and no duplicate, across entry blocks and heights", () => {
+    const q = n.store.queries;
+    type Answer = { items: unknown[]; next: Uint8Array | undefined } | { refused: string };
+    /** Every page of a query at `limit`, following `next`. */
+    const pages = (read: (after: Uint8Array | undefined) => Answer): unknown[] => {
+      const seen: unknown[] = [];
+      let from: Uint8Array | undefined;
+      for (let i = 0; i < 1000; i++) {
+        const p = read(from);
+        assert.ok(!("refused" in p));
+        seen.push(...p.items);
+        if (p.next === undefined) return seen;
+        from = p.next;
+      }
+      throw new Error("paging did not end");
+    };
+    const hashes = (items: unknown[]): string[] => items.map((e) => toHex((e as { entryHash: Uint8Array }).entryHash));
+    const docs = [...entries.slice(1), ...otherEntries];
+    const allDocs = q.searchEntries({ extIds: [text("doc")], match: "exact", limit: 1000 });
+    assert.ok(!("refused" in allDocs));
+    // ledger order: height, then the entry block's place in the directory block, then the entry's place
+    assert.deepEqual([...hashes(allDocs.items)].sort(), docs.map((raw) => toHex(entryHash(raw))).sort());
+    const ordered = allDocs.items.map((e) => [e.directoryBlockHeight, e.position, toHex(e.chainId)]);
+    for (let i = 1; i < ordered.length; i++) {
+      const [h0, , c0] = ordered[i - 1]!;
+      const [h1, , c1] = ordered[i]!;
+      assert.ok((h0 as number) <= (h1 as number), "heights ascend");
+      if (h0 === h1 && c0 === c1) assert.ok((ordered[i - 1]![1] as number) < (ordered[i]![1] as number));
+    }
+    const fullChain = q.chainEntries({ chainId: app.chainId, desc: false, limit: 1000 });
+    const fullEc = q.addressHistory({ kind: "EC", address: ecKey.publicKey, desc: false, limit: 1000 });
+    const fullOther = q.searchEntries({ extIds: [text("doc")], match: "exact", chainId: other.chainId, limit: 1000 });
+    const fullPrefix = q.searchEntries({ extIds: [text("doc"), text("o")], match: "prefix", limit: 1000 });
+    assert.ok(!("refused" in fullChain) && !("refused" in fullEc) && !("refused" in fullOther));
+    assert.ok(!("refused" in fullPrefix));
+    assert.equal(fullOther.items.length, otherEntries.length);
+    assert.equal(fullPrefix.items.length, otherEntries.length);
+    const ecWant: string[] = fullEc.items.map((i) => toHex(i.txId));
+    for (const limit of [1, 2, 3, 4, 7]) {
+      assert.deepEqual(
+        hashes(pages((after) => q.searchEntries({ extIds: [text("doc")], match: "exact", limit, ...(after ? { after } : {}) }))),
+        hashes(allDocs.items),
+        `search-entries, limit ${limit}`,
+      );
+      assert.deepEqual(
+        hashes(
+          pages((after) =>
+            q.searchEntries({ extIds: [text("doc")], match: "exact", chainId: other.chainId, limit, ...(after ? { after } : {}) }),
+          ),
+        ),
+        hashes(fullOther.items),
+        `search-entries by chain, limit ${limit}`,
+      );
+      assert.deepEqual(
+        hashes(
+          pages((after) =>
+            q.searchEntries({ extIds: [text("doc"), text("o")], match: "prefix", limit, ...(after ? { after } : {}) }),
+          ),
+        ),
+        hashes(fullPrefix.items),
+        `search-entries prefix, limit ${limit}`,
+      );
+      for (const desc of [false, true]) {
+        const chain = pages((after) => q.chainEntries({ chainId: app.chainId, desc, limit, ...(after ? { after } : {}) }));
+        const want = hashes(fullChain.items);
+        assert.deepEqual(hashes(chain), desc ? [...want].reverse() : want, `chain-entries, limit ${limit}, desc ${desc}`);
+        const ec = pages((after) =>
+          q.addressHistory({ kind: "EC", address: ecKey.publicKey, desc, limit, ...(after ? { after } : {}) }),
+        );
+        assert.deepEqual(
+          ec.map((i) => toHex((i as { txId: Uint8Array }).txId)),
+          desc ? [...ecWant].reverse() : ecWant,
+          `address-history, limit ${limit}, desc ${desc}`,
+        );
+      }
+    }
   });
 
   test("a height already indexed is not indexed again (a block set saved twice counts once)", async () => {
