@@ -268,7 +268,8 @@ export class QueryIndexReader {
   private entryBlockAt(height: number, place: number): { chainId: Uint8Array; keyMR: Uint8Array } | undefined {
     const primary = this.dbs.heights.getBinary(heightKey(BlockKind.directory, height));
     if (primary === undefined) return undefined;
-    const raw = this.dbs.blocks.getBinaryFast(primary);
+    const fast = this.dbs.blocks.getBinaryFast(primary);
+    const raw = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
     // the kind byte, then the directory block
     const at = 1 + DIRECTORY_BLOCK_HEADER_SIZE + DIRECTORY_BLOCK_ENTRY_SIZE * place;
     if (raw === undefined || raw.length < at + DIRECTORY_BLOCK_ENTRY_SIZE) return undefined;
@@ -325,13 +326,18 @@ export class QueryIndexReader {
     let lastPosition: Uint8Array | undefined;
     let read = 0;
     const full = (): boolean => items.length === q.limit || read === MAX_KEYS_PER_PAGE;
-    for (const { key, value } of this.dbs[db].getRange(range)) {
+    // keys only, each value read by getBinaryFast: a range's value is copied out of the map, a large one's read
+    // so is a view of it (a busy EC key's record of a height: ~1 MB), and a page reads a few items of it
+    for (const key of this.dbs[db].getKeys(range)) {
       const k = key as Uint8Array;
       if (!startsWith(k, prefix) || (keyLength !== undefined && k.length !== keyLength)) continue;
       // a record is left: the next page starts after the last item taken (or read)
       if (full()) return { items, next: lastPosition, last: lastPosition };
       const recordKey = Buffer.from(k);
-      const group = expand(recordKey, value as Uint8Array);
+      const fast = this.dbs[db].getBinaryFast(recordKey);
+      // lmdb-js's reused read buffer has the value's `length`, not its byteLength: a view of exactly the value
+      const value = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+      const group = value === undefined ? undefined : expand(recordKey, value);
       if (group === undefined || group.count === 0) {
         // no match as a whole (or nothing in it): passed over in one step
         read++;
