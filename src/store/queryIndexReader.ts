@@ -193,17 +193,21 @@ export class QueryIndexReader {
       const record = decodeChainHeightValue(recordValue);
       const body = this.entryBlockBody(keyMR);
       const block = BlockEntries.of(record, body);
-      if (block === undefined) return undefined;
+      if (block === undefined || body === undefined) return undefined;
       // entry k of the block from its item index: item index minus the markers before it
-      const entryOf = (index: number): number => index - record.markers.filter((m) => m < index).length;
+      const entryOf = (index: number): number => {
+        let before = 0;
+        for (const m of record.markers) if (m < index) before++;
+        return index - before;
+      };
       return {
         count: items.length / 4,
         id: (k) => items.readUInt32BE(4 * k),
         item: (k) => {
-          // read again for each item: a check below reads the entry, through the same buffer
-          const again = this.entryBlockBody(keyMR);
-          if (again === undefined) return undefined;
-          const e = block.entry(again, entryOf(items.readUInt32BE(4 * k)));
+          // a check reads the entry through the read buffer the body is in: then the body is read again
+          const from = check ? this.entryBlockBody(keyMR) : body;
+          if (from === undefined) return undefined;
+          const e = block.entry(from, entryOf(items.readUInt32BE(4 * k)));
           if (check && !this.entryMatches(e.entryHash, q.extIds, q.match)) return undefined;
           return { chainId, directoryBlockHeight: height, ...e };
         },
