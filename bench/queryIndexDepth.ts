@@ -11,8 +11,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openDatabases, openEnvironment } from "../src/store/environment.js";
 import { ENTRY_BLOCK_HEADER_SIZE, MINUTES_PER_BLOCK } from "../src/protocol/eblock.js";
+import { openDatabases, openEnvironment } from "../src/store/environment.js";
 import { BlockKind } from "../src/store/keys.js";
 import { chainHeightKey, encodeChainHeightValue, itemPosition } from "../src/store/queryIndexKeys.js";
 import { QueryIndexReader } from "../src/store/queryIndexReader.js";
@@ -63,7 +63,7 @@ try {
     }
     const raw = Buffer.alloc(1 + ENTRY_BLOCK_HEADER_SIZE + 32 * body.length);
     raw[0] = BlockKind.entry;
-    body.forEach((item, i) => raw.set(item, 1 + ENTRY_BLOCK_HEADER_SIZE + 32 * i));
+    for (let i = 0; i < body.length; i++) raw.set(body[i]!, 1 + ENTRY_BLOCK_HEADER_SIZE + 32 * i);
     const keyMR = Buffer.alloc(32);
     keyMR.writeUInt32BE(++blocks, 0);
     dbs.blocks.putSync(keyMR, raw);

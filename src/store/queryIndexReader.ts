@@ -119,7 +119,9 @@ class BlockEntries {
     let minute = MINUTES_PER_BLOCK;
     const next = this.record.markers.find((m) => m > index);
     if (next !== undefined) {
-      const found = markerMinute(body.subarray(ENTRY_BLOCK_HEADER_SIZE + 32 * next, ENTRY_BLOCK_HEADER_SIZE + 32 * next + 32));
+      const found = markerMinute(
+        body.subarray(ENTRY_BLOCK_HEADER_SIZE + 32 * next, ENTRY_BLOCK_HEADER_SIZE + 32 * next + 32),
+      );
       if (found !== 0) minute = found;
     }
     return {
@@ -350,7 +352,11 @@ export class QueryIndexReader {
       }
       const atCursor = afterKey !== undefined && bytesEqual(recordKey, afterKey);
       const step = q.desc ? -1 : 1;
-      let i = q.desc ? (atCursor ? firstAbove(group, afterItem - 1) : group.count) - 1 : atCursor ? firstAbove(group, afterItem) : 0;
+      let i = q.desc
+        ? (atCursor ? firstAbove(group, afterItem - 1) : group.count) - 1
+        : atCursor
+          ? firstAbove(group, afterItem)
+          : 0;
       for (; i >= 0 && i < group.count; i += step) {
         if (full()) return { items, next: lastPosition, last: lastPosition };
         read++;

@@ -314,14 +314,24 @@ describe("query index over a real ledger and store", () => {
     const ecWant: string[] = fullEc.items.map((i) => toHex(i.txId));
     for (const limit of [1, 2, 3, 4, 7]) {
       assert.deepEqual(
-        hashes(pages((after) => q.searchEntries({ extIds: [text("doc")], match: "exact", limit, ...(after ? { after } : {}) }))),
+        hashes(
+          pages((after) =>
+            q.searchEntries({ extIds: [text("doc")], match: "exact", limit, ...(after ? { after } : {}) }),
+          ),
+        ),
         hashes(allDocs.items),
         `search-entries, limit ${limit}`,
       );
       assert.deepEqual(
         hashes(
           pages((after) =>
-            q.searchEntries({ extIds: [text("doc")], match: "exact", chainId: other.chainId, limit, ...(after ? { after } : {}) }),
+            q.searchEntries({
+              extIds: [text("doc")],
+              match: "exact",
+              chainId: other.chainId,
+              limit,
+              ...(after ? { after } : {}),
+            }),
           ),
         ),
         hashes(fullOther.items),
@@ -337,9 +347,15 @@ describe("query index over a real ledger and store", () => {
         `search-entries prefix, limit ${limit}`,
       );
       for (const desc of [false, true]) {
-        const chain = pages((after) => q.chainEntries({ chainId: app.chainId, desc, limit, ...(after ? { after } : {}) }));
+        const chain = pages((after) =>
+          q.chainEntries({ chainId: app.chainId, desc, limit, ...(after ? { after } : {}) }),
+        );
         const want = hashes(fullChain.items);
-        assert.deepEqual(hashes(chain), desc ? [...want].reverse() : want, `chain-entries, limit ${limit}, desc ${desc}`);
+        assert.deepEqual(
+          hashes(chain),
+          desc ? [...want].reverse() : want,
+          `chain-entries, limit ${limit}, desc ${desc}`,
+        );
         const ec = pages((after) =>
           q.addressHistory({ kind: "EC", address: ecKey.publicKey, desc, limit, ...(after ? { after } : {}) }),
         );
