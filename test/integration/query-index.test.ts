@@ -281,6 +281,26 @@ describe("query extensions against a real node", () => {
       { extids: [hexText("invoice")], cursor },
       /^cursor: a cursor of chain-entries/,
     );
+    // cursors of the index's layout 1 (version byte 1): chain-entries' name the same position and still page,
+    // search-entries' positions are gone and are refused (docs/api.md §5.8)
+    const v1 = Buffer.from(cursor, "base64url");
+    v1[0] = 1;
+    const again = await node.rpc<ChainEntriesResult>("chain-entries", {
+      chainid: appChain,
+      limit: 1,
+      cursor: v1.toString("base64url"),
+    });
+    const fromCurrent = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: appChain, limit: 1, cursor });
+    assert.deepEqual(again.entries, fromCurrent.entries);
+    const search = await node.rpc<SearchEntriesResult>("search-entries", { extids: [hexText("invoice")], limit: 1 });
+    const oldSearch = Buffer.from(search.nextcursor, "base64url");
+    oldSearch[0] = 1;
+    await expectInvalid(
+      node,
+      "search-entries",
+      { extids: [hexText("invoice")], cursor: oldSearch.toString("base64url") },
+      /^cursor: made by an earlier layout of this node's query index/,
+    );
     await expectInvalid(node, "search-entries", { extids: [] }, /^extids:/);
     await expectInvalid(node, "search-entries", { extids: ["zz"] }, /^extids\[0\]:/);
     await expectInvalid(node, "search-entries", { extids: [hexText("a")], match: "fuzzy" }, /^match:/);

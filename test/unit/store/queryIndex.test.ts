@@ -388,13 +388,26 @@ describe("query index over a real ledger and store", () => {
     // one record per (chain, height): the app chain's 16 entries in 3 entry blocks
     assert.ok(written.qChainEntries!.length >= 3);
     await closeNode(n);
-    for (const damage of ["drop", "version"] as const) {
+    for (const damage of ["drop", "version", "layout1"] as const) {
       const env = open({ path: dbDir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
       const meta = env.openDB<Uint8Array, Uint8Array>({ name: "meta", keyEncoding: "binary", encoding: "binary" });
       if (damage === "drop") {
         for (const name of Object.values(QUERY_DB_NAMES))
           await env.openDB({ name, keyEncoding: "binary", encoding: "binary" }).drop();
         await meta.remove(Buffer.from(QUERY_INDEX_MARKER));
+      } else if (damage === "layout1") {
+        // an index of layout 1 (QUERY_INDEX_VERSION 1, a store saved by an older build): one record per entry in
+        // qChainEntries (chain ID ‖ height ‖ item → 72 bytes) and per entry per ext ID in qEntryExtIds (62-byte key
+        // → chain ID), the marker at the next height; the open drops them all and rebuilds layout 2
+        const b = Buffer.alloc(8);
+        b.writeUInt32BE(1, 0);
+        b.writeUInt32BE(5, 4);
+        await meta.put(Buffer.from(QUERY_INDEX_MARKER), b);
+        const chainEntries = env.openDB({ name: "qChainEntries", keyEncoding: "binary", encoding: "binary" });
+        const layout1Key = Buffer.concat([app.chainId, Buffer.from([0, 0, 0, 2, 0, 0, 0, 1])]);
+        await chainEntries.put(layout1Key, Buffer.alloc(72, 0x11));
+        const extIds = env.openDB({ name: "qEntryExtIds", keyEncoding: "binary", encoding: "binary" });
+        await extIds.put(Buffer.alloc(62, 0x22), app.chainId);
       } else {
         // another layout version, and a stray record it would have left: both must go
         const b = Buffer.alloc(8);
