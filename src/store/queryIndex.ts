@@ -27,6 +27,7 @@ import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
 import { BlockKind, heightKey } from "./keys.js";
 import {
+  ADDRESS_CHUNK_ITEMS,
   ADDRESS_ITEM_BYTES,
   AddressItem,
   type AddressItemValue,
@@ -175,9 +176,10 @@ class ScopeMemo {
 }
 
 /**
- * The qEntryExtIds / qChainExtIds records of one height, gathered before they are put: an ext ID shared by
- * many entries of an entry block is one record listing their item indexes. Keyed by the record key's latin1
- * text; insertion order is the blocks' order, and each list grows in item order.
+ * The qEntryExtIds records of one height, gathered before they are put: an ext ID shared by many entries of an
+ * entry block is one record listing their item indexes. Keyed by the record key's latin1 text; each list grows
+ * in item order (ascending, as the reader's binary search needs), and the records are put once the height's
+ * blocks are all read.
  */
 class ExtIdRecords {
   private readonly items = new Map<string, { key: Buffer; items: number[] }>();
@@ -253,7 +255,8 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
 
 /**
  * Asset inputs, outputs and EC purchases (in transaction order), then the EC block's commits, of one height,
- * numbered in that order; one qAddresses record per address of the height, its items in that order. A purchase
+ * numbered in that order; the qAddresses records of each address of the height hold its items in that order,
+ * ADDRESS_CHUNK_ITEMS at most each. A purchase
  * is read from the transaction's EC output (entry credits = base units / the block's exchange rate, rounded
  * down, as the ledger credits them: rules.ts applyTransaction): the EC blocks this node builds carry no
  * balance-increase items (ECID 04), so the EC block's own such items are not read, which also keeps a purchase
@@ -261,13 +264,12 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
  */
 function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
   let number = 0;
-  const byAddress = new Map<string, { key: Buffer; items: AddressItemValue[] }>();
+  const byAddress = new Map<string, { kind: AddressKind; address: Uint8Array; items: AddressItemValue[] }>();
   const add = (kind: AddressKind, address: Uint8Array, v: Omit<AddressItemValue, "number">): void => {
-    const key = addressKey(kind, address, height);
-    const id = key.toString("latin1");
+    const id = `${kind}${Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1")}`;
     const item = { number: number++, ...v };
     const found = byAddress.get(id);
-    if (found === undefined) byAddress.set(id, { key, items: [item] });
+    if (found === undefined) byAddress.set(id, { kind, address, items: [item] });
     else found.items.push(item);
   };
   if (decoded.asset !== undefined) {
@@ -295,10 +297,13 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
       timestamp: Math.floor(c.milliTime / 1000),
     });
   }
-  for (const { key, items } of byAddress.values()) {
-    const v = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * items.length);
-    for (let k = 0; k < items.length; k++) putAddressItem(v, k * ADDRESS_ITEM_BYTES, items[k]!);
-    put("qAddresses", key, v);
+  for (const { kind, address, items } of byAddress.values()) {
+    for (let from = 0; from < items.length; from += ADDRESS_CHUNK_ITEMS) {
+      const chunk = items.slice(from, from + ADDRESS_CHUNK_ITEMS);
+      const v = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * chunk.length);
+      for (let k = 0; k < chunk.length; k++) putAddressItem(v, k * ADDRESS_ITEM_BYTES, chunk[k]!);
+      put("qAddresses", addressKey(kind, address, height, chunk[chunk.length - 1]!.number), v);
+    }
   }
 }
 

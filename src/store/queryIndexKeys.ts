@@ -23,7 +23,7 @@ export const QUERY_DB_NAMES = {
   qChainExtIds: "qChainExtIds",
   /** chain ID (32) → u64 saved entries of the chain */
   qChainCounts: "qChainCounts",
-  /** u8 address kind ‖ address (32) ‖ u32 height → AddressItemValue (49) of each item of the address in the height */
+  /** u8 kind ‖ address (32) ‖ u32 height ‖ u32 last item number → up to ADDRESS_CHUNK_ITEMS AddressItemValues (49) */
   qAddresses: "qAddresses",
 } as const;
 export type QueryDbName = keyof typeof QUERY_DB_NAMES;
@@ -54,10 +54,18 @@ export const ITEM_BYTES = 4;
 export const CHAIN_HEIGHT_KEY_LENGTH = 32 + 4;
 
 /** Bytes of a qAddresses key. */
-export const ADDRESS_KEY_LENGTH = 1 + 32 + 4;
+export const ADDRESS_KEY_LENGTH = 1 + 32 + 4 + 4;
 
 /** Bytes of one item of a qAddresses value. */
 export const ADDRESS_ITEM_BYTES = 49;
+
+/**
+ * Most items of one qAddresses record: an address's items of a height are cut into records of this many. A page
+ * reads (and lmdb-js copies out of the map) one record at a time, so a busy EC key's height — one item per commit,
+ * 20,000 in a 20,000-entry block, ~1 MB — costs a page 12 KB, whatever the block's size; and 250 × 49 bytes (+ 16
+ * of LMDB's overflow page header) fill 3 pages of 4,096 to 99.8 %.
+ */
+export const ADDRESS_CHUNK_ITEMS = 250;
 
 /** First byte of a qAddresses key. */
 export const AddressKind = { asset: 1, ec: 2 } as const;
@@ -237,12 +245,17 @@ export function extIdRange(
   return { prefix: b, needsCheck };
 }
 
-/** qAddresses key: one record per (address, height). */
-export function addressKey(kind: AddressKind, address: Uint8Array, height: number): Buffer {
+/**
+ * qAddresses key: one record per (address, height, up to ADDRESS_CHUNK_ITEMS items), ending with the item number
+ * of its last item. A position (kind ‖ address ‖ height ‖ item number, the key's layout) sorts just before or at
+ * the key of the record that holds it: a seek to it lands on that record.
+ */
+export function addressKey(kind: AddressKind, address: Uint8Array, height: number, lastNumber: number): Buffer {
   const b = Buffer.allocUnsafe(ADDRESS_KEY_LENGTH);
   b[0] = kind;
   b.set(address, 1);
   putU32(b, 33, height);
+  putU32(b, 37, lastNumber);
   return b;
 }
 

@@ -243,25 +243,31 @@ export class QueryIndexReader {
     const prefix = Buffer.alloc(33);
     prefix[0] = q.kind === "FA" ? AddressKind.asset : AddressKind.ec;
     prefix.set(q.address, 1);
-    return this.page("qAddresses", prefix, ADDRESS_KEY_LENGTH, q, (key, value) => {
-      // nothing else is read while this record's items are: the value is used in place (a record of a busy
-      // EC key holds one item per commit of the height)
-      const height = u32At(key, 33);
-      return {
-        count: Math.floor(value.length / ADDRESS_ITEM_BYTES),
-        id: (k) => addressItemNumber(value, k),
-        item: (k) => {
-          const v = decodeAddressItem(value, k);
-          return {
-            kind: ADDRESS_ITEM_NAMES[v.item] as "input" | "output" | "ecpurchase" | "commit" | "chaincommit",
-            txId: v.txId,
-            directoryBlockHeight: height,
-            timestamp: v.timestamp,
-            amount: v.amount,
-          };
-        },
-      };
-    });
+    return this.page(
+      "qAddresses",
+      prefix,
+      ADDRESS_KEY_LENGTH,
+      q,
+      (key, value) => {
+        // nothing else is read while this record's items are: the value is used in place
+        const height = u32At(key, 33);
+        return {
+          count: Math.floor(value.length / ADDRESS_ITEM_BYTES),
+          id: (k) => addressItemNumber(value, k),
+          item: (k) => {
+            const v = decodeAddressItem(value, k);
+            return {
+              kind: ADDRESS_ITEM_NAMES[v.item] as "input" | "output" | "ecpurchase" | "commit" | "chaincommit",
+              txId: v.txId,
+              directoryBlockHeight: height,
+              timestamp: v.timestamp,
+              amount: v.amount,
+            };
+          },
+        };
+      },
+      true,
+    );
   }
 
   /** A saved entry block's raw bytes (without the store's kind byte), read in place (BlockEntries). */
@@ -303,9 +309,10 @@ export class QueryIndexReader {
 
   /**
    * One page of the records of `db` whose keys start with `prefix` (all `keyLength` bytes long, when fixed), in
-   * key order or reversed, each expanded into its items (`expand`), strictly after the position `q.after` (a
-   * record's key ‖ u32 item index). At most `limit` items and MAX_KEYS_PER_PAGE candidates read. `next` and
-   * `last` are the position of the last item read.
+   * key order or reversed, each expanded into its items (`expand`), strictly after the position `q.after`. At
+   * most `limit` items and MAX_KEYS_PER_PAGE candidates read; `next` and `last` are the position of the last item
+   * read. A position is a record's key ‖ u32 item index — or, for `chunked` records (qAddresses: several records
+   * per group, each key ending with its last item's index), the group's key ‖ u32 item index, as long as a key.
    */
   private page<T>(
     db: QueryDbName,
@@ -313,27 +320,31 @@ export class QueryIndexReader {
     keyLength: number | undefined,
     q: { after?: Uint8Array; desc: boolean; limit: number },
     expand: (key: Buffer, value: Uint8Array) => Group<T> | undefined,
+    chunked = false,
   ): Page<T> {
     const after = q.after;
-    const afterKey = after?.subarray(0, after.length - ITEM_BYTES);
+    // the group the cursor's item is in: its record's key, or (chunked) the key without its last 4 bytes
+    const afterGroup = after?.subarray(0, after.length - ITEM_BYTES);
     if (
       after !== undefined &&
-      afterKey !== undefined &&
-      ((keyLength !== undefined && afterKey.length !== keyLength) ||
-        afterKey.length <= prefix.length ||
+      afterGroup !== undefined &&
+      ((keyLength !== undefined && (chunked ? after.length : afterGroup.length) !== keyLength) ||
+        afterGroup.length <= prefix.length ||
         !startsWith(after, prefix))
     )
       return { refused: "it was made for another query (its position is outside this query's range)" };
+    const groupOf = (key: Buffer): Buffer => (chunked ? key.subarray(0, key.length - ITEM_BYTES) : key);
     const afterItem = after === undefined ? 0 : itemOf(after);
     const end = prefixEnd(prefix);
-    // from the cursor's record (inclusive: its items after the cursor's), in either direction
-    const range = q.desc ? { reverse: true, start: afterKey ?? end, end: prefix } : { start: afterKey ?? prefix, end };
+    // from the record holding the cursor's item (inclusive: its items after the cursor's), in either direction
+    const range = q.desc
+      ? { reverse: true, start: this.startBefore(db, after, afterGroup, chunked) ?? end, end: prefix }
+      : { start: (chunked ? after : afterGroup) ?? prefix, end };
     const items: T[] = [];
     let lastPosition: Uint8Array | undefined;
     let read = 0;
     const full = (): boolean => items.length === q.limit || read === MAX_KEYS_PER_PAGE;
-    // keys only, each value read by getBinaryFast: a range's value is copied out of the map, a large one's read
-    // so is a view of it (a busy EC key's record of a height: ~1 MB), and a page reads a few items of it
+    // keys only, each value read by getBinaryFast: a value read by the range would be copied whether used or not
     for (const key of this.dbs[db].getKeys(range)) {
       const k = key as Uint8Array;
       if (!startsWith(k, prefix) || (keyLength !== undefined && k.length !== keyLength)) continue;
@@ -345,12 +356,12 @@ export class QueryIndexReader {
       const value = fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
       const group = value === undefined ? undefined : expand(recordKey, value);
       if (group === undefined || group.count === 0) {
-        // no match as a whole (or nothing in it): passed over in one step
+        // no match as a whole (or nothing in it): passed over in one step (chunked records always expand)
         read++;
-        lastPosition = itemPosition(recordKey, q.desc ? 0 : 0xffffffff);
+        if (!chunked) lastPosition = itemPosition(recordKey, q.desc ? 0 : 0xffffffff);
         continue;
       }
-      const atCursor = afterKey !== undefined && bytesEqual(recordKey, afterKey);
+      const atCursor = afterGroup !== undefined && bytesEqual(groupOf(recordKey), afterGroup);
       const step = q.desc ? -1 : 1;
       let i = q.desc
         ? (atCursor ? firstAbove(group, afterItem - 1) : group.count) - 1
@@ -360,11 +371,31 @@ export class QueryIndexReader {
       for (; i >= 0 && i < group.count; i += step) {
         if (full()) return { items, next: lastPosition, last: lastPosition };
         read++;
-        lastPosition = itemPosition(recordKey, group.id(i));
+        lastPosition = itemPosition(groupOf(recordKey), group.id(i));
         const item = group.item(i);
         if (item !== undefined) items.push(item);
       }
     }
     return { items, next: undefined, last: lastPosition };
+  }
+
+  /**
+   * Where a descending page starts: the cursor's record (inclusive). Chunked, that is the first record of the
+   * cursor's group whose key (ending with its last item) is at or after the position, when there is one; else
+   * the position itself (the records before it).
+   */
+  private startBefore(
+    db: QueryDbName,
+    after: Uint8Array | undefined,
+    afterGroup: Uint8Array | undefined,
+    chunked: boolean,
+  ): Uint8Array | undefined {
+    if (after === undefined || afterGroup === undefined) return undefined;
+    if (!chunked) return afterGroup;
+    for (const key of this.dbs[db].getKeys({ start: after, limit: 1 })) {
+      const k = key as Uint8Array;
+      if (startsWith(k, afterGroup) && k.length === after.length) return Buffer.from(k);
+    }
+    return after;
   }
 }

@@ -20,6 +20,9 @@ import {
   readMarker,
 } from "../../../src/store/queryIndex.js";
 import {
+  ADDRESS_ITEM_BYTES,
+  AddressKind,
+  addressKey,
   chainHeightKey,
   EXTID_KEY_BYTES,
   entryExtIds,
@@ -28,8 +31,10 @@ import {
   extIdScope,
   itemPosition,
   prefixEnd,
+  putAddressItem,
   QUERY_DB_NAMES,
 } from "../../../src/store/queryIndexKeys.js";
+import { QueryIndexReader } from "../../../src/store/queryIndexReader.js";
 import {
   buyEC,
   chainCommit,
@@ -120,6 +125,70 @@ describe("query index keys", () => {
     assert.deepEqual(entryExtIds(entryRaw(new Uint8Array(32), [], "")), []);
     const cut = raw.slice(0, 40);
     assert.equal(entryExtIds(cut), undefined);
+  });
+});
+
+describe("address records cut into chunks", () => {
+  test("pages across the chunks of a height and across heights, either order, from any position", async () => {
+    const dir = tempDir("ledgerd-qchunks-");
+    const env = openEnvironment(dir);
+    try {
+      const dbs = openDatabases(env);
+      const address = new Uint8Array(32).fill(0x42);
+      const other = new Uint8Array(32).fill(0x43);
+      // item numbers per (address, height), in chunks as the writer cuts them (here of at most 3: the reader
+      // takes any size); the other address's items sit between, numbered in the same heights
+      const chunks: [Uint8Array, number, number[]][] = [
+        [address, 7, [1, 4, 6]],
+        [address, 7, [7, 9, 12]],
+        [address, 7, [13]],
+        [other, 7, [2, 3, 5]],
+        [address, 8, [0, 2]],
+        [address, 9, [5, 6, 8]],
+        [other, 9, [7]],
+      ];
+      env.transactionSync(() => {
+        for (const [who, height, numbers] of chunks) {
+          const v = Buffer.alloc(ADDRESS_ITEM_BYTES * numbers.length);
+          numbers.forEach((number, k) => {
+            const txId = new Uint8Array(32).fill(number);
+            putAddressItem(v, k * ADDRESS_ITEM_BYTES, { number, item: 4, txId, amount: BigInt(height), timestamp: 0 });
+          });
+          dbs.qAddresses.putSync(addressKey(AddressKind.ec, who, height, numbers[numbers.length - 1]!), v);
+        }
+      });
+      const reader = new QueryIndexReader(dbs);
+      const all = chunks
+        .filter(([who]) => who === address)
+        .flatMap(([, height, numbers]) => numbers.map((n) => `${height}:${n}`));
+      const read = (desc: boolean, limit: number, after?: Uint8Array) => {
+        const p = reader.addressHistory({ kind: "EC", address, desc, limit, ...(after ? { after } : {}) });
+        assert.ok(!("refused" in p));
+        return p;
+      };
+      for (const desc of [false, true]) {
+        const want = desc ? [...all].reverse() : all;
+        for (const limit of [1, 2, 3, 4, 5, 20]) {
+          const seen: string[] = [];
+          let after: Uint8Array | undefined;
+          for (let i = 0; i < 100; i++) {
+            const p = read(desc, limit, after);
+            seen.push(...p.items.map((it) => `${it.directoryBlockHeight}:${it.txId[0]}`));
+            if (p.next === undefined) break;
+            after = p.next;
+          }
+          assert.deepEqual(seen, want, `desc ${desc}, limit ${limit}`);
+        }
+        // a position that is no item of the address (another address's item number, as a cursor of layout 1
+        // may hold): the page goes on from the next item past it
+        const position = itemPosition(addressKey(AddressKind.ec, address, 7, 0).subarray(0, 37), 5);
+        const from = read(desc, 2, position).items.map((it) => `${it.directoryBlockHeight}:${it.txId[0]}`);
+        assert.deepEqual(from, desc ? ["7:4", "7:1"] : ["7:6", "7:7"]);
+      }
+    } finally {
+      await env.close();
+      cleanup(dir);
+    }
   });
 });
 
