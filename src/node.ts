@@ -20,6 +20,7 @@ import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
 import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
+import { registerQueryIndexMetrics } from "./monitor/queryIndexMetrics.js";
 import { registerScrubMetrics } from "./monitor/scrubMetrics.js";
 import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
@@ -131,8 +132,6 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     };
     let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
-    if (store.queryIndexCaughtUp > 0)
-      log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
 
     const checker: Verifier =
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
@@ -159,7 +158,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         cleanups,
       });
       if (clusterLog.startedFromSnapshot) {
-        // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
+        // reopened, so the query index starts at the snapshot's height (store.ts startQueryIndexRebuild)
         await store.close();
         store = LedgerStore.open(storeOptions);
       }
@@ -327,6 +326,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
     );
     registerScrubMetrics(monitor.metrics.registry, scrub);
+    registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
     scrub.start();
     cleanups.push(() => scrub.stop());
 

@@ -15,6 +15,7 @@
  * after an unconfirmed commit) is not counted twice.
  */
 
+import { InvariantError } from "../errors.js";
 import { commitTxId } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
 import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, markerMinute } from "../protocol/eblock.js";
@@ -25,7 +26,7 @@ import { transactionId } from "../protocol/transaction.js";
 import { entryRawView } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
-import { BlockKind, heightKey } from "./keys.js";
+import { BlockKind, heightKey, META_KEYS } from "./keys.js";
 import {
   ADDRESS_CHUNK_ITEMS,
   ADDRESS_ITEM_BYTES,
@@ -330,30 +331,94 @@ export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
   return true;
 }
 
+/** Where a rebuild of the index stands (docs/ledger.md §Query index, "Rebuild"). */
+export interface RebuildProgress {
+  /** the next height to index: heights below it are indexed */
+  next: number;
+  /** the saved height when this was read: the rebuild is done once `next` passes it */
+  savedHeight: number;
+  /** entries indexed by this step */
+  entries: number;
+  /** heights indexed by this step */
+  heights: number;
+  /** true when every saved height is indexed (saves keep it so from here on) */
+  done: boolean;
+}
+
 /**
- * At open, before any save: bring the index up to `savedHeight`. A missing marker or another layout version
- * drops every index database and starts from height 0. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN
- * heights, each moving the marker, so a start cut short resumes where it stopped. Returns the heights indexed.
+ * Whether the index lacks a saved height: no marker on a store with blocks, another layout version, or a marker
+ * behind `savedHeight`. A store with no blocks (fresh) lacks nothing: its genesis save indexes height 0.
  */
-export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight: number): number {
+export function queryIndexBehind(dbs: Pick<Databases, "meta">, savedHeight: number | undefined): boolean {
+  if (savedHeight === undefined) return false;
   const marker = readMarker(dbs);
-  let next = marker !== undefined && marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
-  if (next === -1) {
-    // each clear is a transaction of its own: a start cut short among them finds no valid marker and clears again
-    for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
-    env.transactionSync(() => writeMarker(dbs, 0));
-    next = 0;
+  return marker === undefined || marker.version !== QUERY_INDEX_VERSION || marker.next <= savedHeight;
+}
+
+/**
+ * A missing marker or another layout version: drop every index database and write a marker at height 0. Each
+ * clear is a transaction of its own: a start cut short among them finds no valid marker and clears again.
+ * Returns whether it dropped anything.
+ */
+export function resetQueryIndexIfForeign(env: RootEnv, dbs: IndexDatabases): boolean {
+  const marker = readMarker(dbs);
+  if (marker !== undefined && marker.version === QUERY_INDEX_VERSION) return false;
+  for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
+  env.transactionSync(() => writeMarker(dbs, 0));
+  return true;
+}
+
+/** The saved height as the store's meta record holds it (inside a transaction: that transaction's view). */
+function savedHeightOf(dbs: Pick<Databases, "meta">): number | undefined {
+  const v = dbs.meta.getBinary(SAVED_HEIGHT_KEY);
+  return v === undefined || v.length !== 4 ? undefined : v.readUInt32BE(0);
+}
+
+const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
+
+/**
+ * One step of a rebuild, in ONE transaction: from the marker's height (read inside the transaction, so a save
+ * that indexed its own height since is not indexed again), index heights up to the saved height until
+ * `budgetMs` of this step is spent or `maxHeights` are done (at least one height: a height's records are all or
+ * nothing), then move the marker. The index must be of this layout (resetQueryIndexIfForeign first).
+ */
+export function rebuildStep(env: RootEnv, dbs: IndexDatabases, budgetMs: number, maxHeights: number): RebuildProgress {
+  return env.transactionSync(() => {
+    const marker = readMarker(dbs);
+    if (marker === undefined || marker.version !== QUERY_INDEX_VERSION)
+      throw new InvariantError("query index rebuild step without a marker of this layout");
+    const saved = savedHeightOf(dbs) ?? -1;
+    const started = performance.now();
+    const put = putInto(dbs);
+    let next = marker.next;
+    let entries = 0;
+    while (next <= saved && next - marker.next < maxHeights) {
+      entries += indexHeight(dbs, next, put);
+      next++;
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (next !== marker.next) writeMarker(dbs, next);
+    return { next, savedHeight: saved, entries, heights: next - marker.next, done: next > saved };
+  });
+}
+
+/**
+ * Bring the index up to the saved height at once, on this thread (tools and tests; the node rebuilds in the
+ * background on the writer thread: blockSetWriterTask.ts). A missing marker or another layout version drops
+ * the index first. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN heights, each moving the marker, so a run
+ * cut short resumes where it stopped. Returns the heights indexed.
+ */
+export function catchUpQueryIndex(
+  env: RootEnv,
+  dbs: IndexDatabases,
+  onProgress: (p: RebuildProgress) => void = () => {},
+): number {
+  resetQueryIndexIfForeign(env, dbs);
+  let heights = 0;
+  for (;;) {
+    const p = rebuildStep(env, dbs, Number.POSITIVE_INFINITY, CATCH_UP_HEIGHTS_PER_TXN);
+    heights += p.heights;
+    onProgress(p);
+    if (p.done) return heights;
   }
-  const first = next;
-  while (next <= savedHeight) {
-    const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
-    const from = next;
-    env.transactionSync(() => {
-      const put = putInto(dbs);
-      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
-      writeMarker(dbs, last + 1);
-    });
-    next = last + 1;
-  }
-  return next - first;
 }

@@ -157,7 +157,16 @@ function u32At(b: Uint8Array, at: number): number {
 }
 
 export class QueryIndexReader {
-  constructor(private readonly dbs: Pick<Databases, "entryRecords" | "blocks" | "heights" | QueryDbName>) {}
+  constructor(
+    private readonly dbs: Pick<Databases, "entryRecords" | "blocks" | "heights" | QueryDbName>,
+    /** where a background rebuild stands (queryIndexRebuild.ts); absent: the index is always current */
+    private readonly state?: { rebuilding(): { nextHeight: number; savedHeight: number } | undefined },
+  ) {}
+
+  /** Where a background rebuild stands; undefined once every saved height is indexed (QueryIndexApi). */
+  rebuilding(): { nextHeight: number; savedHeight: number } | undefined {
+    return this.state?.rebuilding();
+  }
 
   chainEntries(q: { chainId: Uint8Array; after?: Uint8Array; desc: boolean; limit: number }): Page<Entry> {
     return this.page("qChainEntries", q.chainId, CHAIN_HEIGHT_KEY_LENGTH, q, (key, value) => {

@@ -37,8 +37,9 @@ import { migrateFormat } from "./formatMigration.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
 import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "./keys.js";
 import { checkTreeSpines } from "./pageCheck.js";
-import { catchUpQueryIndex, indexSavedHeight } from "./queryIndex.js";
+import { indexSavedHeight } from "./queryIndex.js";
 import { QueryIndexReader } from "./queryIndexReader.js";
+import { QueryIndexRebuild, type QueryIndexStatus } from "./queryIndexRebuild.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -125,10 +126,10 @@ export class LedgerStore {
   private closing = false;
   /** set by markDamaged: why every write is refused */
   private damaged: string | undefined;
-  /** heights the query index caught up with at open (queryIndex.ts catchUpQueryIndex): 0 when it was current */
-  queryIndexCaughtUp = 0;
   /** reads of the query index (queryIndexReader.ts) */
   readonly queries: QueryIndexReader;
+  /** where the query index stands: current, or rebuilt in the background (queryIndexRebuild.ts) */
+  private readonly indexState: QueryIndexRebuild;
 
   /** refuses writes before the disk is full (diskSpace.ts) */
   private readonly space: DiskSpaceGuard;
@@ -140,9 +141,14 @@ export class LedgerStore {
     private readonly journal: Journal,
     reserveBytes: number,
     private readonly queryIndex: boolean,
+    log: (line: string) => void,
   ) {
     this.dbs = openDatabases(env);
-    this.queries = new QueryIndexReader(this.dbs);
+    this.indexState = new QueryIndexRebuild(
+      { path },
+      { dbs: this.dbs, savedHeight: () => (this.isFresh() ? undefined : this.savedHeight()), log },
+    );
+    this.queries = new QueryIndexReader(this.dbs, this.indexState);
     this.writer = new BlockSetWriter({ path, queryIndex });
     this.space = new DiskSpaceGuard({
       path,
@@ -179,14 +185,14 @@ export class LedgerStore {
         journal,
         options.reserveBytes ?? 0,
         options.queryIndex !== false,
+        options.log ?? (() => {}),
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
       migrateFormat(opened, options.log ?? (() => {}));
       checkIdentity(opened, options);
       checkJournalBelongs(opened);
       moveLegacyJournal(opened);
-      if (!store.isFresh() && options.queryIndex !== false)
-        store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
+      if (options.queryIndex !== false) store.startQueryIndexRebuild();
       return store;
     } catch (e) {
       void env.close();
@@ -198,6 +204,30 @@ export class LedgerStore {
         info: e instanceof Error ? e.message : String(e),
       });
     }
+  }
+
+  /**
+   * When saved heights lack their index records (an index dropped, of an older layout, or behind), rebuild it in
+   * the background on the writer thread, between saves; the node serves meanwhile and the query methods answer
+   * "rebuilding" (docs/ledger.md §Query index, "Rebuild").
+   */
+  private startQueryIndexRebuild(): void {
+    // the opening checks above are done; the figures are read again under the state's own snapshot
+    if (!this.indexState.behind) return;
+    this.indexState.started();
+    this.writer.rebuildQueryIndex({
+      onProgress: (p) => {
+        // the step committed on another thread: see it in this thread's next read
+        this.env.resetReadTxn();
+        this.indexState.progress(p);
+      },
+      onFailed: (error) => this.indexState.stopped(error),
+    });
+  }
+
+  /** Where the query index stands (/metrics, /debug): current, or how far its background rebuild is. */
+  queryIndexStatus(): QueryIndexStatus {
+    return this.indexState.status();
   }
 
   /** True when nothing has been saved yet (no genesis). */

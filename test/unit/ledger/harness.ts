@@ -103,6 +103,8 @@ export interface OpenOptions {
   journaling?: boolean;
   /** the store's free-space reserve, bytes (default none) */
   reserveBytes?: number;
+  /** where the store's open-time lines go (StoreOptions.log; default nowhere) */
+  storeLog?: (line: string) => void;
 }
 
 /** Open (or reopen) a ledger over the store in `dir`. */
@@ -116,6 +118,7 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
     network,
     networkId: networkId(network, "test"),
     ...(opts.reserveBytes !== undefined ? { reserveBytes: opts.reserveBytes } : {}),
+    ...(opts.storeLog !== undefined ? { log: opts.storeLog } : {}),
   });
   const ledger = Ledger.open(
     {
