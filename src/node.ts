@@ -129,6 +129,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
       // a directory of the previous format is migrated at open, with progress lines (store/formatMigration.ts)
       log: (line: string) => log.info(line),
+      queryIndexRebuildPauseMs: rebuildPauseMs(),
     };
     let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
@@ -408,4 +409,13 @@ function tls(files: { keyFile: string; certFile: string } | undefined): {
   tls?: { keyFile: string; certFile: string };
 } {
   return files === undefined ? {} : { tls: files };
+}
+
+/**
+ * LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS: ms between two steps of a background rebuild of the query index
+ * (store.ts StoreOptions.queryIndexRebuildPauseMs; docs/operations.md). Unset or not a whole number: 0.
+ */
+function rebuildPauseMs(): number {
+  const v = Number(process.env.LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS ?? "0");
+  return Number.isInteger(v) && v > 0 ? Math.min(v, 60_000) : 0;
 }

@@ -48,7 +48,14 @@ export class BlockSetWriter {
   private rebuild: RebuildHandlers | undefined;
 
   /** `queryIndex` false: saves leave the query index out (store.ts StoreOptions.queryIndex, bench only) */
-  constructor(private readonly options: { path: string; queryIndex?: boolean }) {}
+  constructor(
+    private readonly options: {
+      path: string;
+      queryIndex?: boolean;
+      /** ms between two steps of a query index rebuild, each then of one height (StoreOptions; default 0) */
+      rebuildPauseMs?: number;
+    },
+  ) {}
 
   /**
    * Apply `stream` in one transaction; resolves once it is committed and flushed. The stream's buffer is
@@ -77,7 +84,7 @@ export class BlockSetWriter {
     const worker = this.worker ?? this.start();
     // a rebuild keeps the thread alive until it is done (a node that exits meanwhile resumes it at the next start)
     worker.ref();
-    worker.postMessage({ rebuild: true });
+    worker.postMessage({ rebuild: true, pauseMs: this.options.rebuildPauseMs ?? 0 });
   }
 
   /** Let queued writes finish, then stop the thread (its environment handle closes with it). */
@@ -122,7 +129,7 @@ export class BlockSetWriter {
     worker.on("error", (e: Error) => this.abandon(worker, e));
     worker.on("exit", (code) => this.abandon(worker, this.failed(`the block-set writer thread exited (code ${code})`)));
     this.worker = worker;
-    if (this.rebuild !== undefined) worker.postMessage({ rebuild: true });
+    if (this.rebuild !== undefined) worker.postMessage({ rebuild: true, pauseMs: this.options.rebuildPauseMs ?? 0 });
     return worker;
   }
 

@@ -101,15 +101,18 @@ let rebuilding = false;
  * its own transaction: a height is indexed by exactly one of them, and a `kill -9` leaves the marker with the
  * last committed step or save.
  */
+/** set by the `rebuild` message: ms to wait between steps, each then of one height (0: no throttle) */
+let pauseMs = 0;
+
 const scheduleRebuild = (): void => {
-  setImmediate(() => {
+  const run = (): void => {
     if (closing) return;
     queue = queue.then(() => {
       if (closing) return;
       const started = performance.now();
       try {
         resetQueryIndexIfForeign(env, dbs);
-        const progress = rebuildStep(env, dbs, REBUILD_STEP_BUDGET_MS, REBUILD_STEP_MAX_HEIGHTS);
+        const progress = rebuildStep(env, dbs, REBUILD_STEP_BUDGET_MS, pauseMs > 0 ? 1 : REBUILD_STEP_MAX_HEIGHTS);
         port.postMessage({ progress, ms: performance.now() - started });
         if (progress.done) rebuilding = false;
         else scheduleRebuild();
@@ -118,11 +121,14 @@ const scheduleRebuild = (): void => {
         port.postMessage({ rebuildFailed: e instanceof Error ? e.message : String(e) });
       }
     });
-  });
+  };
+  if (pauseMs > 0) setTimeout(run, pauseMs);
+  else setImmediate(run);
 };
 
-port.on("message", (req: WriteRequest | { close: true } | { rebuild: true }) => {
+port.on("message", (req: WriteRequest | { close: true } | { rebuild: true; pauseMs: number }) => {
   if ("rebuild" in req) {
+    pauseMs = req.pauseMs;
     if (!rebuilding && queryIndex) {
       rebuilding = true;
       scheduleRebuild();

@@ -5,7 +5,7 @@
  * figures to /metrics (monitor/queryIndexMetrics.ts) and /debug.
  */
 import type { Databases } from "./environment.js";
-import { queryIndexBehind, type RebuildProgress } from "./queryIndex.js";
+import { QUERY_INDEX_VERSION, queryIndexBehind, type RebuildProgress, readMarker } from "./queryIndex.js";
 
 /** Seconds between two progress lines of a rebuild: a line per ~10 s is enough to see it move, not a flood. */
 const PROGRESS_LINE_SECONDS = 10;
@@ -68,8 +68,10 @@ export class QueryIndexRebuild {
   started(): void {
     this.startedMs = this.now();
     this.lastLineMs = this.startedMs;
+    // where the marker stands: a rebuild cut short (a kill, a stop) resumes there; another layout starts at 0
+    const marker = readMarker(this.deps.dbs);
+    this.firstNext = marker !== undefined && marker.version === QUERY_INDEX_VERSION ? marker.next : 0;
     const s = this.status();
-    this.firstNext = s.nextHeight;
     this.deps.log(
       `query index rebuilding in the background from height ${s.nextHeight} to ${s.savedHeight} ` +
         "(chain-entries, search-entries, search-chains, address-history answer -32000 until it is done)",

@@ -95,6 +95,12 @@ export interface StoreOptions {
    */
   queryIndex?: boolean;
   /**
+   * Milliseconds the background rebuild of the query index waits between two steps, each then of one height
+   * (queryIndexRebuild.ts): a throttle for a machine that cannot spare the rebuild's CPU, and what lets a test
+   * see the rebuilding state on a small store. Default 0: steps follow each other (saves still go first).
+   */
+  queryIndexRebuildPauseMs?: number;
+  /**
    * Where the store says what it does at open that takes time: the migration of a directory of an older format
    * (formatMigration.ts), a line per step. Default: nowhere.
    */
@@ -142,6 +148,7 @@ export class LedgerStore {
     reserveBytes: number,
     private readonly queryIndex: boolean,
     log: (line: string) => void,
+    rebuildPauseMs: number,
   ) {
     this.dbs = openDatabases(env);
     this.indexState = new QueryIndexRebuild(
@@ -149,7 +156,7 @@ export class LedgerStore {
       { dbs: this.dbs, savedHeight: () => (this.isFresh() ? undefined : this.savedHeight()), log },
     );
     this.queries = new QueryIndexReader(this.dbs, this.indexState);
-    this.writer = new BlockSetWriter({ path, queryIndex });
+    this.writer = new BlockSetWriter({ path, queryIndex, rebuildPauseMs });
     this.space = new DiskSpaceGuard({
       path,
       reserveBytes,
@@ -186,6 +193,7 @@ export class LedgerStore {
         options.reserveBytes ?? 0,
         options.queryIndex !== false,
         options.log ?? (() => {}),
+        options.queryIndexRebuildPauseMs ?? 0,
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
       migrateFormat(opened, options.log ?? (() => {}));

@@ -3,7 +3,8 @@
 // (dblock-by-height → entry-block → entry; fblock-by-height; ecblock-by-height's raw block, whose commits'
 // txids are computed here); paging while
 // writes go on (no gap, no duplicate); bad input refused with -32602 naming the member; the index dropped
-// while the node is stopped and rebuilt from the blocks at the next start.
+// while the node is stopped and rebuilt from the blocks in the background after the next start (served at once,
+// query methods refused with -32000 meanwhile, writes during it indexed, a kill -9 midway resumed).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -34,6 +35,42 @@ async function expectInvalid(node: LedgerdProcess, method: string, params: unkno
     assert.match(String(e.data), member);
     return true;
   });
+}
+
+/** The test node's pause between two rebuild steps (one height each), ms: a rebuild of its ~50 heights lasts ~20 s. */
+const REBUILD_PAUSE_MS = 400;
+
+/** The refusal every query method answers while the index is rebuilt (docs/api.md). */
+async function expectRebuilding(node: LedgerdProcess, method: string, params: unknown): Promise<number> {
+  let next = -1;
+  await assert.rejects(node.rpc(method, params), (e: unknown) => {
+    assert.ok(e instanceof RpcCallError, String(e));
+    assert.equal(e.code, -32000, `${method}: ${e.message}`);
+    assert.equal(e.rpcMessage, "Query index rebuilding");
+    const m = /^query index rebuilding: height (\d+) of (\d+); try again later$/.exec(String(e.data));
+    assert.ok(m !== null, String(e.data));
+    next = Number(m[1]);
+    return true;
+  });
+  return next;
+}
+
+/** Wait until the query methods answer again (the background rebuild is done). */
+async function untilRebuilt(node: LedgerdProcess): Promise<void> {
+  await waitFor(
+    "the query index rebuilt",
+    async () => {
+      try {
+        await node.rpc("search-chains", { extids: ["00"] });
+        return true;
+      } catch (e) {
+        if (e instanceof RpcCallError && e.code === -32000) return undefined;
+        throw e;
+      }
+    },
+    240_000,
+    200,
+  );
 }
 
 describe("query extensions against a real node", () => {
@@ -102,7 +139,11 @@ describe("query extensions against a real node", () => {
   }
 
   before(async () => {
-    node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    // a rebuild waits between its steps of one height each, so the tests below see it under way (node.ts)
+    node = await LedgerdProcess.start({
+      blockTimeSeconds: 2,
+      env: { LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS: String(REBUILD_PAUSE_MS) },
+    });
     await buyCredits(call, ec, 5000);
     await waitFor(
       "entry credits bought",
@@ -437,7 +478,9 @@ describe("query extensions against a real node", () => {
     await env.openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" }).remove(Buffer.from("queryIndex"));
     await env.close();
     await node.restart();
-    assert.match(node.tail(20_000), /query index rebuilt from the saved blocks/);
+    assert.match(node.tail(20_000), /query index rebuilding in the background from height 0 to \d+/);
+    await untilRebuilt(node);
+    assert.match(node.tail(20_000), /query index rebuilt: \d+ heights, \d+ entries/);
     assert.deepEqual(
       await allPages<SearchEntriesResult>(
         rpc,
@@ -464,6 +507,123 @@ describe("query extensions against a real node", () => {
         (r) => r.chains,
       ),
       chains,
+    );
+  });
+  it("an index of layout 1 is rebuilt in the background: served at once, queries refused, writes indexed, kill -9 resumed", async () => {
+    await savedAll();
+    const heightOf = async (): Promise<number> =>
+      (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    await node.stop();
+    // what an upgrade finds: the marker of layout 1 (QUERY_INDEX_VERSION 1) and a record of that layout
+    const dir = join(node.homeDir, "local", "db");
+    const env = open({ path: dir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
+    const marker = Buffer.alloc(8);
+    marker.writeUInt32BE(1, 0);
+    marker.writeUInt32BE(5, 4);
+    await env
+      .openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" })
+      .put(Buffer.from("queryIndex"), marker);
+    await env
+      .openDB({ name: "qChainEntries", keyEncoding: "binary", encoding: "binary" })
+      .put(Buffer.concat([fromHex(appChain), Buffer.from([0, 0, 0, 2, 0, 0, 0, 1])]), Buffer.alloc(72, 0x11));
+    await env.close();
+
+    await node.restart();
+    // served at once: restart() returned on `heights`; every query method refuses, naming the rebuild
+    const saved = await heightOf();
+    assert.match(node.tail(20_000), /query index rebuilding in the background from height 0 to \d+/);
+    await expectRebuilding(node, "chain-entries", { chainid: appChain, order: "desc" });
+    await expectRebuilding(node, "search-entries", { extids: [hexText("invoice")] });
+    await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
+    await expectRebuilding(node, "address-history", { address: ecAddress });
+    // the spec's own reads are served meanwhile
+    const first = await node.rpc<{ chainid: string }>("entry", { hash: written[0] });
+    assert.equal(first.chainid, chainOf.get(written[0]!));
+
+    // a write during the rebuild: its block is saved (the save leaves its height to the rebuild)
+    const during = await newEntry(appChain, ["invoice", "during-rebuild"], "written while the index is rebuilt");
+    await waitFor(
+      "the write's block saved",
+      async () => ((await heightOf()) >= saved + 2 ? true : undefined),
+      120_000,
+      100,
+    );
+    // kill -9 once the rebuild has committed steps past height 0, and while it is still under way
+    const reached = await waitFor(
+      "the rebuild past height 0",
+      async () => {
+        const next = await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
+        return next > 0 ? next : undefined;
+      },
+      120_000,
+      100,
+    );
+    await node.kill9();
+    await node.restart();
+    // the marker survived the kill: the rebuild resumes, not from 0
+    const starts = [
+      ...node.tail(20_000).matchAll(/query index rebuilding in the background from height (\d+) to (\d+)/g),
+    ];
+    const resumed = starts.at(-1);
+    assert.ok(resumed !== undefined && starts.length >= 2, node.tail(4_000));
+    assert.ok(Number(resumed[1]) >= reached, `resumed at ${resumed[1]}, had reached ${reached}`);
+    await untilRebuilt(node);
+    // the write made during the rebuild is indexed (savedAll polls chain-entries for the last entry written)
+    await savedAll();
+
+    // the rebuilt index answers what a brute-force walk of the saved blocks finds, the write included
+    const h = await heightOf();
+    const { entries, addresses } = await walk(rpc, h);
+    assert.ok(entries.some((e) => e.entryhash === during));
+    const inChain = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      inChain.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
+    );
+    const desc = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, order: "desc", limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      desc.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      entries
+        .filter((e) => e.chainid === appChain)
+        .map((e) => entryView(e, false))
+        .reverse(),
+    );
+    const found = await allPages<SearchEntriesResult>(
+      rpc,
+      "search-entries",
+      { extids: [hexText("invoice")], limit: 1000 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      found
+        .filter((e) => (e as { dbheight: number }).dbheight <= h)
+        .map((e) => (e as { entryhash: string }).entryhash)
+        .sort(),
+      entries
+        .filter((e) => extIdsMatch(e.extids, [hexText("invoice")], "exact"))
+        .map((e) => e.entryhash)
+        .sort(),
+    );
+    const history = await allPages<AddressHistoryResult>(
+      rpc,
+      "address-history",
+      { address: ecAddress, limit: 200 },
+      (r) => r.items,
+    );
+    assert.deepEqual(
+      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      addresses.get(ecAddress),
     );
   });
 });

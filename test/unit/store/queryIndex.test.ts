@@ -207,9 +207,10 @@ async function dumpIndex(dbDir: string): Promise<Record<string, string[]>> {
 }
 
 /** Wait (generously: the machine is loaded) until the store's background rebuild of the index is done. */
-async function untilIndexCurrent(n: TestNode): Promise<void> {
+async function untilIndexCurrent(n: TestNode, lines: string[]): Promise<void> {
   const deadline = Date.now() + 120_000;
-  while (n.store.queryIndexStatus().rebuilding) {
+  // the marker can be seen current a turn before the writer thread's last progress message (and its line) arrives
+  while (n.store.queryIndexStatus().rebuilding || !/query index rebuilt/.test(lines.at(-1) ?? "")) {
     if (Date.now() > deadline) throw new Error(`rebuild not done: ${JSON.stringify(n.store.queryIndexStatus())}`);
     await new Promise((r) => setTimeout(r, 20));
   }
@@ -501,7 +502,7 @@ describe("query index over a real ledger and store", () => {
       n = openNode(dir, { storeLog: (line) => lines.push(line) });
       // the open returns at once; the rebuild runs on the writer thread and says so
       assert.match(lines[0] ?? "", /query index rebuilding in the background from height 0 to \d+/, damage);
-      await untilIndexCurrent(n);
+      await untilIndexCurrent(n, lines);
       assert.match(lines.at(-1) ?? "", /query index rebuilt: \d+ heights, \d+ entries/, damage);
       assert.equal(n.store.queryIndexStatus().heightsBehind, 0);
       await closeNode(n);
