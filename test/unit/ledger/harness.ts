@@ -105,6 +105,8 @@ export interface OpenOptions {
   reserveBytes?: number;
   /** where the store's open-time lines go (StoreOptions.log; default nowhere) */
   storeLog?: (line: string) => void;
+  /** ms between query index rebuild steps (StoreOptions.queryIndexRebuildPauseMs; default 0) */
+  rebuildPauseMs?: number;
 }
 
 /** Open (or reopen) a ledger over the store in `dir`. */
@@ -119,6 +121,7 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
     networkId: networkId(network, "test"),
     ...(opts.reserveBytes !== undefined ? { reserveBytes: opts.reserveBytes } : {}),
     ...(opts.storeLog !== undefined ? { log: opts.storeLog } : {}),
+    ...(opts.rebuildPauseMs !== undefined ? { queryIndexRebuildPauseMs: opts.rebuildPauseMs } : {}),
   });
   const ledger = Ledger.open(
     {
