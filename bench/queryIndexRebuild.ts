@@ -99,6 +99,7 @@ if (mode === "sync") {
       wallS: Number(wallS.toFixed(1)),
       cpuS: Number((cpu() - cpu0).toFixed(1)),
       entries: status.entriesIndexed,
+      longestStepMs: status.longestStepMs,
       loopDelayMs: {
         p50: delay.percentile(50) / 1e6,
         p99: delay.percentile(99) / 1e6,

@@ -93,6 +93,8 @@ function release(stream: ArrayBuffer): void {
 let queue: Promise<void> = Promise.resolve();
 let closing = false;
 let rebuilding = false;
+/** set by the `rebuild` message: ms to wait between steps, each then of one height (0: no throttle) */
+let pauseMs = 0;
 
 /**
  * The background rebuild of the query index (docs/ledger.md §Query index, "Rebuild"): steps queued one at a time
@@ -101,9 +103,6 @@ let rebuilding = false;
  * its own transaction: a height is indexed by exactly one of them, and a `kill -9` leaves the marker with the
  * last committed step or save.
  */
-/** set by the `rebuild` message: ms to wait between steps, each then of one height (0: no throttle) */
-let pauseMs = 0;
-
 const scheduleRebuild = (): void => {
   const run = (): void => {
     if (closing) return;

@@ -26,6 +26,8 @@ export interface QueryIndexStatus {
   entriesPerSecond: number;
   /** estimated seconds to the end at the rebuild's average heights per second; 0 when current */
   etaSeconds: number;
+  /** the longest rebuild step so far, ms on the writer thread: the most a block save waited behind one */
+  longestStepMs: number;
   /** why the rebuild stopped, when a step failed (the index stays behind until the next start) */
   failed?: string;
 }
@@ -39,6 +41,7 @@ export class QueryIndexRebuild {
   private entries = 0;
   private lastLineMs = 0;
   private failed: string | undefined;
+  private longestStepMs = 0;
 
   constructor(
     private readonly options: { path: string; now?: () => number },
@@ -79,8 +82,9 @@ export class QueryIndexRebuild {
   }
 
   /** A rebuild step committed (blockSetWriter.ts RebuildHandlers). */
-  progress(p: RebuildProgress): void {
+  progress(p: RebuildProgress, ms: number): void {
     this.last = p;
+    this.longestStepMs = Math.max(this.longestStepMs, ms);
     this.entries += p.entries;
     const now = this.now();
     if (p.done) {
@@ -88,7 +92,8 @@ export class QueryIndexRebuild {
       const seconds = (now - this.startedMs) / 1000;
       this.deps.log(
         `query index rebuilt: ${p.next - this.firstNext} heights, ${this.entries} entries in ${seconds.toFixed(1)} s ` +
-          `(${Math.round(this.entries / Math.max(seconds, 0.001))} entries/s); the query methods answer again`,
+          `(${Math.round(this.entries / Math.max(seconds, 0.001))} entries/s, longest step ${Math.round(this.longestStepMs)} ms); ` +
+          "the query methods answer again",
       );
       return;
     }
@@ -122,6 +127,7 @@ export class QueryIndexRebuild {
       entriesIndexed: this.entries,
       entriesPerSecond: seconds > 0 ? Math.round(this.entries / seconds) : 0,
       etaSeconds: current || heightsPerSecond <= 0 ? 0 : Math.round(heightsBehind / heightsPerSecond),
+      longestStepMs: Math.round(this.longestStepMs),
       ...(this.failed === undefined ? {} : { failed: this.failed }),
     };
   }

@@ -224,10 +224,10 @@ export class LedgerStore {
     if (!this.indexState.behind) return;
     this.indexState.started();
     this.writer.rebuildQueryIndex({
-      onProgress: (p) => {
+      onProgress: (p, ms) => {
         // the step committed on another thread: see it in this thread's next read
         this.env.resetReadTxn();
-        this.indexState.progress(p);
+        this.indexState.progress(p, ms);
       },
       onFailed: (error) => this.indexState.stopped(error),
     });

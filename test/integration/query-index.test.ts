@@ -9,6 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { open } from "lmdb";
+import WebSocket from "ws";
 import { NodeClient } from "../../src/client/index.js";
 import { encodeAddress, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -537,6 +538,22 @@ describe("query extensions against a real node", () => {
     await expectRebuilding(node, "search-entries", { extids: [hexText("invoice")] });
     await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
     await expectRebuilding(node, "address-history", { address: ecAddress });
+    // a /live subscription with a query filter is refused the same way (an `error` event, nothing subscribed)
+    const events: { event: string; data?: unknown }[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
+    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
+    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
+    assert.match(String(refused.data), /^query index rebuilding: height \d+ of \d+; try again later$/);
+    assert.equal(events.filter((e) => e.event === "subscribed").length, 0);
+    await new Promise<void>((resolve) => {
+      ws.once("close", () => resolve());
+      ws.close();
+    });
     // the spec's own reads are served meanwhile
     const first = await node.rpc<{ chainid: string }>("entry", { hash: written[0] });
     assert.equal(first.chainid, chainOf.get(written[0]!));
