@@ -22,7 +22,7 @@ import type {
 import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
 import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
 import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
-import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { httpRequest, killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
 import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -538,6 +538,13 @@ describe("query extensions against a real node", () => {
     await expectRebuilding(node, "search-entries", { extids: [hexText("invoice")] });
     await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
     await expectRebuilding(node, "address-history", { address: ecAddress });
+    // the operator's view: the gauges and /debug summary say how far it is
+    const metrics = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.equal(metrics.status, 200, metrics.text);
+    assert.match(metrics.text, /^ledgerd_query_index_rebuilding 1$/m);
+    assert.ok(Number(/^ledgerd_query_index_heights_behind (\d+)$/m.exec(metrics.text)?.[1]) > 0, metrics.text);
+    const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
+    assert.match(summary.Summary, /queryindex rebuilding height=\d+ of=\d+/);
     // a /live subscription with a query filter is refused the same way (an `error` event, nothing subscribed)
     const events: { event: string; data?: unknown }[] = [];
     const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
@@ -586,6 +593,10 @@ describe("query extensions against a real node", () => {
     assert.ok(resumed !== undefined && starts.length >= 2, node.tail(4_000));
     assert.ok(Number(resumed[1]) >= reached, `resumed at ${resumed[1]}, had reached ${reached}`);
     await untilRebuilt(node);
+    const after = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.match(after.text, /^ledgerd_query_index_rebuilding 0$/m);
+    assert.match(after.text, /^ledgerd_query_index_heights_behind 0$/m);
+    assert.doesNotMatch((await node.rpc<{ Summary: string }>("summary", undefined, "debug")).Summary, /queryindex/);
     // the write made during the rebuild is indexed (savedAll polls chain-entries for the last entry written)
     await savedAll();
 
