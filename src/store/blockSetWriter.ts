@@ -20,6 +20,8 @@ export interface WriteResult {
 export interface RebuildHandlers {
   /** a step committed; `ms` is its time on the writer thread */
   onProgress(p: RebuildProgress, ms: number): void;
+  /** the old index was dropped (the rebuild's first task, before any step), in `ms` */
+  onCleared(ms: number): void;
   /** a step threw: the rebuild stopped, the index stays behind */
   onFailed(error: string): void;
 }
@@ -109,6 +111,10 @@ export class BlockSetWriter {
     });
     worker.unref();
     worker.on("message", (reply: WriteReply) => {
+      if ("cleared" in reply) {
+        this.rebuild?.onCleared(reply.cleared);
+        return;
+      }
       if ("progress" in reply || "rebuildFailed" in reply) {
         const rebuild = this.rebuild;
         if ("progress" in reply) rebuild?.onProgress(reply.progress, reply.ms);

@@ -34,7 +34,9 @@ export type WriteReply =
   /** a query index rebuild step committed (`{ rebuild: true }`), with what it took */
   | { progress: RebuildProgress; ms: number }
   /** the rebuild failed: the index stays behind (queries keep answering "rebuilding") */
-  | { rebuildFailed: string };
+  | { rebuildFailed: string }
+  /** a missing or foreign index was dropped (the rebuild's first task), in this many ms */
+  | { cleared: number };
 
 /**
  * Most time one rebuild step holds the write lock and this thread, ms: a block set's save arriving meanwhile
@@ -110,7 +112,13 @@ const scheduleRebuild = (): void => {
       if (closing) return;
       const started = performance.now();
       try {
-        resetQueryIndexIfForeign(env, dbs);
+        // a missing or foreign index is dropped first, as a task of its own: a save queued meanwhile runs before
+        // the first step (the clears of a big layout-1 index take a while)
+        if (resetQueryIndexIfForeign(env, dbs)) {
+          port.postMessage({ cleared: performance.now() - started });
+          scheduleRebuild();
+          return;
+        }
         const progress = rebuildStep(env, dbs, REBUILD_STEP_BUDGET_MS, pauseMs > 0 ? 1 : REBUILD_STEP_MAX_HEIGHTS);
         port.postMessage({ progress, ms: performance.now() - started });
         if (progress.done) rebuilding = false;

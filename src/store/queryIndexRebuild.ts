@@ -106,6 +106,11 @@ export class QueryIndexRebuild {
     );
   }
 
+  /** The old index (missing marker, another layout) was dropped before the first step. */
+  cleared(ms: number): void {
+    this.deps.log(`query index: the previous index dropped in ${Math.round(ms)} ms; indexing the saved heights`);
+  }
+
   /** A rebuild step failed: the index stays behind (queries keep answering "rebuilding") until a restart. */
   stopped(error: string): void {
     this.failed = error;

@@ -229,6 +229,7 @@ export class LedgerStore {
         this.env.resetReadTxn();
         this.indexState.progress(p, ms);
       },
+      onCleared: (ms) => this.indexState.cleared(ms),
       onFailed: (error) => this.indexState.stopped(error),
     });
   }
