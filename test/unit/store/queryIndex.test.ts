@@ -530,6 +530,10 @@ describe("query index over a real ledger and store", () => {
     assert.equal(n.store.queryIndexStatus().rebuilding, true);
     const rebuilding = n.store.queries.rebuilding();
     assert.ok(rebuilding !== undefined && rebuilding.nextHeight <= rebuilding.savedHeight);
+    const early = n.store.queryIndexStatus();
+    assert.equal(early.savedHeight, n.store.savedHeight());
+    assert.equal(early.heightsBehind, early.savedHeight + 1 - early.nextHeight);
+    assert.ok(early.heightsBehind > 0 && early.etaSeconds >= 0 && early.failed === undefined, JSON.stringify(early));
     for (let block = 0; block < 4; block++) {
       for (let i = 0; i < 3; i++) {
         const raw = entryRaw(app.chainId, ["doc", `during-${block}-${i}`], `during ${block} ${i}`);
@@ -542,6 +546,8 @@ describe("query index over a real ledger and store", () => {
     await untilIndexCurrent(n, lines);
     const status = n.store.queryIndexStatus();
     assert.equal(status.heightsBehind, 0);
+    assert.equal(status.etaSeconds, 0);
+    assert.ok(status.entriesIndexed > 0 && status.longestStepMs >= 0, JSON.stringify(status));
     assert.equal(status.nextHeight, n.store.savedHeight() + 1);
     // the saved blocks' entries of the app chain, each once, in order, the ones written during the rebuild included
     const page = n.store.queries.chainEntries({ chainId: app.chainId, desc: false, limit: 1000 });
