@@ -1,6 +1,7 @@
 /**
  * What a page of the query index costs at depth (store/queryIndexReader.ts): one chain of CHAIN_ENTRIES
- * entries in a real LMDB environment of the node's layout, among OTHER_CHAINS chains of OTHER_ENTRIES each,
+ * entries (entry blocks of PER_HEIGHT, each with its qChainEntries record: the reader reads the entry hashes
+ * from the block's body) in a real LMDB environment of the node's layout, among OTHER_CHAINS chains of OTHER_ENTRIES each,
  * and the time of a 100-entry `chain-entries` page read from the start, from a cursor at the middle, and from a
  * cursor near the end, ascending and descending. The reader alone (no HTTP, no entry bodies): the figure that
  * says whether a deep page costs what the first one costs.
@@ -10,8 +11,10 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ENTRY_BLOCK_HEADER_SIZE, MINUTES_PER_BLOCK } from "../src/protocol/eblock.js";
 import { openDatabases, openEnvironment } from "../src/store/environment.js";
-import { chainEntryKey, encodeChainEntryValue } from "../src/store/queryIndexKeys.js";
+import { BlockKind } from "../src/store/keys.js";
+import { chainHeightKey, encodeChainHeightValue, itemPosition } from "../src/store/queryIndexKeys.js";
 import { QueryIndexReader } from "../src/store/queryIndexReader.js";
 
 /** Entries of the big chain (default 1,000,000: the issue's store size). */
@@ -21,8 +24,6 @@ const PER_HEIGHT = 1000;
 /** Other chains, sharing the same database, with keys before and after the big chain's. */
 const OTHER_CHAINS = 20;
 const OTHER_ENTRIES = 10_000;
-/** Puts per write transaction while loading. */
-const LOAD_BATCH = 100_000;
 /** Page size read. */
 const LIMIT = 100;
 /** Pages timed per case (after WARMUP untimed). */
@@ -38,39 +39,53 @@ const env = openEnvironment(dir);
 const dbs = openDatabases(env);
 try {
   const big = chainId(0x80);
-  const value = encodeChainEntryValue({
-    entryHash: new Uint8Array(32).fill(1),
-    entryBlockKeyMR: new Uint8Array(32).fill(2),
-    timestamp: 1_800_000_000,
-    ordinal: 0,
-  });
   const started = performance.now();
-  const puts: [Uint8Array, Uint8Array][] = [];
-  const flush = (): void => {
-    env.transactionSync(() => {
-      for (const [k, v] of puts) dbs.qChainEntries.putSync(k, v);
-    });
-    puts.length = 0;
-  };
-  for (let i = 0; i < CHAIN_ENTRIES; i++) {
-    puts.push([chainEntryKey(big, Math.floor(i / PER_HEIGHT), i % PER_HEIGHT), value]);
-    if (puts.length === LOAD_BATCH) flush();
-  }
-  for (let c = 0; c < OTHER_CHAINS; c++) {
-    // half the chains sort before the big one, half after
-    const id = chainId(c < OTHER_CHAINS / 2 ? 0x10 + c : 0x90 + c);
-    for (let i = 0; i < OTHER_ENTRIES; i++) {
-      puts.push([chainEntryKey(id, Math.floor(i / 10), i % 10), value]);
-      if (puts.length === LOAD_BATCH) flush();
+  let blocks = 0;
+  /**
+   * One chain's entry block of `entries` entries at `height` (a minute marker after each tenth of them, as a
+   * busy chain's block has), saved as the store saves it (kind byte ‖ raw, by keyMR), and its qChainEntries
+   * record. The item index (markers counted) of each entry, by its place.
+   */
+  const put = (chain: Uint8Array, height: number, entries: number): number[] => {
+    const perMinute = Math.ceil(entries / MINUTES_PER_BLOCK);
+    const body: Uint8Array[] = [];
+    const markers: number[] = [];
+    const places: number[] = [];
+    for (let i = 0; i < entries; i++) {
+      places.push(body.length);
+      body.push(new Uint8Array(32).fill((i % 250) + 1));
+      if ((i + 1) % perMinute === 0 || i === entries - 1) {
+        markers.push(body.length);
+        const m = new Uint8Array(32);
+        m[31] = markers.length;
+        body.push(m);
+      }
     }
-  }
-  flush();
+    const raw = Buffer.alloc(1 + ENTRY_BLOCK_HEADER_SIZE + 32 * body.length);
+    raw[0] = BlockKind.entry;
+    for (let i = 0; i < body.length; i++) raw.set(body[i]!, 1 + ENTRY_BLOCK_HEADER_SIZE + 32 * i);
+    const keyMR = Buffer.alloc(32);
+    keyMR.writeUInt32BE(++blocks, 0);
+    dbs.blocks.putSync(keyMR, raw);
+    const value = encodeChainHeightValue({ entryBlockKeyMR: keyMR, directoryTimestampMinutes: 30_000_000, markers });
+    dbs.qChainEntries.putSync(chainHeightKey(chain, height), value);
+    return places;
+  };
+  let bigPlaces: number[] = [];
+  env.transactionSync(() => {
+    for (let h = 0; h * PER_HEIGHT < CHAIN_ENTRIES; h++) bigPlaces = put(big, h, PER_HEIGHT);
+    for (let c = 0; c < OTHER_CHAINS; c++) {
+      // half the chains sort before the big one, half after
+      const id = chainId(c < OTHER_CHAINS / 2 ? 0x10 + c : 0x90 + c);
+      for (let h = 0; h * 10 < OTHER_ENTRIES; h++) put(id, h, 10);
+    }
+  });
   const loadMs = performance.now() - started;
   const reader = new QueryIndexReader(dbs);
 
   /** The position after which a page starts `depth` entries into the chain (ascending). */
   const at = (depth: number): Uint8Array =>
-    chainEntryKey(big, Math.floor((depth - 1) / PER_HEIGHT), (depth - 1) % PER_HEIGHT);
+    itemPosition(chainHeightKey(big, Math.floor((depth - 1) / PER_HEIGHT)), bigPlaces[(depth - 1) % PER_HEIGHT]!);
   const cases: { name: string; desc: boolean; after?: Uint8Array }[] = [
     { name: "asc, page 1", desc: false },
     {

@@ -20,6 +20,7 @@ import { registerClusterMetrics } from "./monitor/clusterMetrics.js";
 import { consensusCheck } from "./monitor/health.js";
 import { registerLimitMetrics } from "./monitor/metrics.js";
 import { createNodeMonitor, type NodeMonitor } from "./monitor/nodeMonitor.js";
+import { registerQueryIndexMetrics } from "./monitor/queryIndexMetrics.js";
 import { registerScrubMetrics } from "./monitor/scrubMetrics.js";
 import { ControlPanel } from "./panel/server.js";
 import { networkId } from "./protocol/network.js";
@@ -128,11 +129,10 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       reserveBytes: config.minFreeDiskMB * 2 ** 20,
       // a directory of the previous format is migrated at open, with progress lines (store/formatMigration.ts)
       log: (line: string) => log.info(line),
+      queryIndexRebuildPauseMs: rebuildPauseMs(),
     };
     let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
-    if (store.queryIndexCaughtUp > 0)
-      log.info("query index rebuilt from the saved blocks", { heights: store.queryIndexCaughtUp });
 
     const checker: Verifier =
       config.verifyThreads > 0 ? new PoolVerifier({ threads: config.verifyThreads }) : new InlineVerifier();
@@ -159,7 +159,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
         cleanups,
       });
       if (clusterLog.startedFromSnapshot) {
-        // reopened, so the query index starts at the snapshot's height (store.ts catchUpQueryIndex)
+        // reopened, so the query index starts at the snapshot's height (store.ts startQueryIndexRebuild)
         await store.close();
         store = LedgerStore.open(storeOptions);
       }
@@ -327,6 +327,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
     );
     registerScrubMetrics(monitor.metrics.registry, scrub);
+    registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
     scrub.start();
     cleanups.push(() => scrub.stop());
 
@@ -408,4 +409,13 @@ function tls(files: { keyFile: string; certFile: string } | undefined): {
   tls?: { keyFile: string; certFile: string };
 } {
   return files === undefined ? {} : { tls: files };
+}
+
+/**
+ * LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS: ms between two steps of a background rebuild of the query index
+ * (store.ts StoreOptions.queryIndexRebuildPauseMs; docs/operations.md). Unset or not a whole number: 0.
+ */
+function rebuildPauseMs(): number {
+  const v = Number(process.env.LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS ?? "0");
+  return Number.isInteger(v) && v > 0 ? Math.min(v, 60_000) : 0;
 }

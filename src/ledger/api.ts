@@ -293,4 +293,9 @@ export interface QueryIndexApi {
     desc: boolean;
     limit: number;
   }): IndexAnswer<AddressHistoryItem>;
+  /**
+   * Where a background rebuild of the index stands (store/queryIndexRebuild.ts), undefined once every saved
+   * height is indexed. While it is defined the answers above would be partial: the query methods refuse them.
+   */
+  rebuilding?(): { nextHeight: number; savedHeight: number } | undefined;
 }

@@ -7,12 +7,23 @@
 import { Worker } from "node:worker_threads";
 import type { WriteReply } from "./blockSetWriterTask.js";
 import { StoreError } from "./errors.js";
+import type { RebuildProgress } from "./queryIndex.js";
 
 export interface WriteResult {
   /** records written */
   records: number;
   /** writer thread time from receipt to flushed commit, ms */
   ms: number;
+}
+
+/** What the owner of a background rebuild hears (rebuildQueryIndex). */
+export interface RebuildHandlers {
+  /** a step committed; `ms` is its time on the writer thread */
+  onProgress(p: RebuildProgress, ms: number): void;
+  /** the old index was dropped (the rebuild's first task, before any step), in `ms` */
+  onCleared(ms: number): void;
+  /** a step threw: the rebuild stopped, the index stays behind */
+  onFailed(error: string): void;
 }
 
 interface Pending {
@@ -35,9 +46,18 @@ export class BlockSetWriter {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private closed = false;
+  /** set by rebuildQueryIndex until the thread reports the rebuild done: a replaced thread resumes it */
+  private rebuild: RebuildHandlers | undefined;
 
   /** `queryIndex` false: saves leave the query index out (store.ts StoreOptions.queryIndex, bench only) */
-  constructor(private readonly options: { path: string; queryIndex?: boolean }) {}
+  constructor(
+    private readonly options: {
+      path: string;
+      queryIndex?: boolean;
+      /** ms between two steps of a query index rebuild, each then of one height (StoreOptions; default 0) */
+      rebuildPauseMs?: number;
+    },
+  ) {}
 
   /**
    * Apply `stream` in one transaction; resolves once it is committed and flushed. The stream's buffer is
@@ -53,6 +73,20 @@ export class BlockSetWriter {
       worker.ref();
       worker.postMessage({ id, stream }, [stream]);
     });
+  }
+
+  /**
+   * Rebuild the query index in steps on the writer thread, between saves (blockSetWriterTask.ts); each
+   * committed step is reported through `onProgress`, the last with `done`. A thread that dies is replaced at the
+   * next write and resumes from the marker.
+   */
+  rebuildQueryIndex(handlers: RebuildHandlers): void {
+    if (this.closed) return;
+    this.rebuild = handlers;
+    const worker = this.worker ?? this.start();
+    // a rebuild keeps the thread alive until it is done (a node that exits meanwhile resumes it at the next start)
+    worker.ref();
+    worker.postMessage({ rebuild: true, pauseMs: this.options.rebuildPauseMs ?? 0 });
   }
 
   /** Let queued writes finish, then stop the thread (its environment handle closes with it). */
@@ -77,16 +111,31 @@ export class BlockSetWriter {
     });
     worker.unref();
     worker.on("message", (reply: WriteReply) => {
+      if ("cleared" in reply) {
+        this.rebuild?.onCleared(reply.cleared);
+        return;
+      }
+      if ("progress" in reply || "rebuildFailed" in reply) {
+        const rebuild = this.rebuild;
+        if ("progress" in reply) rebuild?.onProgress(reply.progress, reply.ms);
+        else rebuild?.onFailed(reply.rebuildFailed);
+        if ("rebuildFailed" in reply || reply.progress.done) {
+          this.rebuild = undefined;
+          if (this.pending.size === 0 && !this.closed) worker.unref();
+        }
+        return;
+      }
       const p = this.pending.get(reply.id);
       if (p === undefined) return;
       this.pending.delete(reply.id);
-      if (this.pending.size === 0 && !this.closed) worker.unref();
+      if (this.pending.size === 0 && this.rebuild === undefined && !this.closed) worker.unref();
       if (reply.ok) p.resolve({ records: reply.records, ms: reply.ms });
       else p.reject(this.failed(reply.error));
     });
     worker.on("error", (e: Error) => this.abandon(worker, e));
     worker.on("exit", (code) => this.abandon(worker, this.failed(`the block-set writer thread exited (code ${code})`)));
     this.worker = worker;
+    if (this.rebuild !== undefined) worker.postMessage({ rebuild: true, pauseMs: this.options.rebuildPauseMs ?? 0 });
     return worker;
   }
 

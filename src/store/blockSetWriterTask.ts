@@ -12,7 +12,7 @@ import { InvariantError } from "../errors.js";
 import { putRecord } from "./blockSet.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
 import { META_KEYS } from "./keys.js";
-import { indexSavedHeight } from "./queryIndex.js";
+import { indexSavedHeight, type RebuildProgress, rebuildStep, resetQueryIndexIfForeign } from "./queryIndex.js";
 import { forEachRecord } from "./recordStream.js";
 
 const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
@@ -30,7 +30,24 @@ export type WriteReply =
       /** time from the message to the flushed commit, ms */
       ms: number;
     }
-  | { id: number; ok: false; error: string };
+  | { id: number; ok: false; error: string }
+  /** a query index rebuild step committed (`{ rebuild: true }`), with what it took */
+  | { progress: RebuildProgress; ms: number }
+  /** the rebuild failed: the index stays behind (queries keep answering "rebuilding") */
+  | { rebuildFailed: string }
+  /** a missing or foreign index was dropped (the rebuild's first task), in this many ms */
+  | { cleared: number };
+
+/**
+ * Most time one rebuild step holds the write lock and this thread, ms: a block set's save arriving meanwhile
+ * waits at most this (plus the last height's indexing: a height is indexed whole) before it runs. 50 ms keeps a
+ * save's delay below the flush it pays anyway, and makes steps long enough that their commits (one flush each)
+ * stay a small share of a rebuild of quiet heights.
+ */
+const REBUILD_STEP_BUDGET_MS = 50;
+
+/** Most heights per rebuild step: bounds a step's dirty pages when heights are quiet and fast. */
+const REBUILD_STEP_MAX_HEIGHTS = 256;
 
 const port = parentPort;
 if (port === null) throw new InvariantError("blockSetWriterTask runs as a worker thread");
@@ -76,8 +93,57 @@ function release(stream: ArrayBuffer): void {
 
 // One write at a time, in arrival order: the ledger saves one block set after the other.
 let queue: Promise<void> = Promise.resolve();
-port.on("message", (req: WriteRequest | { close: true }) => {
+let closing = false;
+let rebuilding = false;
+/** set by the `rebuild` message: ms to wait between steps, each then of one height (0: no throttle) */
+let pauseMs = 0;
+
+/**
+ * The background rebuild of the query index (docs/ledger.md §Query index, "Rebuild"): steps queued one at a time
+ * behind whatever is queued, each scheduled from the event loop so a save that arrived during a step runs before
+ * the next step. Saves and steps are serialized on this one thread, and each reads and moves the marker inside
+ * its own transaction: a height is indexed by exactly one of them, and a `kill -9` leaves the marker with the
+ * last committed step or save.
+ */
+const scheduleRebuild = (): void => {
+  const run = (): void => {
+    if (closing) return;
+    queue = queue.then(() => {
+      if (closing) return;
+      const started = performance.now();
+      try {
+        // a missing or foreign index is dropped first, as a task of its own: a save queued meanwhile runs before
+        // the first step (the clears of a big layout-1 index take a while)
+        if (resetQueryIndexIfForeign(env, dbs)) {
+          port.postMessage({ cleared: performance.now() - started });
+          scheduleRebuild();
+          return;
+        }
+        const progress = rebuildStep(env, dbs, REBUILD_STEP_BUDGET_MS, pauseMs > 0 ? 1 : REBUILD_STEP_MAX_HEIGHTS);
+        port.postMessage({ progress, ms: performance.now() - started });
+        if (progress.done) rebuilding = false;
+        else scheduleRebuild();
+      } catch (e) {
+        rebuilding = false;
+        port.postMessage({ rebuildFailed: e instanceof Error ? e.message : String(e) });
+      }
+    });
+  };
+  if (pauseMs > 0) setTimeout(run, pauseMs);
+  else setImmediate(run);
+};
+
+port.on("message", (req: WriteRequest | { close: true } | { rebuild: true; pauseMs: number }) => {
+  if ("rebuild" in req) {
+    pauseMs = req.pauseMs;
+    if (!rebuilding && queryIndex) {
+      rebuilding = true;
+      scheduleRebuild();
+    }
+    return;
+  }
   if ("close" in req) {
+    closing = true;
     queue = queue.then(async () => {
       await env.close();
       // lmdb-js keeps handles of its own alive in this thread; in a worker, exit ends only the thread

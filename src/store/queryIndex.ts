@@ -15,9 +15,10 @@
  * after an unconfirmed commit) is not counted twice.
  */
 
+import { InvariantError } from "../errors.js";
 import { commitTxId } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
-import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, entryTimestampSeconds } from "../protocol/eblock.js";
+import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, markerMinute } from "../protocol/eblock.js";
 import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
@@ -25,19 +26,20 @@ import { transactionId } from "../protocol/transaction.js";
 import { entryRawView } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
-import { BlockKind, heightKey } from "./keys.js";
+import { BlockKind, heightKey, META_KEYS } from "./keys.js";
 import {
+  ADDRESS_CHUNK_ITEMS,
+  ADDRESS_ITEM_BYTES,
   AddressItem,
   type AddressItemValue,
   AddressKind,
   addressKey,
-  chainEntryKey,
-  encodeAddressItemValue,
-  encodeChainEntryValue,
+  chainHeightKey,
+  encodeChainHeightValue,
   entryExtIds,
   extIdKey,
   extIdScope,
-  position,
+  putAddressItem,
   QUERY_DB_NAMES,
   QUERY_EXTID_LEVELS,
   type QueryDbName,
@@ -47,7 +49,7 @@ import {
  * Layout version of the index. Bump it when a key or value of queryIndexKeys.ts changes (or what is indexed):
  * a node that finds another version drops the index and rebuilds it from the blocks at start.
  */
-export const QUERY_INDEX_VERSION = 1;
+export const QUERY_INDEX_VERSION = 2;
 
 /** `meta` key: u32 QUERY_INDEX_VERSION ‖ u32 the next height to index (heights below it are indexed). */
 export const QUERY_INDEX_MARKER = "queryIndex";
@@ -175,6 +177,31 @@ class ScopeMemo {
 }
 
 /**
+ * The qEntryExtIds records of one height, gathered before they are put: an ext ID shared by many entries of an
+ * entry block is one record listing their item indexes. Keyed by the record key's latin1 text; each list grows
+ * in item order (ascending, as the reader's binary search needs), and the records are put once the height's
+ * blocks are all read.
+ */
+class ExtIdRecords {
+  private readonly items = new Map<string, { key: Buffer; items: number[] }>();
+
+  add(key: Buffer, item: number): void {
+    const id = key.toString("latin1");
+    const found = this.items.get(id);
+    if (found === undefined) this.items.set(id, { key, items: [item] });
+    else found.items.push(item);
+  }
+
+  putAll(put: IndexPut): void {
+    for (const { key, items } of this.items.values()) {
+      const v = Buffer.allocUnsafe(4 * items.length);
+      for (let i = 0; i < items.length; i++) v.writeUInt32BE(items[i]!, 4 * i);
+      put("qEntryExtIds", key, v);
+    }
+  }
+}
+
+/**
  * Write the index records of saved height `height` through `put`. Entry counts per chain are
  * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
  * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
@@ -184,16 +211,19 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
   if (decoded === undefined) return 0;
   const { dblock } = decoded;
   const scopes = new ScopeMemo();
+  const extIdRecords = new ExtIdRecords();
   let entries = 0;
   for (const { place, keyMR, eblock } of decoded.eblocks) {
     const chainId = eblock.chainId;
     let first = eblock.sequence === 0;
     const inBlock = entriesWithMinutes(eblock);
+    if (inBlock.length === 0) continue;
+    const markers: number[] = [];
+    for (let i = 0; i < eblock.items.length; i++) if (markerMinute(eblock.items[i]!) !== 0) markers.push(i);
+    const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: dblock.timestamp, markers };
+    put("qChainEntries", chainHeightKey(chainId, height), encodeChainHeightValue(value));
     for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
       const e = inBlock[ordinal]!;
-      const timestamp = entryTimestampSeconds(dblock.timestamp, e.minute);
-      const located = { entryHash: e.entryHash, entryBlockKeyMR: keyMR, timestamp, ordinal };
-      put("qChainEntries", chainEntryKey(chainId, height, e.index), encodeChainEntryValue(located));
       entries++;
       // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
       // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
@@ -203,43 +233,45 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
         fast === undefined ? undefined : entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
       const extIds = raw === undefined ? undefined : entryExtIds(raw);
       if (extIds !== undefined && extIds.length > 0) {
-        const pos = position(height, place, e.index);
-        // the chain ID only: the rest is the entry's qChainEntries record, found from the key's position
-        const value = chainId;
         const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
         const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
         for (let level = 0; level < levels; level++) {
-          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, pos);
-          put("qEntryExtIds", key, value);
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, height, place);
+          extIdRecords.add(key, e.index);
           if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
         }
       }
       first = false;
     }
-    const count = inBlock.length;
-    if (count > 0) {
-      const old = dbs.qChainCounts.getBinary(chainId);
-      const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(count);
-      const b = Buffer.allocUnsafe(8);
-      b.writeBigUInt64BE(total, 0);
-      put("qChainCounts", chainId, b);
-    }
+    const old = dbs.qChainCounts.getBinary(chainId);
+    const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(inBlock.length);
+    const b = Buffer.allocUnsafe(8);
+    b.writeBigUInt64BE(total, 0);
+    put("qChainCounts", chainId, b);
   }
+  extIdRecords.putAll(put);
   indexAddresses(height, decoded, put);
   return entries;
 }
 
 /**
  * Asset inputs, outputs and EC purchases (in transaction order), then the EC block's commits, of one height,
- * numbered in that order. A purchase is read from the transaction's EC output (entry credits = base units /
- * the block's exchange rate, rounded down, as the ledger credits them: rules.ts applyTransaction): the EC blocks
- * this node builds carry no balance-increase items (ECID 04), so the EC block's own such items are not read,
- * which also keeps a purchase from being counted twice in a block that had both.
+ * numbered in that order; the qAddresses records of each address of the height hold its items in that order,
+ * ADDRESS_CHUNK_ITEMS at most each. A purchase
+ * is read from the transaction's EC output (entry credits = base units / the block's exchange rate, rounded
+ * down, as the ledger credits them: rules.ts applyTransaction): the EC blocks this node builds carry no
+ * balance-increase items (ECID 04), so the EC block's own such items are not read, which also keeps a purchase
+ * from being counted twice in a block that had both.
  */
 function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
-  let item = 0;
-  const add = (kind: AddressKind, address: Uint8Array, v: AddressItemValue): void => {
-    put("qAddresses", addressKey(kind, address, height, item++), encodeAddressItemValue(v));
+  let number = 0;
+  const byAddress = new Map<string, { kind: AddressKind; address: Uint8Array; items: AddressItemValue[] }>();
+  const add = (kind: AddressKind, address: Uint8Array, v: Omit<AddressItemValue, "number">): void => {
+    const id = `${kind}${Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1")}`;
+    const item = { number: number++, ...v };
+    const found = byAddress.get(id);
+    if (found === undefined) byAddress.set(id, { kind, address, items: [item] });
+    else found.items.push(item);
   };
   if (decoded.asset !== undefined) {
     const rate = decoded.asset.exchangeRate;
@@ -256,8 +288,7 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
       }
     }
   }
-  if (decoded.ec === undefined) return;
-  for (const it of decoded.ec.items) {
+  for (const it of decoded.ec?.items ?? []) {
     if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
     const c = it.commit;
     add(AddressKind.ec, c.ecPublicKey, {
@@ -266,6 +297,14 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
       amount: BigInt(c.credits),
       timestamp: Math.floor(c.milliTime / 1000),
     });
+  }
+  for (const { kind, address, items } of byAddress.values()) {
+    for (let from = 0; from < items.length; from += ADDRESS_CHUNK_ITEMS) {
+      const chunk = items.slice(from, from + ADDRESS_CHUNK_ITEMS);
+      const v = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * chunk.length);
+      for (let k = 0; k < chunk.length; k++) putAddressItem(v, k * ADDRESS_ITEM_BYTES, chunk[k]!);
+      put("qAddresses", addressKey(kind, address, height, chunk[chunk.length - 1]!.number), v);
+    }
   }
 }
 
@@ -292,30 +331,94 @@ export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
   return true;
 }
 
+/** Where a rebuild of the index stands (docs/ledger.md §Query index, "Rebuild"). */
+export interface RebuildProgress {
+  /** the next height to index: heights below it are indexed */
+  next: number;
+  /** the saved height when this was read: the rebuild is done once `next` passes it */
+  savedHeight: number;
+  /** entries indexed by this step */
+  entries: number;
+  /** heights indexed by this step */
+  heights: number;
+  /** true when every saved height is indexed (saves keep it so from here on) */
+  done: boolean;
+}
+
 /**
- * At open, before any save: bring the index up to `savedHeight`. A missing marker or another layout version
- * drops every index database and starts from height 0. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN
- * heights, each moving the marker, so a start cut short resumes where it stopped. Returns the heights indexed.
+ * Whether the index lacks a saved height: no marker on a store with blocks, another layout version, or a marker
+ * behind `savedHeight`. A store with no blocks (fresh) lacks nothing: its genesis save indexes height 0.
  */
-export function catchUpQueryIndex(env: RootEnv, dbs: IndexDatabases, savedHeight: number): number {
+export function queryIndexBehind(dbs: Pick<Databases, "meta">, savedHeight: number | undefined): boolean {
+  if (savedHeight === undefined) return false;
   const marker = readMarker(dbs);
-  let next = marker !== undefined && marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
-  if (next === -1) {
-    // each clear is a transaction of its own: a start cut short among them finds no valid marker and clears again
-    for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
-    env.transactionSync(() => writeMarker(dbs, 0));
-    next = 0;
+  return marker === undefined || marker.version !== QUERY_INDEX_VERSION || marker.next <= savedHeight;
+}
+
+/**
+ * A missing marker or another layout version: drop every index database and write a marker at height 0. Each
+ * clear is a transaction of its own: a start cut short among them finds no valid marker and clears again.
+ * Returns whether it dropped anything.
+ */
+export function resetQueryIndexIfForeign(env: RootEnv, dbs: IndexDatabases): boolean {
+  const marker = readMarker(dbs);
+  if (marker !== undefined && marker.version === QUERY_INDEX_VERSION) return false;
+  for (const name of Object.keys(QUERY_DB_NAMES) as QueryDbName[]) dbs[name].clearSync();
+  env.transactionSync(() => writeMarker(dbs, 0));
+  return true;
+}
+
+/** The saved height as the store's meta record holds it (inside a transaction: that transaction's view). */
+function savedHeightOf(dbs: Pick<Databases, "meta">): number | undefined {
+  const v = dbs.meta.getBinary(SAVED_HEIGHT_KEY);
+  return v === undefined || v.length !== 4 ? undefined : v.readUInt32BE(0);
+}
+
+const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
+
+/**
+ * One step of a rebuild, in ONE transaction: from the marker's height (read inside the transaction, so a save
+ * that indexed its own height since is not indexed again), index heights up to the saved height until
+ * `budgetMs` of this step is spent or `maxHeights` are done (at least one height: a height's records are all or
+ * nothing), then move the marker. The index must be of this layout (resetQueryIndexIfForeign first).
+ */
+export function rebuildStep(env: RootEnv, dbs: IndexDatabases, budgetMs: number, maxHeights: number): RebuildProgress {
+  return env.transactionSync(() => {
+    const marker = readMarker(dbs);
+    if (marker === undefined || marker.version !== QUERY_INDEX_VERSION)
+      throw new InvariantError("query index rebuild step without a marker of this layout");
+    const saved = savedHeightOf(dbs) ?? -1;
+    const started = performance.now();
+    const put = putInto(dbs);
+    let next = marker.next;
+    let entries = 0;
+    while (next <= saved && next - marker.next < maxHeights) {
+      entries += indexHeight(dbs, next, put);
+      next++;
+      if (performance.now() - started >= budgetMs) break;
+    }
+    if (next !== marker.next) writeMarker(dbs, next);
+    return { next, savedHeight: saved, entries, heights: next - marker.next, done: next > saved };
+  });
+}
+
+/**
+ * Bring the index up to the saved height at once, on this thread (tools and tests; the node rebuilds in the
+ * background on the writer thread: blockSetWriterTask.ts). A missing marker or another layout version drops
+ * the index first. Runs in transactions of CATCH_UP_HEIGHTS_PER_TXN heights, each moving the marker, so a run
+ * cut short resumes where it stopped. Returns the heights indexed.
+ */
+export function catchUpQueryIndex(
+  env: RootEnv,
+  dbs: IndexDatabases,
+  onProgress: (p: RebuildProgress) => void = () => {},
+): number {
+  resetQueryIndexIfForeign(env, dbs);
+  let heights = 0;
+  for (;;) {
+    const p = rebuildStep(env, dbs, Number.POSITIVE_INFINITY, CATCH_UP_HEIGHTS_PER_TXN);
+    heights += p.heights;
+    onProgress(p);
+    if (p.done) return heights;
   }
-  const first = next;
-  while (next <= savedHeight) {
-    const last = Math.min(savedHeight, next + CATCH_UP_HEIGHTS_PER_TXN - 1);
-    const from = next;
-    env.transactionSync(() => {
-      const put = putInto(dbs);
-      for (let h = from; h <= last; h++) indexHeight(dbs, h, put);
-      writeMarker(dbs, last + 1);
-    });
-    next = last + 1;
-  }
-  return next - first;
 }

@@ -4,22 +4,26 @@
  * one query is one contiguous LMDB key range, and a page that starts at a key costs the same at any depth
  * (a B-tree seek, then `limit` steps). Integers are big-endian so bytewise order is numeric order.
  *
- * A position is where an item sits in the ordered log of saved blocks and never changes once saved:
- * (directory block height, place of the item's block in that height, place of the item in its block).
+ * A record holds a block's worth of items, not one item: one per (chain, height) (the entry block's body is
+ * the list of its entries), one per (ext ID, entry block) with the matching item indexes, one per (address,
+ * height) with its items. LMDB costs ~10 bytes and a key per record, and a range that grows in the middle of
+ * the tree leaves its pages half full (docs/performance.md §Disk): per block instead of per entry, both are paid
+ * once per block. A position (what a cursor holds) is a record's key ‖ u32 item index in the record; it never
+ * changes once saved.
  */
 import { sha256 } from "../protocol/hash.js";
 
 /** The query index's named databases (added to DB_NAMES in keys.ts). */
 export const QUERY_DB_NAMES = {
-  /** chain ID (32) ‖ u32 height ‖ u32 item index in the entry block → ChainEntryValue (72) */
+  /** chain ID (32) ‖ u32 height → ChainHeightValue: one record per entry block (its entries: the block's body) */
   qChainEntries: "qChainEntries",
-  /** ExtIdKey of every saved entry → chain ID (32); the rest is its qChainEntries record (position in the key) */
+  /** ExtIdKey (ext ID, then u32 height ‖ u32 place of the entry block) → u32 item index of each match in the block */
   qEntryExtIds: "qEntryExtIds",
   /** ExtIdKey of each chain's first entry → chain ID (32) ‖ first entry hash (32) */
   qChainExtIds: "qChainExtIds",
   /** chain ID (32) → u64 saved entries of the chain */
   qChainCounts: "qChainCounts",
-  /** u8 address kind ‖ address (32) ‖ u32 height ‖ u32 item number in the height → AddressItemValue (45) */
+  /** u8 kind ‖ address (32) ‖ u32 height ‖ u32 last item number → up to ADDRESS_CHUNK_ITEMS AddressItemValues (49) */
   qAddresses: "qAddresses",
 } as const;
 export type QueryDbName = keyof typeof QUERY_DB_NAMES;
@@ -34,20 +38,34 @@ export const QUERY_EXTID_LEVELS = 3;
 /** Bytes of an ext ID held in a key: longer ones are cut there (and searches past it check the entry). */
 export const EXTID_KEY_BYTES = 32;
 
-/** Bytes of the scope (hash of the ext IDs before the last one searched) at the start of an ExtIdKey. */
+/**
+ * Bytes of the scope (hash of the ext IDs before the last one searched) of an ext ID of level 1 and deeper;
+ * 16 bytes: two scopes colliding by chance or by design (2^64 work) is out of reach.
+ */
 const SCOPE_BYTES = 16;
 
-/** Bytes of a position: u32 height ‖ u32 block place ‖ u32 item place. */
-export const POSITION_BYTES = 12;
+/** Bytes of an ExtIdKey's position: u32 height ‖ u32 place of the entry block in the directory block. */
+export const BLOCK_POSITION_BYTES = 8;
 
-/** Bytes of an ExtIdKey. */
-export const EXTID_KEY_LENGTH = SCOPE_BYTES + EXTID_KEY_BYTES + 2 + POSITION_BYTES;
+/** Bytes of a cursor's item index, after a record's key (every position a page stops at: key ‖ u32 item). */
+export const ITEM_BYTES = 4;
 
 /** Bytes of a qChainEntries key. */
-export const CHAIN_ENTRY_KEY_LENGTH = 32 + 4 + 4;
+export const CHAIN_HEIGHT_KEY_LENGTH = 32 + 4;
 
 /** Bytes of a qAddresses key. */
 export const ADDRESS_KEY_LENGTH = 1 + 32 + 4 + 4;
+
+/** Bytes of one item of a qAddresses value. */
+export const ADDRESS_ITEM_BYTES = 49;
+
+/**
+ * Most items of one qAddresses record: an address's items of a height are cut into records of this many. A page
+ * reads (and lmdb-js copies out of the map) one record at a time, so a busy EC key's height — one item per commit,
+ * 20,000 in a 20,000-entry block, ~1 MB — costs a page 12 KB, whatever the block's size; and 250 × 49 bytes (+ 16
+ * of LMDB's overflow page header) fill 3 pages of 4,096 to 99.8 %.
+ */
+export const ADDRESS_CHUNK_ITEMS = 250;
 
 /** First byte of a qAddresses key. */
 export const AddressKind = { asset: 1, ec: 2 } as const;
@@ -82,49 +100,62 @@ function putU32(b: Buffer, at: number, v: number): void {
   b.writeUInt32BE(v, at);
 }
 
-/** qChainEntries key. */
-export function chainEntryKey(chainId: Uint8Array, height: number, item: number): Buffer {
-  const b = Buffer.allocUnsafe(CHAIN_ENTRY_KEY_LENGTH);
+/**
+ * A copy of bytes `start`..`end` of `b`. Not `b.slice`: on a Buffer (what lmdb-js reads return) that is a view,
+ * and a read's buffer is lmdb-js's, reused by the thread's next read.
+ */
+export function copyOf(b: Uint8Array, start: number, end: number): Uint8Array {
+  return Uint8Array.prototype.slice.call(b, start, end);
+}
+
+/** qChainEntries key: one record per (chain, height), the chain's entry block of that height. */
+export function chainHeightKey(chainId: Uint8Array, height: number): Buffer {
+  const b = Buffer.allocUnsafe(CHAIN_HEIGHT_KEY_LENGTH);
   b.set(chainId, 0);
   putU32(b, 32, height);
-  putU32(b, 36, item);
   return b;
 }
 
 /**
- * A saved entry of a chain: entry hash ‖ entry block keyMR ‖ u32 timestamp (seconds since epoch) ‖ u32 its
- * place among the entry block's entries (minute markers not counted).
+ * A chain's entry block of one height: its keyMR (the block's body lists the entry hashes, so the index holds
+ * none), the directory block's timestamp (minutes), and the item index (in the body, minute markers counted)
+ * of each minute marker, ascending: an entry's place among the block's entries and its minute follow from
+ * them in O(markers), without reading the body before it.
  */
-export interface ChainEntryValue {
-  entryHash: Uint8Array;
+export interface ChainHeightValue {
   entryBlockKeyMR: Uint8Array;
-  timestamp: number;
-  ordinal: number;
+  directoryTimestampMinutes: number;
+  markers: number[];
 }
-export function encodeChainEntryValue(v: ChainEntryValue): Buffer {
-  const b = Buffer.allocUnsafe(72);
-  b.set(v.entryHash, 0);
-  b.set(v.entryBlockKeyMR, 32);
-  putU32(b, 64, v.timestamp);
-  putU32(b, 68, v.ordinal);
+export function encodeChainHeightValue(v: ChainHeightValue): Buffer {
+  const b = Buffer.allocUnsafe(36 + 4 * v.markers.length);
+  b.set(v.entryBlockKeyMR, 0);
+  putU32(b, 32, v.directoryTimestampMinutes);
+  for (let i = 0; i < v.markers.length; i++) putU32(b, 36 + 4 * i, v.markers[i]!);
   return b;
 }
-export function decodeChainEntryValue(b: Uint8Array): ChainEntryValue {
+export function decodeChainHeightValue(b: Uint8Array): ChainHeightValue {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
-  return {
-    entryHash: b.slice(0, 32),
-    entryBlockKeyMR: b.slice(32, 64),
-    timestamp: buf.readUInt32BE(64),
-    ordinal: buf.readUInt32BE(68),
-  };
+  const markers: number[] = [];
+  for (let at = 36; at + 4 <= b.length; at += 4) markers.push(buf.readUInt32BE(at));
+  return { entryBlockKeyMR: copyOf(b, 0, 32), directoryTimestampMinutes: buf.readUInt32BE(32), markers };
+}
+
+/** A cursor position: a record's key ‖ u32 item index within the record. */
+export function itemPosition(recordKey: Uint8Array, item: number): Buffer {
+  const b = Buffer.allocUnsafe(recordKey.length + ITEM_BYTES);
+  b.set(recordKey, 0);
+  putU32(b, recordKey.length, item);
+  return b;
 }
 
 /**
  * Scope of ext ID `level` (0-based) of a search: what the ext IDs before it must be, exactly. The level is
  * hashed in, so `[a]` and `[a, b]` never share a scope; each ext ID is length-prefixed, so `["ab","c"]` and
- * `["a","bc"]` do not either.
+ * `["a","bc"]` do not either. Level 0 has no earlier ext IDs and needs no hash: its keys start with one byte.
  */
 export function extIdScope(extIds: readonly Uint8Array[], level: number): Buffer {
+  if (level === 0) return Buffer.from([0]);
   let size = 1;
   for (let i = 0; i < level; i++) size += 2 + extIds[i]!.length;
   const pre = Buffer.allocUnsafe(size);
@@ -136,26 +167,63 @@ export function extIdScope(extIds: readonly Uint8Array[], level: number): Buffer
     pre.set(id, at + 2);
     at += 2 + id.length;
   }
-  return Buffer.from(sha256(pre).subarray(0, SCOPE_BYTES));
+  // the level first, so the scopes of different levels never share a key range with level 0's
+  return Buffer.concat([Buffer.from([level]), sha256(pre).subarray(0, SCOPE_BYTES)]);
+}
+
+/** Escaped bytes of an ext ID (at most EXTID_KEY_BYTES of it): each 0x00 as 0x00 0xff. */
+function escapedLength(extId: Uint8Array): number {
+  let n = extId.length;
+  for (const byte of extId) if (byte === 0) n++;
+  return n;
+}
+function putEscaped(b: Buffer, at: number, extId: Uint8Array): number {
+  for (const byte of extId) {
+    b[at++] = byte;
+    if (byte === 0) b[at++] = 0xff;
+  }
+  return at;
 }
 
 /**
- * ExtIdKey: scope (16) ‖ the ext ID's first EXTID_KEY_BYTES bytes, zero-padded (32) ‖ u16 its full length ‖
- * position (12). Entries whose ext ID at the level is equal (up to 32 bytes) are one range in position order;
- * entries whose ext ID starts with a prefix are one range too (ordered by the ext ID, then by position).
+ * The part of an ExtIdKey that names the ext ID: its first EXTID_KEY_BYTES bytes with each 0x00 escaped as
+ * 0x00 0xff, then 0x00 0x00 (it ends here, the whole ext ID) or 0x00 0x01 ‖ u16 its full length (it was longer
+ * and is cut). Escaped and terminated so, the bytes sort as the ext IDs do (a shorter ext ID before the longer
+ * ones it starts), the escaped bytes of a prefix are a prefix of every ext ID starting with it (no padding
+ * matches a prefix ending in zeros), and no ext ID's part is a prefix of another's.
  */
-export function extIdKey(scope: Uint8Array, extId: Uint8Array, position: Uint8Array): Buffer {
-  const b = Buffer.alloc(EXTID_KEY_LENGTH);
-  b.set(scope, 0);
-  b.set(extId.subarray(0, EXTID_KEY_BYTES), SCOPE_BYTES);
-  b.writeUInt16BE(extId.length, SCOPE_BYTES + EXTID_KEY_BYTES);
-  b.set(position, SCOPE_BYTES + EXTID_KEY_BYTES + 2);
+function extIdPart(extId: Uint8Array): Buffer {
+  const cut = extId.subarray(0, EXTID_KEY_BYTES);
+  const long = extId.length > EXTID_KEY_BYTES;
+  const b = Buffer.allocUnsafe(escapedLength(cut) + (long ? 4 : 2));
+  let at = putEscaped(b, 0, cut);
+  b[at++] = 0;
+  b[at++] = long ? 1 : 0;
+  if (long) b.writeUInt16BE(extId.length, at);
   return b;
 }
 
-/** The full length of the ext ID an ExtIdKey holds. */
-export function extIdKeyLength(key: Uint8Array): number {
-  return (key[SCOPE_BYTES + EXTID_KEY_BYTES]! << 8) | key[SCOPE_BYTES + EXTID_KEY_BYTES + 1]!;
+/**
+ * ExtIdKey: scope (1 byte at level 0, 17 deeper: extIdScope) ‖ the ext ID (extIdPart) ‖ u32 height ‖ u32 place of
+ * the entry block in the directory block: one record per (ext ID, entry block), whose value lists the matching
+ * entries' item indexes in the block. Entries whose ext ID at the level is equal (up to 32 bytes) are one range
+ * in ledger order; entries whose ext ID starts with a prefix are one range too (ordered by the ext ID, then by
+ * position).
+ */
+export function extIdKey(scope: Uint8Array, extId: Uint8Array, height: number, place: number): Buffer {
+  const part = extIdPart(extId);
+  const b = Buffer.allocUnsafe(scope.length + part.length + BLOCK_POSITION_BYTES);
+  b.set(scope, 0);
+  b.set(part, scope.length);
+  putU32(b, scope.length + part.length, height);
+  putU32(b, scope.length + part.length + 4, place);
+  return b;
+}
+
+/** Height and entry block place of an ExtIdKey (its last 8 bytes). */
+export function extIdKeyBlock(key: Uint8Array): { height: number; place: number } {
+  const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
+  return { height: b.readUInt32BE(key.length - 8), place: b.readUInt32BE(key.length - 4) };
 }
 
 /**
@@ -168,72 +236,60 @@ export function extIdRange(
   extId: Uint8Array,
   match: "exact" | "prefix",
 ): { prefix: Buffer; needsCheck: boolean } {
-  if (match === "exact") {
-    const b = Buffer.alloc(SCOPE_BYTES + EXTID_KEY_BYTES + 2);
-    b.set(scope, 0);
-    b.set(extId.subarray(0, EXTID_KEY_BYTES), SCOPE_BYTES);
-    b.writeUInt16BE(extId.length, SCOPE_BYTES + EXTID_KEY_BYTES);
-    return { prefix: b, needsCheck: extId.length > EXTID_KEY_BYTES };
-  }
+  const needsCheck = extId.length > EXTID_KEY_BYTES;
+  if (match === "exact") return { prefix: Buffer.concat([scope, extIdPart(extId)]), needsCheck };
   const cut = extId.subarray(0, EXTID_KEY_BYTES);
-  return { prefix: Buffer.concat([scope, cut]), needsCheck: extId.length > EXTID_KEY_BYTES };
+  const b = Buffer.allocUnsafe(scope.length + escapedLength(cut));
+  b.set(scope, 0);
+  putEscaped(b, scope.length, cut);
+  return { prefix: b, needsCheck };
 }
 
-/** Position of an item: u32 height ‖ u32 place of its block in the height ‖ u32 place in the block. */
-export function position(height: number, block: number, item: number): Buffer {
-  const b = Buffer.allocUnsafe(POSITION_BYTES);
-  putU32(b, 0, height);
-  putU32(b, 4, block);
-  putU32(b, 8, item);
-  return b;
-}
-
-/** The height a position (or a key ending in one) starts with, from `at`. */
-export function positionHeight(key: Uint8Array, at: number): number {
-  return Buffer.from(key.buffer, key.byteOffset, key.byteLength).readUInt32BE(at);
-}
-
-/** Byte offset of the position in an ExtIdKey. */
-export const EXTID_KEY_POSITION_AT = SCOPE_BYTES + EXTID_KEY_BYTES + 2;
-
-/** Height and item index of the position in an ExtIdKey: with the chain ID (its value), its qChainEntries key. */
-export function extIdKeyChainEntry(key: Uint8Array, chainId: Uint8Array): Buffer {
-  const b = Buffer.from(key.buffer, key.byteOffset, key.byteLength);
-  return chainEntryKey(chainId, b.readUInt32BE(EXTID_KEY_POSITION_AT), b.readUInt32BE(EXTID_KEY_POSITION_AT + 8));
-}
-
-/** qAddresses key. */
-export function addressKey(kind: AddressKind, address: Uint8Array, height: number, item: number): Buffer {
+/**
+ * qAddresses key: one record per (address, height, up to ADDRESS_CHUNK_ITEMS items), ending with the item number
+ * of its last item. A position (kind ‖ address ‖ height ‖ item number, the key's layout) sorts just before or at
+ * the key of the record that holds it: a seek to it lands on that record.
+ */
+export function addressKey(kind: AddressKind, address: Uint8Array, height: number, lastNumber: number): Buffer {
   const b = Buffer.allocUnsafe(ADDRESS_KEY_LENGTH);
   b[0] = kind;
   b.set(address, 1);
   putU32(b, 33, height);
-  putU32(b, 37, item);
+  putU32(b, 37, lastNumber);
   return b;
 }
 
-/** One item of an address's history: kind ‖ txid (transaction or commit) ‖ u64 amount ‖ u32 timestamp (s). */
+/**
+ * One item of an address's history: u32 item number in the height (asset inputs, outputs and purchases, then
+ * EC commits, all addresses counted) ‖ kind ‖ txid (transaction or commit) ‖ u64 amount ‖ u32 timestamp (s).
+ */
 export interface AddressItemValue {
+  number: number;
   item: AddressItem;
   txId: Uint8Array;
   amount: bigint;
   timestamp: number;
 }
-export function encodeAddressItemValue(v: AddressItemValue): Buffer {
-  const b = Buffer.allocUnsafe(45);
-  b[0] = v.item;
-  b.set(v.txId, 1);
-  b.writeBigUInt64BE(v.amount, 33);
-  putU32(b, 41, v.timestamp);
-  return b;
+export function putAddressItem(b: Buffer, at: number, v: AddressItemValue): void {
+  putU32(b, at, v.number);
+  b[at + 4] = v.item;
+  b.set(v.txId, at + 5);
+  b.writeBigUInt64BE(v.amount, at + 37);
+  putU32(b, at + 45, v.timestamp);
 }
-export function decodeAddressItemValue(b: Uint8Array): AddressItemValue {
+/** The item number of item `k` of a qAddresses value. */
+export function addressItemNumber(b: Uint8Array, k: number): number {
+  return Buffer.from(b.buffer, b.byteOffset, b.byteLength).readUInt32BE(k * ADDRESS_ITEM_BYTES);
+}
+export function decodeAddressItem(b: Uint8Array, k: number): AddressItemValue {
   const buf = Buffer.from(b.buffer, b.byteOffset, b.byteLength);
+  const at = k * ADDRESS_ITEM_BYTES;
   return {
-    item: b[0] as AddressItem,
-    txId: b.slice(1, 33),
-    amount: buf.readBigUInt64BE(33),
-    timestamp: buf.readUInt32BE(41),
+    number: buf.readUInt32BE(at),
+    item: b[at + 4] as AddressItem,
+    txId: copyOf(b, at + 5, at + 37),
+    amount: buf.readBigUInt64BE(at + 37),
+    timestamp: buf.readUInt32BE(at + 45),
   };
 }
 

@@ -37,8 +37,9 @@ import { migrateFormat } from "./formatMigration.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
 import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "./keys.js";
 import { checkTreeSpines } from "./pageCheck.js";
-import { catchUpQueryIndex, indexSavedHeight } from "./queryIndex.js";
+import { indexSavedHeight } from "./queryIndex.js";
 import { QueryIndexReader } from "./queryIndexReader.js";
+import { QueryIndexRebuild, type QueryIndexStatus } from "./queryIndexRebuild.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -94,6 +95,12 @@ export interface StoreOptions {
    */
   queryIndex?: boolean;
   /**
+   * Milliseconds the background rebuild of the query index waits between two steps, each then of one height
+   * (queryIndexRebuild.ts): a throttle for a machine that cannot spare the rebuild's CPU, and what lets a test
+   * see the rebuilding state on a small store. Default 0: steps follow each other (saves still go first).
+   */
+  queryIndexRebuildPauseMs?: number;
+  /**
    * Where the store says what it does at open that takes time: the migration of a directory of an older format
    * (formatMigration.ts), a line per step. Default: nowhere.
    */
@@ -125,10 +132,10 @@ export class LedgerStore {
   private closing = false;
   /** set by markDamaged: why every write is refused */
   private damaged: string | undefined;
-  /** heights the query index caught up with at open (queryIndex.ts catchUpQueryIndex): 0 when it was current */
-  queryIndexCaughtUp = 0;
   /** reads of the query index (queryIndexReader.ts) */
   readonly queries: QueryIndexReader;
+  /** where the query index stands: current, or rebuilt in the background (queryIndexRebuild.ts) */
+  private readonly indexState: QueryIndexRebuild;
 
   /** refuses writes before the disk is full (diskSpace.ts) */
   private readonly space: DiskSpaceGuard;
@@ -140,10 +147,16 @@ export class LedgerStore {
     private readonly journal: Journal,
     reserveBytes: number,
     private readonly queryIndex: boolean,
+    log: (line: string) => void,
+    rebuildPauseMs: number,
   ) {
     this.dbs = openDatabases(env);
-    this.queries = new QueryIndexReader(this.dbs);
-    this.writer = new BlockSetWriter({ path, queryIndex });
+    this.indexState = new QueryIndexRebuild(
+      { path },
+      { dbs: this.dbs, savedHeight: () => (this.isFresh() ? undefined : this.savedHeight()), log },
+    );
+    this.queries = new QueryIndexReader(this.dbs, this.indexState);
+    this.writer = new BlockSetWriter({ path, queryIndex, rebuildPauseMs });
     this.space = new DiskSpaceGuard({
       path,
       reserveBytes,
@@ -179,14 +192,15 @@ export class LedgerStore {
         journal,
         options.reserveBytes ?? 0,
         options.queryIndex !== false,
+        options.log ?? (() => {}),
+        options.queryIndexRebuildPauseMs ?? 0,
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
       migrateFormat(opened, options.log ?? (() => {}));
       checkIdentity(opened, options);
       checkJournalBelongs(opened);
       moveLegacyJournal(opened);
-      if (!store.isFresh() && options.queryIndex !== false)
-        store.queryIndexCaughtUp = catchUpQueryIndex(env, store.dbs, store.savedHeight());
+      if (options.queryIndex !== false) store.startQueryIndexRebuild();
       return store;
     } catch (e) {
       void env.close();
@@ -198,6 +212,31 @@ export class LedgerStore {
         info: e instanceof Error ? e.message : String(e),
       });
     }
+  }
+
+  /**
+   * When saved heights lack their index records (an index dropped, of an older layout, or behind), rebuild it in
+   * the background on the writer thread, between saves; the node serves meanwhile and the query methods answer
+   * "rebuilding" (docs/ledger.md §Query index, "Rebuild").
+   */
+  private startQueryIndexRebuild(): void {
+    // the opening checks above are done; the figures are read again under the state's own snapshot
+    if (!this.indexState.behind) return;
+    this.indexState.started();
+    this.writer.rebuildQueryIndex({
+      onProgress: (p, ms) => {
+        // the step committed on another thread: see it in this thread's next read
+        this.env.resetReadTxn();
+        this.indexState.progress(p, ms);
+      },
+      onCleared: (ms) => this.indexState.cleared(ms),
+      onFailed: (error) => this.indexState.stopped(error),
+    });
+  }
+
+  /** Where the query index stands (/metrics, /debug): current, or how far its background rebuild is. */
+  queryIndexStatus(): QueryIndexStatus {
+    return this.indexState.status();
   }
 
   /** True when nothing has been saved yet (no genesis). */

@@ -3,11 +3,13 @@
 // (dblock-by-height → entry-block → entry; fblock-by-height; ecblock-by-height's raw block, whose commits'
 // txids are computed here); paging while
 // writes go on (no gap, no duplicate); bad input refused with -32602 naming the member; the index dropped
-// while the node is stopped and rebuilt from the blocks at the next start.
+// while the node is stopped and rebuilt from the blocks in the background after the next start (served at once,
+// query methods refused with -32000 meanwhile, writes during it indexed, a kill -9 midway resumed).
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { open } from "lmdb";
+import WebSocket from "ws";
 import { NodeClient } from "../../src/client/index.js";
 import { encodeAddress, rcd1Hash } from "../../src/protocol/address.js";
 import { fromHex, toHex } from "../../src/protocol/bytes.js";
@@ -20,7 +22,7 @@ import type {
 import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
 import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
 import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
-import { killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { httpRequest, killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
 import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -34,6 +36,42 @@ async function expectInvalid(node: LedgerdProcess, method: string, params: unkno
     assert.match(String(e.data), member);
     return true;
   });
+}
+
+/** The test node's pause between two rebuild steps (one height each), ms: a rebuild of its ~50 heights lasts ~20 s. */
+const REBUILD_PAUSE_MS = 400;
+
+/** The refusal every query method answers while the index is rebuilt (docs/api.md). */
+async function expectRebuilding(node: LedgerdProcess, method: string, params: unknown): Promise<number> {
+  let next = -1;
+  await assert.rejects(node.rpc(method, params), (e: unknown) => {
+    assert.ok(e instanceof RpcCallError, String(e));
+    assert.equal(e.code, -32000, `${method}: ${e.message}`);
+    assert.equal(e.rpcMessage, "Query index rebuilding");
+    const m = /^query index rebuilding: height (\d+) of (\d+); try again later$/.exec(String(e.data));
+    assert.ok(m !== null, String(e.data));
+    next = Number(m[1]);
+    return true;
+  });
+  return next;
+}
+
+/** Wait until the query methods answer again (the background rebuild is done). */
+async function untilRebuilt(node: LedgerdProcess): Promise<void> {
+  await waitFor(
+    "the query index rebuilt",
+    async () => {
+      try {
+        await node.rpc("search-chains", { extids: ["00"] });
+        return true;
+      } catch (e) {
+        if (e instanceof RpcCallError && e.code === -32000) return undefined;
+        throw e;
+      }
+    },
+    240_000,
+    200,
+  );
 }
 
 describe("query extensions against a real node", () => {
@@ -102,7 +140,11 @@ describe("query extensions against a real node", () => {
   }
 
   before(async () => {
-    node = await LedgerdProcess.start({ blockTimeSeconds: 2 });
+    // a rebuild waits between its steps of one height each, so the tests below see it under way (node.ts)
+    node = await LedgerdProcess.start({
+      blockTimeSeconds: 2,
+      env: { LEDGERD_QUERY_INDEX_REBUILD_PAUSE_MS: String(REBUILD_PAUSE_MS) },
+    });
     await buyCredits(call, ec, 5000);
     await waitFor(
       "entry credits bought",
@@ -281,6 +323,26 @@ describe("query extensions against a real node", () => {
       { extids: [hexText("invoice")], cursor },
       /^cursor: a cursor of chain-entries/,
     );
+    // cursors of the index's layout 1 (version byte 1): chain-entries' name the same position and still page,
+    // search-entries' positions are gone and are refused (docs/api.md §5.8)
+    const v1 = Buffer.from(cursor, "base64url");
+    v1[0] = 1;
+    const again = await node.rpc<ChainEntriesResult>("chain-entries", {
+      chainid: appChain,
+      limit: 1,
+      cursor: v1.toString("base64url"),
+    });
+    const fromCurrent = await node.rpc<ChainEntriesResult>("chain-entries", { chainid: appChain, limit: 1, cursor });
+    assert.deepEqual(again.entries, fromCurrent.entries);
+    const search = await node.rpc<SearchEntriesResult>("search-entries", { extids: [hexText("invoice")], limit: 1 });
+    const oldSearch = Buffer.from(search.nextcursor, "base64url");
+    oldSearch[0] = 1;
+    await expectInvalid(
+      node,
+      "search-entries",
+      { extids: [hexText("invoice")], cursor: oldSearch.toString("base64url") },
+      /^cursor: made by an earlier layout of this node's query index/,
+    );
     await expectInvalid(node, "search-entries", { extids: [] }, /^extids:/);
     await expectInvalid(node, "search-entries", { extids: ["zz"] }, /^extids\[0\]:/);
     await expectInvalid(node, "search-entries", { extids: [hexText("a")], match: "fuzzy" }, /^match:/);
@@ -417,7 +479,9 @@ describe("query extensions against a real node", () => {
     await env.openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" }).remove(Buffer.from("queryIndex"));
     await env.close();
     await node.restart();
-    assert.match(node.tail(20_000), /query index rebuilt from the saved blocks/);
+    assert.match(node.tail(20_000), /query index rebuilding in the background from height 0 to \d+/);
+    await untilRebuilt(node);
+    assert.match(node.tail(20_000), /query index rebuilt: \d+ heights, \d+ entries/);
     assert.deepEqual(
       await allPages<SearchEntriesResult>(
         rpc,
@@ -444,6 +508,150 @@ describe("query extensions against a real node", () => {
         (r) => r.chains,
       ),
       chains,
+    );
+  });
+  it("an index of layout 1 is rebuilt in the background: served at once, queries refused, writes indexed, kill -9 resumed", async () => {
+    await savedAll();
+    const heightOf = async (): Promise<number> =>
+      (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    await node.stop();
+    // what an upgrade finds: the marker of layout 1 (QUERY_INDEX_VERSION 1) and a record of that layout
+    const dir = join(node.homeDir, "local", "db");
+    const env = open({ path: dir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
+    const marker = Buffer.alloc(8);
+    marker.writeUInt32BE(1, 0);
+    marker.writeUInt32BE(5, 4);
+    await env
+      .openDB({ name: "meta", keyEncoding: "binary", encoding: "binary" })
+      .put(Buffer.from("queryIndex"), marker);
+    await env
+      .openDB({ name: "qChainEntries", keyEncoding: "binary", encoding: "binary" })
+      .put(Buffer.concat([fromHex(appChain), Buffer.from([0, 0, 0, 2, 0, 0, 0, 1])]), Buffer.alloc(72, 0x11));
+    await env.close();
+
+    await node.restart();
+    // served at once: restart() returned on `heights`; every query method refuses, naming the rebuild
+    const saved = await heightOf();
+    assert.match(node.tail(20_000), /query index rebuilding in the background from height 0 to \d+/);
+    await expectRebuilding(node, "chain-entries", { chainid: appChain, order: "desc" });
+    await expectRebuilding(node, "search-entries", { extids: [hexText("invoice")] });
+    await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
+    await expectRebuilding(node, "address-history", { address: ecAddress });
+    // the operator's view: the gauges and /debug summary say how far it is
+    const metrics = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.equal(metrics.status, 200, metrics.text);
+    assert.match(metrics.text, /^ledgerd_query_index_rebuilding 1$/m);
+    assert.ok(Number(/^ledgerd_query_index_heights_behind (\d+)$/m.exec(metrics.text)?.[1]) > 0, metrics.text);
+    const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
+    assert.match(summary.Summary, /queryindex rebuilding height=\d+ of=\d+/);
+    // a /live subscription with a query filter is refused the same way (an `error` event, nothing subscribed)
+    const events: { event: string; data?: unknown }[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
+    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
+    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
+    assert.match(String(refused.data), /^query index rebuilding: height \d+ of \d+; try again later$/);
+    assert.equal(events.filter((e) => e.event === "subscribed").length, 0);
+    await new Promise<void>((resolve) => {
+      ws.once("close", () => resolve());
+      ws.close();
+    });
+    // the spec's own reads are served meanwhile
+    const first = await node.rpc<{ chainid: string }>("entry", { hash: written[0] });
+    assert.equal(first.chainid, chainOf.get(written[0]!));
+
+    // a write during the rebuild: its block is saved (the save leaves its height to the rebuild)
+    const during = await newEntry(appChain, ["invoice", "during-rebuild"], "written while the index is rebuilt");
+    await waitFor(
+      "the write's block saved",
+      async () => ((await heightOf()) >= saved + 2 ? true : undefined),
+      120_000,
+      100,
+    );
+    // kill -9 once the rebuild has committed steps past height 0, and while it is still under way
+    const reached = await waitFor(
+      "the rebuild past height 0",
+      async () => {
+        const next = await expectRebuilding(node, "search-chains", { extids: [hexText("qtest-app")] });
+        return next > 0 ? next : undefined;
+      },
+      120_000,
+      100,
+    );
+    await node.kill9();
+    await node.restart();
+    // the marker survived the kill: the rebuild resumes, not from 0
+    const starts = [
+      ...node.tail(20_000).matchAll(/query index rebuilding in the background from height (\d+) to (\d+)/g),
+    ];
+    const resumed = starts.at(-1);
+    assert.ok(resumed !== undefined && starts.length >= 2, node.tail(4_000));
+    assert.ok(Number(resumed[1]) >= reached, `resumed at ${resumed[1]}, had reached ${reached}`);
+    await untilRebuilt(node);
+    const after = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.match(after.text, /^ledgerd_query_index_rebuilding 0$/m);
+    assert.match(after.text, /^ledgerd_query_index_heights_behind 0$/m);
+    assert.doesNotMatch((await node.rpc<{ Summary: string }>("summary", undefined, "debug")).Summary, /queryindex/);
+    // the write made during the rebuild is indexed (savedAll polls chain-entries for the last entry written)
+    await savedAll();
+
+    // the rebuilt index answers what a brute-force walk of the saved blocks finds, the write included
+    const h = await heightOf();
+    const { entries, addresses } = await walk(rpc, h);
+    assert.ok(entries.some((e) => e.entryhash === during));
+    const inChain = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      inChain.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
+    );
+    const desc = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, order: "desc", limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      desc.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      entries
+        .filter((e) => e.chainid === appChain)
+        .map((e) => entryView(e, false))
+        .reverse(),
+    );
+    const found = await allPages<SearchEntriesResult>(
+      rpc,
+      "search-entries",
+      { extids: [hexText("invoice")], limit: 1000 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      found
+        .filter((e) => (e as { dbheight: number }).dbheight <= h)
+        .map((e) => (e as { entryhash: string }).entryhash)
+        .sort(),
+      entries
+        .filter((e) => extIdsMatch(e.extids, [hexText("invoice")], "exact"))
+        .map((e) => e.entryhash)
+        .sort(),
+    );
+    const history = await allPages<AddressHistoryResult>(
+      rpc,
+      "address-history",
+      { address: ecAddress, limit: 200 },
+      (r) => r.items,
+    );
+    assert.deepEqual(
+      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      addresses.get(ecAddress),
     );
   });
 });

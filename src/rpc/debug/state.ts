@@ -69,6 +69,10 @@ export function summary(_params: unknown, ctx: RpcContext) {
     `holding=${ctx.ledger.holdingQueue().length}`,
   ];
   if (ledger !== "") parts.push(`ledger ${ledger}`);
+  // the query index's background rebuild (store/queryIndexRebuild.ts): the query methods refuse until it ends
+  const rebuilding = ctx.queries?.rebuilding?.();
+  if (rebuilding !== undefined)
+    parts.push(`queryindex rebuilding height=${rebuilding.nextHeight} of=${rebuilding.savedHeight}`);
   if (ctx.cluster !== undefined) {
     const c = ctx.cluster.status();
     parts.push(

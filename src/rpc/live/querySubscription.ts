@@ -10,7 +10,7 @@
  * index's order (height, then place), with no gap — the guarantee the query's cursors already give.
  */
 import type { QueryIndexApi } from "../../ledger/api.js";
-import { RpcError } from "../errors.js";
+import { RpcCode, RpcError } from "../errors.js";
 import type { AddressHistoryResult, ChainEntriesResult } from "../methods.js";
 import { addressHistory, chainEntries, type QueryContext, searchEntries } from "../v2/queries.js";
 import { FeedRequestError, type QueryFilter, type SubscribedQueryMethod } from "./request.js";
@@ -59,7 +59,9 @@ export class QuerySubscription {
           return oneOf(addressHistory(params, this.ctx), (r) => r.items);
       }
     } catch (e) {
-      if (e instanceof RpcError) throw new FeedRequestError(e.message);
+      // `data` alone for a refusal of the node's (the index rebuilding), as the -32602 ones carry theirs
+      if (e instanceof RpcError)
+        throw new FeedRequestError(e.code === RpcCode.ServerError && typeof e.data === "string" ? e.data : e.message);
       throw e;
     }
   }

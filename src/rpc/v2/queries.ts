@@ -33,6 +33,14 @@ export type QueryContext = Pick<RpcContext, "queries"> & { ledger: Pick<RpcConte
 
 function queries(ctx: QueryContext): QueryIndexApi {
   if (ctx.queries === undefined) throw serverError("Query index unavailable", "this node keeps no query index");
+  // An index being rebuilt (an upgrade, a lost index) holds only the heights below `nextHeight`: a descending
+  // page or a search would silently miss the rest, so every query is refused until it is done (no restart).
+  const rebuilding = ctx.queries.rebuilding?.();
+  if (rebuilding !== undefined)
+    throw serverError(
+      "Query index rebuilding",
+      `query index rebuilding: height ${rebuilding.nextHeight} of ${rebuilding.savedHeight}; try again later`,
+    );
   return ctx.queries;
 }
 

@@ -103,6 +103,10 @@ export interface OpenOptions {
   journaling?: boolean;
   /** the store's free-space reserve, bytes (default none) */
   reserveBytes?: number;
+  /** where the store's open-time lines go (StoreOptions.log; default nowhere) */
+  storeLog?: (line: string) => void;
+  /** ms between query index rebuild steps (StoreOptions.queryIndexRebuildPauseMs; default 0) */
+  rebuildPauseMs?: number;
 }
 
 /** Open (or reopen) a ledger over the store in `dir`. */
@@ -116,6 +120,8 @@ export function openNode(dir: string, opts: OpenOptions = {}): TestNode {
     network,
     networkId: networkId(network, "test"),
     ...(opts.reserveBytes !== undefined ? { reserveBytes: opts.reserveBytes } : {}),
+    ...(opts.storeLog !== undefined ? { log: opts.storeLog } : {}),
+    ...(opts.rebuildPauseMs !== undefined ? { queryIndexRebuildPauseMs: opts.rebuildPauseMs } : {}),
   });
   const ledger = Ledger.open(
     {

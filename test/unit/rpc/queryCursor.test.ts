@@ -47,4 +47,26 @@ describe("query cursors", () => {
     refused(text, "address-history", "asc", /^cursor: a cursor of chain-entries, not of address-history/);
     refused(text, "chain-entries", "desc", /^cursor: made for order "asc", asked with order "desc"/);
   });
+
+  test("a cursor of the query index's first layout: still read for chain-entries and address-history, refused for searches", () => {
+    // version 1 ‖ method tag ‖ order ‖ position: what nodes answered before layout 2 (docs/api.md §5.8)
+    const v1 = (tag: number, order: number): string =>
+      Buffer.concat([Uint8Array.of(1, tag, order), position]).toString("base64url");
+    assert.deepEqual(expectCursor(new Params({ cursor: v1(1, 1) }), "chain-entries", "desc"), position);
+    assert.deepEqual(expectCursor(new Params({ cursor: v1(4, 0) }), "address-history", "asc"), position);
+    for (const [tag, method] of [
+      [2, "search-entries"],
+      [3, "search-chains"],
+    ] as const)
+      refused(
+        v1(tag, 0),
+        method,
+        "asc",
+        new RegExp(
+          `^cursor: made by an earlier layout of this node's query index, whose ${method} positions no longer exist: start again without a cursor$`,
+        ),
+      );
+    // the current version is 2
+    assert.equal(Buffer.from(encodeCursor("search-entries", "asc", position), "base64url")[0], 2);
+  });
 });
