@@ -349,32 +349,24 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       // Same answer as an earlier identical message: not before that one is durable too.
       durable = this.deps.store.journalDurable();
     }
-    // A record not on disk: the state is rebuilt from disk before the refusal is answered (`rollBack`). One
-    // reaction answers and tells the observer (issue 35: were three promises); a close mid-save waits for it too.
-    const closing = this.state.pl !== pl ? this.state.saved.closing?.saved : undefined;
-    const told = journal ? msg : undefined;
-    const done: Promise<void> = (
-      closing === undefined ? durable : Promise.all([durable.then(undefined, this.journalFailed), closing])
-    ).then(
-      () => this.settled(done, told, pl.height),
-      (e: unknown) => this.refused(done, e, closing === undefined),
-    );
+    // A record that is not on disk leaves its message applied in memory: the state is rebuilt from disk
+    // before the refusal is answered, so a refused write is never seen as accepted (`rollBack`).
+    // (The handlers are made once per ledger, as fields: a message costs two promises here, plus the close's wait.)
+    let written: Promise<unknown> = durable.then(undefined, this.journalFailed);
+    if (this.state.pl !== pl && this.state.saved.closing !== undefined)
+      written = Promise.all([written, this.state.saved.closing.saved]);
+    const done = written.then(NOTHING, this.writeFailed);
     this.inflight.add(done);
+    done.then(
+      () => {
+        this.inflight.delete(done);
+        if (journal) this.notify((o) => o.accepted(msg, pl.height));
+      },
+      () => {
+        this.inflight.delete(done);
+      },
+    );
     return done;
-  }
-
-  /** A write failed (`journal` false: the block save it waited for): refused once handled, in `inflight` until then. */
-  private refused(done: Promise<void>, e: unknown, journal = true): Promise<void> {
-    const refusal = (journal ? this.journalFailed(e) : Promise.reject(e)).then(NOTHING, this.writeFailed);
-    const leave = (): boolean => this.inflight.delete(done);
-    refusal.then(leave, leave);
-    return refusal;
-  }
-
-  /** A write settled: it leaves `inflight`; the observer hears of it when it was journaled. */
-  private settled(done: Promise<void>, journaled: LogMessage | undefined, height: number): void {
-    this.inflight.delete(done);
-    if (journaled !== undefined) this.notify((o) => o.accepted(journaled, height));
   }
 
   /** A journal record did not reach the disk: refuse writes, rebuild the state from disk, then refuse this one. */

@@ -429,18 +429,9 @@ export class RpcServer {
         const ctx = Object.create(this.ctx) as RpcContext;
         ctx.request = new ExchangeRequest(performance.now(), caller, credential, x);
         const a = handleBodyToSend(body.text, endpoint, ctx, config.maxBatch);
-        // a write's answer: one reaction (what the answer's sending throws is answered 500 there, not by a
-        // second promise's catch; issue 35)
         if (a instanceof Promise)
-          a.then(
-            (done) => {
-              try {
-                this.answer(x, endpoint, corsHeaders, started, log, done);
-              } catch (error) {
-                this.failed(x, error);
-              }
-            },
-            (error: unknown) => this.failed(x, error),
+          a.then((done) => this.answer(x, endpoint, corsHeaders, started, log, done)).catch((error: unknown) =>
+            this.failed(x, error),
           );
         else this.answer(x, endpoint, corsHeaders, started, log, a);
       } catch (error) {
