@@ -42,7 +42,7 @@ function openReadOnly(path: string) {
 export async function backupDataDirectory(
   source: string,
   dest: string,
-  options: { attempts?: number } = {},
+  options: { attempts?: number; compact?: boolean } = {},
 ): Promise<BackupResult> {
   if (!existsSync(join(source, "data.mdb")))
     throw backupFailed(source, `${source} holds no ledger database (no data.mdb)`);
@@ -55,10 +55,10 @@ export async function backupDataDirectory(
   for (let attempt = 1; attempt <= attempts; attempt++) {
     clear();
     mkdirSync(join(dest, JOURNAL_DIR), { mode: 0o700 });
-    await copyEnvironment(source, dest);
+    await copyEnvironment(source, dest, options.compact === true);
     const savedHeight = readSavedHeight(dest);
     if (existsSync(join(source, JOURNAL_DIR, "data.mdb")))
-      await copyEnvironment(join(source, JOURNAL_DIR), join(dest, JOURNAL_DIR));
+      await copyEnvironment(join(source, JOURNAL_DIR), join(dest, JOURNAL_DIR), options.compact === true);
     const heights = journalHeights(join(dest, JOURNAL_DIR));
     if (heights.every((h) => h <= savedHeight + 1))
       return { savedHeight, journalRecords: heights.filter((h) => h === savedHeight + 1).length, attempts: attempt };
@@ -96,10 +96,16 @@ function prepareDestination(dest: string): boolean {
   return false;
 }
 
-async function copyEnvironment(from: string, to: string): Promise<void> {
+/**
+ * `compact`: LMDB's compacting copy (MDB_CP_COMPACT): pages in use only, renumbered, so the copy's data.mdb is
+ * the databases' pages without the free ones. A store keeps the pages freed by its saves and by a query index
+ * rebuilt in a new layout (10,000,000 entries, layout 1 to 2: 12.8 GB allocated, 7.1 GB in use) and never
+ * gives them back to the file system; a compact copy put in its place does (docs/operations.md §3).
+ */
+async function copyEnvironment(from: string, to: string, compact: boolean): Promise<void> {
   const env = openReadOnly(from);
   try {
-    await env.backup(to, false);
+    await env.backup(to, compact);
   } finally {
     await env.close();
   }

@@ -490,5 +490,28 @@ describe("hot backup: an LMDB copy taken while the node writes (docs/operations.
     const walked = await checkChains(restored, view);
     assert.ok(walked.entries > 1, "the copy holds entries written before it");
     await restored.stop();
+
+    // --compact (LMDB's compacting copy) of the stopped copy: smaller or equal, and the same ledger
+    const compactHome = mkdtempSync(join(tmpdir(), "ledgerd-backup-compact-"));
+    try {
+      const compactDb = join(compactHome, "local", "db");
+      const copied = await execFileAsync(process.execPath, [BACKUP_CLI, "--compact", restored.dataDir, compactDb]);
+      assert.match(copied.stdout, /compacted, /);
+      const before = statSync(join(restored.dataDir, "data.mdb")).blocks;
+      assert.ok(
+        statSync(join(compactDb, "data.mdb")).blocks <= before,
+        "a compact copy allocates no more than its source",
+      );
+      const compacted = await LedgerdProcess.start({ homeDir: compactHome, blockTimeSeconds: 2 });
+      try {
+        await resolveStatuses(compacted, view.sent, true);
+        await checkBalances(compacted, view, initial, GENESIS_TOTAL);
+        assert.equal((await checkChains(compacted, view)).entries, walked.entries);
+      } finally {
+        await compacted.stop();
+      }
+    } finally {
+      rmSync(compactHome, { recursive: true, force: true });
+    }
   });
 });
