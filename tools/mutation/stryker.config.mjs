@@ -78,6 +78,11 @@ const CANDIDATES = {
     "cluster/federationRules",
     "cluster/blockSets",
   ],
+  // the store's format-2 record codec and its migration (entryRecords: real LMDB in a temp directory); the
+  // other store files are not mutated yet (the Makefile's MUTATION_FOLDERS leaves store/ out)
+  store: readdirSync("test/unit/store")
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `store/${f.slice(0, -".test.ts".length)}`),
 };
 
 /**
@@ -157,6 +162,25 @@ const FOCUS = {
 FOCUS["cluster/heightMachine"] = ["cluster/heightMachine"];
 FOCUS["cluster/election"] = ["cluster/election", "cluster/heightMachine"];
 FOCUS["cluster/clientSignatures"] = ["cluster/clientSignatures"];
+// dbSig: the tests that import it (as CANDIDATES would choose them), then the header chain's, the only caller of
+// `untilMajority`. Named here rather than snapshotChain added to CANDIDATES.cluster: through test/support's
+// memoryFederation it reaches records.ts too, and would change (and re-run in full) records' and others' lists.
+FOCUS["cluster/dbSig"] = [
+  "cluster/dbSigChecks",
+  "cluster/governance",
+  "cluster/heightMachine",
+  "cluster/federationRules",
+  "cluster/blockSets",
+  "cluster/snapshotChain",
+];
+// the header chain from genesis (pure, real ed25519): its own rule tests; then a starting node's snapshot over a
+// real archive and LMDB stores (snapshots, ~25 s on the loaded machine) for what only that reaches
+FOCUS["cluster/snapshotChain"] = ["cluster/snapshotChain", "cluster/snapshots"];
+FOCUS["cluster/snapshotHeaders"] = ["cluster/snapshotChain", "cluster/snapshots"];
+FOCUS["cluster/snapshotCertification"] = ["cluster/snapshots"];
+// the record codec byte for byte (entryRecordCodec, pure, under a second), then the records written, merged and
+// migrated in real LMDB directories (entryRecords, ~5 s a run on the loaded machine)
+FOCUS["store/entryRecord"] = ["store/entryRecordCodec", "store/entryRecords"];
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
 
