@@ -69,8 +69,13 @@ export interface Build {
 }
 
 /** A chain of `n` heights: the links a federated server's segments carry, and its genesis keyMR. */
-export function buildChain(n: number, o: Build = {}): { links: HeaderLink[]; genesisKeyMR: Uint8Array } {
+export function buildChain(
+  n: number,
+  o: Build = {},
+): { links: HeaderLink[]; genesisKeyMR: Uint8Array; directories: Uint8Array[] } {
   const links: HeaderLink[] = [];
+  /** the stored directory blocks whole */
+  const directories: Uint8Array[] = [];
   const headers: Uint8Array[] = [];
   let prevKeyMR = ZERO_HASH;
   let genesisKeyMR = ZERO_HASH;
@@ -113,9 +118,10 @@ export function buildChain(n: number, o: Build = {}): { links: HeaderLink[]; gen
     });
     const raw = encodeDirectoryBlock(block);
     links.push(headerLink(raw, adminRaw));
+    directories.push(raw);
     headers.push(raw.slice(0, DIRECTORY_BLOCK_HEADER_SIZE));
     prevKeyMR = directoryBlockHashes(block).keyMR;
     if (h === 0) genesisKeyMR = prevKeyMR;
   }
-  return { links, genesisKeyMR };
+  return { links, genesisKeyMR, directories };
 }

@@ -101,7 +101,11 @@ describe("entry record codec: the layout", () => {
     {
       name: "both parts, paid again since: the entry's own txid",
       parts: { paid: paid({ txId: filled(0x55) }), entry: { location: location(), raw: RAW } },
-      bytes: [0x01 | 0x02 | 0x20, ...paidBytes(paid({ txId: filled(0x55) }), false), ...entryBytes(location(), RAW, true)],
+      bytes: [
+        0x01 | 0x02 | 0x20,
+        ...paidBytes(paid({ txId: filled(0x55) }), false),
+        ...entryBytes(location(), RAW, true),
+      ],
     },
     {
       name: "both parts, txids differing in their last byte only",
