@@ -172,11 +172,14 @@ FOCUS["cluster/dbSig"] = [
   "cluster/federationRules",
   "cluster/blockSets",
   "cluster/snapshotChain",
+  "cluster/snapshotChainEdges",
 ];
-// the header chain from genesis (pure, real ed25519): its own rule tests; then a starting node's snapshot over a
-// real archive and LMDB stores (snapshots, ~25 s on the loaded machine) for what only that reaches
-FOCUS["cluster/snapshotChain"] = ["cluster/snapshotChain", "cluster/snapshots"];
-FOCUS["cluster/snapshotHeaders"] = ["cluster/snapshotChain", "cluster/snapshots"];
+// the header chain from genesis (pure, real ed25519): its rule tests as they were before its first mutation run
+// (snapshotChain), then those written against that run's survivors (snapshotChainEdges: a mutant killed only there
+// survived the first), then a starting node's snapshot over a real archive and LMDB stores (snapshots, ~25 s a run
+// on the loaded machine) for what only that reaches. The cost walk (snapshotChainCost, 300 heights) is left out.
+FOCUS["cluster/snapshotChain"] = ["cluster/snapshotChain", "cluster/snapshotChainEdges", "cluster/snapshots"];
+FOCUS["cluster/snapshotHeaders"] = ["cluster/snapshotChain", "cluster/snapshotChainEdges", "cluster/snapshots"];
 FOCUS["cluster/snapshotCertification"] = ["cluster/snapshots"];
 // the record codec byte for byte (entryRecordCodec, pure, under a second), then the records written, merged and
 // migrated in real LMDB directories (entryRecords, ~5 s a run on the loaded machine)

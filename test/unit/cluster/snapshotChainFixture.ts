@@ -4,7 +4,8 @@
  * at 3) and a key rotation (A's, from 6) on the way, each part replaceable to break one rule.
  */
 
-import { type HeaderLink, headerLink } from "../../../src/cluster/snapshotChain.js";
+import assert from "node:assert/strict";
+import { HeaderChain, HeaderChainBroken, type HeaderLink, headerLink } from "../../../src/cluster/snapshotChain.js";
 import { signEd25519 } from "../../../src/crypto/ed25519.js";
 import { type AdminEntry, encodeAdminBlock } from "../../../src/protocol/ablock.js";
 import { ZERO_HASH } from "../../../src/protocol/bytes.js";
@@ -124,4 +125,44 @@ export function buildChain(
     if (h === 0) genesisKeyMR = prevKeyMR;
   }
   return { links, genesisKeyMR, directories };
+}
+
+/** The genuine chain of 10 heights the rule tests break link by link. */
+export const good = buildChain(10);
+
+export function chainOf(genesisKeyMR = good.genesisKeyMR, network = NET): HeaderChain {
+  return new HeaderChain({ networkId: network, genesisKeyMR, bootstrap: BOOTSTRAP, interval: INTERVAL });
+}
+
+/** Add `links` in order; the HeaderChainBroken thrown (asserted to be at `height` and to match `reason`). */
+export function breaksAt(
+  links: readonly HeaderLink[],
+  height: number,
+  reason: RegExp,
+  chain = chainOf(),
+): HeaderChainBroken {
+  let thrown: unknown;
+  try {
+    for (const l of links) chain.add(l);
+  } catch (e) {
+    thrown = e;
+  }
+  assert.ok(thrown instanceof HeaderChainBroken, `expected a break at ${height}, got ${String(thrown)}`);
+  assert.equal(thrown.height, height, thrown.reason);
+  assert.match(thrown.reason, reason);
+  assert.equal(chain.next, height, "no link at or after the break is folded in");
+  return thrown;
+}
+
+/** The good links with link `h` replaced. */
+export function withLink(h: number, link: HeaderLink): HeaderLink[] {
+  return good.links.map((l, i) => (i === h ? link : l));
+}
+
+/** keyMR preimage of a link's header: sha256(header) ‖ BodyMR. */
+export function concatHeader(l: HeaderLink): Uint8Array {
+  const out = new Uint8Array(64);
+  out.set(sha256(l.header), 0);
+  out.set(l.header.subarray(5, 37), 32);
+  return out;
 }
