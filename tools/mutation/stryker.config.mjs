@@ -184,6 +184,9 @@ FOCUS["cluster/snapshotCertification"] = ["cluster/snapshots"];
 // the record codec byte for byte (entryRecordCodec, pure, under a second), then the records written, merged and
 // migrated in real LMDB directories (entryRecords, ~5 s a run on the loaded machine)
 FOCUS["store/entryRecord"] = ["store/entryRecordCodec", "store/entryRecords"];
+// the migration: the whole migrations as they were before its first mutation run (entryRecords), then the edges
+// written against that run's survivors (formatMigration: a mutant killed only there survived the first)
+FOCUS["store/formatMigration"] = ["store/entryRecords", "store/formatMigration"];
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
 
