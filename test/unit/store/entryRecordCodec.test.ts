@@ -89,6 +89,18 @@ describe("entry record codec: the layout", () => {
       ],
     },
     {
+      name: "a chain commit with its chain ID hash and its first entry: the entry part after the hash",
+      parts: {
+        paid: paid({ kind: "chain", revealed: true, credits: 11, chainIdHash: filled(0x44) }),
+        entry: { location: location(), raw: RAW },
+      },
+      bytes: [
+        0x01 | 0x02 | 0x04 | 0x08 | 0x10,
+        ...paidBytes(paid({ kind: "chain", revealed: true, credits: 11, chainIdHash: filled(0x44) }), true),
+        ...entryBytes(location(), RAW, false),
+      ],
+    },
+    {
       name: "an entry alone (a snapshot's): its own txid",
       parts: { entry: { location: location(), raw: RAW } },
       bytes: [0x02 | 0x20, ...entryBytes(location(), RAW, true)],
