@@ -180,7 +180,8 @@ FOCUS["cluster/dbSig"] = [
 // on the loaded machine) for what only that reaches. The cost walk (snapshotChainCost, 300 heights) is left out.
 FOCUS["cluster/snapshotChain"] = ["cluster/snapshotChain", "cluster/snapshotChainEdges", "cluster/snapshots"];
 FOCUS["cluster/snapshotHeaders"] = ["cluster/snapshotChain", "cluster/snapshotChainEdges", "cluster/snapshots"];
-FOCUS["cluster/snapshotCertification"] = ["cluster/snapshots"];
+// the certification rule: its edges (pure, ~1 s), then its rule tests and the federation's snapshots (snapshots)
+FOCUS["cluster/snapshotCertification"] = ["cluster/snapshotCertification", "cluster/snapshots"];
 // the record codec byte for byte (entryRecordCodec, pure, under a second), then the records written, merged and
 // migrated in real LMDB directories (entryRecords, ~5 s a run on the loaded machine)
 FOCUS["store/entryRecord"] = ["store/entryRecordCodec", "store/entryRecords"];
