@@ -176,3 +176,45 @@ function outOfPlace(i: number, h: number): (e: unknown) => boolean {
     e.code === "BAD_VALUE" &&
     e.message === `headerSegment.part: part ${i} of ${h} out of place`;
 }
+
+describe("header segments: every cut names the field it ends in", () => {
+  it("a one-link segment's part cut at every length", () => {
+    const link = good.links[5]!; // a branch of 3 hashes
+    const [part] = encodeHeaderSegment(8, 5, [link]);
+    const k = link.branch.length;
+    // the body's layout: from u32 ‖ count u32 ‖ header 113 ‖ k u8 ‖ k × 32 ‖ admin length u32 ‖ admin
+    const fields: [string, number][] = [
+      ["from", 4],
+      ["count", 4],
+      ["links[0].header", 113],
+      ["links[0].branch", 1],
+      ...Array.from({ length: k }, (_, j): [string, number] => [`links[0].branch[${j}]`, 32]),
+      ["links[0].adminLength", 4],
+      ["links[0].admin", link.admin.length],
+    ];
+    const fieldAt = (offset: number): string => {
+      let end = 0;
+      for (const [name, size] of fields) {
+        end += size;
+        if (offset < end) return name;
+      }
+      throw new Error(`offset ${offset} past the body`);
+    };
+    for (let cut = 0; cut < part!.length; cut++) {
+      const field =
+        cut < 9
+          ? `headerSegment[0].${cut < 1 ? "version" : cut < 5 ? "height" : cut < 7 ? "index" : "count"}`
+          : `headerSegment.${fieldAt(cut - 9)}`;
+      assert.throws(
+        () => decodeHeaderSegment([part!.subarray(0, cut)], 8),
+        (e: unknown) => e instanceof ProtocolError && e.code === "TRUNCATED" && e.field === field,
+        `cut at ${cut}: ${field}`,
+      );
+    }
+  });
+  it("a broken chain says why through `broken`", () => {
+    const chain = chainOf();
+    const thrown = breaksAt(good.links.slice(1), 0, /is not this network's genesis|says height 1/, chain);
+    assert.equal(chain.broken, thrown);
+  });
+});
