@@ -275,5 +275,18 @@ describe("EC block edges: encoding", () => {
       errorOf(() => ecBlockHashesOfSaved(damaged)),
       `BAD_VALUE ec block.bodyhash: stored ${toHex(sha256(raw.subarray(headerLength)))} is not sha256(body) ${toHex(sha256(damaged.subarray(headerLength)))}`,
     );
+    // a damaged header is refused with decode's own error, field for field: another chain ID, and every cut of the header
+    const chain = raw.slice();
+    chain[0]! ^= 1;
+    const damagedHeaders = [chain, ...Array.from({ length: headerLength }, (_, cut) => raw.subarray(0, cut))];
+    for (const bad of damagedHeaders) {
+      const expected = errorOf(() => decodeECBlock(bad));
+      assert.match(expected, / ec block\./);
+      assert.equal(
+        errorOf(() => ecBlockHashesOfSaved(bad)),
+        expected,
+        `${bad.length} bytes`,
+      );
+    }
   });
 });
