@@ -6,10 +6,17 @@
  * reader answers once the chain is broken. The chains: snapshotChainFixture.ts (real blocks, real signatures).
  */
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import { describe, it } from "node:test";
 import { encodeHeaderSegment, HeaderChainBroken } from "../../../src/cluster/snapshotChain.js";
-import { HeaderChainReader } from "../../../src/cluster/snapshotHeaders.js";
+import { HeaderChainReader, storeHeaderSegments } from "../../../src/cluster/snapshotHeaders.js";
+import { sha256 } from "../../../src/protocol/hash.js";
+import { networkId } from "../../../src/protocol/network.js";
+import { BlockKind } from "../../../src/store/keys.js";
+import { LedgerStore } from "../../../src/store/store.js";
+import { noOtherRecords } from "../../support/blockSetWrites.js";
 import { MemoryArchive } from "../../support/memoryFederation.js";
+import { cleanup, tempDir } from "../ledger/harness.js";
 import { BOOTSTRAP, good, INTERVAL, NET } from "./snapshotChainFixture.js";
 
 const OPTIONS = { networkId: NET, genesisKeyMR: good.genesisKeyMR, bootstrap: BOOTSTRAP, interval: INTERVAL };
@@ -91,5 +98,62 @@ describe("header chain reader: edges", () => {
     const reader = new HeaderChainReader(OPTIONS, archive);
     brokenWith(await reader.upTo(8), 6, "the header says height 7");
     assert.equal(reader.checked, 6);
+  });
+});
+
+describe("header segments: written from a store, read at every interval", () => {
+  it("a store of heights 0…9 writes segments 8 and 4, newest first, only those missing, none beyond its blocks", async () => {
+    const dir = tempDir();
+    const path = join(dir, "db");
+    const options = { path, network: "LOCAL" as const, networkId: networkId("LOCAL") };
+    const store = LedgerStore.open(options);
+    try {
+      // the good chain's directory and admin blocks, saved as a node saves them (real LMDB; no other record)
+      good.links.forEach((l, h) => {
+        const set = {
+          height: h,
+          openBlockStartMs: 1_700_000_000_000 + h,
+          blocks: [
+            { kind: BlockKind.directory, primary: sha256(good.directories[h]!), raw: good.directories[h]!, height: h },
+            { kind: BlockKind.admin, primary: sha256(l.admin), raw: l.admin, height: h },
+          ],
+          ...noOtherRecords(),
+        };
+        if (h === 0) store.initialize(options, set);
+        else store.saveBlockSet(set);
+      });
+      const archive = new MemoryArchive();
+      assert.deepEqual(await storeHeaderSegments(store, archive, 8, INTERVAL), [8, 4]);
+      assert.deepEqual(archive.parts.get(4), encodeHeaderSegment(4, 0, good.links.slice(0, 5)));
+      assert.deepEqual(archive.parts.get(8), encodeHeaderSegment(8, 5, good.links.slice(5, 9)));
+      assert.deepEqual(await storeHeaderSegments(store, archive, 8, INTERVAL), []);
+      archive.parts.delete(8);
+      assert.deepEqual(await storeHeaderSegments(store, archive, 8, INTERVAL), [8]);
+      // heights the store does not hold (10…12): nothing written, and no older segment either
+      const later = new MemoryArchive();
+      assert.deepEqual(await storeHeaderSegments(store, later, 12, INTERVAL), []);
+      assert.equal(later.parts.size, 0);
+      assert.ok(!((await new HeaderChainReader(OPTIONS, archive).upTo(8)) instanceof HeaderChainBroken));
+    } finally {
+      await store.close();
+      cleanup(dir);
+    }
+  });
+  it("an interval of 1: each segment starts where the chain stands, and every height is a checkpoint", async () => {
+    const archive = new MemoryArchive();
+    await archive.put(1, encodeHeaderSegment(1, 0, good.links.slice(0, 2)));
+    for (let h = 2; h <= 4; h++) await archive.put(h, encodeHeaderSegment(h, h, [good.links[h]!]));
+    const reader = new HeaderChainReader({ ...OPTIONS, interval: 1 }, archive);
+    for (let h = 1; h <= 4; h++) {
+      const r = await reader.upTo(h);
+      assert.ok(!(r instanceof HeaderChainBroken), `${h}: ${String(r)}`);
+      assert.deepEqual(r.keyMR, good.links[h + 1]!.header.subarray(37, 69));
+      assert.equal(reader.checked, h + 1);
+    }
+  });
+  it("a segment of the right length that starts elsewhere is refused naming both ranges", async () => {
+    const archive = await archived();
+    await archive.put(8, encodeHeaderSegment(8, 4, good.links.slice(4, 8)));
+    brokenWith(await new HeaderChainReader(OPTIONS, archive).upTo(8), 5, "header segment 8 holds heights 4…7, not 5…8");
   });
 });
