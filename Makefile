@@ -111,10 +111,12 @@ bench-check: build
 # mutant at a time, niced. Incremental: results of unchanged code and tests are re-used from
 # tools/mutation/incremental/ (a fresh clone re-uses them: ~6.5 min; hours on 2 cores from nothing). Not part of `make test`.
 # MUTATION_FOLDERS=protocol for one folder; MUTATION_FILES="protocol/entry ledger/ledger" for some files.
-MUTATION_FOLDERS ?= crypto protocol ledger cluster
+MUTATION_FOLDERS ?= crypto protocol ledger cluster store
 # cluster/: the federation's rules only (the driver and the NATS transport are tested end to end)
-CLUSTER_RULES := cluster/heightMachine cluster/election cluster/clientSignatures cluster/dbSig cluster/records cluster/authorities
-MUTATION_FILES ?= $(sort $(shell for f in $(filter-out cluster,$(MUTATION_FOLDERS)); do find src/$$f -name '*.ts' ! -path 'src/protocol/genesis/data.ts'; done | sed 's\#^src/\#\#; s\#\.ts$$\#\#') $(if $(filter cluster,$(MUTATION_FOLDERS)),$(CLUSTER_RULES)))
+CLUSTER_RULES := cluster/heightMachine cluster/election cluster/clientSignatures cluster/dbSig cluster/records cluster/authorities cluster/snapshotChain cluster/snapshotHeaders cluster/snapshotCertification
+# store/: the format-2 entry record codec and the format 1 → 2 migration (the other store files: not mutated yet)
+STORE_RULES := store/entryRecord store/formatMigration
+MUTATION_FILES ?= $(sort $(shell for f in $(filter-out cluster store,$(MUTATION_FOLDERS)); do find src/$$f -name '*.ts' ! -path 'src/protocol/genesis/data.ts'; done | sed 's\#^src/\#\#; s\#\.ts$$\#\#') $(if $(filter cluster,$(MUTATION_FOLDERS)),$(CLUSTER_RULES)) $(if $(filter store,$(MUTATION_FOLDERS)),$(STORE_RULES)))
 mutation: build
 	@for t in $(MUTATION_FILES); do \
 	  echo "== mutation: src/$$t.ts"; \

@@ -74,14 +74,15 @@ export function orderedSignatureEntries(
 
 /**
  * Check admin block h's signatures against directory block h−1 (the block, or its 113-byte header) and the
- * federated servers of h (with their keys): how many distinct federated servers signed validly, and whether
- * that is a majority. `untilMajority`: stop verifying once a majority is in (the same `ok`; `valid` then counts
+ * federated servers of h (with their keys in force): how many distinct federated servers signed validly, and whether
+ * that is a majority. A federated server with no key in force counts in the majority and signs nothing, as the live
+ * rules count it (heightMachine.ts, blockSets.ts: a majority of all the federated servers of h). `untilMajority`: stop verifying once a majority is in (the same `ok`; `valid` then counts
  * no further) — a node checking a long chain of headers (snapshotChain.ts) verifies ⌊N/2⌋+1 signatures, not N.
  */
 export function checkBlockSignatures(
   entries: readonly AdminEntry[],
   previous: DirectoryBlock | Uint8Array,
-  federated: readonly { identity: Uint8Array; publicKey: Uint8Array }[],
+  federated: readonly { identity: Uint8Array; publicKey: Uint8Array | undefined }[],
   options: { untilMajority?: boolean } = {},
 ): { valid: number; needed: number; ok: boolean } {
   const header = previous instanceof Uint8Array ? previous : encodeDirectoryBlockHeader(previous);
@@ -91,7 +92,8 @@ export function checkBlockSignatures(
     if (options.untilMajority === true && signed.size >= needed) break;
     if ("forwardCompatible" in e || e.type !== 0x01) continue;
     const f = federated.findIndex((s) => bytesEqual(s.identity, e.identityAdminChainId));
-    if (f < 0 || signed.has(f) || !bytesEqual(federated[f]!.publicKey, e.publicKey)) continue;
+    const key = federated[f]?.publicKey;
+    if (f < 0 || signed.has(f) || key === undefined || !bytesEqual(key, e.publicKey)) continue;
     if (verifyEd25519(e.publicKey, header, e.signature)) signed.add(f);
   }
   return { valid: signed.size, needed, ok: signed.size >= needed };

@@ -258,8 +258,8 @@ export class HeaderChain {
     for (const right of link.branch) node = merkleParent(node, right);
     if (!bytesEqual(node, header.bodyMR)) throw fail("the admin block is not the first entry of the header's body");
     if (this.previous !== undefined) {
-      const keyed = this.federated.filter((s): s is { identity: Uint8Array; publicKey: Uint8Array } => !!s.publicKey);
-      const r = checkBlockSignatures(admin.entries, this.previous.header, keyed, { untilMajority: true });
+      // every federated server counts in the majority, a server with no key in force too (it signs nothing)
+      const r = checkBlockSignatures(admin.entries, this.previous.header, this.federated, { untilMajority: true });
       if (!r.ok)
         throw fail(
           `admin block ${h} carries ${r.valid} valid signatures over header ${h - 1} by the ${this.federated.length} federated servers of ${h}, ${r.needed} needed`,

@@ -78,6 +78,11 @@ const CANDIDATES = {
     "cluster/federationRules",
     "cluster/blockSets",
   ],
+  // the store's format-2 record codec and its migration (entryRecords: real LMDB in a temp directory); the
+  // other store files are not mutated yet (the Makefile's MUTATION_FOLDERS leaves store/ out)
+  store: readdirSync("test/unit/store")
+    .filter((f) => f.endsWith(".test.ts"))
+    .map((f) => `store/${f.slice(0, -".test.ts".length)}`),
 };
 
 /**
@@ -157,6 +162,35 @@ const FOCUS = {
 FOCUS["cluster/heightMachine"] = ["cluster/heightMachine"];
 FOCUS["cluster/election"] = ["cluster/election", "cluster/heightMachine"];
 FOCUS["cluster/clientSignatures"] = ["cluster/clientSignatures"];
+// dbSig: the tests that import it (as CANDIDATES would choose them), then the header chain's, the only caller of
+// `untilMajority`. Named here rather than snapshotChain added to CANDIDATES.cluster: through test/support's
+// memoryFederation it reaches records.ts too, and would change (and re-run in full) records' and others' lists.
+FOCUS["cluster/dbSig"] = [
+  "cluster/dbSigChecks",
+  "cluster/governance",
+  "cluster/heightMachine",
+  "cluster/federationRules",
+  "cluster/blockSets",
+  "cluster/snapshotChain",
+  "cluster/snapshotChainEdges",
+];
+// the header chain from genesis (pure, real ed25519): its rule tests as they were before its first mutation run
+// (snapshotChain), then those written against that run's survivors (snapshotChainEdges: a mutant killed only there
+// survived the first), then a starting node's snapshot over a real archive and LMDB stores (snapshots, ~25 s a run
+// on the loaded machine) for what only that reaches. The cost walk (snapshotChainCost, 300 heights) is left out.
+FOCUS["cluster/snapshotChain"] = ["cluster/snapshotChain", "cluster/snapshotChainEdges", "cluster/snapshots"];
+// the segments' writer and reader: the header chain's rule tests (their archive reader), the reader's edges written
+// for this file's first run (snapshotHeaders), then the federation's snapshots (segments written from real stores;
+// ~40 s a run on the loaded machine: last, and the writer's mutants, which only it runs, run only it)
+FOCUS["cluster/snapshotHeaders"] = ["cluster/snapshotChain", "cluster/snapshotHeaders", "cluster/snapshots"];
+// the certification rule: its edges (pure, ~1 s), then its rule tests and the federation's snapshots (snapshots)
+FOCUS["cluster/snapshotCertification"] = ["cluster/snapshotCertification", "cluster/snapshots"];
+// the record codec byte for byte (entryRecordCodec, pure, under a second), then the records written, merged and
+// migrated in real LMDB directories (entryRecords, ~5 s a run on the loaded machine)
+FOCUS["store/entryRecord"] = ["store/entryRecordCodec", "store/entryRecords"];
+// the migration: the whole migrations as they were before its first mutation run (entryRecords), then the edges
+// written against that run's survivors (formatMigration: a mutant killed only there survived the first)
+FOCUS["store/formatMigration"] = ["store/entryRecords", "store/formatMigration"];
 const OWN_TESTS = new Set(["ledger/messages", "ledger/merkleBuilder", "ledger/decodedBlockCache"]);
 if (folder === "ledger" && !(target in FOCUS) && !OWN_TESTS.has(target)) FOCUS[target] = LEDGER_FAST;
 

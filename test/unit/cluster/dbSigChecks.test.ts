@@ -81,4 +81,91 @@ describe("directory-block signatures: edges", () => {
       { valid: 0, needed: 2, ok: false },
     );
   });
+
+  it("untilMajority: verification stops once a majority is in (valid counts no further), the verdict unchanged", () => {
+    const previous: DirectoryBlock = genesisBlocks("LOCAL").directory;
+    const five = [1, 2, 3, 4, 5].map((n) => ({
+      identity: idOf(n),
+      seed: seedOf(n),
+      publicKey: publicKeyFromSeed(seedOf(n)),
+    }));
+    const federated = five.map((s) => ({ identity: s.identity, publicKey: s.publicKey }));
+    const entryOf = (s: (typeof five)[number]): AdminEntry => ({
+      type: 0x01,
+      identityAdminChainId: s.identity,
+      publicKey: s.publicKey,
+      signature: signDirectoryBlock(s.seed, previous),
+    });
+    const all = five.map(entryOf);
+    assert.deepEqual(checkBlockSignatures(all, previous, federated), { valid: 5, needed: 3, ok: true });
+    assert.deepEqual(checkBlockSignatures(all, previous, federated, { untilMajority: false }), {
+      valid: 5,
+      needed: 3,
+      ok: true,
+    });
+    assert.deepEqual(checkBlockSignatures(all, previous, federated, { untilMajority: true }), {
+      valid: 3,
+      needed: 3,
+      ok: true,
+    });
+    // entries that do not count before the majority are passed over, not counted
+    const mixed: AdminEntry[] = [
+      all[0]!,
+      all[0]!,
+      { type: 0x05, identityChainId: idOf(1), dbHeight: 2 },
+      all[1]!,
+      all[2]!,
+      all[3]!,
+    ];
+    assert.deepEqual(checkBlockSignatures(mixed, previous, federated, { untilMajority: true }), {
+      valid: 3,
+      needed: 3,
+      ok: true,
+    });
+    // short of a majority: every entry is looked at, the same count either way
+    assert.deepEqual(checkBlockSignatures(all.slice(0, 2), previous, federated, { untilMajority: true }), {
+      valid: 2,
+      needed: 3,
+      ok: false,
+    });
+    // an invalid signature before the majority does not end the walk early
+    const forged = { ...all[2]!, signature: new Uint8Array(64) } as AdminEntry;
+    assert.deepEqual(
+      checkBlockSignatures([all[0]!, forged, all[1]!, all[3]!], previous, federated, { untilMajority: true }),
+      {
+        valid: 3,
+        needed: 3,
+        ok: true,
+      },
+    );
+  });
+
+  it("a federated server with no key in force counts in the majority and signs nothing", () => {
+    const previous: DirectoryBlock = genesisBlocks("LOCAL").directory;
+    const entry = (s: (typeof servers)[number]): AdminEntry => ({
+      type: 0x01,
+      identityAdminChainId: s.identity,
+      publicKey: s.publicKey,
+      signature: signDirectoryBlock(s.seed, previous),
+    });
+    // 4 federated, the fourth with no key: a majority is 3 of 4, and its own signature is not counted
+    const fourth = { identity: idOf(4), seed: seedOf(4), publicKey: publicKeyFromSeed(seedOf(4)) };
+    const federated = [
+      ...servers.map((s) => ({ identity: s.identity, publicKey: s.publicKey as Uint8Array | undefined })),
+      { identity: fourth.identity, publicKey: undefined },
+    ];
+    for (const untilMajority of [false, true]) {
+      assert.deepEqual(
+        checkBlockSignatures([entry(fourth), entry(servers[0]!), entry(servers[1]!)], previous, federated, {
+          untilMajority,
+        }),
+        { valid: 2, needed: 3, ok: false },
+      );
+      assert.deepEqual(checkBlockSignatures(servers.map(entry), previous, federated, { untilMajority }), {
+        valid: 3,
+        needed: 3,
+        ok: true,
+      });
+    }
+  });
 });

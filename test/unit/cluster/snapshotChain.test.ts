@@ -2,163 +2,42 @@
  * The header chain a starting node checks from genesis before it takes a certified snapshot (snapshotChain.ts,
  * docs/cluster.md §1.13 "Trust"): real directory and admin blocks built with the protocol's encoders, signed with
  * real ed25519 keys, an authority change (two servers added) and a key rotation on the way. Each rule of
- * `HeaderChain.add` has a link that breaks only it; the segment codec and the reader over an archive too.
+ * `HeaderChain.add` has a link that breaks only it; the segment codec and the reader over an archive too. The chains:
+ * snapshotChainFixture.ts; what a walk costs: snapshotChainCost.test.ts.
  */
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { checkBlockSignatures } from "../../../src/cluster/dbSig.js";
 import {
   type ChainCheckpoint,
   decodeHeaderSegment,
   encodeHeaderSegment,
-  HeaderChain,
   HeaderChainBroken,
-  type HeaderLink,
-  headerLink,
   merkleDepth,
   segmentRange,
 } from "../../../src/cluster/snapshotChain.js";
 import { HeaderChainReader } from "../../../src/cluster/snapshotHeaders.js";
-import { signEd25519 } from "../../../src/crypto/ed25519.js";
-import { type AdminEntry, decodeAdminBlock, encodeAdminBlock } from "../../../src/protocol/ablock.js";
 import { toHex, ZERO_HASH } from "../../../src/protocol/bytes.js";
-import { ADMIN_CHAIN_ID, ASSET_CHAIN_ID, EC_CHAIN_ID } from "../../../src/protocol/chains.js";
-import {
-  buildDirectoryBlock,
-  DIRECTORY_BLOCK_HEADER_SIZE,
-  directoryBlockHashes,
-  encodeDirectoryBlock,
-} from "../../../src/protocol/dblock.js";
 import { sha256 } from "../../../src/protocol/hash.js";
 import { networkId } from "../../../src/protocol/network.js";
-import { MemoryArchive, serverIdentity } from "../../support/memoryFederation.js";
-
-const NET = networkId("LOCAL");
-const INTERVAL = 4;
-type Server = ReturnType<typeof serverIdentity>;
-const boot = serverIdentity(1);
-const a = serverIdentity(2);
-const b = serverIdentity(3);
-/** A's rotated key, in force from height 6 */
-const aNext = { ...a, ...keyOf(12) };
-const stranger = serverIdentity(9);
-const BOOTSTRAP = { identity: boot.identity, publicKey: boot.publicKey };
-
-function keyOf(n: number): { seed: Uint8Array; publicKey: Uint8Array } {
-  const s = serverIdentity(n);
-  return { seed: s.seed, publicKey: s.publicKey };
-}
-
-/** Who signs header h−1 in admin block h (the federated servers of h, with their keys in force). */
-function signersAt(h: number): Server[] {
-  if (h === 0) return [];
-  if (h < 3) return [boot];
-  if (h < 6) return [boot, a, b];
-  return [boot, aNext, b];
-}
-
-/** Admin entries beyond the signatures: genesis names the bootstrap server; 2 adds A and B from 3; 5 rotates A's key from 6. */
-function changesAt(h: number): AdminEntry[] {
-  if (h === 0) return [{ type: 0x05, identityChainId: boot.identity, dbHeight: 0 }];
-  if (h === 2)
-    return [a, b].flatMap((s): AdminEntry[] => [
-      { type: 0x05, identityChainId: s.identity, dbHeight: 3 },
-      { type: 0x08, identityChainId: s.identity, keyPriority: 0, publicKey: s.publicKey, dbHeight: 3 },
-    ]);
-  if (h === 5)
-    return [{ type: 0x08, identityChainId: a.identity, keyPriority: 0, publicKey: aNext.publicKey, dbHeight: 6 }];
-  return [];
-}
-
-interface Build {
-  network?: number;
-  signers?: (h: number) => Server[];
-  /** the header the signatures of admin block h are over (default: header h−1) */
-  signedHeader?: (h: number, headers: Uint8Array[]) => Uint8Array;
-  changes?: (h: number) => AdminEntry[];
-  /** the admin block's bytes at h (default: its encoding); the directory block names these */
-  adminRaw?: (h: number, raw: Uint8Array) => Uint8Array;
-  adminHeight?: (h: number) => number;
-  timestamp?: (h: number) => number;
-}
-
-/** A chain of `n` heights: the links a federated server's segments carry, and its genesis keyMR. */
-function buildChain(n: number, o: Build = {}): { links: HeaderLink[]; genesisKeyMR: Uint8Array } {
-  const links: HeaderLink[] = [];
-  const headers: Uint8Array[] = [];
-  let prevKeyMR = ZERO_HASH;
-  let genesisKeyMR = ZERO_HASH;
-  for (let h = 0; h < n; h++) {
-    const signed = h === 0 ? undefined : (o.signedHeader?.(h, headers) ?? headers[h - 1]!);
-    const sigs: AdminEntry[] =
-      signed === undefined
-        ? []
-        : (o.signers ?? signersAt)(h).map((s) => ({
-            type: 0x01,
-            identityAdminChainId: s.identity,
-            publicKey: s.publicKey,
-            signature: signEd25519(s.seed, signed),
-          }));
-    const encoded = encodeAdminBlock({
-      prevBackRefHash: ZERO_HASH,
-      dbHeight: o.adminHeight?.(h) ?? h,
-      headerExpansion: new Uint8Array(0),
-      entries: [...(o.changes ?? changesAt)(h), ...sigs],
-    });
-    const adminRaw = o.adminRaw?.(h, encoded) ?? encoded;
-    // (h % 4 entry blocks besides the three system blocks: bodies of 3 to 6 entries, branches of 2 or 3 levels)
-    const entryBlocks = Array.from({ length: h % 4 }, (_, i) => ({
-      chainId: sha256(new Uint8Array([h, i, 1])),
-      keyMR: sha256(new Uint8Array([h, i, 2])),
-    }));
-    const block = buildDirectoryBlock({
-      version: 0,
-      networkId: o.network ?? NET,
-      prevKeyMR,
-      prevFullHash: ZERO_HASH,
-      timestamp: o.timestamp?.(h) ?? 1000 + h,
-      dbHeight: h,
-      entries: [
-        { chainId: ADMIN_CHAIN_ID, keyMR: sha256(adminRaw) },
-        { chainId: EC_CHAIN_ID, keyMR: sha256(new Uint8Array([h, 0xec])) },
-        { chainId: ASSET_CHAIN_ID, keyMR: sha256(new Uint8Array([h, 0xfa])) },
-        ...entryBlocks,
-      ],
-    });
-    const raw = encodeDirectoryBlock(block);
-    links.push(headerLink(raw, adminRaw));
-    headers.push(raw.slice(0, DIRECTORY_BLOCK_HEADER_SIZE));
-    prevKeyMR = directoryBlockHashes(block).keyMR;
-    if (h === 0) genesisKeyMR = prevKeyMR;
-  }
-  return { links, genesisKeyMR };
-}
-
-const good = buildChain(10);
-
-function chainOf(genesisKeyMR = good.genesisKeyMR, network = NET): HeaderChain {
-  return new HeaderChain({ networkId: network, genesisKeyMR, bootstrap: BOOTSTRAP, interval: INTERVAL });
-}
-
-/** Add `links` in order; the HeaderChainBroken thrown (asserted to be at `height` and to match `reason`). */
-function breaksAt(links: readonly HeaderLink[], height: number, reason: RegExp, chain = chainOf()): HeaderChainBroken {
-  let thrown: unknown;
-  try {
-    for (const l of links) chain.add(l);
-  } catch (e) {
-    thrown = e;
-  }
-  assert.ok(thrown instanceof HeaderChainBroken, `expected a break at ${height}, got ${String(thrown)}`);
-  assert.equal(thrown.height, height, thrown.reason);
-  assert.match(thrown.reason, reason);
-  assert.equal(chain.next, height, "no link at or after the break is folded in");
-  return thrown;
-}
-
-/** The good links with link `h` replaced. */
-function withLink(h: number, link: HeaderLink): HeaderLink[] {
-  return good.links.map((l, i) => (i === h ? link : l));
-}
+import { MemoryArchive } from "../../support/memoryFederation.js";
+import {
+  a,
+  aNext,
+  BOOTSTRAP,
+  b,
+  boot,
+  breaksAt,
+  buildChain,
+  chainOf,
+  changesAt,
+  concatHeader,
+  good,
+  INTERVAL,
+  NET,
+  signersAt,
+  stranger,
+  withLink,
+} from "./snapshotChainFixture.js";
 
 const ids = (list: readonly { identity: Uint8Array }[]): string[] => list.map((s) => toHex(s.identity));
 
@@ -197,14 +76,6 @@ describe("header chain from genesis: a genuine chain", () => {
     );
   });
 });
-
-/** keyMR preimage of a link's header: sha256(header) ‖ BodyMR. */
-function concatHeader(l: HeaderLink): Uint8Array {
-  const out = new Uint8Array(64);
-  out.set(sha256(l.header), 0);
-  out.set(l.header.subarray(5, 37), 32);
-  return out;
-}
 
 describe("header chain from genesis: every rule refuses", () => {
   it("a header that is not 113 bytes", () => {
@@ -329,55 +200,5 @@ describe("header segments", () => {
     const r2 = await new HeaderChainReader(options, wrong).upTo(4);
     assert.ok(r2 instanceof HeaderChainBroken);
     assert.match(r2.reason, /^header segment 4 holds heights 1…4, not 0…4$/);
-  });
-});
-
-describe("header chain from genesis: what it costs", () => {
-  it("per height, with 3 and with 25 federated servers (printed, the second of two walks; no bound asserted: the machine is shared)", () => {
-    for (const servers of [3, 25]) {
-      const others = Array.from({ length: servers - 1 }, (_, i) => serverIdentity(20 + i));
-      const heights = servers > 3 ? 100 : 200;
-      const built = buildChain(heights, {
-        changes: (h) =>
-          h === 0
-            ? [boot, ...others].flatMap((s): AdminEntry[] => [
-                { type: 0x05, identityChainId: s.identity, dbHeight: 0 },
-                { type: 0x08, identityChainId: s.identity, keyPriority: 0, publicKey: s.publicKey, dbHeight: 0 },
-              ])
-            : [],
-        signers: () => [boot, ...others],
-      });
-      // (a first walk warms the keys' cache and the JIT; the second is timed)
-      const warm = chainOf(built.genesisKeyMR);
-      for (const l of built.links) warm.add(l);
-      const chain = chainOf(built.genesisKeyMR);
-      const t0 = performance.now();
-      const cpu0 = process.cpuUsage();
-      for (const l of built.links) chain.add(l);
-      const cpu = process.cpuUsage(cpu0);
-      const us = ((performance.now() - t0) * 1000) / heights;
-      // (CPU time: what the walk costs this process, less sensitive than wall time to the other work on the machine)
-      const cpuUs = (cpu.user + cpu.system) / heights;
-      assert.equal(chain.next, heights);
-      const bytes = built.links.reduce(
-        (n, l) => n + l.header.length + 1 + 32 * l.branch.length + 4 + l.admin.length,
-        0,
-      );
-      // the signatures alone: every one of them, and until a majority is in (what the chain verifies)
-      const fed = [boot, ...others].map((s) => ({ identity: s.identity, publicKey: s.publicKey }));
-      const admins = built.links.slice(1).map((l) => decodeAdminBlock(l.admin).entries);
-      const sigUs = (untilMajority: boolean): number => {
-        const t = performance.now();
-        admins.forEach((e, i) => {
-          assert.ok(checkBlockSignatures(e, built.links[i]!.header, fed, { untilMajority }).ok);
-        });
-        return ((performance.now() - t) * 1000) / admins.length;
-      };
-      const all = sigUs(false);
-      const majority = sigUs(true);
-      console.log(
-        `# header chain: ${servers} federated servers: ${us.toFixed(0)} µs (CPU ${cpuUs.toFixed(0)} µs) and ${Math.round(bytes / heights)} bytes per height (${heights} heights); signatures until a majority ${majority.toFixed(0)} µs, all ${all.toFixed(0)} µs`,
-      );
-    }
   });
 });

@@ -19,6 +19,7 @@ import {
   decodeECBlock,
   type ECBlock,
   type ECBlockItem,
+  ecBlockHashesOfSaved,
   encodeECBlock,
   encodeECBlockBody,
   encodeECBlockHeader,
@@ -257,5 +258,35 @@ describe("EC block edges: encoding", () => {
       errorOf(() => encodeECBlock({ ...b, dbHeight: 0x1_0000_0000 })),
       "BAD_VALUE ec block.dbheight: must be a u32, got 4294967296",
     );
+  });
+
+  test("hashes of saved bytes: a damaged body named with both hashes; the header hash over the header alone, with an expansion", () => {
+    const b = { ...block(), headerExpansion: Uint8Array.of(7, 8, 9) };
+    const raw = encodeECBlock(b);
+    // header: 4 hashes and the height, the expansion's varint length and bytes, ObjectCount and BodySize
+    const headerLength = 32 * 3 + 32 + 4 + 1 + 3 + 16;
+    assert.deepEqual(ecBlockHashesOfSaved(raw), {
+      headerHash: sha256(raw.subarray(0, headerLength)),
+      fullHash: sha256(raw),
+    });
+    const damaged = raw.slice();
+    damaged[raw.length - 1]! ^= 1;
+    assert.equal(
+      errorOf(() => ecBlockHashesOfSaved(damaged)),
+      `BAD_VALUE ec block.bodyhash: stored ${toHex(sha256(raw.subarray(headerLength)))} is not sha256(body) ${toHex(sha256(damaged.subarray(headerLength)))}`,
+    );
+    // a damaged header is refused with decode's own error, field for field: another chain ID, and every cut of the header
+    const chain = raw.slice();
+    chain[0]! ^= 1;
+    const damagedHeaders = [chain, ...Array.from({ length: headerLength }, (_, cut) => raw.subarray(0, cut))];
+    for (const bad of damagedHeaders) {
+      const expected = errorOf(() => decodeECBlock(bad));
+      assert.match(expected, / ec block\./);
+      assert.equal(
+        errorOf(() => ecBlockHashesOfSaved(bad)),
+        expected,
+        `${bad.length} bytes`,
+      );
+    }
   });
 });
