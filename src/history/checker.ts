@@ -230,9 +230,9 @@ export class HistoryChecker {
 
     // ── directory-block signatures (admin block h signs directory block h−1) ──
     if (this.authorities !== undefined && tip !== undefined) {
-      const federated = this.authorities
-        .at(height)
-        .federated.filter((s): s is { identity: Uint8Array; publicKey: Uint8Array } => s.publicKey !== undefined);
+      // every federated server counts in the majority, one with no key in force too (it can never sign), as the
+      // live rules count it (heightMachine.ts, blockSets.ts) and the snapshot header chain does (snapshotChain.ts)
+      const federated = this.authorities.at(height).federated;
       const r = checkBlockSignatures(admin.entries, tip.directory, federated);
       if (!r.ok)
         throw fail(
