@@ -285,6 +285,16 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     );
     serverRef.current = server;
     registerLimitMetrics(monitor.metrics.registry, { live, logins: server.logins });
+    // Every page of both environments read once per pass, in the background, from where the last pass stopped
+    // (store/scrub.ts): what the start read before it served, O(records) (docs/ledger.md §5). Started below,
+    // after the clock; its gauges and the query index's are registered before the first request is served, so
+    // the first scrape already shows a rebuild under way (the panel and the clock's start come after listen).
+    const scrub = new StoreScrub(
+      { paths: [dataDir, join(dataDir, JOURNAL_DIR)] },
+      { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
+    );
+    registerScrubMetrics(monitor.metrics.registry, scrub);
+    registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
     await server.listen();
     warnExposure(config, log);
     cleanups.push(() => server.close());
@@ -320,14 +330,6 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
     // sends writes through the replicated log like any API write); stopped first.
     anchoring.service?.start();
     cleanups.push(() => anchoring.stop());
-    // Every page of both environments read once per pass, in the background, from where the last pass stopped
-    // (store/scrub.ts): what the start read before it served, O(records) (docs/ledger.md §5).
-    const scrub = new StoreScrub(
-      { paths: [dataDir, join(dataDir, JOURNAL_DIR)] },
-      { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
-    );
-    registerScrubMetrics(monitor.metrics.registry, scrub);
-    registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
     scrub.start();
     cleanups.push(() => scrub.stop());
 
