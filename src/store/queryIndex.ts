@@ -205,92 +205,53 @@ class ExtIdRecords {
  * Write the index records of saved height `height` through `put`. Entry counts per chain are
  * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
  * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
- *
- * The work is split per entry block (`indexEntryBlock`) and per entry (`indexEntryExtIds`): this runs once per
- * block, and as one function with every loop V8 OSR-compiled it inside the first loop, then deoptimized it at a
- * branch not yet seen ("insufficient type feedback") and recompiled it at every block
- * (docs/history/performance-issue35.md §Deopts per block). The per-entry function, called thousands of times a
- * block, is optimized once with complete feedback.
  */
 export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
   const decoded = decodeHeight(dbs, height);
   if (decoded === undefined) return 0;
-  const at: HeightContext = {
-    dbs,
-    height,
-    timestamp: decoded.dblock.timestamp,
-    scopes: new ScopeMemo(),
-    extIdRecords: new ExtIdRecords(),
-    put,
-  };
+  const { dblock } = decoded;
+  const scopes = new ScopeMemo();
+  const extIdRecords = new ExtIdRecords();
   let entries = 0;
-  for (const eb of decoded.eblocks) entries += indexEntryBlock(at, eb.place, eb.keyMR, eb.eblock);
-  at.extIdRecords.putAll(put);
+  for (const { place, keyMR, eblock } of decoded.eblocks) {
+    const chainId = eblock.chainId;
+    let first = eblock.sequence === 0;
+    const inBlock = entriesWithMinutes(eblock);
+    if (inBlock.length === 0) continue;
+    const markers: number[] = [];
+    for (let i = 0; i < eblock.items.length; i++) if (markerMinute(eblock.items[i]!) !== 0) markers.push(i);
+    const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: dblock.timestamp, markers };
+    put("qChainEntries", chainHeightKey(chainId, height), encodeChainHeightValue(value));
+    for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
+      const e = inBlock[ordinal]!;
+      entries++;
+      // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
+      // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
+      // byteLength the whole buffer's (store.ts plain).
+      const fast = dbs.entryRecords.getBinaryFast(e.entryHash);
+      const raw =
+        fast === undefined ? undefined : entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
+      const extIds = raw === undefined ? undefined : entryExtIds(raw);
+      if (extIds !== undefined && extIds.length > 0) {
+        const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
+        const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
+        for (let level = 0; level < levels; level++) {
+          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, height, place);
+          extIdRecords.add(key, e.index);
+          if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
+        }
+      }
+      first = false;
+    }
+    const old = dbs.qChainCounts.getBinary(chainId);
+    const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(inBlock.length);
+    const b = Buffer.allocUnsafe(8);
+    b.writeBigUInt64BE(total, 0);
+    put("qChainCounts", chainId, b);
+  }
+  extIdRecords.putAll(put);
   indexAddresses(height, decoded, put);
   return entries;
-}
-
-/** What the index records of one height's entry blocks share. */
-interface HeightContext {
-  readonly dbs: IndexDatabases;
-  readonly height: number;
-  /** the directory block's timestamp, minutes */
-  readonly timestamp: number;
-  readonly scopes: ScopeMemo;
-  readonly extIdRecords: ExtIdRecords;
-  readonly put: IndexPut;
-}
-
-/** The index records of one entry block at `place` of the directory block; returns its entries. */
-function indexEntryBlock(at: HeightContext, place: number, keyMR: Uint8Array, eblock: EntryBlock): number {
-  const chainId = eblock.chainId;
-  const inBlock = entriesWithMinutes(eblock);
-  if (inBlock.length === 0) return 0;
-  const markers: number[] = [];
-  for (let i = 0; i < eblock.items.length; i++) if (markerMinute(eblock.items[i]!) !== 0) markers.push(i);
-  const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: at.timestamp, markers };
-  at.put("qChainEntries", chainHeightKey(chainId, at.height), encodeChainHeightValue(value));
-  // the chain's first entry (sequence 0, ordinal 0) also indexes the chain under its ext IDs
-  const first = eblock.sequence === 0;
-  for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
-    const e = inBlock[ordinal]!;
-    indexEntryExtIds(at, place, e.entryHash, e.index, first && ordinal === 0 ? chainId : undefined);
-  }
-  const old = at.dbs.qChainCounts.getBinary(chainId);
-  const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(inBlock.length);
-  const b = Buffer.allocUnsafe(8);
-  b.writeBigUInt64BE(total, 0);
-  at.put("qChainCounts", chainId, b);
-  return inBlock.length;
-}
-
-/**
- * One entry's qEntryExtIds items (gathered in `at.extIdRecords`), and, for a chain's first entry (`chainId`
- * given), its qChainExtIds records.
- */
-function indexEntryExtIds(
-  at: HeightContext,
-  place: number,
-  entryHash: Uint8Array,
-  item: number,
-  chainId: Uint8Array | undefined,
-): void {
-  // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
-  // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
-  // byteLength the whole buffer's (store.ts plain).
-  const fast = at.dbs.entryRecords.getBinaryFast(entryHash);
-  if (fast === undefined) return;
-  const raw = entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
-  const extIds = raw === undefined ? undefined : entryExtIds(raw);
-  if (extIds === undefined || extIds.length === 0) return;
-  const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
-  const chainValue = chainId === undefined ? undefined : Buffer.concat([chainId, entryHash]);
-  for (let level = 0; level < levels; level++) {
-    const scope = level === 0 ? FIRST_SCOPE : at.scopes.of(extIds, level);
-    const key = extIdKey(scope, extIds[level]!, at.height, place);
-    at.extIdRecords.add(key, item);
-    if (chainValue !== undefined) at.put("qChainExtIds", key, chainValue);
-  }
 }
 
 /**
@@ -347,23 +308,11 @@ function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): 
   }
 }
 
-/**
- * The put of each databases object (`putInto`), made once: a new closure per height made V8's optimized code of
- * the per-entry functions, which inlines the one call target it saw, fail at the next height ("wrong call
- * target", and "weak objects" once the old closure was collected) and be recompiled at every block.
- */
-const putsByDatabases = new WeakMap<Pick<Databases, QueryDbName>, IndexPut>();
-
 /** A put into the named query database of `dbs`, synchronously (inside a transaction). */
 export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
-  let put = putsByDatabases.get(dbs);
-  if (put === undefined) {
-    put = (db, key, value) => {
-      (dbs[db] as BinDb).putSync(key, value);
-    };
-    putsByDatabases.set(dbs, put);
-  }
-  return put;
+  return (db, key, value) => {
+    (dbs[db] as BinDb).putSync(key, value);
+  };
 }
 
 /**
