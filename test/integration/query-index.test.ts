@@ -84,6 +84,26 @@ describe("query extensions against a real node", () => {
 
   const call = (method: string, params?: unknown) => node.rpc(method, params);
   const rpc = <T>(method: string, params?: unknown): Promise<T> => node.rpc<T>(method, params);
+  // the queries several tests compare whole, every page walked
+  const historyOf = (address: string, limit: number) =>
+    allPages<AddressHistoryResult>(rpc, "address-history", { address, limit }, (r) => r.items);
+  const invoices = () =>
+    allPages<SearchEntriesResult>(
+      rpc,
+      "search-entries",
+      { extids: [hexText("invoice")], limit: 1000 },
+      (r) => r.entries,
+    );
+  const appChains = () =>
+    allPages<SearchChainsResult>(
+      rpc,
+      "search-chains",
+      { extids: [hexText("qtest-app")], limit: 1000 },
+      (r) => r.chains,
+    );
+  /** Items of a query saved at or below height `h` (later blocks may have been saved since the walk). */
+  const upTo = <T>(h: number, items: readonly T[]): T[] =>
+    items.filter((e) => (e as { dbheight: number }).dbheight <= h);
 
   async function newChain(extIds: string[], content: string): Promise<string> {
     const c = composeChain({
@@ -434,43 +454,16 @@ describe("query extensions against a real node", () => {
       { chainid: chain, limit: 50 },
       (r) => r.entries,
     );
-    assert.deepEqual(
-      got.filter((e) => (e as { dbheight: number }).dbheight <= h),
-      expected,
-    );
+    assert.deepEqual(upTo(h, got), expected);
     const ecAddress = encodeAddress("EC", ec.publicKey);
-    const history = await allPages<AddressHistoryResult>(
-      rpc,
-      "address-history",
-      { address: ecAddress, limit: 200 },
-      (r) => r.items,
-    );
-    assert.deepEqual(
-      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
-      addresses.get(ecAddress),
-    );
+    assert.deepEqual(upTo(h, await historyOf(ecAddress, 200)), addresses.get(ecAddress));
   });
 
   it("rebuilds an index dropped while the node is stopped, equal to the one it kept", async () => {
     await savedAll();
-    const before = await allPages<SearchEntriesResult>(
-      rpc,
-      "search-entries",
-      { extids: [hexText("invoice")], limit: 1000 },
-      (r) => r.entries,
-    );
-    const history = await allPages<AddressHistoryResult>(
-      rpc,
-      "address-history",
-      { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
-      (r) => r.items,
-    );
-    const chains = await allPages<SearchChainsResult>(
-      rpc,
-      "search-chains",
-      { extids: [hexText("qtest-app")], limit: 1000 },
-      (r) => r.chains,
-    );
+    const before = await invoices();
+    const history = await historyOf(encodeAddress("EC", ec.publicKey), 1000);
+    const chains = await appChains();
     await node.stop();
     const dir = join(node.homeDir, "local", "db");
     const env = open({ path: dir, maxDbs: 30, keyEncoding: "binary", encoding: "binary" });
@@ -482,33 +475,9 @@ describe("query extensions against a real node", () => {
     assert.match(node.tail(20_000), /query index rebuilding in the background from height 0 to \d+/);
     await untilRebuilt(node);
     assert.match(node.tail(20_000), /query index rebuilt: \d+ heights, \d+ entries/);
-    assert.deepEqual(
-      await allPages<SearchEntriesResult>(
-        rpc,
-        "search-entries",
-        { extids: [hexText("invoice")], limit: 1000 },
-        (r) => r.entries,
-      ),
-      before,
-    );
-    assert.deepEqual(
-      await allPages<AddressHistoryResult>(
-        rpc,
-        "address-history",
-        { address: encodeAddress("EC", ec.publicKey), limit: 1000 },
-        (r) => r.items,
-      ),
-      history,
-    );
-    assert.deepEqual(
-      await allPages<SearchChainsResult>(
-        rpc,
-        "search-chains",
-        { extids: [hexText("qtest-app")], limit: 1000 },
-        (r) => r.chains,
-      ),
-      chains,
-    );
+    assert.deepEqual(await invoices(), before);
+    assert.deepEqual(await historyOf(encodeAddress("EC", ec.publicKey), 1000), history);
+    assert.deepEqual(await appChains(), chains);
   });
   it("an index of layout 1 is rebuilt in the background: served at once, queries refused, writes indexed, kill -9 resumed", async () => {
     await savedAll();
@@ -611,7 +580,7 @@ describe("query extensions against a real node", () => {
       (r) => r.entries,
     );
     assert.deepEqual(
-      inChain.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      upTo(h, inChain),
       entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
     );
     const desc = await allPages<ChainEntriesResult>(
@@ -621,21 +590,15 @@ describe("query extensions against a real node", () => {
       (r) => r.entries,
     );
     assert.deepEqual(
-      desc.filter((e) => (e as { dbheight: number }).dbheight <= h),
+      upTo(h, desc),
       entries
         .filter((e) => e.chainid === appChain)
         .map((e) => entryView(e, false))
         .reverse(),
     );
-    const found = await allPages<SearchEntriesResult>(
-      rpc,
-      "search-entries",
-      { extids: [hexText("invoice")], limit: 1000 },
-      (r) => r.entries,
-    );
+    const found = await invoices();
     assert.deepEqual(
-      found
-        .filter((e) => (e as { dbheight: number }).dbheight <= h)
+      upTo(h, found)
         .map((e) => (e as { entryhash: string }).entryhash)
         .sort(),
       entries
@@ -643,15 +606,6 @@ describe("query extensions against a real node", () => {
         .map((e) => e.entryhash)
         .sort(),
     );
-    const history = await allPages<AddressHistoryResult>(
-      rpc,
-      "address-history",
-      { address: ecAddress, limit: 200 },
-      (r) => r.items,
-    );
-    assert.deepEqual(
-      history.filter((e) => (e as { dbheight: number }).dbheight <= h),
-      addresses.get(ecAddress),
-    );
+    assert.deepEqual(upTo(h, await historyOf(ecAddress, 200)), addresses.get(ecAddress));
   });
 });
