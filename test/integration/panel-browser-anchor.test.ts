@@ -12,17 +12,18 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { privateKeyToAccount } from "viem/accounts";
 import { anchorCalldata } from "../../src/anchor/ethereum.js";
 import { fetchEthereumRpc } from "../../src/protocol/anchorCheck.js";
 import { toHex } from "../../src/protocol/bytes.js";
 import { ProtocolError } from "../../src/protocol/errors.js";
 import { type ProofCheckPassed, type ProofJson, verifyProofAndAnchor } from "../../src/protocol/proof.js";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
+import { CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
 import { EthereumChain } from "../support/ethereumChain.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
+import { openPanelBrowser, type PanelBrowser } from "../support/panelBrowser.js";
 import { Random } from "../support/random.js";
 import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
 
@@ -61,9 +62,8 @@ describe("control panel in headless Chromium: an anchored proof checked against 
   let chain: EthereumChain;
   let t: TestNode;
   let panel: string;
-  let context: BrowserContext;
+  let browser: PanelBrowser;
   let page: Page;
-  let profile: string;
   let proof: ProofJson;
   const problems: string[] = [];
 
@@ -119,28 +119,17 @@ describe("control panel in headless Chromium: an anchored proof checked against 
     );
 
     mkdirSync(SCREENSHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "ledgerd-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      viewport: { width: 1280, height: 900 },
+    browser = await openPanelBrowser({
+      panel,
+      problems,
+      allowed: [chain.directUrl],
+      what: "the panel and the given Ethereum node",
     });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("request", (r) => {
-      const u = r.url();
-      if (!u.startsWith(panel) && !u.startsWith(panel.replace("http", "ws")) && !u.startsWith(chain.directUrl))
-        problems.push(`request outside the panel and the given Ethereum node: ${u}`);
-    });
+    page = browser.page;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await t?.stop();
     await chain?.close();
     rmSync(scratch, { recursive: true, force: true });

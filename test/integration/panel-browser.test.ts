@@ -6,17 +6,17 @@
 // ("Not found"); the readwrite knobs; no console errors. Screenshots go to test-output/panel/ (gitignored).
 // Without the browser, HTTP-level checks of the panel: readonly refuses the knobs and every write, auth.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { ProtocolError } from "../../src/protocol/errors.js";
 import { LOCAL_BOOTSTRAP_IDENTITY_HEX } from "../../src/protocol/genesis.js";
 import { type ProofCheckPassed, type ProofJson, pinnedBootstrapKey, verifyProof } from "../../src/protocol/proof.js";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
+import { CHROMIUM_PATH } from "../../tools/panel/headlessChromium.js";
 import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../support/ledgerWrites.js";
 import { PROJECT_ROOT } from "../support/nodeProcess.js";
+import { openPanelBrowser, type PanelBrowser } from "../support/panelBrowser.js";
 import { startTestNode, type TestNode, waitFor } from "../unit/rpc/nodeHarness.js";
 
 const SCREENSHOTS = join(PROJECT_ROOT, "test-output", "panel");
@@ -60,7 +60,7 @@ async function post(
 describe("control panel in headless Chromium", () => {
   let t: TestNode;
   let panel: string;
-  let context: BrowserContext;
+  let browser: PanelBrowser;
   let page: Page;
   let profile: string;
   const problems: string[] = [];
@@ -112,28 +112,13 @@ describe("control panel in headless Chromium", () => {
     });
 
     mkdirSync(SCREENSHOTS, { recursive: true });
-    profile = mkdtempSync(join(tmpdir(), "ledgerd-chromium-"));
-    context = await chromium.launchPersistentContext(profile, {
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [...CHROMIUM_ARGS],
-      viewport: { width: 1280, height: 900 },
-    });
-    page = context.pages()[0] ?? (await context.newPage());
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(`console: ${m.text()}`);
-    });
-    page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    page.on("requestfailed", (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ""}`));
-    page.on("request", (r) => {
-      if (!r.url().startsWith(panel) && !r.url().startsWith(panel.replace("http", "ws")))
-        problems.push(`request outside the panel: ${r.url()}`);
-    });
+    browser = await openPanelBrowser({ panel, problems, failedRequests: true });
+    page = browser.page;
+    profile = browser.profile;
   });
 
   after(async () => {
-    await context?.close();
-    if (profile) rmSync(profile, { recursive: true, force: true });
+    await browser?.close();
     await t?.stop();
   });
 
