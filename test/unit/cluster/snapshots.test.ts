@@ -269,7 +269,10 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
 
       // a fresh node starts from the newest snapshot at or below the network's height and follows the log on
       const late = await startFresh(mf, archive, dirs, headers);
-      assert.equal(late.started?.height, 4);
+      // 4, or 6 when a loaded machine let the federation save past 6 before fed0 stopped (certified snapshots every 2)
+      const newest = Math.max(...[...archive.parts.keys()].filter((k) => k <= h));
+      assert.ok(newest >= 4, `snapshots stored: ${[...archive.parts.keys()].join(", ")}`);
+      assert.equal(late.started?.height, newest);
       await mf.settle();
       assert.equal(late.node.ledger.heights().directoryBlockHeight, h);
       await late.node.ledger.closeSaved();
