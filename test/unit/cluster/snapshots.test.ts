@@ -268,11 +268,12 @@ describe("snapshots in a federation (in-memory log, real LMDB)", () => {
       });
 
       // a fresh node starts from the newest snapshot at or below the network's height and follows the log on
+      // what follows is about snapshot 4: a loaded machine can let the federation certify 6 (every 2) before fed0
+      // stopped, and the newest would then be taken; the archive is cut back to 4 so the test does not hang on speed
+      assert.ok(archive.parts.has(4), `snapshots stored: ${[...archive.parts.keys()].join(", ")}`);
+      for (const k of [...archive.parts.keys()]) if (k > 4) archive.parts.delete(k);
       const late = await startFresh(mf, archive, dirs, headers);
-      // 4, or 6 when a loaded machine let the federation save past 6 before fed0 stopped (certified snapshots every 2)
-      const newest = Math.max(...[...archive.parts.keys()].filter((k) => k <= h));
-      assert.ok(newest >= 4, `snapshots stored: ${[...archive.parts.keys()].join(", ")}`);
-      assert.equal(late.started?.height, newest);
+      assert.equal(late.started?.height, 4);
       await mf.settle();
       assert.equal(late.node.ledger.heights().directoryBlockHeight, h);
       await late.node.ledger.closeSaved();
