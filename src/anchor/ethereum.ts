@@ -162,47 +162,6 @@ export class EthereumReader {
       effectiveGasPrice: receipt.effectiveGasPrice,
     };
   }
-
-  /**
-   * The anchor a transaction carries as its block holds it: the block at `blockHash` must be the chain's block
-   * at its height, list `txId` at `txIndex`, and the transaction's data must be a setAnchor call. Returns what
-   * the data anchors, the `to` address and the block's confirmations; throws Error saying what did not match.
-   */
-  async anchoredInBlock(
-    txId: string,
-    blockHash: string,
-    txIndex: number,
-  ): Promise<{ dbHeightMax: number; windowMR: Uint8Array; to: string; blockHeight: number; confirmations: number }> {
-    const block = await this.client.getBlock({ blockHash: blockHash as Hex, includeTransactions: false });
-    const height = Number(block.number);
-    const canonical = await this.client.getBlock({ blockNumber: block.number!, includeTransactions: false });
-    if (canonical.hash?.toLowerCase() !== blockHash.toLowerCase())
-      throw new AnchorError({
-        code: "FAILED",
-        info: `block ${blockHash} is not the chain's block at height ${height} (${canonical.hash})`,
-      });
-    const listed = block.transactions[txIndex];
-    if (typeof listed !== "string" || listed.toLowerCase() !== txId.toLowerCase())
-      throw new AnchorError({
-        code: "FAILED",
-        info: `block ${blockHash} does not hold transaction ${txId} at index ${txIndex}`,
-      });
-    const tx = await this.client.getTransaction({ hash: txId as Hex });
-    if (tx.blockHash?.toLowerCase() !== blockHash.toLowerCase())
-      throw new AnchorError({
-        code: "FAILED",
-        info: `transaction ${txId} is in block ${tx.blockHash}, not ${blockHash}`,
-      });
-    const anchored = decodeAnchorCalldata(tx.input);
-    if (anchored === undefined)
-      throw new AnchorError({ code: "FAILED", info: `transaction ${txId} carries no setAnchor call` });
-    return {
-      ...anchored,
-      to: (tx.to ?? "").toLowerCase(),
-      blockHeight: height,
-      confirmations: (await this.blockNumber()) - height + 1,
-    };
-  }
 }
 
 /** Limits of the anchoring account's transactions. */
