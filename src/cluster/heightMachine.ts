@@ -64,6 +64,16 @@ export interface HeightEvents {
  * typo in the height cannot park a change for years where nobody looks. */
 export const MAX_ACTIVATION_LEAD = 10_000;
 
+/**
+ * Fewest heights after the open height h a key rotation (08) may take effect: h + 2. Admin block h + 1 carries
+ * the signatures over directory block h, the block that records the rotation; from h + 2 on they are still made
+ * by the keys in force before it. An offline verifier (protocol/proofRules.ts) must not let a block vouch for its
+ * own changes, so it checks block h against the set it held before h: with the new key in force at h + 1, the
+ * rotating server's signature over h would count for nothing there, and a federation of one or two servers
+ * could never be proved past its rotation (docs/api.md §proof, docs/cluster.md §1.5.1).
+ */
+export const MIN_ROTATION_LEAD = 2;
+
 export interface HeightMachineOptions {
   networkId: number;
   /** public key that signs addServer records (the network's skeleton key) */
@@ -415,6 +425,8 @@ export class HeightMachine {
       return "the signature is not the identity's key in force";
     const bad = this.badActivation(rec.activationHeight);
     if (bad !== undefined) return bad;
+    if (rec.activationHeight < this.hs.height + MIN_ROTATION_LEAD)
+      return `a key rotation takes effect ${MIN_ROTATION_LEAD} or more heights after the open height ${this.hs.height}, not at ${rec.activationHeight}: the block after the one recording it is signed with the keys before it`;
     const pendingKey =
       this.deps.authorities.pendingChanges().some((c) => c.type === 0x08 && bytesEqual(c.identity, rec.identity)) ||
       this.openEntries().some((e) => e.type === 0x08 && bytesEqual(e.identityChainId, rec.identity));

@@ -463,7 +463,7 @@ describe("factom-core decodes the blocks of a federation, with every admin entry
     });
     await f.append(f.addServer("audit", z));
     await f.savedHeight(boot.ledger.openBlock().height + 1);
-    const activation = boot.ledger.openBlock().height + 2;
+    const activation = boot.ledger.openBlock().height + 3;
     await f.append(
       signRecord(
         {

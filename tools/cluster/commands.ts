@@ -74,7 +74,8 @@ Publish the server's new signing key, in force from height N (admin entry 08 wit
 the server's current private key (64 hex, LocalServerPrivKey): the record is signed with it. From N on,
 only signatures with the new key count (dbSigs, boundaries, votes, heartbeats); give the server the new key
 before N ([App] LocalServerPrivKey after a restart, or FederationOptions.nextSeed) — a server holding only
-the old key stays silent from N. Refused: a signature not by the key in force, a past height, a rotation
+the old key stays silent from N. Refused: a signature not by the key in force, a height before the open
+height + 2 (+2 is the nearest: the block after the record's is signed with the old key), a rotation
 already scheduled for the identity, the key in force, another authority's key.
 --dry-run prints the record and the send-raw-message hex without sending it.
 `,

@@ -229,6 +229,11 @@ describe("governance records (authorityChange, rotateKey), record by record", ()
     assert.equal(apply(t, rotate(X, X2, 3, BOOT_SEED)), "the signature is not the identity's key in force");
     assert.equal(apply(t, rotate(X, X2, 3, X2.seed)), "the signature is not the identity's key in force");
     assert.match(apply(t, rotate(X, X2, 1)) ?? "", /not after the open height/);
+    assert.match(
+      apply(t, rotate(X, X2, 2)) ?? "",
+      /takes effect 2 or more heights after the open height 1, not at 2/,
+      "at h + 1 the new key alone would sign the block recording it: no proof could check it",
+    );
     assert.equal(apply(t, rotate(X, Y, 3)), "the new key is another authority's key");
     assert.equal(apply(t, rotate(X, X, 3)), "the new key is the key in force");
     assert.equal(

@@ -15,6 +15,7 @@ import type { AuthorityView } from "../../../src/cluster/authorities.js";
 import type { Federation } from "../../../src/cluster/federation.js";
 import { type ClusterRecord, signRecord } from "../../../src/cluster/records.js";
 import type { NodeConfig } from "../../../src/config/types.js";
+import { LedgerError } from "../../../src/ledger/errors.js";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { decodeChainCommit, decodeEntryCommit } from "../../../src/protocol/commit.js";
 import { type ProofJson, verifyProof } from "../../../src/protocol/proof.js";
@@ -42,6 +43,72 @@ function federatedOf(v: AuthorityView): { identity: string; publickey: string }[
   return v.federated
     .filter((a) => a.publicKey !== undefined)
     .map((a) => ({ identity: toHex(a.identity), publickey: toHex(a.publicKey!) }));
+}
+
+/**
+ * Entries written to `ledger` all along (real commits and reveals, signed; one every 250 ms, so one or more per
+ * height to prove): entry credits bought from the genesis address, a chain made, then its entries until `stop`.
+ */
+async function startEntries(
+  ledger: MemoryNode["ledger"],
+  name: string,
+): Promise<{ hashes: string[]; stop(): Promise<void> }> {
+  const ec = ecKeyOf(name);
+  const rate = ledger.entryCreditRate();
+  const buy = composeTransaction({
+    inputSeed: GENESIS_KEY.seed,
+    outputs: [],
+    ecOutputs: [{ address: ec.publicKey, amount: 2_000n * rate }],
+    rate,
+    milliTimestamp: Date.now(),
+  });
+  await ledger.submitTransaction(buy.tx);
+  await waitUntil("entry credits bought", () => ledger.ecBalance(ec.publicKey).saved >= 2_000n, 120_000, 50);
+  const chain = composeChain({
+    extIds: [text(`${name} ${Date.now()}`)],
+    content: text("first"),
+    ecSeed: ec.seed,
+    milliTime: Date.now(),
+  });
+  await ledger.submitCommit(decodeChainCommit(fromHex(chain.commit.params.message)));
+  await ledger.submitReveal(fromHex(chain.reveal.params.entry), { kind: "chain" });
+  const hashes: string[] = [chain.entryHash];
+  let writing = true;
+  const written = (async () => {
+    for (let i = 0; writing; i++) {
+      const e = composeEntry({
+        chainId: fromHex(chain.chainId),
+        extIds: [text(`n${i}`)],
+        content: text(`entry ${i}`),
+        ecSeed: ec.seed,
+        milliTime: Date.now(),
+      });
+      await ledger.submitCommit(decodeEntryCommit(fromHex(e.commit.params.message)));
+      await ledger.submitReveal(fromHex(e.reveal.params.entry));
+      hashes.push(e.entryHash);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  })();
+  return {
+    hashes,
+    stop: async () => {
+      writing = false;
+      await written;
+    },
+  };
+}
+
+/** One proof per saved height ≤ `top` that holds one of `hashes`, asked of `ledger` as a client asks it. */
+function proofPerHeight(ledger: MemoryNode["ledger"], hashes: readonly string[], top: number): Map<number, ProofJson> {
+  const ctx = { ledger, getConfig: () => ({ network: "LOCAL" }) as NodeConfig } as unknown as RpcContext;
+  const proved = new Map<number, ProofJson>();
+  for (const hash of hashes) {
+    const receipt = ledger.receipt(fromHex(hash));
+    if (receipt === undefined || receipt.directoryBlockHeight > top) continue;
+    if (!proved.has(receipt.directoryBlockHeight))
+      proved.set(receipt.directoryBlockHeight, proof({ hash }, ctx) as ProofJson);
+  }
+  return proved;
 }
 
 describe("the proof verifier's authority set is the federation's (in-memory log)", () => {
@@ -78,42 +145,8 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
     await f.savedHeight(3);
 
     // entries all along (real commits and reveals, signed): one or more per height to prove
-    const ec = ecKeyOf("proof-authority");
-    const rate = boot.ledger.entryCreditRate();
-    const buy = composeTransaction({
-      inputSeed: GENESIS_KEY.seed,
-      outputs: [],
-      ecOutputs: [{ address: ec.publicKey, amount: 2_000n * rate }],
-      rate,
-      milliTimestamp: Date.now(),
-    });
-    await boot.ledger.submitTransaction(buy.tx);
-    await waitUntil("entry credits bought", () => boot.ledger.ecBalance(ec.publicKey).saved >= 2_000n, 120_000, 50);
-    const chain = composeChain({
-      extIds: [text(`proof authority ${Date.now()}`)],
-      content: text("first"),
-      ecSeed: ec.seed,
-      milliTime: Date.now(),
-    });
-    await boot.ledger.submitCommit(decodeChainCommit(fromHex(chain.commit.params.message)));
-    await boot.ledger.submitReveal(fromHex(chain.reveal.params.entry), { kind: "chain" });
-    const hashes: string[] = [chain.entryHash];
-    let writing = true;
-    const writer = (async () => {
-      for (let i = 0; writing; i++) {
-        const e = composeEntry({
-          chainId: fromHex(chain.chainId),
-          extIds: [text(`n${i}`)],
-          content: text(`entry ${i}`),
-          ecSeed: ec.seed,
-          milliTime: Date.now(),
-        });
-        await boot.ledger.submitCommit(decodeEntryCommit(fromHex(e.commit.params.message)));
-        await boot.ledger.submitReveal(fromHex(e.reveal.params.entry));
-        hashes.push(e.entryHash);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    })();
+    const writer = await startEntries(boot.ledger, "proof-authority");
+    const hashes = writer.hashes;
 
     try {
       const change = (c: "promote" | "demote" | "remove", s: { identity: Uint8Array }, h: number) =>
@@ -140,23 +173,12 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
       const H2 = boot.ledger.openBlock().height + 2;
       await boot.fed.submitOperatorRecord(change("remove", z, H2));
       await f.savedHeight(H2 + 2);
-      writing = false;
-      await writer;
+      await writer.stop();
       const top = H2 + 1;
       await f.savedHeight(top + 1);
 
       // one proof per height, from the follower, verified offline against the federation's set at H+1
-      const ctx = {
-        ledger: follower.ledger,
-        getConfig: () => ({ network: "LOCAL" }) as NodeConfig,
-      } as unknown as RpcContext;
-      const proved = new Map<number, ProofJson>();
-      for (const hash of hashes) {
-        const receipt = follower.ledger.receipt(fromHex(hash));
-        if (receipt === undefined || receipt.directoryBlockHeight > top) continue;
-        if (!proved.has(receipt.directoryBlockHeight))
-          proved.set(receipt.directoryBlockHeight, proof({ hash }, ctx) as ProofJson);
-      }
+      const proved = proofPerHeight(follower.ledger, hashes, top);
       const heights = [...proved.keys()].sort((a, b) => a - b);
       t.diagnostic(`changes at ${landed} (in force ${H}) and ${H2}; proofs of heights ${heights.join(" ")}`);
       const window = heights.filter((h) => h > landed && h + 1 < H);
@@ -194,8 +216,61 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
       );
       assert.deepEqual(changedWithin, [], "a node's set never changes within a height");
     } finally {
-      writing = false;
-      await writer.catch(() => {});
+      await writer.stop().catch(() => {});
+    }
+  });
+
+  it("a single server rotates its key: a rotation at the next height is refused, one two heights on is proved past", async (t) => {
+    const f = new MemoryFederation({ blockTimeSeconds: 1 });
+    running.push(f);
+    const b2 = serverIdentity(5);
+    const boot = await f.start({
+      name: "boot",
+      role: "federated",
+      server: { identity: BOOT, seed: BOOT_SEED, nextSeed: b2.seed },
+    });
+    const follower = await f.start({ name: "follower", role: "follower" });
+    await f.savedHeight(2);
+    const writer = await startEntries(boot.ledger, "single-rotation");
+    try {
+      const rotation = (activationHeight: number) =>
+        signRecord(
+          { kind: "rotateKey", identity: BOOT, newKey: b2.publicKey, activationHeight, signature: NO_SIG },
+          NET,
+          BOOT_SEED,
+        ) as Gov;
+      // in force at h + 1, the new key alone would sign the block recording it (its signatures come in h + 1)
+      await assert.rejects(
+        boot.fed.submitOperatorRecord(rotation(boot.ledger.openBlock().height + 1)),
+        (e: unknown) => {
+          assert.ok(e instanceof LedgerError, String(e));
+          const info = "info" in e.type ? String(e.type.info) : "";
+          // (not after the open height: the height moved on between reading it and the record's apply)
+          assert.match(info, /rotate key: a key rotation takes effect 2 or more heights|not after the open height/);
+          return true;
+        },
+      );
+      const H = boot.ledger.openBlock().height + 3;
+      await boot.fed.submitOperatorRecord(rotation(H));
+      await f.savedHeight(H + 3);
+      await writer.stop();
+      const top = H + 2;
+      await f.savedHeight(top + 1);
+      const proved = proofPerHeight(follower.ledger, writer.hashes, top);
+      const heights = [...proved.keys()].sort((a, b) => a - b);
+      t.diagnostic(`rotation in force at ${H}; proofs of heights ${heights.join(" ")}`);
+      assert.ok(
+        heights.some((h) => h >= H),
+        `a proof of a height at or after the rotation's (${H})`,
+      );
+      for (const h of heights) {
+        const summary = verifyProof(proved.get(h)!, { trustedBootstrapKey: BOOT_KEY });
+        assert.equal(summary.directoryblockheight, h);
+        const key = proved.get(h)!.authority.federated[0]?.publickey;
+        assert.equal(key, toHex(h + 1 >= H ? b2.publicKey : BOOT_KEY), `height ${h + 1}: the key in force`);
+      }
+    } finally {
+      await writer.stop().catch(() => {});
     }
   });
 });
