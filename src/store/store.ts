@@ -196,6 +196,10 @@ export class LedgerStore {
         options.queryIndexRebuildPauseMs ?? 0,
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
+      const log = options.log ?? (() => {});
+      if (journal.upgraded > 0) log(`carried ${journal.upgraded} journal records from the LMDB journal into its files`);
+      for (const c of journal.cuts)
+        log(`cut ${c.bytes} bytes off the journal of height ${c.height} after its last whole record (${c.why})`);
       migrateFormat(opened, options.log ?? (() => {}));
       checkIdentity(opened, options);
       checkJournalBelongs(opened);

@@ -9,8 +9,6 @@
  * file-size limit lowered with prlimit, as journalFailure.test.ts does).
  */
 import assert from "node:assert/strict";
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { publicKeyFromSeed, signEd25519 } from "../../../src/crypto/ed25519.js";
 import { AckStatus } from "../../../src/ledger/api.js";
@@ -31,6 +29,7 @@ import {
   ecKey,
   endMinutes,
   firstEntry,
+  largestJournalFile,
   ManualClock,
   openNode,
   payment,
@@ -237,7 +236,7 @@ describe("disk failures around the close (this process's file-size limit)", { sk
         { length: 20 },
         (_, i) => firstEntry(["close durable edges", `held ${i}`], "x".repeat(9000)).raw,
       );
-      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      limitFileSize(largestJournalFile(n.store.path));
       let outcomes: PromiseSettledResult<unknown>[];
       try {
         outcomes = await Promise.allSettled([
