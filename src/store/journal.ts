@@ -319,7 +319,7 @@ export class Journal {
     const file = join(this.path, PROBE_FILE);
     const handle = await openFile(file, "w", 0o600);
     try {
-      await handle.write(new Uint8Array(PROBE_BYTES));
+      await handle.writeFile(new Uint8Array(PROBE_BYTES));
       await handle.datasync();
     } finally {
       await handle.close();
@@ -376,14 +376,20 @@ export class Journal {
     sealRecords(packed, () => {});
     // the kept records must survive: a new file, flushed, renamed over the old one (old or new after a crash)
     const tmp = `${file}.tmp`;
-    const handle = await openFile(tmp, "w", 0o600);
     try {
-      await handle.write(packed);
-      await handle.datasync();
-    } finally {
-      await handle.close();
+      const handle = await openFile(tmp, "w", 0o600);
+      try {
+        await handle.writeFile(packed);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await rename(tmp, file);
+    } catch (e) {
+      // the old file is whole (a rename is all or nothing): only the half-written copy goes
+      await unlink(tmp).catch(() => {});
+      throw e;
     }
-    await rename(tmp, file);
     fsyncDirectory(this.path);
   }
 

@@ -173,7 +173,10 @@ export function parseHeightFile(buf: Uint8Array, height: number): ParsedFile {
       break;
     }
     const start = at + RECORD_HEADER_BYTES;
-    records.push({ height, seq: view.getUint32(at + 8, true), bytes: buf.slice(start, start + length) });
+    // a copy of its own (not a view of the file's buffer, which would keep all of it alive; a plain Uint8Array)
+    const bytes = new Uint8Array(length);
+    bytes.set(buf.subarray(start, start + length));
+    records.push({ height, seq: view.getUint32(at + 8, true), bytes });
     at = start + length;
   }
   return { records, goodBytes: at, tail };
