@@ -10,8 +10,8 @@
  *
  * A journal of the earlier LMDB format is carried into files at open (journalUpgrade.ts).
  */
-import { mkdirSync, readFileSync, statSync } from "node:fs";
-import { open as openFile, readFile, rename, unlink } from "node:fs/promises";
+import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { open as openFile, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
@@ -177,6 +177,8 @@ export class Journal {
    * the log (a later record may depend on an earlier one: a reveal on its commit, a commit on a purchase).
    */
   private failure: unknown;
+  /** appends made to each height, for a cleanup racing one (removeNow); a height's count goes with its file */
+  private readonly appendsTo = new Map<number, number>();
   /** removals running (remove): flushed and close wait for them */
   private readonly removals = new Set<Promise<void>>();
 
@@ -225,6 +227,7 @@ export class Journal {
     g.height.push(height);
     g.seq.push(seq);
     g.bytes.push(bytes);
+    this.appendsTo.set(height, (this.appendsTo.get(height) ?? 0) + 1);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.post());
@@ -349,48 +352,67 @@ export class Journal {
     }
   }
 
+  /**
+   * Appends to the saved height being cleaned up would be lost by an unlink or a rename decided on an earlier
+   * read (the node appends only to its open height, so none come; a test's late write does): the file is read
+   * once no append to the height is in flight, and replaced or removed, synchronously, only if none came since.
+   */
   private async removeNow(height: number, seqs: ReadonlySet<number>): Promise<void> {
-    const name = heightFileName(height);
-    const file = join(this.path, name);
-    let buf: Buffer;
-    try {
-      buf = await readFile(file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
-      throw e;
-    }
-    const parsed = parseHeightFile(buf, height);
-    const kept = parsed.records.filter((r) => !seqs.has(r.seq));
-    if (kept.length === parsed.records.length) return;
-    if (kept.length === 0) {
-      await unlink(file).catch((e: NodeJS.ErrnoException) => {
-        if (e.code !== "ENOENT") throw e;
-      });
+    const file = join(this.path, heightFileName(height));
+    for (;;) {
+      const before = this.appendsTo.get(height) ?? 0;
+      if (this.inFlight(height)) await this.appended();
+      let buf: Buffer;
+      try {
+        buf = await readFile(file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw e;
+      }
+      const parsed = parseHeightFile(buf, height);
+      const kept = parsed.records.filter((r) => !seqs.has(r.seq));
+      const unchanged = (): boolean => (this.appendsTo.get(height) ?? 0) === before && !this.inFlight(height);
+      if (kept.length === parsed.records.length) return;
+      if (kept.length === 0) {
+        if (!unchanged()) continue;
+        unlinkIfThere(file);
+        this.appendsTo.delete(height);
+        return;
+      }
+      const packed = packGroup(
+        kept.map(() => height),
+        kept.map((r) => r.seq),
+        kept.map((r) => r.bytes),
+      );
+      sealRecords(packed, () => {});
+      // the kept records must survive: a new file, flushed, renamed over the old one (old or new after a crash)
+      const tmp = `${file}.tmp`;
+      try {
+        const handle = await openFile(tmp, "w", 0o600);
+        try {
+          await handle.writeFile(packed);
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      } catch (e) {
+        // the old file is whole: only the half-written copy goes
+        await unlink(tmp).catch(() => {});
+        throw e;
+      }
+      if (!unchanged()) {
+        await unlink(tmp).catch(() => {});
+        continue;
+      }
+      renameSync(tmp, file);
+      fsyncDirectory(this.path);
       return;
     }
-    const packed = packGroup(
-      kept.map(() => height),
-      kept.map((r) => r.seq),
-      kept.map((r) => r.bytes),
-    );
-    sealRecords(packed, () => {});
-    // the kept records must survive: a new file, flushed, renamed over the old one (old or new after a crash)
-    const tmp = `${file}.tmp`;
-    try {
-      const handle = await openFile(tmp, "w", 0o600);
-      try {
-        await handle.writeFile(packed);
-        await handle.datasync();
-      } finally {
-        await handle.close();
-      }
-      await rename(tmp, file);
-    } catch (e) {
-      // the old file is whole (a rename is all or nothing): only the half-written copy goes
-      await unlink(tmp).catch(() => {});
-      throw e;
-    }
-    fsyncDirectory(this.path);
+  }
+
+  /** True while a group holding a record of `height` is being gathered or committed. */
+  private inFlight(height: number): boolean {
+    return this.open?.height.includes(height) === true || this.posted.some((g) => g.height.includes(height));
   }
 
   /** Records of `height`, in log order. */
