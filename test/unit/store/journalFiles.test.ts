@@ -5,14 +5,16 @@
  * again after an upgrade cut short. Real files, a real LMDB environment for the old format.
  */
 import assert from "node:assert/strict";
-import { cpSync, existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { open } from "lmdb";
+import { AckStatus } from "../../../src/ledger/api.js";
+import { transactionId } from "../../../src/protocol/transaction.js";
 import { Journal } from "../../../src/store/journal.js";
 import { heightFileName, RECORD_HEADER_BYTES } from "../../../src/store/journalFiles.js";
 import { journalKey } from "../../../src/store/keys.js";
-import { cleanup, tempDir } from "../ledger/harness.js";
+import { assetKey, cleanup, closeNode, ManualClock, openNode, payment, tempDir, UNIT } from "../ledger/harness.js";
 
 /** Record `i`'s bytes: its length varies and its content names it. */
 function recordBytes(i: number): Uint8Array {
@@ -213,6 +215,49 @@ describe("journal files", () => {
         cleanup(copy);
       }
     } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a node whose journal is of the LMDB format starts with every acknowledged write of its open block", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock(Date.UTC(2024, 0, 1, 12, 0, 0));
+    let n = openNode(dir, { clock });
+    try {
+      const txs = [1, 2, 3].map((i) =>
+        payment({ milliTime: n.clock.ms + i, outputs: [{ to: assetKey(20 + i), amount: UNIT }] }),
+      );
+      for (const tx of txs) await n.ledger.submitTransaction(tx);
+      const height = n.ledger.openBlock().height;
+      const records = n.store.journalRecords(height);
+      assert.equal(records.length, 3);
+      await closeNode(n);
+      // the same journal as the earlier version kept it: an LMDB environment, the files gone
+      const journalDir = join(n.store.path, "journal");
+      const id = readFileSync(join(journalDir, "store-id"));
+      for (const name of readdirSync(journalDir)) rmSync(join(journalDir, name));
+      const env = open<Uint8Array, Uint8Array>({
+        path: journalDir,
+        maxDbs: 4,
+        keyEncoding: "binary",
+        encoding: "binary",
+      });
+      const db = env.openDB<Uint8Array, Uint8Array>("journal", { keyEncoding: "binary", encoding: "binary" });
+      const meta = env.openDB<Uint8Array, Uint8Array>("meta", { keyEncoding: "binary", encoding: "binary" });
+      await env.transaction(() => {
+        for (const r of records) void db.put(journalKey(r.height, r.seq), r.bytes);
+        void meta.put(Buffer.from("storeId", "ascii"), id);
+      });
+      await env.close();
+      n = openNode(dir, { clock });
+      for (const tx of txs) assert.equal(n.ledger.transactionAck(transactionId(tx)).status, AckStatus.TransactionACK);
+      assert.deepEqual(
+        n.store.journalRecords(height).map((r) => [r.seq, [...r.bytes]]),
+        records.map((r) => [r.seq, [...r.bytes]]),
+      );
+      assert.equal(existsSync(join(journalDir, "data.mdb")), false);
+    } finally {
+      await closeNode(n);
       cleanup(dir);
     }
   });
