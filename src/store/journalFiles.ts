@@ -10,8 +10,8 @@
  * byte (cutTornTails) — nothing after a bad record is read, so what is read is a prefix of what was appended.
  *
  * Why files and not LMDB: an LMDB commit flushes twice (its data pages, then its meta page) and puts each
- * record into a B-tree; a group commit here is one write (writev) and one fdatasync (docs/performance.md
- * §Signature checks per entry, change 7).
+ * record into a B-tree; a group commit here is one write (writev) and one fdatasync (change 7 of
+ * docs/performance.md §"Signature checks per entry").
  */
 import {
   closeSync,
