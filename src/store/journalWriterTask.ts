@@ -85,7 +85,9 @@ function fileOf(h: Handle, height: number): OpenFile {
     const heights = [...h.files.keys()].sort((a, b) => a - b);
     for (const old of heights.slice(0, heights.length - KEEP_OLDER_FILES - 1)) {
       const o = h.files.get(old)!;
-      if (!h.uncut.some((u) => u.fd === o.fd)) closeSync(o.fd);
+      // one this commit wrote is flushed (or cut back) first: closed at a later open
+      if (h.uncut.some((u) => u.fd === o.fd)) continue;
+      closeSync(o.fd);
       h.files.delete(old);
     }
   }
