@@ -11,7 +11,7 @@ import { statfsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { WriteOutcome } from "../ledger/writeOutcome.js";
-import { JOURNAL_DIR } from "../store/journal.js";
+import { journalBytes } from "../store/journal.js";
 
 /** What the scrape-time gauges read. */
 export interface MetricsSources {
@@ -154,12 +154,12 @@ export class NodeMetrics {
     });
     new Gauge({
       name: "ledgerd_store_file_bytes",
-      help: "disk space the LMDB files take, bytes (data.mdb of the blocks, and of the journal)",
+      help: "disk space the store's files take, bytes (data.mdb of the blocks; the journal's files)",
       labelNames: ["file"],
       registers,
       collect() {
         this.set({ file: "data" }, fileSize(join(s.dataDir, "data.mdb")));
-        this.set({ file: "journal" }, fileSize(join(s.dataDir, JOURNAL_DIR, "data.mdb")));
+        this.set({ file: "journal" }, journalBytes(s.dataDir));
       },
     });
     new Gauge({

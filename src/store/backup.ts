@@ -1,17 +1,25 @@
 /**
- * Hot backup of a data directory while its node runs (docs/operations.md §3). The directory holds two
- * LMDB environments — the main one and the journal's (journal.ts) — and LMDB can copy each from a read
- * snapshot, but not both in one snapshot. They fit together when the journal copy holds no record beyond
- * the open height of the main copy (saved height + 1): then the restored node finds every block of the
- * main copy and, for the open block, every message acknowledged before the journal copy began. So the main
- * environment is copied first, the journal second, and both again if a block closed in between.
+ * Hot backup of a data directory while its node runs (docs/operations.md §3). The directory holds the main
+ * LMDB environment and the journal's files (journal.ts, one per height); LMDB copies the environment from a
+ * read snapshot, and the journal's files are copied after it. They fit together when the journal copy holds
+ * no record beyond the open height of the main copy (saved height + 1): then the restored node finds every
+ * block of the main copy and, for the open block, every message acknowledged before the journal copy began
+ * (a record being appended while its file is copied may come out torn: the restored node's open cuts it,
+ * and it was not acknowledged before the copy began). So the main environment is copied first, the journal
+ * second, and both again if a block closed in between. A journal still of the LMDB format (a node not
+ * started since the upgrade) is copied as LMDB.
  */
-import { existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, lstatSync, mkdirSync, readdirSync, readlinkSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { open } from "lmdb";
 import { StoreError } from "./errors.js";
-import { JOURNAL_DB, JOURNAL_DIR } from "./journal.js";
+import { JOURNAL_DIR } from "./journal.js";
+import { heightFileName, journalHeights, readHeight, STORE_ID_FILE } from "./journalFiles.js";
+import { isLmdbJournal } from "./journalUpgrade.js";
 import { DB_NAMES, META_KEYS, parseJournalKey } from "./keys.js";
+
+/** The database of a journal of the LMDB format (journalUpgrade.ts). */
+const LEGACY_JOURNAL_DB = "journal";
 
 /** Copies tried before giving up (each pair is usually far shorter than a block). */
 const DEFAULT_ATTEMPTS = 5;
@@ -57,11 +65,23 @@ export async function backupDataDirectory(
     mkdirSync(join(dest, JOURNAL_DIR), { mode: 0o700 });
     await copyEnvironment(source, dest, options.compact === true);
     const savedHeight = readSavedHeight(dest);
-    if (existsSync(join(source, JOURNAL_DIR, "data.mdb")))
-      await copyEnvironment(join(source, JOURNAL_DIR), join(dest, JOURNAL_DIR), options.compact === true);
-    const heights = journalHeights(join(dest, JOURNAL_DIR));
-    if (heights.every((h) => h <= savedHeight + 1))
-      return { savedHeight, journalRecords: heights.filter((h) => h === savedHeight + 1).length, attempts: attempt };
+    const from = join(source, JOURNAL_DIR);
+    const to = join(dest, JOURNAL_DIR);
+    let heights: number[];
+    let openRecords: number;
+    if (isLmdbJournal(from)) {
+      await copyEnvironment(from, to, options.compact === true);
+      heights = lmdbJournalHeights(to);
+      openRecords = heights.filter((h) => h === savedHeight + 1).length;
+    } else {
+      copyJournalFiles(from, to);
+      heights = journalHeights(to);
+      openRecords = readHeight(to, savedHeight + 1).length;
+    }
+    // a block saved since the main copy may have had its journal removed before that was copied: copy again
+    const unchanged = readSavedHeight(source) === savedHeight;
+    if (unchanged && heights.every((h) => h <= savedHeight + 1))
+      return { savedHeight, journalRecords: openRecords, attempts: attempt };
   }
   if (created) rmSync(dest, { recursive: true, force: true });
   else clear();
@@ -124,15 +144,30 @@ function readSavedHeight(dataDir: string): number {
   }
 }
 
-/** Height of every record of the journal copy (empty when it has none). */
-function journalHeights(journalDir: string): number[] {
+/** Height of every record of a journal copy of the LMDB format (empty when it has none). */
+function lmdbJournalHeights(journalDir: string): number[] {
   if (!existsSync(join(journalDir, "data.mdb"))) return [];
   const env = openReadOnly(journalDir);
   try {
-    const db = env.openDB<Uint8Array, Uint8Array>(JOURNAL_DB, { keyEncoding: "binary", encoding: "binary" });
+    const db = env.openDB<Uint8Array, Uint8Array>(LEGACY_JOURNAL_DB, { keyEncoding: "binary", encoding: "binary" });
     return [...db.getKeys()].map((k) => parseJournalKey(k).height);
   } finally {
     void env.close();
+  }
+}
+
+/**
+ * Copy the journal's files: its store id and every height's file there when listed (one removed meanwhile
+ * was of a block saved since: the retry above sees the main copy behind and copies both again).
+ */
+function copyJournalFiles(from: string, to: string): void {
+  const names = [STORE_ID_FILE, ...journalHeights(from).map(heightFileName)];
+  for (const name of names) {
+    try {
+      copyFileSync(join(from, name), join(to, name));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "ENOENT") throw e;
+    }
   }
 }
 

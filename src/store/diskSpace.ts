@@ -19,8 +19,11 @@ export interface DiskSpaceOptions {
   path: string;
   /** bytes that must stay free; 0 turns the check off (library use; the node keeps ≥ 1 MiB) */
   reserveBytes: number;
-  /** data files whose size counts against a per-process file-size limit (RLIMIT_FSIZE) */
-  files: readonly string[];
+  /**
+   * data files whose size counts against a per-process file-size limit (RLIMIT_FSIZE), relative to `path`; a
+   * function when they change (the journal's files, one per height), asked at each measure under a limit
+   */
+  files: readonly string[] | (() => readonly string[]);
 }
 
 export class DiskSpaceGuard {
@@ -73,7 +76,8 @@ export class DiskSpaceGuard {
     const limit = fileSizeLimit();
     if (limit !== undefined) {
       let largest = 0;
-      for (const f of this.options.files) {
+      const files = this.options.files;
+      for (const f of typeof files === "function" ? files() : files) {
         try {
           largest = Math.max(largest, statSync(join(this.options.path, f)).size);
         } catch {

@@ -1,7 +1,7 @@
 /**
- * How the node opens an LMDB environment, and the checks every environment of ours passes first. Two
- * environments (docs/ledger.md §4): the main one (blocks, indexes, balances: LedgerStore) and the journal's
- * (journal.ts); and two threads open the main one: the main thread and the block-set writer thread
+ * How the node opens an LMDB environment, and the checks every environment of ours passes first. The main
+ * environment (blocks, indexes, balances: LedgerStore; docs/ledger.md §4), and a journal of the earlier LMDB
+ * format, opened once to carry its records into files (journalUpgrade.ts); two threads open the main one: the main thread and the block-set writer thread
  * (blockSetWriterTask.ts). lmdb-js shares one native environment per path within a process, so every
  * opener must ask with the same options: hence one function.
  */
@@ -32,9 +32,9 @@ export type Databases = Record<DbName, BinDb>;
  *   liblmdb/mdb.c `mdb_page_free`): a 42,000-entry block dirties ~100,000 pages of the hash-keyed indexes, and
  *   the process kept ~120–400 MiB of anonymous memory for the rest of its life (docs/performance.md §Memory).
  *   With the map written directly those pages are the file's own page cache, which the kernel reclaims.
- * * `journal` keeps LMDB's default: its transactions are small (one group of requests) and frequent, so its
- *   list stays small, and a write map would add a whole-map `msync` to each of its thousands of commits per
- *   second.
+ * * `journal` (the earlier format's journal, read once at the upgrade, journalUpgrade.ts) keeps LMDB's
+ *   default, as it was written: its transactions were small (one group of requests) and frequent, so its list
+ *   stayed small, and a write map would have added a whole-map `msync` to each commit.
  *
  * What the write map changes for the disk: LMDB extends `data.mdb` to the map size at once (a sparse file; the
  * blocks are allocated as pages are first written), and a write into a hole on a full disk is a SIGBUS rather

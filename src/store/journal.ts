@@ -1,38 +1,62 @@
 /**
- * The journal: every accepted message of the open block, durable before it is acknowledged, in an LMDB
- * environment of its own (`<data dir>/journal/`).
+ * The journal: every accepted message of the open block, durable before it is acknowledged, in append-only
+ * files of their own, one per height (`<data dir>/journal/<height>.log`, journalFiles.ts).
  *
- * Why its own environment: the journal commits hundreds of small transactions per second, and LMDB pays
- * at every commit for merging its free-page list, which a big block save fills with the pages it rewrote
- * (tens of thousands in a store of a million entries). In the main environment that cost grew with the
- * store until writes fell from ~3,000 to ~390 entries/s (docs/performance.md §Writes); here the free
- * list never holds more than one block's journal.
+ * Appends are committed by the process's journal writer thread (journalWriterTask.ts): a group commit is
+ * one write and one fdatasync per file touched. Everything else (reads, removals, the start's synchronous
+ * writes, the probe) runs here on the same files: a height's file is written by the writer thread while it is
+ * the open height, and read, rewritten or removed here only once its block is saved (or at the start, before
+ * any append).
  *
- * Appends are committed by the process's journal writer thread (journalWriterTask.ts); everything else
- * (reads, removals, the start's synchronous writes, the probe) runs here on the same environment.
+ * A journal of the earlier LMDB format is carried into files at open (journalUpgrade.ts).
  */
+import { mkdirSync, readFileSync, renameSync, statSync } from "node:fs";
+import { open as openFile, readFile, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { Worker } from "node:worker_threads";
-import {
-  type BinDb,
-  guarded,
-  openBinaryDb,
-  openCheckedEnvironment,
-  type RootEnv,
-  writesSettled,
-} from "./environment.js";
+import { InvariantError } from "../errors.js";
 import { StoreError } from "./errors.js";
+import {
+  appendRecordsSync,
+  cutTornTails,
+  fsyncDirectory,
+  heightFileName,
+  inLogOrder,
+  type JournalRecord,
+  journalHeights,
+  packGroup,
+  parseHeightFile,
+  readHeight,
+  replaceFileSync,
+  STORE_ID_FILE,
+  sealRecords,
+  unlinkIfThere,
+} from "./journalFiles.js";
+import { isLmdbJournal, upgradeLmdbJournal } from "./journalUpgrade.js";
 import type { JournalWriterReply, JournalWriterRequest } from "./journalWriterTask.js";
-import { packGroup } from "./journalWriterTask.js";
-import { journalKey, parseJournalKey } from "./keys.js";
 
-/** The only database of the journal environment: u32 height ‖ u32 sequence → one message (ledger/messages.ts). */
-export const JOURNAL_DB = "journal";
-/** Subdirectory of the data directory holding the journal environment. */
+export type { JournalRecord } from "./journalFiles.js";
+
+/** Subdirectory of the data directory holding the journal's files. */
 export const JOURNAL_DIR = "journal";
-/** The journal environment's other database: `storeId` → the id of the main environment it belongs to. */
-const JOURNAL_META_DB = "meta";
-const STORE_ID_KEY = Buffer.from("storeId", "ascii");
+/** The probe's file (probe): written, flushed and removed to see whether the disk takes writes again. */
+const PROBE_FILE = "probe";
+/** Bytes the probe writes: a page, so a disk that takes it takes a small group's records too. */
+const PROBE_BYTES = 4096;
+
+/** Bytes the journal's files take in the data directory `dataDir` (metrics): its heights' files and its id. */
+export function journalBytes(dataDir: string): number {
+  const dir = join(dataDir, JOURNAL_DIR);
+  let total = 0;
+  for (const name of [STORE_ID_FILE, ...journalHeights(dir).map(heightFileName)]) {
+    try {
+      total += statSync(join(dir, name)).size;
+    } catch {
+      // removed meanwhile (its block saved)
+    }
+  }
+  return total;
+}
 
 function newGroup(): Group {
   let resolve!: () => void;
@@ -45,13 +69,6 @@ function newGroup(): Group {
   // unhandled rejection
   done.catch(() => {});
   return { id: 0, height: [], seq: [], bytes: [], done, resolve, reject };
-}
-
-/** A journal record as stored. */
-export interface JournalRecord {
-  height: number;
-  seq: number;
-  bytes: Uint8Array;
 }
 
 /** Records of one event-loop turn, and the promise all their appenders wait on (resolved once durable). */
@@ -160,36 +177,45 @@ export class Journal {
    * the log (a later record may depend on an earlier one: a reveal on its commit, a commit on a purchase).
    */
   private failure: unknown;
+  /** appends made to each height, for a cleanup racing one (removeNow); a height's count goes with its file */
+  private readonly appendsTo = new Map<number, number>();
+  /** removals running (remove): flushed and close wait for them */
+  private readonly removals = new Set<Promise<void>>();
 
   private constructor(
     readonly path: string,
-    private readonly env: RootEnv,
-    private readonly db: BinDb,
-    private readonly meta: BinDb,
+    /** torn or damaged tails cut at open (journalFiles.ts cutTornTails), for the store's log */
+    readonly cuts: readonly { height: number; bytes: number; why: string }[],
+    /** records carried over from a journal of the LMDB format at open (0: none, or not that format) */
+    readonly upgraded: number,
   ) {}
 
-  /** Open (or create) the journal of the data directory `dataPath`. Throws StoreError as openCheckedEnvironment. */
+  /**
+   * Open (or create) the journal of the data directory `dataPath`: a journal of the LMDB format is carried
+   * into files first; a torn or damaged tail of any height's file is cut. Throws StoreError.
+   */
   static open(dataPath: string, options: { verify: boolean }): Journal {
     const path = join(dataPath, JOURNAL_DIR);
-    const env = openCheckedEnvironment(path, "journal", [JOURNAL_DB, JOURNAL_META_DB], options.verify);
+    let upgraded = 0;
+    if (isLmdbJournal(path)) upgraded = upgradeLmdbJournal(path, options.verify);
     try {
-      return new Journal(path, env, openBinaryDb(env, JOURNAL_DB), openBinaryDb(env, JOURNAL_META_DB));
+      // a new directory's name is flushed with its parent, or a power loss could take every file in it
+      if (mkdirSync(path, { recursive: true, mode: 0o700 }) !== undefined) fsyncDirectory(dataPath);
+      return new Journal(path, cutTornTails(path), upgraded);
     } catch (e) {
-      void env.close();
       throw new StoreError({ code: "OPEN_FAILED", path, info: e instanceof Error ? e.message : String(e) });
     }
   }
 
   /**
    * Append one message. Resolves once the commit holding it is flushed to disk: only then may the node
-   * acknowledge the message. Rejects when LMDB cannot write (disk full).
+   * acknowledge the message. Rejects when it cannot be written (disk full).
    *
    * Group commit: the records of one event-loop turn go to the writer thread together, at the end of the
    * turn (or, while the writer holds MAX_GROUPS_POSTED groups, with the next turn's at its next answer); the
-   * writer commits every group that arrived during its previous commit in one LMDB transaction and one flush
-   * (journalWriterTask.ts). Each record costs an
-   * array push here; the LMDB work is the writer's. Nothing resolves before its own transaction is
-   * committed and flushed.
+   * writer commits every group that arrived during its previous commit in one write and one flush
+   * (journalWriterTask.ts). Each record costs an array push here; the file work is the writer's. Nothing
+   * resolves before its own commit is flushed.
    */
   append(height: number, seq: number, bytes: Uint8Array): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
@@ -201,6 +227,7 @@ export class Journal {
     g.height.push(height);
     g.seq.push(seq);
     g.bytes.push(bytes);
+    this.appendsTo.set(height, (this.appendsTo.get(height) ?? 0) + 1);
     if (!this.scheduled) {
       this.scheduled = true;
       setImmediate(() => this.post());
@@ -242,9 +269,8 @@ export class Journal {
       this.writerClosed?.();
       return;
     }
-    // lmdb-js renews this thread's read snapshot once per event-loop turn; the commit was another thread's
-    if (reply.kind === "committed") this.env.resetReadTxn();
-    else this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reply.error });
+    if (reply.kind === "failed")
+      this.failure ??= new StoreError({ code: "WRITER_FAILED", path: this.path, info: reply.error });
     while (this.posted.length > 0 && this.posted[0]!.id <= reply.upTo) {
       const g = this.posted.shift()!;
       if (reply.kind === "committed") g.resolve();
@@ -263,97 +289,193 @@ export class Journal {
     this.writerClosed?.();
   }
 
-  /** Append several messages of `height` in one transaction; resolves once flushed. */
+  /** Append several messages of `height` with the group commit (append); resolves once flushed. */
   async appendAll(height: number, records: readonly { seq: number; bytes: Uint8Array }[]): Promise<void> {
     if (records.length === 0) return;
-    await guarded(() =>
-      this.env.batch(() => {
-        for (const r of records) this.db.put(journalKey(height, r.seq), r.bytes);
-      }),
-    );
-    await guarded(() => this.env.flushed);
-  }
-
-  /** The same as `appendAll`, synchronously (one flushed transaction). */
-  appendAllSync(height: number, records: readonly { seq: number; bytes: Uint8Array }[]): void {
-    if (records.length === 0) return;
-    this.env.transactionSync(() => {
-      for (const r of records) this.db.putSync(journalKey(height, r.seq), r.bytes);
-    });
+    await Promise.all(records.map((r) => this.append(height, r.seq, r.bytes)));
   }
 
   /**
-   * Write and flush a small record, then remove it: resolves when the disk takes writes again, and appends
-   * are taken again from then on (after a failed group commit they are refused until a probe succeeds).
+   * The same as `appendAll`, synchronously, on this thread (the start, a replayed save): only while no
+   * append is in flight, so the writer thread and this one never write one file at once.
+   */
+  appendAllSync(height: number, records: readonly { seq: number; bytes: Uint8Array }[]): void {
+    if (records.length === 0) return;
+    if (this.posted.length > 0 || this.open !== undefined)
+      throw new InvariantError("a synchronous journal append while appends are in flight");
+    const packed = packGroup(
+      records.map(() => height),
+      records.map((r) => r.seq),
+      records.map((r) => r.bytes),
+    );
+    sealRecords(packed, () => {});
+    appendRecordsSync(this.path, height, packed);
+  }
+
+  /**
+   * Write and flush a small file, then remove it: resolves when the disk takes writes again, and appends
+   * are taken again from then on (after a failed group commit they are refused until a probe succeeds; the
+   * writer thread cuts what the failed commit wrote before it takes groups again).
    */
   async probe(): Promise<void> {
-    const key = journalKey(0xffffffff, 0xffffffff);
     await this.appended();
-    await guarded(() => this.db.put(key, Uint8Array.of(1)));
-    await guarded(() => this.db.remove(key));
-    await guarded(() => this.env.flushed);
+    const file = join(this.path, PROBE_FILE);
+    const handle = await openFile(file, "w", 0o600);
+    try {
+      await handle.writeFile(new Uint8Array(PROBE_BYTES));
+      await handle.datasync();
+    } finally {
+      await handle.close();
+    }
+    await unlink(file);
+    // a writer thread that died may have left part of a record: cut it before anything is appended after it
+    // (a live writer cut what its failed commit wrote itself, journalWriterTask.ts)
+    if (!this.opened || !writerThread.running()) cutTornTails(this.path);
     // the writer refuses groups after a failed one until told; requests are handled in posting order
     if (this.opened && writerThread.running()) writerThread.post({ kind: "reset", journal: this.number });
     this.failure = undefined;
   }
 
   /**
-   * Remove records of a saved height, `chunk` per event-loop turn so a big block's journal does not hold
-   * the main thread in one piece. A removal lost in a crash is redone at the next start (removeBelow).
+   * Remove records of a saved height (its block holds them now): its file goes, or, when records of it are
+   * kept (held reveals), is replaced by one of those alone. Off the main thread's turn (file I/O is libuv's).
+   * A removal lost in a crash is redone at the next start (removeBelow, replay's restoreHeld).
    */
-  async remove(height: number, seqs: readonly number[], chunk = 4096): Promise<void> {
-    for (let i = 0; i < seqs.length; i += chunk) {
-      const part = seqs.slice(i, i + chunk);
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      if (this.closed) return;
-      await Promise.all(part.map((seq) => guarded(() => this.db.remove(journalKey(height, seq)))));
+  async remove(height: number, seqs: readonly number[], _chunk = 4096): Promise<void> {
+    if (seqs.length === 0 || this.closed) return;
+    const p = this.removeNow(height, new Set(seqs));
+    this.removals.add(p);
+    try {
+      await p;
+    } finally {
+      this.removals.delete(p);
     }
+  }
+
+  /**
+   * Appends to the saved height being cleaned up would be lost by an unlink or a rename decided on an earlier
+   * read (the node appends only to its open height, so none come; a test's late write does): the file is read
+   * once no append to the height is in flight, and replaced or removed, synchronously, only if none came since.
+   */
+  private async removeNow(height: number, seqs: ReadonlySet<number>): Promise<void> {
+    const file = join(this.path, heightFileName(height));
+    for (;;) {
+      const before = this.appendsTo.get(height) ?? 0;
+      if (this.inFlight(height)) await this.appended();
+      let buf: Buffer;
+      try {
+        buf = await readFile(file);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
+        throw e;
+      }
+      const parsed = parseHeightFile(buf, height);
+      const kept = parsed.records.filter((r) => !seqs.has(r.seq));
+      const unchanged = (): boolean => (this.appendsTo.get(height) ?? 0) === before && !this.inFlight(height);
+      if (kept.length === parsed.records.length) return;
+      if (kept.length === 0) {
+        if (!unchanged()) continue;
+        unlinkIfThere(file);
+        this.appendsTo.delete(height);
+        return;
+      }
+      const packed = packGroup(
+        kept.map(() => height),
+        kept.map((r) => r.seq),
+        kept.map((r) => r.bytes),
+      );
+      sealRecords(packed, () => {});
+      // the kept records must survive: a new file, flushed, renamed over the old one (old or new after a crash)
+      const tmp = `${file}.tmp`;
+      try {
+        const handle = await openFile(tmp, "w", 0o600);
+        try {
+          await handle.writeFile(packed);
+          await handle.datasync();
+        } finally {
+          await handle.close();
+        }
+      } catch (e) {
+        // the old file is whole: only the half-written copy goes
+        await unlink(tmp).catch(() => {});
+        throw e;
+      }
+      if (!unchanged()) {
+        await unlink(tmp).catch(() => {});
+        continue;
+      }
+      renameSync(tmp, file);
+      fsyncDirectory(this.path);
+      return;
+    }
+  }
+
+  /** True while a group holding a record of `height` is being gathered or committed. */
+  private inFlight(height: number): boolean {
+    return this.open?.height.includes(height) === true || this.posted.some((g) => g.height.includes(height));
   }
 
   /** Records of `height`, in log order. */
   records(height: number): JournalRecord[] {
-    const out: JournalRecord[] = [];
-    for (const { key, value } of this.db.getRange({ start: journalKey(height, 0), end: journalKey(height + 1, 0) })) {
-      const k = parseJournalKey(key);
-      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
-    }
-    return out;
+    return readHeight(this.path, height);
   }
 
   /** Records of the heights below `height`, in (height, seq) order: held reveals kept past their height's close. */
   recordsBelow(height: number): JournalRecord[] {
     const out: JournalRecord[] = [];
-    for (const { key, value } of this.db.getRange({ start: journalKey(0, 0), end: journalKey(height, 0) })) {
-      const k = parseJournalKey(key);
-      out.push({ height: k.height, seq: k.seq, bytes: new Uint8Array(value) });
-    }
+    for (const h of journalHeights(this.path)) if (h < height) out.push(...readHeight(this.path, h));
     return out;
   }
 
-  /** Remove these records at once, in one transaction (the start's cleanup of records no longer needed). */
+  /** Remove these records at once (the start's cleanup of records no longer needed), flushed. */
   removeSync(places: readonly { height: number; seq: number }[]): void {
-    if (places.length === 0) return;
-    this.env.transactionSync(() => {
-      for (const p of places) this.db.removeSync(journalKey(p.height, p.seq));
-    });
+    const byHeight = new Map<number, Set<number>>();
+    for (const p of places) {
+      let seqs = byHeight.get(p.height);
+      if (seqs === undefined) {
+        seqs = new Set();
+        byHeight.set(p.height, seqs);
+      }
+      seqs.add(p.seq);
+    }
+    for (const [height, seqs] of byHeight) {
+      const records = readHeight(this.path, height);
+      const kept = records.filter((r) => !seqs.has(r.seq));
+      if (kept.length === records.length) continue;
+      if (kept.length === 0) {
+        unlinkIfThere(join(this.path, heightFileName(height)));
+        continue;
+      }
+      const packed = packGroup(
+        kept.map(() => height),
+        kept.map((r) => r.seq),
+        kept.map((r) => r.bytes),
+      );
+      sealRecords(packed, () => {});
+      replaceFileSync(this.path, heightFileName(height), packed);
+    }
   }
 
   /** Id of the main environment this journal belongs to (undefined: not recorded yet). */
   storeId(): Uint8Array | undefined {
-    const v = this.meta.getBinary(STORE_ID_KEY);
-    return v === undefined ? undefined : new Uint8Array(v);
+    try {
+      return new Uint8Array(readFileSync(join(this.path, STORE_ID_FILE)));
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw e;
+    }
   }
 
   /** Record the id of the main environment this journal belongs to (synchronous, flushed). */
   setStoreId(id: Uint8Array): void {
-    this.env.transactionSync(() => {
-      this.meta.putSync(STORE_ID_KEY, id);
-    });
+    replaceFileSync(this.path, STORE_ID_FILE, id);
   }
 
   /** Records in the journal, all heights. */
   count(): number {
-    return this.db.getKeysCount();
+    let n = 0;
+    for (const h of journalHeights(this.path)) n += readHeight(this.path, h).length;
+    return n;
   }
 
   /** Remove the records of heights below `height` (saved blocks whose cleanup a crash cut short). */
@@ -367,22 +489,22 @@ export class Journal {
   }
 
   private removeWhere(stale: (height: number) => boolean): number {
-    const keys: Uint8Array[] = [];
-    for (const key of this.db.getKeys()) if (stale(parseJournalKey(key).height)) keys.push(Uint8Array.from(key));
-    if (keys.length > 0)
-      this.env.transactionSync(() => {
-        for (const k of keys) this.db.removeSync(k);
-      });
-    return keys.length;
+    let removed = 0;
+    for (const h of journalHeights(this.path)) {
+      if (!stale(h)) continue;
+      removed += inLogOrder(parseHeightFile(readFileSync(join(this.path, heightFileName(h))), h).records).length;
+      unlinkIfThere(join(this.path, heightFileName(h)));
+    }
+    return removed;
   }
 
   /**
-   * Resolves when every write so far (appended records included) is flushed to disk or has failed; a failure
-   * is reported to the write's own caller (append, remove, probe), not here (environment.ts writesSettled).
+   * Resolves when every write so far (appended records and removals) is flushed to disk or has failed; a
+   * failure is reported to the write's own caller (append, remove, probe), not here.
    */
   async flushed(): Promise<void> {
     await this.appended();
-    await writesSettled(this.env);
+    await Promise.allSettled([...this.removals]);
   }
 
   /**
@@ -414,7 +536,6 @@ export class Journal {
       this.opened = false;
     }
     // a failed removal was its caller's to report (a cleanup's is logged); it must not keep the journal open
-    await writesSettled(this.env);
-    await this.env.close();
+    await Promise.allSettled([...this.removals]);
   }
 }

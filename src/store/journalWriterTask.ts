@@ -1,32 +1,31 @@
 /**
- * The journal writer thread (journal.ts): commits appended journal records, each commit one synchronous
- * LMDB transaction, flushed to disk before it answers. One thread per process serves every open journal
- * (a test process opens hundreds of nodes; a thread costs tens of ms to start).
+ * The journal writer thread (journal.ts): commits appended journal records to their heights' files
+ * (journalFiles.ts), each commit one write per file touched and one fdatasync of it, before it answers. One
+ * thread per process serves every open journal (a test process opens hundreds of nodes; a thread costs tens
+ * of ms to start).
  *
  * Group commit without the main thread in the loop: the main thread posts each event-loop turn's records as
  * one group and never waits to post the next; when a commit ends, this thread takes EVERY request queued
- * meanwhile (`receiveMessageOnPort`), and a journal's consecutive groups go into one transaction. The disk
- * never waits for the main thread to notice a commit and start another, and each commit carries everything
- * that arrived during the previous one.
+ * meanwhile (`receiveMessageOnPort`), and a journal's consecutive groups go into one commit (one writev, one
+ * flush). The disk never waits for the main thread to notice a commit and start another, and each commit
+ * carries everything that arrived during the previous one.
  *
- * Prefix rule: once a journal's commit fails, every later group of that journal is refused without being
- * written, until the main thread says `reset` (after its recovery probe); so the durable journal is always
- * a prefix of the log.
+ * Prefix rule: once a journal's commit fails, what it wrote is cut off its files again (ftruncate to the
+ * sizes before it) and every later group of that journal is refused without being written, until the main
+ * thread says `reset` (after its recovery probe); so the durable journal is always a prefix of the log. A
+ * cut that fails is retried at `reset`; until it succeeds, groups stay refused.
  */
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync } from "node:fs";
+import { join } from "node:path";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
-import { type BinDb, openBinaryDb, openEnvironment, type RootEnv } from "./environment.js";
-import { journalKey } from "./keys.js";
+import { fsyncDirectory, heightFileName, sealRecords, writeAllSync } from "./journalFiles.js";
 
-/** The journal's database (journal.ts JOURNAL_DB; not imported: journal.ts starts this thread). */
-const JOURNAL_DB = "journal";
-
-/** Bytes of a packed record's header: height u32 ‖ seq u32 ‖ length u32, little-endian. */
-export const GROUP_RECORD_HEADER_BYTES = 12;
+export { forEachPacked, packGroup } from "./journalFiles.js";
 
 /** Requests to the writer thread; `journal` tells which open journal (journal.ts numbers them). */
 export type JournalWriterRequest =
-  /** open a handle on the journal environment in directory `path` */
+  /** open a handle on the journal directory `path` */
   | { kind: "open"; journal: number; path: string }
   /** commit the records packed in `packed` (packGroup) */
   | { kind: "group"; journal: number; id: number; packed: ArrayBuffer }
@@ -37,49 +36,83 @@ export type JournalWriterRequest =
 
 /**
  * The outcome of every group of `journal` up to and including `upTo` (ids are posted in increasing order):
- * `groups` of them shared one commit of `ms` milliseconds (the transaction and its flush); or `closed`.
+ * `groups` of them shared one commit of `ms` milliseconds (the writes and their flush); or `closed`.
  */
 export type JournalWriterReply =
   | { kind: "committed"; journal: number; upTo: number; groups: number; ms: number }
   | { kind: "failed"; journal: number; upTo: number; groups: number; ms: number; error: string }
   | { kind: "closed"; journal: number };
 
-/** Pack records (in log order) into one transferable buffer. */
-export function packGroup(height: readonly number[], seq: readonly number[], bytes: readonly Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const b of bytes) size += GROUP_RECORD_HEADER_BYTES + b.length;
-  const packed = new Uint8Array(size);
-  const view = new DataView(packed.buffer);
-  let at = 0;
-  for (let i = 0; i < bytes.length; i++) {
-    const b = bytes[i]!;
-    view.setUint32(at, height[i]!, true);
-    view.setUint32(at + 4, seq[i]!, true);
-    view.setUint32(at + 8, b.length, true);
-    packed.set(b, at + GROUP_RECORD_HEADER_BYTES);
-    at += GROUP_RECORD_HEADER_BYTES + b.length;
-  }
-  return packed;
-}
-
-/** Call `put(height, seq, bytes)` for every record of a packed group, in order. */
-export function forEachPacked(packed: Uint8Array, put: (height: number, seq: number, bytes: Uint8Array) => void): void {
-  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
-  let at = 0;
-  while (at < packed.length) {
-    const end = at + GROUP_RECORD_HEADER_BYTES + view.getUint32(at + 8, true);
-    if (end > packed.length) throw new InvariantError(`a packed journal group ends inside a record at byte ${at}`);
-    put(view.getUint32(at, true), view.getUint32(at + 4, true), packed.subarray(at + GROUP_RECORD_HEADER_BYTES, end));
-    at = end;
-  }
+/** A height's file open to append. */
+interface OpenFile {
+  fd: number;
+  /** created by this handle: its name is flushed (the directory) with its first commit */
+  created: boolean;
 }
 
 /** One journal's handle in this thread. */
 interface Handle {
-  env: RootEnv;
-  db: BinDb;
+  dir: string;
+  /** files open to append, by height: the open height's (and the one before, for a group across a close) */
+  files: Map<number, OpenFile>;
   /** why its last commit failed; later groups are refused until `reset` */
   failure: string | undefined;
+  /** cuts a failed commit could not make yet (file, size to cut back to): retried at `reset` */
+  uncut: { fd: number; size: number }[];
+}
+
+/** Files of other heights than the newest kept open (a group may hold a height's last records and the next's first). */
+const KEEP_OLDER_FILES = 1;
+
+function fileOf(h: Handle, height: number): OpenFile {
+  let f = h.files.get(height);
+  if (f !== undefined) return f;
+  const path = join(h.dir, heightFileName(height));
+  // O_EXCL first: whether this open creates the file decides whether its name must be flushed
+  let created = true;
+  let fd: number;
+  try {
+    fd = openSync(path, "ax", 0o600);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+    created = false;
+    fd = openSync(path, "a", 0o600);
+  }
+  f = { fd, created };
+  h.files.set(height, f);
+  // heights only grow; close all but the newest few
+  if (h.files.size > KEEP_OLDER_FILES + 1) {
+    const heights = [...h.files.keys()].sort((a, b) => a - b);
+    for (const old of heights.slice(0, heights.length - KEEP_OLDER_FILES - 1)) {
+      const o = h.files.get(old)!;
+      // one this commit wrote is flushed (or cut back) first: closed at a later open
+      if (h.uncut.some((u) => u.fd === o.fd)) continue;
+      closeSync(o.fd);
+      h.files.delete(old);
+    }
+  }
+  return f;
+}
+
+/** Cut what a failed commit wrote; what cannot be cut now stays in `uncut` (groups refused until it is). */
+function cutBack(h: Handle): void {
+  h.uncut = h.uncut.filter((u) => {
+    try {
+      ftruncateSync(u.fd, u.size);
+      fdatasyncSync(u.fd);
+      return false;
+    } catch {
+      return true;
+    }
+  });
+}
+
+function closeHandle(h: Handle): void {
+  const fds = new Set([...h.files.values()].map((f) => f.fd));
+  for (const u of h.uncut) fds.add(u.fd);
+  for (const fd of fds) closeSync(fd);
+  h.files.clear();
+  h.uncut = [];
 }
 
 function serve(): void {
@@ -87,7 +120,51 @@ function serve(): void {
   if (port === null) throw new InvariantError("journalWriterTask runs as a worker thread");
   const handles = new Map<number, Handle>();
 
-  /** Commit these groups of one journal in one transaction (or refuse them after a failure); answer for all. */
+  /** Write these groups of one journal (one writev per file), flush each file once. */
+  const write = (h: Handle, groups: { packed: ArrayBuffer }[]): void => {
+    // each height's runs of records, in order; heights in the order first met
+    const runs = new Map<number, Uint8Array[]>();
+    for (const g of groups) {
+      const packed = new Uint8Array(g.packed);
+      sealRecords(packed, (height, start, end) => {
+        const list = runs.get(height);
+        const part = packed.subarray(start, end);
+        if (list === undefined) runs.set(height, [part]);
+        else list.push(part);
+      });
+    }
+    const touched: OpenFile[] = [];
+    try {
+      for (const [height, parts] of runs) {
+        let f = fileOf(h, height);
+        let st = fstatSync(f.fd);
+        if (st.nlink === 0) {
+          // removed or replaced by the main thread since this handle opened it (a replay's removal of records
+          // beyond the open height, at a recovery): its records go to the file now at that name
+          closeSync(f.fd);
+          h.files.delete(height);
+          f = fileOf(h, height);
+          st = fstatSync(f.fd);
+        }
+        // the size before: what a failure cuts back to (a short write leaves part of a record)
+        h.uncut.push({ fd: f.fd, size: st.size });
+        touched.push(f);
+        writeAllSync(f.fd, parts);
+      }
+      for (const f of touched) fdatasyncSync(f.fd);
+      for (const f of touched)
+        if (f.created) {
+          fsyncDirectory(h.dir);
+          f.created = false;
+        }
+      h.uncut = [];
+    } catch (e) {
+      cutBack(h);
+      throw e;
+    }
+  };
+
+  /** Commit these groups of one journal (or refuse them after a failure); answer for all. */
   const commit = (journal: number, groups: { id: number; packed: ArrayBuffer }[]): void => {
     const h = handles.get(journal);
     if (h === undefined) throw new InvariantError(`journal ${journal} was not opened in the writer thread`);
@@ -95,12 +172,7 @@ function serve(): void {
     const started = performance.now();
     if (h.failure === undefined) {
       try {
-        h.env.transactionSync(() => {
-          for (const g of groups)
-            forEachPacked(new Uint8Array(g.packed), (height, seq, bytes) => {
-              h.db.putSync(journalKey(height, seq), bytes);
-            });
-        });
+        write(h, groups);
       } catch (e) {
         h.failure = e instanceof Error ? e.message : String(e);
       }
@@ -134,20 +206,21 @@ function serve(): void {
           runJournal = r.journal;
           run.push(r);
           break;
-        case "open": {
-          const env = openEnvironment(r.path, "journal");
-          handles.set(r.journal, { env, db: openBinaryDb(env, JOURNAL_DB), failure: undefined });
+        case "open":
+          handles.set(r.journal, { dir: r.path, files: new Map(), failure: undefined, uncut: [] });
+          break;
+        case "reset": {
+          const h = handles.get(r.journal)!;
+          cutBack(h);
+          // still holding bytes of a failed commit: refusing on keeps them from being followed by good records
+          if (h.uncut.length === 0) h.failure = undefined;
           break;
         }
-        case "reset":
-          handles.get(r.journal)!.failure = undefined;
-          break;
         case "close": {
           const h = handles.get(r.journal);
           handles.delete(r.journal);
-          const closed: JournalWriterReply = { kind: "closed", journal: r.journal };
-          if (h === undefined) port.postMessage(closed);
-          else void h.env.close().then(() => port.postMessage(closed));
+          if (h !== undefined) closeHandle(h);
+          port.postMessage({ kind: "closed", journal: r.journal } satisfies JournalWriterReply);
           break;
         }
       }

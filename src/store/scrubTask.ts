@@ -13,7 +13,8 @@
  *   `done <records>`             the pass is complete
  * Exit 0 = every database read; 1 = a walk came up short or LMDB reported an error (stderr says which).
  */
-import { writeSync } from "node:fs";
+import { existsSync, writeSync } from "node:fs";
+import { join } from "node:path";
 import { open, type RootDatabase } from "lmdb";
 
 /** Most named databases an environment of ours may hold (environment.ts MAX_DBS, with room). */
@@ -36,26 +37,33 @@ function names(env: RootDatabase<Uint8Array, Uint8Array>): string[] {
 }
 
 try {
+  // a directory without data.mdb holds no environment (the journal's files, journal.ts: checked by their
+  // CRCs at open) and is skipped; the indexes of the others stay those of the arguments
   const envs = dirs.map((dir) =>
-    open<Uint8Array, Uint8Array>({
-      path: dir,
-      noSubdir: false,
-      readOnly: true,
-      maxDbs: MAX_DBS,
-      keyEncoding: "binary",
-      encoding: "binary",
-    }),
+    !existsSync(join(dir, "data.mdb"))
+      ? undefined
+      : open<Uint8Array, Uint8Array>({
+          path: dir,
+          noSubdir: false,
+          readOnly: true,
+          maxDbs: MAX_DBS,
+          keyEncoding: "binary",
+          encoding: "binary",
+        }),
   );
   let total = 0;
-  for (const env of envs)
+  for (const env of envs) {
+    if (env === undefined) continue;
     for (const name of names(env)) {
       const db = env.openDB<Uint8Array, Uint8Array>(name, { keyEncoding: "binary", encoding: "binary" });
       total += (db.getStats() as { entryCount: number }).entryCount;
     }
+  }
   say(`total ${total}`);
   let walkedAll = 0;
   for (let e = startEnv; e < envs.length; e++) {
-    const env = envs[e]!;
+    const env = envs[e];
+    if (env === undefined) continue;
     for (const name of names(env)) {
       // a resumed pass: the databases up to the last one walked are done (names in LMDB's order)
       if (
@@ -88,7 +96,7 @@ try {
     }
   }
   say(`done ${walkedAll}`);
-  for (const env of envs) await env.close();
+  for (const env of envs) await env?.close();
 } catch (e) {
   process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
   process.exit(1);

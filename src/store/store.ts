@@ -35,6 +35,7 @@ import { StoreError } from "./errors.js";
 import { checkDataFile } from "./fileCheck.js";
 import { migrateFormat } from "./formatMigration.js";
 import { JOURNAL_DIR, Journal, type JournalRecord } from "./journal.js";
+import { heightFileName, journalHeights } from "./journalFiles.js";
 import { BlockKind, DB_NAMES, heightKey, LEGACY_DB_NAMES, META_KEYS, u32Bytes } from "./keys.js";
 import { checkTreeSpines } from "./pageCheck.js";
 import { indexSavedHeight } from "./queryIndex.js";
@@ -160,7 +161,11 @@ export class LedgerStore {
     this.space = new DiskSpaceGuard({
       path,
       reserveBytes,
-      files: ["data.mdb", join(JOURNAL_DIR, "data.mdb")],
+      // the journal's newest file is the one being appended to (journalFiles.ts: one per height)
+      files: () => {
+        const heights = journalHeights(join(path, JOURNAL_DIR));
+        return heights.length === 0 ? ["data.mdb"] : ["data.mdb", join(JOURNAL_DIR, heightFileName(heights.at(-1)!))];
+      },
     });
   }
 
@@ -196,6 +201,10 @@ export class LedgerStore {
         options.queryIndexRebuildPauseMs ?? 0,
       );
       const opened = { path: options.path, env, dbs: store.dbs, journal };
+      const log = options.log ?? (() => {});
+      if (journal.upgraded > 0) log(`carried ${journal.upgraded} journal records from the LMDB journal into its files`);
+      for (const c of journal.cuts)
+        log(`cut ${c.bytes} bytes off the journal of height ${c.height} after its last whole record (${c.why})`);
       migrateFormat(opened, options.log ?? (() => {}));
       checkIdentity(opened, options);
       checkJournalBelongs(opened);

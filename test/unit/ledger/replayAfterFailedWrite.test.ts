@@ -9,13 +9,20 @@
  * Real ledger over LMDB in a temp directory; the stale records are written with the store's own append.
  */
 import assert from "node:assert/strict";
-import { statSync } from "node:fs";
-import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { encodeMessage } from "../../../src/ledger/messages.js";
 import { limitFileSize, NO_PRLIMIT } from "../../support/fileSizeLimit.js";
 import { waitFor } from "../../support/waitFor.js";
-import { cleanup, closeNode, finishBlock, firstEntry, ManualClock, openNode, tempDir } from "./harness.js";
+import {
+  cleanup,
+  closeNode,
+  finishBlock,
+  firstEntry,
+  largestJournalFile,
+  ManualClock,
+  openNode,
+  tempDir,
+} from "./harness.js";
 import { rejectsWith } from "./support.js";
 
 const skip = NO_PRLIMIT;
@@ -54,7 +61,7 @@ describe("the rebuild after a failed journal write", { skip }, () => {
 
       // one group commit of held reveals (first entries, no commit) larger than the journal file may grow
       const reveals = Array.from({ length: 40 }, (_, i) => firstEntry(["rollback", String(i)], "x".repeat(9000)).raw);
-      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      limitFileSize(largestJournalFile(n.store.path));
       try {
         const outcomes = await Promise.allSettled(reveals.map((r) => n.ledger.submitReveal(r)));
         // every refusal is answered once the state is rebuilt from disk: look while the disk still refuses

@@ -6,7 +6,6 @@
  * counters and log lines. A real ledger over LMDB in a temp directory, real ed25519 signatures.
  */
 import assert from "node:assert/strict";
-import { statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { LedgerError } from "../../../src/ledger/errors.js";
@@ -37,6 +36,7 @@ import {
   entryRaw,
   finishBlock,
   firstEntry,
+  largestJournalFile,
   ManualClock,
   MemoryLog,
   openNode,
@@ -1080,7 +1080,7 @@ describe("an end of minute 10 whose journal record fails", {
       const visible = (): string => JSON.stringify({ ...JSON.parse(snapshot(n)), stats: undefined });
       const before = visible();
       // with the end of minute 10, in one group commit: held reveals too big for the file size allowed
-      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      limitFileSize(largestJournalFile(n.store.path));
       let outcomes: PromiseSettledResult<unknown>[];
       try {
         const content = "x".repeat(9000);
@@ -1128,7 +1128,7 @@ describe("an end of minute 10 whose journal record fails", {
       // a second failure after the recovery is rolled back too
       await n.ledger.flush();
       const again = visible();
-      limitFileSize(statSync(join(n.store.path, "journal", "data.mdb")).size);
+      limitFileSize(largestJournalFile(n.store.path));
       try {
         const content = "y".repeat(9000);
         const held = Array.from({ length: 20 }, (_, i) => firstEntry([`edges again ${i} ${++entries}`], content).raw);

@@ -1,6 +1,6 @@
 /**
- * The journal's appends through its writer thread (store/journal.ts, store/journalWriterTask.ts), against a
- * real LMDB environment in a temp directory: what an appender can observe once its promise resolves, the
+ * The journal's appends through its writer thread (store/journal.ts, store/journalWriterTask.ts), against
+ * real files in a temp directory: what an appender can observe once its promise resolves, the
  * order of the log, and the packed form the records travel in.
  */
 import assert from "node:assert/strict";

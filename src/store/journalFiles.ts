@@ -1,0 +1,310 @@
+/**
+ * The journal's files (journal.ts): one append-only file per height, `<data dir>/journal/<height>.log`, of
+ * records
+ *
+ *   length u32 ‖ height u32 ‖ seq u32 ‖ crc u32 ‖ bytes (length of them)     all little-endian
+ *
+ * where `crc` is the CRC-32 (zlib's) of the first 12 bytes and the message bytes. A record is there only if it
+ * is complete, names its file's height and its CRC matches: a write cut by a crash or a power loss (a torn
+ * tail), or bytes damaged on disk, end the file's records there, and the journal's open cuts the file at that
+ * byte (cutTornTails) — nothing after a bad record is read, so what is read is a prefix of what was appended.
+ *
+ * Why files and not LMDB: an LMDB commit flushes twice (its data pages, then its meta page) and puts each
+ * record into a B-tree; a group commit here is one write (writev) and one fdatasync (change 7 of
+ * docs/performance.md §"Signature checks per entry").
+ */
+import {
+  closeSync,
+  existsSync,
+  fdatasyncSync,
+  fstatSync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+  writevSync,
+} from "node:fs";
+import { join } from "node:path";
+import { crc32 } from "node:zlib";
+import { InvariantError } from "../errors.js";
+
+/** Bytes of a record's header: length ‖ height ‖ seq ‖ crc, u32 each. */
+export const RECORD_HEADER_BYTES = 16;
+/** The CRC covers the header's first 12 bytes (length, height, seq) and the message bytes. */
+const CRC_AT = 12;
+/**
+ * Largest message a record may hold: a length beyond it is damage, not a record (a message is an entry of
+ * at most 10 KiB or a transaction, ledger/messages.ts; the margin is for what a later version may journal).
+ */
+export const MAX_RECORD_BYTES = 16 * 1024 * 1024;
+/** A height's file: ten decimal digits (u32 heights sort as names) and this suffix. */
+const FILE_SUFFIX = ".log";
+const FILE_NAME = /^(\d{10})\.log$/;
+/** The id of the main environment this journal belongs to (storeIdentity.ts), 16 bytes. */
+export const STORE_ID_FILE = "store-id";
+
+/** A journal record as stored. */
+export interface JournalRecord {
+  height: number;
+  seq: number;
+  bytes: Uint8Array;
+}
+
+/** File name of `height`'s records. */
+export function heightFileName(height: number): string {
+  return `${String(height).padStart(10, "0")}${FILE_SUFFIX}`;
+}
+
+/** Heights that have a file in `dir`, ascending. */
+export function journalHeights(dir: string): number[] {
+  if (!existsSync(dir)) return [];
+  const heights: number[] = [];
+  for (const name of readdirSync(dir)) {
+    const m = FILE_NAME.exec(name);
+    if (m !== null) heights.push(Number(m[1]));
+  }
+  return heights.sort((a, b) => a - b);
+}
+
+/**
+ * Pack records (in log order) into the bytes they take in their files, CRCs left 0 (sealRecords fills them,
+ * on the writer thread). One transferable buffer: a group travels to the writer thread in it.
+ */
+export function packGroup(height: readonly number[], seq: readonly number[], bytes: readonly Uint8Array[]): Uint8Array {
+  let size = 0;
+  for (const b of bytes) size += RECORD_HEADER_BYTES + b.length;
+  const packed = new Uint8Array(size);
+  const view = new DataView(packed.buffer);
+  let at = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    view.setUint32(at, b.length, true);
+    view.setUint32(at + 4, height[i]!, true);
+    view.setUint32(at + 8, seq[i]!, true);
+    packed.set(b, at + RECORD_HEADER_BYTES);
+    at += RECORD_HEADER_BYTES + b.length;
+  }
+  return packed;
+}
+
+/** CRC of the record at `at` of `buf` whose message is `length` bytes. */
+function recordCrc(buf: Uint8Array, at: number, length: number): number {
+  const head = crc32(buf.subarray(at, at + CRC_AT));
+  return crc32(buf.subarray(at + RECORD_HEADER_BYTES, at + RECORD_HEADER_BYTES + length), head);
+}
+
+/**
+ * Fill the CRC of every record of a packed group, and call `run(height, start, end)` for each run of
+ * consecutive records of one height (the bytes one file's write takes). Throws on a group that ends inside a
+ * record (a bug: packGroup made it).
+ */
+export function sealRecords(packed: Uint8Array, run: (height: number, start: number, end: number) => void): void {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  let at = 0;
+  let runStart = 0;
+  let runHeight = -1;
+  while (at < packed.length) {
+    const length = view.getUint32(at, true);
+    const height = view.getUint32(at + 4, true);
+    const end = at + RECORD_HEADER_BYTES + length;
+    if (end > packed.length) throw new InvariantError(`a packed journal group ends inside a record at byte ${at}`);
+    view.setUint32(at + CRC_AT, recordCrc(packed, at, length), true);
+    if (height !== runHeight) {
+      if (at > runStart) run(runHeight, runStart, at);
+      runStart = at;
+      runHeight = height;
+    }
+    at = end;
+  }
+  if (at > runStart) run(runHeight, runStart, at);
+}
+
+/** Call `put(height, seq, bytes)` for every record of a packed group, in order (CRCs not checked). */
+export function forEachPacked(packed: Uint8Array, put: (height: number, seq: number, bytes: Uint8Array) => void): void {
+  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength);
+  let at = 0;
+  while (at < packed.length) {
+    const end = at + RECORD_HEADER_BYTES + view.getUint32(at, true);
+    if (end > packed.length) throw new InvariantError(`a packed journal group ends inside a record at byte ${at}`);
+    put(view.getUint32(at + 4, true), view.getUint32(at + 8, true), packed.subarray(at + RECORD_HEADER_BYTES, end));
+    at = end;
+  }
+}
+
+/** The records of a height's file, and where its good bytes end. */
+export interface ParsedFile {
+  records: JournalRecord[];
+  /** bytes of complete, checked records from the start; the rest (if any) is a torn or damaged tail */
+  goodBytes: number;
+  /** why the records end before the file does (undefined: they end with it) */
+  tail: string | undefined;
+}
+
+/** Parse a height's file: its records up to the first incomplete or damaged one (a prefix). */
+export function parseHeightFile(buf: Uint8Array, height: number): ParsedFile {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  const records: JournalRecord[] = [];
+  let at = 0;
+  let tail: string | undefined;
+  while (at < buf.length) {
+    if (buf.length - at < RECORD_HEADER_BYTES) {
+      tail = `${buf.length - at} bytes of an incomplete record header`;
+      break;
+    }
+    const length = view.getUint32(at, true);
+    if (length > MAX_RECORD_BYTES) {
+      tail = `a record length of ${length} bytes`;
+      break;
+    }
+    if (buf.length - at - RECORD_HEADER_BYTES < length) {
+      tail = `an incomplete record (${buf.length - at - RECORD_HEADER_BYTES} of its ${length} bytes)`;
+      break;
+    }
+    if (view.getUint32(at + 4, true) !== height) {
+      tail = `a record of height ${view.getUint32(at + 4, true)}`;
+      break;
+    }
+    if (view.getUint32(at + CRC_AT, true) !== recordCrc(buf, at, length)) {
+      tail = "a record whose checksum does not match";
+      break;
+    }
+    const start = at + RECORD_HEADER_BYTES;
+    // a copy of its own (not a view of the file's buffer, which would keep all of it alive; a plain Uint8Array)
+    const bytes = new Uint8Array(length);
+    bytes.set(buf.subarray(start, start + length));
+    records.push({ height, seq: view.getUint32(at + 8, true), bytes });
+    at = start + length;
+  }
+  return { records, goodBytes: at, tail };
+}
+
+/**
+ * Records of a parsed file in log order: by sequence, the last of a sequence written twice kept (a record
+ * appended again replaces the earlier one, as a key put twice did in the LMDB journal).
+ */
+export function inLogOrder(records: JournalRecord[]): JournalRecord[] {
+  const bySeq = new Map<number, JournalRecord>();
+  for (const r of records) bySeq.set(r.seq, r);
+  return [...bySeq.values()].sort((a, b) => a.seq - b.seq);
+}
+
+/** The records of `height` in `dir` (none when it has no file), in log order. */
+export function readHeight(dir: string, height: number): JournalRecord[] {
+  let buf: Buffer;
+  try {
+    buf = readFileSync(join(dir, heightFileName(height)));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw e;
+  }
+  return inLogOrder(parseHeightFile(buf, height).records);
+}
+
+/** Write all of `buffers` at the end of `fd` (a file opened to append): writev until every byte is taken. */
+export function writeAllSync(fd: number, buffers: Uint8Array[]): void {
+  let bufs = buffers;
+  for (;;) {
+    let left = 0;
+    for (const b of bufs) left += b.length;
+    if (left === 0) return;
+    let written = bufs.length === 1 ? writeSync(fd, bufs[0]!) : writevSync(fd, bufs);
+    // a short write (a file-size limit, a signal): go on from the first byte not taken
+    const rest: Uint8Array[] = [];
+    for (const b of bufs) {
+      if (written >= b.length) {
+        written -= b.length;
+        continue;
+      }
+      rest.push(written > 0 ? b.subarray(written) : b);
+      written = 0;
+    }
+    bufs = rest;
+  }
+}
+
+/** Flush a directory, so the names created or removed in it survive a power loss. */
+export function fsyncDirectory(dir: string): void {
+  const fd = openSync(dir, "r");
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/**
+ * Replace `dir/name` with `bytes` so that a crash leaves the old file or the new one, never a mix: write a
+ * temporary file, flush it, rename it over, flush the directory.
+ */
+export function replaceFileSync(dir: string, name: string, bytes: Uint8Array): void {
+  const tmp = join(dir, `${name}.tmp`);
+  const fd = openSync(tmp, "w", 0o600);
+  try {
+    writeAllSync(fd, [bytes]);
+    fdatasyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  renameSync(tmp, join(dir, name));
+  fsyncDirectory(dir);
+}
+
+/**
+ * Append packed, sealed records of one height to its file, flushed (the start's and a replayed save's
+ * synchronous writes; the writer thread does the same for group commits). A failed write is cut off again.
+ */
+export function appendRecordsSync(dir: string, height: number, packed: Uint8Array): void {
+  const path = join(dir, heightFileName(height));
+  const created = !existsSync(path);
+  const fd = openSync(path, "a", 0o600);
+  let size = -1;
+  try {
+    size = fstatSync(fd).size;
+    writeAllSync(fd, [packed]);
+    fdatasyncSync(fd);
+  } catch (e) {
+    if (size >= 0) ftruncateSync(fd, size);
+    throw e;
+  } finally {
+    closeSync(fd);
+  }
+  if (created) fsyncDirectory(dir);
+}
+
+/**
+ * Cut every height file of `dir` after its last good record (a torn or damaged tail), flushed. Returns what
+ * was cut, for the log.
+ */
+export function cutTornTails(dir: string): { height: number; bytes: number; why: string }[] {
+  const cuts: { height: number; bytes: number; why: string }[] = [];
+  for (const height of journalHeights(dir)) {
+    const path = join(dir, heightFileName(height));
+    const buf = readFileSync(path);
+    const parsed = parseHeightFile(buf, height);
+    if (parsed.tail === undefined) continue;
+    const fd = openSync(path, "r+");
+    try {
+      ftruncateSync(fd, parsed.goodBytes);
+      fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    cuts.push({ height, bytes: buf.length - parsed.goodBytes, why: parsed.tail });
+  }
+  return cuts;
+}
+
+/** Remove `dir/name` if it is there. */
+export function unlinkIfThere(path: string): boolean {
+  try {
+    unlinkSync(path);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw e;
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * The journal's files (store/journalFiles.ts, store/journal.ts): a torn tail cut at every byte of the last
+ * record opens to the records before it; a damaged record ends the file's records there (a prefix); the
+ * removal of a saved height's records; and a journal of the earlier LMDB format carried into files at open,
+ * again after an upgrade cut short. Real files, a real LMDB environment for the old format.
+ */
+import assert from "node:assert/strict";
+import { cpSync, existsSync, readdirSync, readFileSync, rmSync, statSync, truncateSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, test } from "node:test";
+import { open } from "lmdb";
+import { AckStatus } from "../../../src/ledger/api.js";
+import { transactionId } from "../../../src/protocol/transaction.js";
+import { Journal } from "../../../src/store/journal.js";
+import { heightFileName, RECORD_HEADER_BYTES } from "../../../src/store/journalFiles.js";
+import { journalKey } from "../../../src/store/keys.js";
+import { assetKey, cleanup, closeNode, ManualClock, openNode, payment, tempDir, UNIT } from "../ledger/harness.js";
+
+/** Record `i`'s bytes: its length varies and its content names it. */
+function recordBytes(i: number): Uint8Array {
+  const out = new Uint8Array(20 + ((i * 37) % 300));
+  for (let k = 0; k < out.length; k++) out[k] = (i * 7 + k) & 0xff;
+  return out;
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** A journal in `dir` with records 0 … count-1 of `height`, appended over several turns, then closed. */
+async function writeJournal(dir: string, height: number, count: number): Promise<void> {
+  const j = Journal.open(dir, { verify: false });
+  try {
+    const appends: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) {
+      appends.push(j.append(height, i, recordBytes(i)));
+      if (i % 3 === 2) await turn();
+    }
+    await Promise.all(appends);
+  } finally {
+    await j.close();
+  }
+}
+
+function seqsAndBytes(j: Journal, height: number): [number, number[]][] {
+  return j.records(height).map((r) => [r.seq, [...r.bytes]]);
+}
+
+function expected(count: number): [number, number[]][] {
+  return Array.from({ length: count }, (_, i) => [i, [...recordBytes(i)]]);
+}
+
+describe("journal files", () => {
+  test("a file cut at every byte of its last record opens to the records before it, cut where they end", async () => {
+    const dir = tempDir();
+    try {
+      await writeJournal(dir, 7, 6);
+      const file = join(dir, "journal", heightFileName(7));
+      const whole = readFileSync(file);
+      const lastStart = whole.length - (RECORD_HEADER_BYTES + recordBytes(5).length);
+      for (let cut = lastStart; cut < whole.length; cut++) {
+        const copy = tempDir();
+        try {
+          cpSync(join(dir, "journal"), join(copy, "journal"), { recursive: true });
+          truncateSync(join(copy, "journal", heightFileName(7)), cut);
+          const j = Journal.open(copy, { verify: false });
+          try {
+            assert.deepEqual(seqsAndBytes(j, 7), expected(5), `cut at byte ${cut}`);
+            assert.equal(statSync(join(copy, "journal", heightFileName(7))).size, lastStart, `file after cut ${cut}`);
+            assert.equal(j.cuts.length, cut === lastStart ? 0 : 1);
+            // appends go on after the cut, and a reopen finds them there
+            await j.append(7, 6, recordBytes(6));
+          } finally {
+            await j.close();
+          }
+          const again = Journal.open(copy, { verify: false });
+          assert.deepEqual(seqsAndBytes(again, 7), [...expected(5), [6, [...recordBytes(6)]]]);
+          await again.close();
+        } finally {
+          cleanup(copy);
+        }
+      }
+      // the whole file: nothing cut
+      const j = Journal.open(dir, { verify: false });
+      assert.deepEqual(seqsAndBytes(j, 7), expected(6));
+      assert.deepEqual(j.cuts, []);
+      await j.close();
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a record whose checksum does not match ends the file's records there: the prefix before it", async () => {
+    const dir = tempDir();
+    try {
+      await writeJournal(dir, 3, 10);
+      const file = join(dir, "journal", heightFileName(3));
+      const bytes = readFileSync(file);
+      // record 4 starts after records 0…3
+      let at = 0;
+      for (let i = 0; i < 4; i++) at += RECORD_HEADER_BYTES + recordBytes(i).length;
+      for (const [what, offset] of [
+        ["a message byte", at + RECORD_HEADER_BYTES + 5],
+        ["the sequence", at + 8],
+        ["the checksum", at + 12],
+      ] as const) {
+        const copy = tempDir();
+        try {
+          cpSync(join(dir, "journal"), join(copy, "journal"), { recursive: true });
+          const damaged = Buffer.from(bytes);
+          damaged[offset]! ^= 0x01;
+          writeFileSync(join(copy, "journal", heightFileName(3)), damaged);
+          const j = Journal.open(copy, { verify: false });
+          try {
+            assert.deepEqual(seqsAndBytes(j, 3), expected(4), what);
+            assert.equal(j.cuts.length, 1, what);
+            assert.match(j.cuts[0]!.why, /checksum/, what);
+            assert.equal(statSync(join(copy, "journal", heightFileName(3))).size, at, what);
+          } finally {
+            await j.close();
+          }
+        } finally {
+          cleanup(copy);
+        }
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a saved height's records go with its file; kept records (held reveals) stay, in a file of their own", async () => {
+    const dir = tempDir();
+    try {
+      await writeJournal(dir, 10, 8);
+      await writeJournal(dir, 11, 3);
+      const j = Journal.open(dir, { verify: false });
+      try {
+        await j.remove(10, [0, 1, 2, 4, 5, 6, 7]);
+        assert.deepEqual(seqsAndBytes(j, 10), [[3, [...recordBytes(3)]]]);
+        assert.deepEqual(
+          j.recordsBelow(11).map((r) => [r.height, r.seq]),
+          [[10, 3]],
+        );
+        await j.remove(10, [3]);
+        assert.equal(existsSync(join(dir, "journal", heightFileName(10))), false);
+        assert.deepEqual(seqsAndBytes(j, 11), expected(3));
+        j.removeSync([{ height: 11, seq: 1 }]);
+        assert.deepEqual(
+          j.records(11).map((r) => r.seq),
+          [0, 2],
+        );
+        assert.equal(j.removeAbove(10), 2);
+        assert.equal(j.count(), 0);
+        assert.deepEqual(
+          readdirSync(join(dir, "journal")).filter((n) => n.endsWith(".tmp")),
+          [],
+        );
+      } finally {
+        await j.close();
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a journal of the LMDB format is carried into files at open, its id too; an upgrade cut short is redone", async () => {
+    const dir = tempDir();
+    try {
+      const journalDir = join(dir, "journal");
+      const id = Uint8Array.from({ length: 16 }, (_, i) => i + 1);
+      // the earlier version's layout: databases `journal` (u32 height ‖ u32 seq, big-endian) and `meta`
+      const env = open<Uint8Array, Uint8Array>({
+        path: journalDir,
+        maxDbs: 4,
+        keyEncoding: "binary",
+        encoding: "binary",
+      });
+      const db = env.openDB<Uint8Array, Uint8Array>("journal", { keyEncoding: "binary", encoding: "binary" });
+      const meta = env.openDB<Uint8Array, Uint8Array>("meta", { keyEncoding: "binary", encoding: "binary" });
+      await env.transaction(() => {
+        for (let i = 0; i < 5; i++) void db.put(journalKey(4, i), recordBytes(i));
+        for (let i = 0; i < 40; i++) void db.put(journalKey(5, i), recordBytes(100 + i));
+        void meta.put(Buffer.from("storeId", "ascii"), id);
+      });
+      await env.close();
+      const copy = tempDir();
+      try {
+        // an upgrade cut short: data.mdb still there, files of the new format half written beside it
+        cpSync(journalDir, join(copy, "journal"), { recursive: true });
+        writeFileSync(join(copy, "journal", heightFileName(5)), Buffer.from("half a record"));
+        writeFileSync(join(copy, "journal", heightFileName(9)), Buffer.alloc(40));
+        for (const d of [dir, copy]) {
+          const j = Journal.open(d, { verify: false });
+          try {
+            assert.equal(j.upgraded, 45, d);
+            assert.equal(existsSync(join(d, "journal", "data.mdb")), false, d);
+            assert.equal(existsSync(join(d, "journal", "lock.mdb")), false, d);
+            assert.deepEqual(seqsAndBytes(j, 4), expected(5), d);
+            assert.deepEqual(
+              seqsAndBytes(j, 5),
+              Array.from({ length: 40 }, (_, i) => [i, [...recordBytes(100 + i)]]),
+              d,
+            );
+            assert.deepEqual(j.records(9), [], d);
+            assert.equal(j.count(), 45, d);
+            assert.deepEqual(j.storeId(), id, d);
+            await j.append(5, 40, recordBytes(140));
+          } finally {
+            await j.close();
+          }
+          const again = Journal.open(d, { verify: false });
+          assert.equal(again.upgraded, 0);
+          assert.equal(again.records(5).length, 41);
+          await again.close();
+        }
+      } finally {
+        cleanup(copy);
+      }
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  test("a node whose journal is of the LMDB format starts with every acknowledged write of its open block", async () => {
+    const dir = tempDir();
+    const clock = new ManualClock(Date.UTC(2024, 0, 1, 12, 0, 0));
+    let n = openNode(dir, { clock });
+    try {
+      const txs = [1, 2, 3].map((i) =>
+        payment({ milliTime: n.clock.ms + i, outputs: [{ to: assetKey(20 + i), amount: UNIT }] }),
+      );
+      for (const tx of txs) await n.ledger.submitTransaction(tx);
+      const height = n.ledger.openBlock().height;
+      const records = n.store.journalRecords(height);
+      assert.equal(records.length, 3);
+      await closeNode(n);
+      // the same journal as the earlier version kept it: an LMDB environment, the files gone
+      const journalDir = join(n.store.path, "journal");
+      const id = readFileSync(join(journalDir, "store-id"));
+      for (const name of readdirSync(journalDir)) rmSync(join(journalDir, name));
+      const env = open<Uint8Array, Uint8Array>({
+        path: journalDir,
+        maxDbs: 4,
+        keyEncoding: "binary",
+        encoding: "binary",
+      });
+      const db = env.openDB<Uint8Array, Uint8Array>("journal", { keyEncoding: "binary", encoding: "binary" });
+      const meta = env.openDB<Uint8Array, Uint8Array>("meta", { keyEncoding: "binary", encoding: "binary" });
+      await env.transaction(() => {
+        for (const r of records) void db.put(journalKey(r.height, r.seq), r.bytes);
+        void meta.put(Buffer.from("storeId", "ascii"), id);
+      });
+      await env.close();
+      n = openNode(dir, { clock });
+      for (const tx of txs) assert.equal(n.ledger.transactionAck(transactionId(tx)).status, AckStatus.TransactionACK);
+      assert.deepEqual(
+        n.store.journalRecords(height).map((r) => [r.seq, [...r.bytes]]),
+        records.map((r) => [r.seq, [...r.bytes]]),
+      );
+      assert.equal(existsSync(join(journalDir, "data.mdb")), false);
+    } finally {
+      await closeNode(n);
+      cleanup(dir);
+    }
+  });
+});
