@@ -14,8 +14,40 @@ import type { IndexedEntry } from "../../ledger/api.js";
 import { ENTRY_HEADER_SIZE, MAX_ENTRY_SIZE } from "../../protocol/entry.js";
 import { ANSWER_HEADROOM, JsonText } from "../jsonrpc.js";
 
-/** ASCII of the hex digits, by value (lower case, as `toHex` writes). */
-const HEX_DIGITS = Uint8Array.from(Buffer.from("0123456789abcdef", "latin1"));
+/**
+ * The two hex digits of each byte value as one little-endian u16 (first digit in the low byte), written with one
+ * DataView store per byte: half the cost of two byte stores (3 against 6 ns per byte here).
+ */
+const HEX_PAIRS = (() => {
+  const digits = Buffer.from("0123456789abcdef", "latin1");
+  const pairs = new Uint16Array(256);
+  for (let b = 0; b < 256; b++) pairs[b] = digits[b >> 4]! | (digits[b & 15]! << 8);
+  return pairs;
+})();
+
+/** ASCII bytes of a fixed piece of the answer's text. */
+const ascii = (text: string): Uint8Array => Uint8Array.from(Buffer.from(text, "latin1"));
+
+/**
+ * The fixed pieces of an entry's JSON, copied byte by byte: a `Buffer.write` per piece (its JS wrapper and a call
+ * into C++ for a dozen bytes) was a fifth of the answer's CPU.
+ */
+const PIECES = {
+  open: ascii('{"entries":['),
+  entryHash: ascii('{"entryhash":"'),
+  chainId: ascii('","chainid":"'),
+  extIdsOpen: ascii('","extids":['),
+  quote: ascii('"'),
+  comma: ascii(","),
+  quoteCommaQuote: ascii('","'),
+  contentOpen: ascii('],"content":"'),
+  contentClose: ascii('","dbheight":'),
+  noContent: ascii('],"dbheight":'),
+  keyMR: ascii(',"entryblockkeymr":"'),
+  timestamp: ascii('","timestamp":'),
+  position: ascii(',"position":'),
+  close: ascii("}"),
+} as const;
 
 /**
  * Answer bytes expected per entry of a page, before the first growth: the fixed members (~260 bytes with two
@@ -67,11 +99,13 @@ class EntryLayout {
 /** One answer's bytes, grown as written: ANSWER_HEADROOM free bytes, then the result's JSON text. */
 class AnswerBuffer {
   private buf: Buffer;
+  private view: DataView;
   private at = ANSWER_HEADROOM;
 
   constructor(estimate: number) {
     this.buf = Buffer.allocUnsafeSlow(ANSWER_HEADROOM + estimate);
     this.buf.fill(0x20, 0, ANSWER_HEADROOM);
+    this.view = new DataView(this.buf.buffer, this.buf.byteOffset, this.buf.byteLength);
   }
 
   private room(n: number): void {
@@ -79,37 +113,57 @@ class AnswerBuffer {
     const bigger = Buffer.allocUnsafeSlow(Math.max(2 * this.buf.length, this.at + n));
     this.buf.copy(bigger, 0, 0, this.at);
     this.buf = bigger;
+    this.view = new DataView(bigger.buffer, bigger.byteOffset, bigger.byteLength);
   }
 
-  /** ASCII text (member names, numbers, cursors: no character JSON escapes). */
+  /** A fixed piece (PIECES). */
+  piece(bytes: Uint8Array): void {
+    this.room(bytes.length);
+    const out = this.buf;
+    let p = this.at;
+    for (let i = 0; i < bytes.length; i++) out[p++] = bytes[i]!;
+    this.at = p;
+  }
+
+  /** ASCII text (cursors, the objects' path: no character JSON escapes). */
   ascii(text: string): void {
     this.room(text.length);
     this.at += this.buf.write(text, this.at, "latin1");
   }
 
+  /** A number as JSON.stringify writes it: digits for an integer in u32 range, else through String. */
+  number(n: number): void {
+    if (!(Number.isInteger(n) && n >= 0 && n <= 0xffffffff)) {
+      this.ascii(JSON.stringify(n));
+      return;
+    }
+    let digits = 1;
+    for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
+    this.room(digits);
+    const out = this.buf;
+    let v = n;
+    for (let p = this.at + digits - 1; p >= this.at; p--) {
+      out[p] = 0x30 + (v % 10);
+      v = Math.floor(v / 10);
+    }
+    this.at += digits;
+  }
+
   /** The lower-case hex of `bytes[start, end)`. */
   hex(bytes: Uint8Array, start: number, end: number): void {
     this.room(2 * (end - start));
-    const out = this.buf;
+    const view = this.view;
     let p = this.at;
     for (let i = start; i < end; i++) {
-      const b = bytes[i]!;
-      out[p++] = HEX_DIGITS[b >> 4]!;
-      out[p++] = HEX_DIGITS[b & 15]!;
+      view.setUint16(p, HEX_PAIRS[bytes[i]!]!, true);
+      p += 2;
     }
     this.at = p;
   }
 
-  /** A JSON string of the hex of `bytes[start, end)`. */
-  hexString(bytes: Uint8Array, start: number, end: number): void {
-    this.ascii('"');
-    this.hex(bytes, start, end);
-    this.ascii('"');
-  }
-
   /** The answer: the result's text written, the envelope's closing brace after it (JsonText.answerBytes's layout). */
   finish<T>(): JsonText<T> {
-    this.ascii("}");
+    this.piece(PIECES.close);
     return new JsonText<T>("", this.buf.subarray(0, this.at), ANSWER_HEADROOM);
   }
 }
@@ -129,36 +183,42 @@ export function entryPageText<T>(
 ): JsonText<T> {
   const out = new AnswerBuffer(64 + ESTIMATED_BYTES_PER_ENTRY * items.length);
   const layout = new EntryLayout();
-  out.ascii('{"entries":[');
+  out.piece(PIECES.open);
   for (let n = 0; n < items.length; n++) {
     const e = items[n]!;
-    if (n > 0) out.ascii(",");
+    if (n > 0) out.piece(PIECES.comma);
     // the bytes are lmdb-js's read buffer: written out before anything else is read
     const raw = entryBytes(e.entryHash);
     if (raw === undefined || !layout.read(raw)) {
       out.ascii(slow(e));
       continue;
     }
-    out.ascii('{"entryhash":');
-    out.hexString(e.entryHash, 0, e.entryHash.length);
+    out.piece(PIECES.entryHash);
+    out.hex(e.entryHash, 0, e.entryHash.length);
     if (opts.withChain) {
-      out.ascii(',"chainid":');
-      out.hexString(e.chainId, 0, e.chainId.length);
+      out.piece(PIECES.chainId);
+      out.hex(e.chainId, 0, e.chainId.length);
     }
-    out.ascii(',"extids":[');
+    out.piece(PIECES.extIdsOpen);
     for (let i = 0; i < layout.starts.length; i++) {
-      if (i > 0) out.ascii(",");
+      out.piece(i === 0 ? PIECES.quote : PIECES.quoteCommaQuote);
       const start = layout.starts[i]!;
-      out.hexString(raw, start, start + layout.lengths[i]!);
+      out.hex(raw, start, start + layout.lengths[i]!);
     }
-    out.ascii("]");
+    if (layout.starts.length > 0) out.piece(PIECES.quote);
     if (opts.content) {
-      out.ascii(',"content":');
-      out.hexString(raw, layout.contentStart, raw.length);
-    }
-    out.ascii(`,"dbheight":${e.directoryBlockHeight},"entryblockkeymr":`);
-    out.hexString(e.entryBlockKeyMR, 0, e.entryBlockKeyMR.length);
-    out.ascii(`,"timestamp":${e.timestamp},"position":${e.position}}`);
+      out.piece(PIECES.contentOpen);
+      out.hex(raw, layout.contentStart, raw.length);
+      out.piece(PIECES.contentClose);
+    } else out.piece(PIECES.noContent);
+    out.number(e.directoryBlockHeight);
+    out.piece(PIECES.keyMR);
+    out.hex(e.entryBlockKeyMR, 0, e.entryBlockKeyMR.length);
+    out.piece(PIECES.timestamp);
+    out.number(e.timestamp);
+    out.piece(PIECES.position);
+    out.number(e.position);
+    out.piece(PIECES.close);
   }
   out.ascii(`],"nextcursor":"${cursors.nextcursor}","resumecursor":"${cursors.resumecursor}"}`);
   return out.finish<T>();

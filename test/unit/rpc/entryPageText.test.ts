@@ -169,6 +169,44 @@ describe("entry page answers written as bytes", () => {
     pageBoth(searchEntries, searchEntriesAnswer, { extids: [hex("doc")], limit: 4 }, plain);
   });
 
+  test("numbers are written as JSON.stringify writes them, whatever their size or kind", () => {
+    const raw = rawEntry(app.chainId, [Buffer.from([0x00, 0x7f, 0x80, 0xff]), new Uint8Array()], Buffer.from('é"\\'));
+    const numbers = [0, 9, 10, 99, 100, 4_294_967_295, 4_294_967_296, 2 ** 53 - 1, -1, 1.5, Number.NaN];
+    const items: IndexedEntry[] = numbers.map((x, i) => ({
+      chainId: app.chainId,
+      entryHash: new Uint8Array(32).fill(i),
+      entryBlockKeyMR: new Uint8Array(32).fill(255 - i),
+      directoryBlockHeight: x,
+      timestamp: numbers[(i + 3) % numbers.length]!,
+      position: numbers[(i + 7) % numbers.length]!,
+    }));
+    for (const content of [true, false])
+      for (const withChain of [true, false]) {
+        const text = entryPageText(
+          items,
+          { content, withChain },
+          { nextcursor: "AQID", resumecursor: "" },
+          () => raw,
+          () => "",
+        );
+        const expected = JSON.stringify({
+          entries: items.map((e) => ({
+            entryhash: toHex(e.entryHash),
+            ...(withChain ? { chainid: toHex(e.chainId) } : {}),
+            extids: ["007f80ff", ""],
+            ...(content ? { content: Buffer.from('é"\\').toString("hex") } : {}),
+            dbheight: e.directoryBlockHeight,
+            entryblockkeymr: toHex(e.entryBlockKeyMR),
+            timestamp: e.timestamp,
+            position: e.position,
+          })),
+          nextcursor: "AQID",
+          resumecursor: "",
+        });
+        assert.equal(text.text, expected);
+      }
+  });
+
   test("an entry whose bytes do not lay out as an entry is written by the objects' path", () => {
     const item: IndexedEntry = {
       chainId: app.chainId,
