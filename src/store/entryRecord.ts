@@ -167,6 +167,19 @@ export function paidCommitOf(v: Uint8Array): PaidCommit | undefined {
   };
 }
 
+/** Offsets in a paid-commit part: credits (u8), milliTime (u48, ms), txid (32 bytes). */
+export const PAID_PART = { credits: 0, milliTime: 5, txId: 11 } as const;
+
+/**
+ * Where the paid-commit part of record `v` starts (PAID_PART's offsets from there) when it holds a paid ENTRY
+ * commit, else -1 (none, or a chain commit's): for a reader taking a few fields in place, without paidCommitOf's
+ * copies (the query index, once per entry of every block: queryIndex.ts PaidTxIds).
+ */
+export function paidEntryCommitAt(v: Uint8Array): number {
+  const l = layout(v);
+  return l.paidAt >= 0 && (l.flags & FLAG_CHAIN_COMMIT) === 0 ? l.paidAt : -1;
+}
+
 /** The location part of a record (copies), or undefined when no entry with the hash is saved. */
 export function entryLocationOf(v: Uint8Array): EntryLocation | undefined {
   const l = layout(v);

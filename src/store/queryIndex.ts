@@ -18,12 +18,12 @@
 import { InvariantError } from "../errors.js";
 import { commitTxId } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
-import { decodeEntryBlock, type EntryBlock, entriesWithMinutes, markerMinute } from "../protocol/eblock.js";
+import { decodeEntryBlock, type EntryBlock, markerMinute } from "../protocol/eblock.js";
 import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
 import { transactionId } from "../protocol/transaction.js";
-import { entryRawView } from "./entryRecord.js";
+import { entryRawView, PAID_PART, paidEntryCommitAt } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
 import { BlockKind, heightKey, META_KEYS } from "./keys.js";
@@ -31,7 +31,6 @@ import {
   ADDRESS_CHUNK_ITEMS,
   ADDRESS_ITEM_BYTES,
   AddressItem,
-  type AddressItemValue,
   AddressKind,
   addressKey,
   chainHeightKey,
@@ -39,7 +38,6 @@ import {
   entryExtIds,
   extIdKey,
   extIdScope,
-  putAddressItem,
   QUERY_DB_NAMES,
   QUERY_EXTID_LEVELS,
   type QueryDbName,
@@ -205,53 +203,106 @@ class ExtIdRecords {
  * Write the index records of saved height `height` through `put`. Entry counts per chain are
  * read-modify-written, so each height must be indexed once, in height order (the marker sees to it). Returns
  * the entries indexed (0 for a height whose blocks do not decode: decodeHeight).
+ *
+ * Split per entry block (`indexEntryBlock`) and per entry (`indexEntryExtIds`): this runs once per block, and as
+ * one function holding every loop V8 compiled it inside its first loop and threw that code away at a branch with
+ * no type feedback yet, at every block; the per-entry function, called for every entry, is compiled once with
+ * complete feedback (docs/history/performance-issue35.md §Deopts per block).
  */
 export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
   const decoded = decodeHeight(dbs, height);
   if (decoded === undefined) return 0;
-  const { dblock } = decoded;
-  const scopes = new ScopeMemo();
-  const extIdRecords = new ExtIdRecords();
+  const at: HeightContext = {
+    dbs,
+    height,
+    timestamp: decoded.dblock.timestamp,
+    scopes: new ScopeMemo(),
+    extIdRecords: new ExtIdRecords(),
+    paid: new PaidTxIds(),
+    put,
+  };
   let entries = 0;
-  for (const { place, keyMR, eblock } of decoded.eblocks) {
-    const chainId = eblock.chainId;
-    let first = eblock.sequence === 0;
-    const inBlock = entriesWithMinutes(eblock);
-    if (inBlock.length === 0) continue;
-    const markers: number[] = [];
-    for (let i = 0; i < eblock.items.length; i++) if (markerMinute(eblock.items[i]!) !== 0) markers.push(i);
-    const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: dblock.timestamp, markers };
-    put("qChainEntries", chainHeightKey(chainId, height), encodeChainHeightValue(value));
-    for (let ordinal = 0; ordinal < inBlock.length; ordinal++) {
-      const e = inBlock[ordinal]!;
-      entries++;
-      // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
-      // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
-      // byteLength the whole buffer's (store.ts plain).
-      const fast = dbs.entryRecords.getBinaryFast(e.entryHash);
-      const raw =
-        fast === undefined ? undefined : entryRawView(new Uint8Array(fast.buffer, fast.byteOffset, fast.length));
-      const extIds = raw === undefined ? undefined : entryExtIds(raw);
-      if (extIds !== undefined && extIds.length > 0) {
-        const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
-        const chainValue = first ? Buffer.concat([chainId, e.entryHash]) : undefined;
-        for (let level = 0; level < levels; level++) {
-          const key = extIdKey(level === 0 ? FIRST_SCOPE : scopes.of(extIds, level), extIds[level]!, height, place);
-          extIdRecords.add(key, e.index);
-          if (chainValue !== undefined) put("qChainExtIds", key, chainValue);
-        }
-      }
-      first = false;
-    }
-    const old = dbs.qChainCounts.getBinary(chainId);
-    const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(inBlock.length);
-    const b = Buffer.allocUnsafe(8);
-    b.writeBigUInt64BE(total, 0);
-    put("qChainCounts", chainId, b);
-  }
-  extIdRecords.putAll(put);
-  indexAddresses(height, decoded, put);
+  for (const eb of decoded.eblocks) entries += indexEntryBlock(at, eb.place, eb.keyMR, eb.eblock);
+  at.extIdRecords.putAll(put);
+  indexAddresses(height, decoded, at.paid, put);
   return entries;
+}
+
+/** What the index records of one height's entry blocks share. */
+interface HeightContext {
+  readonly dbs: IndexDatabases;
+  readonly height: number;
+  /** the directory block's timestamp, minutes */
+  readonly timestamp: number;
+  readonly scopes: ScopeMemo;
+  readonly extIdRecords: ExtIdRecords;
+  /** the txids of the commits that paid this height's entries, as their records hold them */
+  readonly paid: PaidTxIds;
+  readonly put: IndexPut;
+}
+
+/**
+ * The index records of the entry block at `place` of the directory block; returns its entries. Its items are
+ * walked once: a marker's index is kept for the chain's record, an entry indexed under its ext IDs (no object per
+ * entry: entriesWithMinutes made one for each, for a minute the index does not keep).
+ */
+function indexEntryBlock(at: HeightContext, place: number, keyMR: Uint8Array, eblock: EntryBlock): number {
+  const chainId = eblock.chainId;
+  const items = eblock.items;
+  const markers: number[] = [];
+  let entries = 0;
+  // the chain's first entry (sequence 0, first entry of the block) also indexes the chain under its ext IDs
+  let first = eblock.sequence === 0;
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i]!;
+    if (markerMinute(item) !== 0) {
+      markers.push(i);
+      continue;
+    }
+    entries++;
+    indexEntryExtIds(at, place, item, i, first ? chainId : undefined);
+    first = false;
+  }
+  if (entries === 0) return 0;
+  const value = { entryBlockKeyMR: keyMR, directoryTimestampMinutes: at.timestamp, markers };
+  at.put("qChainEntries", chainHeightKey(chainId, at.height), encodeChainHeightValue(value));
+  const old = at.dbs.qChainCounts.getBinary(chainId);
+  const total = (old === undefined || old.length !== 8 ? 0n : old.readBigUInt64BE(0)) + BigInt(entries);
+  const b = Buffer.allocUnsafe(8);
+  b.writeBigUInt64BE(total, 0);
+  at.put("qChainCounts", chainId, b);
+  return entries;
+}
+
+/**
+ * One entry's qEntryExtIds items (gathered in `at.extIdRecords`: `item` is its index among the entry block's
+ * items), and, for a chain's first entry (`chainId` given), its qChainExtIds records.
+ */
+function indexEntryExtIds(
+  at: HeightContext,
+  place: number,
+  entryHash: Uint8Array,
+  item: number,
+  chainId: Uint8Array | undefined,
+): void {
+  // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
+  // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
+  // byteLength the whole buffer's (store.ts plain).
+  const fast = at.dbs.entryRecords.getBinaryFast(entryHash);
+  if (fast === undefined) return;
+  const record = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+  at.paid.add(entryHash, record);
+  const raw = entryRawView(record);
+  const extIds = raw === undefined ? undefined : entryExtIds(raw);
+  if (extIds === undefined || extIds.length === 0) return;
+  const levels = Math.min(extIds.length, QUERY_EXTID_LEVELS);
+  const chainValue = chainId === undefined ? undefined : Buffer.concat([chainId, entryHash]);
+  for (let level = 0; level < levels; level++) {
+    const scope = level === 0 ? FIRST_SCOPE : at.scopes.of(extIds, level);
+    const key = extIdKey(scope, extIds[level]!, at.height, place);
+    at.extIdRecords.add(key, item);
+    if (chainValue !== undefined) at.put("qChainExtIds", key, chainValue);
+  }
 }
 
 /**
@@ -263,56 +314,191 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
  * balance-increase items (ECID 04), so the EC block's own such items are not read, which also keeps a purchase
  * from being counted twice in a block that had both.
  */
-function indexAddresses(height: number, decoded: DecodedHeight, put: IndexPut): void {
-  let number = 0;
-  const byAddress = new Map<string, { kind: AddressKind; address: Uint8Array; items: AddressItemValue[] }>();
-  const add = (kind: AddressKind, address: Uint8Array, v: Omit<AddressItemValue, "number">): void => {
-    const id = `${kind}${Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1")}`;
-    const item = { number: number++, ...v };
-    const found = byAddress.get(id);
-    if (found === undefined) byAddress.set(id, { kind, address, items: [item] });
-    else found.items.push(item);
-  };
+function indexAddresses(height: number, decoded: DecodedHeight, paid: PaidTxIds, put: IndexPut): void {
+  const items = new AddressItems();
   if (decoded.asset !== undefined) {
     const rate = decoded.asset.exchangeRate;
     for (const tx of assetBlockTransactions(decoded.asset)) {
       const txId = transactionId(tx);
       const timestamp = Math.floor(tx.milliTimestamp / 1000);
       for (const io of tx.inputs)
-        add(AddressKind.asset, io.address, { item: AddressItem.input, txId, amount: io.amount, timestamp });
+        items.add(AddressKind.asset, io.address, AddressItem.input, txId, io.amount, timestamp);
       for (const io of tx.outputs)
-        add(AddressKind.asset, io.address, { item: AddressItem.output, txId, amount: io.amount, timestamp });
+        items.add(AddressKind.asset, io.address, AddressItem.output, txId, io.amount, timestamp);
       for (const io of tx.ecOutputs) {
         const credits = rate > 0n ? io.amount / rate : 0n;
-        add(AddressKind.ec, io.address, { item: AddressItem.ecPurchase, txId, amount: credits, timestamp });
+        items.add(AddressKind.ec, io.address, AddressItem.ecPurchase, txId, credits, timestamp);
       }
     }
   }
   for (const it of decoded.ec?.items ?? []) {
     if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
     const c = it.commit;
-    add(AddressKind.ec, c.ecPublicKey, {
-      item: c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit,
-      txId: commitTxId(c),
-      amount: BigInt(c.credits),
-      timestamp: Math.floor(c.milliTime / 1000),
-    });
+    const kind = c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit;
+    const txId = (c.kind === "entry" ? paid.txIdOf(c.entryHash, c.milliTime, c.credits) : undefined) ?? commitTxId(c);
+    items.addCommit(c.ecPublicKey, kind, txId, c.credits, Math.floor(c.milliTime / 1000));
   }
-  for (const { kind, address, items } of byAddress.values()) {
-    for (let from = 0; from < items.length; from += ADDRESS_CHUNK_ITEMS) {
-      const chunk = items.slice(from, from + ADDRESS_CHUNK_ITEMS);
-      const v = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * chunk.length);
-      for (let k = 0; k < chunk.length; k++) putAddressItem(v, k * ADDRESS_ITEM_BYTES, chunk[k]!);
-      put("qAddresses", addressKey(kind, address, height, chunk[chunk.length - 1]!.number), v);
+  items.putAll(height, put);
+}
+
+/**
+ * The txids of the entry commits that paid a height's entries, read from the entries' records (entryRecord.ts: the
+ * latest commit that paid the hash, its txid as the ledger computed it) while the entries are indexed, so that the
+ * EC block's commits need not be hashed again: a sha256 per commit was a fifth of the index's CPU (~5 µs each).
+ * Exact, not a guess: an entry commit's txid is sha256 of its first 40 bytes, version 0 ‖ milliTime ‖ entry hash ‖
+ * credits, so a commit with the same entry hash, milliTime and credits as the record's has the record's txid; any
+ * other (a commit of a hash paid again since, an entry revealed in a later block) is hashed as before.
+ */
+class PaidTxIds {
+  /** slot of each entry hash, by its first 6 bytes (a number key: no string per entry); the whole hash checked */
+  private readonly slots = new Map<number, number>();
+  private readonly hashes: Uint8Array[] = [];
+  private readonly milliTimes: number[] = [];
+  private readonly credits: number[] = [];
+  /** 32 bytes per slot */
+  private txIds = Buffer.allocUnsafe(32 * 1024);
+
+  /** The paid commit of `record` (the entry record of `entryHash`, a view: read now), when it is an entry commit's. */
+  add(entryHash: Uint8Array, record: Uint8Array): void {
+    const at = paidEntryCommitAt(record);
+    if (at < 0) return;
+    const slot = this.hashes.length;
+    if (32 * slot + 32 > this.txIds.length) {
+      const bigger = Buffer.allocUnsafe(2 * this.txIds.length);
+      this.txIds.copy(bigger, 0, 0, 32 * slot);
+      this.txIds = bigger;
+    }
+    const b = Buffer.from(record.buffer, record.byteOffset, record.length);
+    this.hashes.push(entryHash);
+    this.credits.push(b[at + PAID_PART.credits]!);
+    this.milliTimes.push(b.readUIntBE(at + PAID_PART.milliTime, 6));
+    b.copy(this.txIds, 32 * slot, at + PAID_PART.txId, at + PAID_PART.txId + 32);
+    this.slots.set(hashPrefix(entryHash), slot);
+  }
+
+  /** The txid of the entry commit (entryHash, milliTime, credits), when a record gave it; else undefined. */
+  txIdOf(entryHash: Uint8Array, milliTime: number, credits: number): Uint8Array | undefined {
+    const slot = this.slots.get(hashPrefix(entryHash));
+    if (
+      slot === undefined ||
+      this.milliTimes[slot] !== milliTime ||
+      this.credits[slot] !== credits ||
+      !bytesEqual(this.hashes[slot]!, entryHash)
+    )
+      return undefined;
+    return this.txIds.subarray(32 * slot, 32 * slot + 32);
+  }
+}
+
+/** The first 6 bytes of a hash as a number (below 2^48: exact). */
+function hashPrefix(h: Uint8Array): number {
+  return ((h[0]! * 256 + h[1]!) * 256 + h[2]!) * 0x1000000 + ((h[3]! << 16) | (h[4]! << 8) | h[5]!);
+}
+
+/**
+ * The items of one height by address (kind ‖ address), numbered in the order added, each written at once as the
+ * qAddresses value bytes it becomes (ADDRESS_ITEM_BYTES each, queryIndexKeys.ts putAddressItem's layout): no object
+ * per item — a busy block's EC block is one commit per entry, mostly paid by a few keys.
+ */
+class AddressItems {
+  private readonly byAddress = new Map<string, AddressLog>();
+  private number = 0;
+  /** the log of the last address added to (commits of one key come in runs: no map lookup for those) */
+  private last: AddressLog | undefined;
+
+  add(kind: AddressKind, address: Uint8Array, item: AddressItem, txId: Uint8Array, amount: bigint, timestamp: number) {
+    const at = this.logOf(kind, address).next();
+    const v = at.bytes;
+    v.writeUInt32BE(this.number++, at.offset);
+    v[at.offset + 4] = item;
+    v.set(txId, at.offset + 5);
+    v.writeBigUInt64BE(amount, at.offset + 37);
+    v.writeUInt32BE(timestamp, at.offset + 45);
+  }
+
+  /** An EC commit: `credits` (a byte) written as the u64 amount without a bigint. */
+  addCommit(ecPublicKey: Uint8Array, item: AddressItem, txId: Uint8Array, credits: number, timestamp: number) {
+    const at = this.logOf(AddressKind.ec, ecPublicKey).next();
+    const v = at.bytes;
+    v.writeUInt32BE(this.number++, at.offset);
+    v[at.offset + 4] = item;
+    v.set(txId, at.offset + 5);
+    v.writeUInt32BE(0, at.offset + 37);
+    v.writeUInt32BE(credits, at.offset + 41);
+    v.writeUInt32BE(timestamp, at.offset + 45);
+  }
+
+  private logOf(kind: AddressKind, address: Uint8Array): AddressLog {
+    const last = this.last;
+    if (last !== undefined && last.kind === kind && bytesEqual(last.address, address)) return last;
+    const id = `${kind}${Buffer.from(address.buffer, address.byteOffset, address.byteLength).toString("latin1")}`;
+    let log = this.byAddress.get(id);
+    if (log === undefined) {
+      log = new AddressLog(kind, address);
+      this.byAddress.set(id, log);
+    }
+    this.last = log;
+    return log;
+  }
+
+  /** Each address's items in records of ADDRESS_CHUNK_ITEMS at most, keyed by their last item's number. */
+  putAll(height: number, put: IndexPut): void {
+    for (const log of this.byAddress.values()) {
+      for (let from = 0; from < log.count; from += ADDRESS_CHUNK_ITEMS) {
+        const to = Math.min(log.count, from + ADDRESS_CHUNK_ITEMS);
+        const value = log.bytes.subarray(from * ADDRESS_ITEM_BYTES, to * ADDRESS_ITEM_BYTES);
+        const lastNumber = log.bytes.readUInt32BE((to - 1) * ADDRESS_ITEM_BYTES);
+        put("qAddresses", addressKey(log.kind, log.address, height, lastNumber), value);
+      }
     }
   }
 }
 
+/** One address's items of a height as value bytes, grown as added. */
+class AddressLog {
+  bytes = Buffer.allocUnsafe(ADDRESS_ITEM_BYTES * 4);
+  count = 0;
+  constructor(
+    readonly kind: AddressKind,
+    readonly address: Uint8Array,
+  ) {}
+
+  /** Room for one more item: where to write it. */
+  next(): { bytes: Buffer; offset: number } {
+    const offset = this.count * ADDRESS_ITEM_BYTES;
+    if (offset + ADDRESS_ITEM_BYTES > this.bytes.length) {
+      const bigger = Buffer.allocUnsafe(2 * this.bytes.length);
+      this.bytes.copy(bigger, 0, 0, offset);
+      this.bytes = bigger;
+    }
+    this.count++;
+    return { bytes: this.bytes, offset };
+  }
+}
+
+function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * The put of each databases object (`putInto`), made once: a new closure per height made V8's code of the
+ * per-entry functions, which inlines the one call target it saw, fail at the next height ("wrong call target")
+ * and be compiled again at every block.
+ */
+const putsByDatabases = new WeakMap<Pick<Databases, QueryDbName>, IndexPut>();
+
 /** A put into the named query database of `dbs`, synchronously (inside a transaction). */
 export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
-  return (db, key, value) => {
-    (dbs[db] as BinDb).putSync(key, value);
-  };
+  let put = putsByDatabases.get(dbs);
+  if (put === undefined) {
+    put = (db, key, value) => {
+      (dbs[db] as BinDb).putSync(key, value);
+    };
+    putsByDatabases.set(dbs, put);
+  }
+  return put;
 }
 
 /**

@@ -174,11 +174,12 @@ export function extIdScope(extIds: readonly Uint8Array[], level: number): Buffer
 /** Escaped bytes of an ext ID (at most EXTID_KEY_BYTES of it): each 0x00 as 0x00 0xff. */
 function escapedLength(extId: Uint8Array): number {
   let n = extId.length;
-  for (const byte of extId) if (byte === 0) n++;
+  for (let i = 0; i < extId.length; i++) if (extId[i] === 0) n++;
   return n;
 }
 function putEscaped(b: Buffer, at: number, extId: Uint8Array): number {
-  for (const byte of extId) {
+  for (let i = 0; i < extId.length; i++) {
+    const byte = extId[i]!;
     b[at++] = byte;
     if (byte === 0) b[at++] = 0xff;
   }
@@ -211,12 +212,18 @@ function extIdPart(extId: Uint8Array): Buffer {
  * position).
  */
 export function extIdKey(scope: Uint8Array, extId: Uint8Array, height: number, place: number): Buffer {
-  const part = extIdPart(extId);
-  const b = Buffer.allocUnsafe(scope.length + part.length + BLOCK_POSITION_BYTES);
+  // extIdPart written in place: one buffer per key (the index makes one per entry and level at every save)
+  const cut = extId.length > EXTID_KEY_BYTES ? extId.subarray(0, EXTID_KEY_BYTES) : extId;
+  const long = extId.length > EXTID_KEY_BYTES;
+  const partLength = escapedLength(cut) + (long ? 4 : 2);
+  const b = Buffer.allocUnsafe(scope.length + partLength + BLOCK_POSITION_BYTES);
   b.set(scope, 0);
-  b.set(part, scope.length);
-  putU32(b, scope.length + part.length, height);
-  putU32(b, scope.length + part.length + 4, place);
+  let at = putEscaped(b, scope.length, cut);
+  b[at++] = 0;
+  b[at++] = long ? 1 : 0;
+  if (long) b.writeUInt16BE(extId.length, at);
+  putU32(b, scope.length + partLength, height);
+  putU32(b, scope.length + partLength + 4, place);
   return b;
 }
 

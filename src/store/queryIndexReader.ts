@@ -280,6 +280,16 @@ export class QueryIndexReader {
     );
   }
 
+  /**
+   * A saved entry's marshalled bytes by hash, read in place: lmdb-js's reused read buffer, valid until the next read
+   * of this thread (the answer writer, rpc/v2/entryPageText.ts, writes them out first). Undefined when not saved.
+   */
+  entryBytes(entryHash: Uint8Array): Uint8Array | undefined {
+    const v = this.dbs.entryRecords.getBinaryFast(entryHash);
+    // the buffer's `length` is the value's (store.ts plain)
+    return v === undefined ? undefined : entryRawView(new Uint8Array(v.buffer, v.byteOffset, v.length));
+  }
+
   /** A saved entry block's raw bytes (without the store's kind byte), read in place (BlockEntries). */
   private entryBlockBody(keyMR: Uint8Array): Uint8Array | undefined {
     const v = this.dbs.blocks.getBinaryFast(keyMR);

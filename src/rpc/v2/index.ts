@@ -23,7 +23,7 @@ import {
 import { chainHead, entry, pendingEntries, receipt } from "./entries.js";
 import { currentMinute, entryCreditRate, heights, properties, tpsRate } from "./node.js";
 import { proof } from "./proof.js";
-import { addressHistory, chainEntries, searchChains, searchEntries } from "./queries.js";
+import { addressHistory, chainEntriesAnswer, searchChains, searchEntriesAnswer } from "./queries.js";
 import { assetSubmit, commitChain, commitEntry, revealChain, revealEntry, sendRawMessage } from "./submit.js";
 import { pendingTransactions, rawData, transaction } from "./transactions.js";
 
@@ -73,8 +73,8 @@ export function v2Methods(): MethodTable {
     properties: properties,
     "tps-rate": tpsRate,
     // query extensions (the node's query index)
-    "chain-entries": chainEntries,
-    "search-entries": searchEntries,
+    "chain-entries": chainEntriesAnswer,
+    "search-entries": searchEntriesAnswer,
     "search-chains": searchChains,
     "address-history": addressHistory,
     // offline-verifiable proof of an entry (protocol/proof.ts)

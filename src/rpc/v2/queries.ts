@@ -8,6 +8,7 @@ import { toHex } from "../../protocol/bytes.js";
 import { MAX_ENTRY_PAYLOAD } from "../../protocol/entry.js";
 import type { RpcContext } from "../context.js";
 import { invalidParams, serverError } from "../errors.js";
+import type { JsonText } from "../jsonrpc.js";
 import type {
   AddressHistoryResult,
   ChainEntriesResult,
@@ -17,6 +18,7 @@ import type {
 } from "../methods.js";
 import { addressFromText, expectBool, expectHash, expectInteger, jsonType, Params } from "../params.js";
 import { type CursorMethod, encodeCursor, expectCursor, type Order } from "../queryCursor.js";
+import { type EntryBytes, entryPageText } from "./entryPageText.js";
 
 /** Items per page: default and most (a page of 1000 entries with content is at most ~10 MB of hex). */
 const DEFAULT_LIMIT = 100;
@@ -29,9 +31,19 @@ const MAX_SEARCH_EXTIDS = 16;
  * What the query methods read: the index and the entries' own bytes. The live feed (live/querySubscription.ts)
  * runs the same methods with its own ledger, so a subscription continues a query exactly.
  */
-export type QueryContext = Pick<RpcContext, "queries"> & { ledger: Pick<RpcContext["ledger"], "entry"> };
+export type QueryContext = { readonly queries?: QueryIndexApi & EntryBytesSource } & {
+  ledger: Pick<RpcContext["ledger"], "entry">;
+};
 
-function queries(ctx: QueryContext): QueryIndexApi {
+/**
+ * An entry's marshalled bytes read in place by the index's own reader (store/queryIndexReader.ts `entryBytes`):
+ * the answers written as bytes (entryPageText.ts) read them there; without it, through the ledger.
+ */
+interface EntryBytesSource {
+  entryBytes?(entryHash: Uint8Array): Uint8Array | undefined;
+}
+
+function queries(ctx: QueryContext): QueryIndexApi & EntryBytesSource {
   if (ctx.queries === undefined) throw serverError("Query index unavailable", "this node keeps no query index");
   // An index being rebuilt (an upgrade, a lost index) holds only the heights below `nextHeight`: a descending
   // page or a search would silently miss the rest, so every query is refused until it is done (no restart).
@@ -124,11 +136,17 @@ function entryJson(e: IndexedEntry, ctx: QueryContext, content: boolean, withCha
   return out;
 }
 
-/**
- * `chain-entries` {chainid, cursor?, limit?, order?, content?}: a chain's saved entries in ledger order (or
- * reversed), a page at a time; `nextcursor` "" at the end.
- */
-export function chainEntries(params: unknown, ctx: QueryContext): ChainEntriesResult {
+/** A page of entries as both answers make it: the index's items, what to write of each, the cursors. */
+interface EntriesPage {
+  items: IndexedEntry[];
+  content: boolean;
+  withChain: boolean;
+  cursors: { nextcursor: string; resumecursor: string };
+  /** where the answer writer reads each entry's bytes in place (undefined: the objects' path) */
+  entryBytes: EntryBytes | undefined;
+}
+
+function chainEntriesPage(params: unknown, ctx: QueryContext): EntriesPage {
   const p = new Params(params);
   const chainId = expectHash(p, "chainid");
   const order = expectOrder(p);
@@ -136,20 +154,18 @@ export function chainEntries(params: unknown, ctx: QueryContext): ChainEntriesRe
   const after = expectCursor(p, method, order);
   const limit = expectLimit(p);
   const content = expectBool(p, "content", true);
-  const page = unwrap(
-    queries(ctx).chainEntries({ chainId, ...(after ? { after } : {}), desc: order === "desc", limit }),
-  );
+  const index = queries(ctx);
+  const page = unwrap(index.chainEntries({ chainId, ...(after ? { after } : {}), desc: order === "desc", limit }));
   return {
-    entries: page.items.map((e) => entryJson(e, ctx, content, false)),
-    ...cursors(method, order, page, after),
+    items: page.items,
+    content,
+    withChain: false,
+    cursors: cursors(method, order, page, after),
+    entryBytes: bytesOf(index),
   };
 }
 
-/**
- * `search-entries` {extids, match?, chainid?, cursor?, limit?, content?}: saved entries whose ext IDs start
- * with `extids` ("exact": the last equal; "prefix": the last starts with it).
- */
-export function searchEntries(params: unknown, ctx: QueryContext): SearchEntriesResult {
+function searchEntriesPage(params: unknown, ctx: QueryContext): EntriesPage {
   const p = new Params(params);
   const extIds = expectExtIds(p);
   const match = expectMatch(p);
@@ -158,8 +174,9 @@ export function searchEntries(params: unknown, ctx: QueryContext): SearchEntries
   const after = expectCursor(p, method, "asc");
   const limit = expectLimit(p);
   const content = expectBool(p, "content", true);
+  const index = queries(ctx);
   const page = unwrap(
-    queries(ctx).searchEntries({
+    index.searchEntries({
       extIds,
       match,
       ...(chainId ? { chainId } : {}),
@@ -168,9 +185,58 @@ export function searchEntries(params: unknown, ctx: QueryContext): SearchEntries
     }),
   );
   return {
-    entries: page.items.map((e) => entryJson(e, ctx, content, true)),
-    ...cursors(method, "asc", page, after),
+    items: page.items,
+    content,
+    withChain: true,
+    cursors: cursors(method, "asc", page, after),
+    entryBytes: bytesOf(index),
   };
+}
+
+/** The index reader's in-place entry read, bound (undefined when the index given has none). */
+function bytesOf(index: EntryBytesSource): EntryBytes | undefined {
+  return index.entryBytes === undefined ? undefined : (hash) => index.entryBytes!(hash);
+}
+
+/** A page as the result's objects (the live feed's subscriptions read them). */
+function pageObjects(page: EntriesPage, ctx: QueryContext): ChainEntriesResult {
+  return { entries: page.items.map((e) => entryJson(e, ctx, page.content, page.withChain)), ...page.cursors };
+}
+
+/** A page as answer bytes (entryPageText.ts): the same JSON text as `pageObjects`, without its objects. */
+function pageText(page: EntriesPage, ctx: QueryContext): JsonText<ChainEntriesResult> {
+  const slow = (e: IndexedEntry): string => JSON.stringify(entryJson(e, ctx, page.content, page.withChain));
+  // without an in-place read, every entry takes the objects' path: `slow` written as text
+  const entryBytes: EntryBytes = page.entryBytes ?? (() => undefined);
+  return entryPageText(page.items, page, page.cursors, entryBytes, slow);
+}
+
+/**
+ * `chain-entries` {chainid, cursor?, limit?, order?, content?}: a chain's saved entries in ledger order (or
+ * reversed), a page at a time; `nextcursor` "" at the end. As objects (the live feed); the server answers with
+ * `chainEntriesAnswer`, the same JSON text.
+ */
+export function chainEntries(params: unknown, ctx: QueryContext): ChainEntriesResult {
+  return pageObjects(chainEntriesPage(params, ctx), ctx);
+}
+
+/** `chain-entries` as the server answers it: `chainEntries`'s JSON text as answer bytes. */
+export function chainEntriesAnswer(params: unknown, ctx: QueryContext): JsonText<ChainEntriesResult> {
+  return pageText(chainEntriesPage(params, ctx), ctx);
+}
+
+/**
+ * `search-entries` {extids, match?, chainid?, cursor?, limit?, content?}: saved entries whose ext IDs start
+ * with `extids` ("exact": the last equal; "prefix": the last starts with it). As objects (the live feed); the
+ * server answers with `searchEntriesAnswer`, the same JSON text.
+ */
+export function searchEntries(params: unknown, ctx: QueryContext): SearchEntriesResult {
+  return pageObjects(searchEntriesPage(params, ctx), ctx);
+}
+
+/** `search-entries` as the server answers it: `searchEntries`'s JSON text as answer bytes. */
+export function searchEntriesAnswer(params: unknown, ctx: QueryContext): JsonText<SearchEntriesResult> {
+  return pageText(searchEntriesPage(params, ctx), ctx);
 }
 
 /** `search-chains` {extids, match?, cursor?, limit?}: chains whose first entry's ext IDs start with `extids`. */
