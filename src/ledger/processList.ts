@@ -128,9 +128,17 @@ export class ProcessList {
 
   /**
    * Append a commit and its paid-commit record (charging is the caller's job). The commit is kept as a
-   * view of a copy of its bytes in the arena, with `record.txId` the arena's copy of `txId`.
+   * view of a copy of its bytes in the arena, with `record.txId` the arena's copy of `txId`. `hex`: the txid,
+   * full hash and entry hash in hex when the caller has them (the maps' keys; else made here).
    */
-  addCommit(commit: Commit, txId: Uint8Array, fullHash: Uint8Array, timeMs: number, record: PaidCommit): PendingCommit {
+  addCommit(
+    commit: Commit,
+    txId: Uint8Array,
+    fullHash: Uint8Array,
+    timeMs: number,
+    record: PaidCommit,
+    hex?: { txId: string; fullHash: string; entryHash: string },
+  ): PendingCommit {
     const raw = this.arena.copy(commit.raw);
     const kept = commit.kind === "chain" ? chainCommitView(raw) : entryCommitView(raw);
     const p: PendingCommit = {
@@ -144,11 +152,11 @@ export class ProcessList {
       kept.kind === "chain" ? { type: "chainCommit", commit: kept } : { type: "entryCommit", commit: kept },
     );
     this.commits.push(p);
-    this.commitsByHash.set(toHex(p.txId), p);
-    this.commitsByHash.set(toHex(p.fullHash), p);
+    this.commitsByHash.set(hex?.txId ?? toHex(p.txId), p);
+    this.commitsByHash.set(hex?.fullHash ?? toHex(p.fullHash), p);
     // Stryker disable next-line StringLiteral: both hold the same 32 bytes (record's are the commit's); memory only
     const chainIdHash = kept.kind === "chain" ? kept.chainIdHash : record.chainIdHash;
-    this.paidCommits.set(toHex(kept.entryHash), {
+    this.paidCommits.set(hex?.entryHash ?? toHex(kept.entryHash), {
       entryHash: kept.entryHash,
       record: { ...record, txId: p.txId, chainIdHash },
     });
@@ -157,10 +165,17 @@ export class ProcessList {
 
   /**
    * Append a revealed entry (marshalled `raw`, its hash) to its chain's entry block, and mark the commit that
-   * `paid` for it as revealed. The bytes are copied into the arena.
+   * `paid` for it as revealed. The bytes are copied into the arena. `hex`: the entry hash and chain ID in hex
+   * when the caller has them (the maps' keys; else made here).
    */
-  addReveal(raw: Uint8Array, entryHash: Uint8Array, paid: PaidCommit, timeMs: number): RevealedEntry {
-    const key = toHex(entryHash);
+  addReveal(
+    raw: Uint8Array,
+    entryHash: Uint8Array,
+    paid: PaidCommit,
+    timeMs: number,
+    hex?: { entryHash: string; chainId: string },
+  ): RevealedEntry {
+    const key = hex?.entryHash ?? toHex(entryHash);
     const kept = this.arena.copy(raw);
     const chainId = kept.subarray(ENTRY_CHAIN_ID_OFFSET, ENTRY_CHAIN_ID_OFFSET + 32);
     // the entry hash and txid of a commit of this block are in the arena already
@@ -173,7 +188,7 @@ export class ProcessList {
     this.paidCommits.set(key, { entryHash: hash, record: { ...paid, txId: commitTxId, chainIdHash, revealed: true } });
     const newChain = paid.kind === "chain";
     const r: RevealedEntry = { entryHash: hash, raw: kept, chainId, commitTxId, timeMs };
-    const chainKey = toHex(chainId);
+    const chainKey = hex?.chainId ?? toHex(chainId);
     let eb = this.entryBlocks.get(chainKey);
     if (eb === undefined) {
       eb = { chainId, items: [], merkle: new IncrementalMerkle(), newChain };
@@ -208,9 +223,8 @@ export class ProcessList {
     else d.delta += delta;
   }
 
-  /** Add `delta` entry credits to an EC key. */
-  changeEC(publicKey: Uint8Array, delta: bigint): void {
-    const key = toHex(publicKey);
+  /** Add `delta` entry credits to an EC key (`key`: its hex, when the caller has it). */
+  changeEC(publicKey: Uint8Array, delta: bigint, key = toHex(publicKey)): void {
     const d = this.ecDelta.get(key);
     if (d === undefined) this.ecDelta.set(key, { publicKey, delta });
     else d.delta += delta;

@@ -91,17 +91,18 @@ export class SavedState {
     return s;
   }
 
-  paidCommit(hash: Uint8Array): PaidCommit | undefined {
-    return this.closing?.pl.paidCommits.get(toHex(hash))?.record ?? this.store.paidCommit(hash);
+  // `hex`: the key in hex when the caller has it (the rules make each once per message)
+  paidCommit(hash: Uint8Array, hex?: string): PaidCommit | undefined {
+    return this.closing?.pl.paidCommits.get(hex ?? toHex(hash))?.record ?? this.store.paidCommit(hash);
   }
-  chainHead(chainId: Uint8Array): ChainHead | undefined {
-    return this.closing?.chainHeads.get(toHex(chainId)) ?? this.store.chainHead(chainId);
+  chainHead(chainId: Uint8Array, hex?: string): ChainHead | undefined {
+    return this.closing?.chainHeads.get(hex ?? toHex(chainId)) ?? this.store.chainHead(chainId);
   }
   assetBalance(address: Uint8Array): bigint | undefined {
     return this.closing?.assetBalances.get(toHex(address)) ?? this.store.assetBalance(address);
   }
-  ecBalance(publicKey: Uint8Array): bigint | undefined {
-    return this.closing?.ecBalances.get(toHex(publicKey)) ?? this.store.ecBalance(publicKey);
+  ecBalance(publicKey: Uint8Array, hex?: string): bigint | undefined {
+    return this.closing?.ecBalances.get(hex ?? toHex(publicKey)) ?? this.store.ecBalance(publicKey);
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
     const c = this.closing;
