@@ -99,8 +99,11 @@ export class ProcessList {
   readonly transactions: AcceptedTransaction[] = [];
   /** balance changes of the block, base units, by RCD hash hex */
   readonly assetDelta = new Map<string, { address: Uint8Array; delta: bigint }>();
-  /** balance changes of the block, entry credits, by public key hex */
-  readonly ecDelta = new Map<string, { publicKey: Uint8Array; delta: bigint }>();
+  /**
+   * balance changes of the block, entry credits, by public key hex; `saved`: the key's saved balance as the
+   * rules read it for this block (it does not change while the block is open: read once, rules.ts ecAck)
+   */
+  readonly ecDelta = new Map<string, { publicKey: Uint8Array; delta: bigint; saved: bigint | undefined }>();
   /** paid-commit records written in this block, by entry hash hex */
   readonly paidCommits = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
   /** chains created in this block (chain ID hex) */
@@ -223,11 +226,17 @@ export class ProcessList {
     else d.delta += delta;
   }
 
-  /** Add `delta` entry credits to an EC key (`key`: its hex, when the caller has it). */
-  changeEC(publicKey: Uint8Array, delta: bigint, key = toHex(publicKey)): void {
+  /**
+   * Add `delta` entry credits to an EC key (`key`: its hex, when the caller has it; `saved`: its saved balance,
+   * when the caller read it, kept for the block's later reads).
+   */
+  changeEC(publicKey: Uint8Array, delta: bigint, key = toHex(publicKey), saved?: bigint): void {
     const d = this.ecDelta.get(key);
-    if (d === undefined) this.ecDelta.set(key, { publicKey, delta });
-    else d.delta += delta;
+    if (d === undefined) this.ecDelta.set(key, { publicKey, delta, saved });
+    else {
+      d.delta += delta;
+      if (d.saved === undefined && saved !== undefined) d.saved = saved;
+    }
   }
 
   /**

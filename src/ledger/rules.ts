@@ -98,7 +98,8 @@ export function applyCommit(
   const heldChainHex = held === undefined ? "" : toHex(held.entry.chainId);
   if (held !== undefined) checkPairing(s, held.entry, held.raw, hash, record, heldChainHex);
   const keyHex = toHex(commit.ecPublicKey);
-  const have = ecAck(s, commit.ecPublicKey, keyHex);
+  const saved = savedEC(s, commit.ecPublicKey, keyHex);
+  const have = saved + (s.pl.ecDelta.get(keyHex)?.delta ?? 0n);
   if (have < BigInt(commit.credits))
     throw new LedgerError({
       code: "EC_BALANCE_LOW",
@@ -108,7 +109,7 @@ export function applyCommit(
     });
 
   // accepted: charge, record, and release a reveal that was waiting for it
-  s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits), keyHex);
+  s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits), keyHex, saved);
   // the full hash hashed to hex (hash.ts sha256Hex: its key), its bytes made from that
   const fullHashHex = sha256Hex(commit.raw);
   s.pl.addCommit(commit, txId, hexBytes(fullHashHex), timeMs, record, {
@@ -306,12 +307,16 @@ function livePaidCommit(s: LedgerState, hash: Uint8Array, hashHex: string, nowMs
 }
 
 function chainExists(s: LedgerState, chainId: Uint8Array, chainHex: string): boolean {
-  return s.pl.newChains.has(chainHex) || s.saved.chainHead(chainId, chainHex) !== undefined;
+  return s.pl.newChains.has(chainHex) || s.saved.chainExists(chainId, chainHex);
 }
 
-/** Entry credits of `publicKey` (`keyHex` in hex) after the open block's messages. */
-function ecAck(s: LedgerState, publicKey: Uint8Array, keyHex: string): bigint {
-  return (s.saved.ecBalance(publicKey, keyHex) ?? 0n) + (s.pl.ecDelta.get(keyHex)?.delta ?? 0n);
+/**
+ * Entry credits of `publicKey` (`keyHex` in hex) in the saved state: the open block's own reading when it has
+ * one (process list `ecDelta`'s `saved`: the saved state does not change while a block is open), else the
+ * saved state's (an LMDB read).
+ */
+function savedEC(s: LedgerState, publicKey: Uint8Array, keyHex: string): bigint {
+  return s.pl.ecDelta.get(keyHex)?.saved ?? s.saved.ecBalance(publicKey, keyHex) ?? 0n;
 }
 
 /** Base units of `address` after the open block's messages. */
