@@ -135,11 +135,9 @@ export interface LedgerApi {
   /**
    * A reveal; `from` is the caller's address, or what reads it, when an API took it (the holding queue's
    * per-source share, holdingPolicy.ts: read only for a reveal that is or would be held). Success means
-   * docs/ledger.md "What a reveal's answer means".
-   */
-  /**
-   * `options.entry`: `unmarshalEntry(entryRaw)` when the caller has decoded these very bytes already (the API,
-   * to refuse a malformed entry before any debug delay): not decoded again.
+   * docs/ledger.md "What a reveal's answer means". `options.entry`: `unmarshalEntry(entryRaw)` when the caller
+   * has decoded these very bytes already (the API, to refuse a malformed entry before any debug delay): not
+   * decoded again.
    */
   submitReveal(
     entryRaw: Uint8Array,
