@@ -108,11 +108,25 @@ export interface PendingTransaction {
   feeBaseUnits: bigint;
 }
 
+/** A commit's answer; `hex`: its txid and entry hash in hex, when the ledger made them already (an answer's text). */
+export interface CommitAnswer {
+  txId: Uint8Array;
+  entryHash: Uint8Array;
+  hex?: { txId: string; entryHash: string };
+}
+
+/** A reveal's answer; `hex.entryHash`: the entry hash in hex, when the ledger made it already. */
+export interface RevealAnswer {
+  entryHash: Uint8Array;
+  chainId: Uint8Array;
+  hex?: { entryHash: string };
+}
+
 export interface LedgerApi {
   // ── writes (resolve after durable journaling; throw LedgerError) ──
   /** each submit's outcome, told once (writeOutcome.ts): the intake's counters and the metrics subscribe */
   readonly writeOutcomes: WriteOutcomes;
-  submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }>;
+  submitCommit(commit: Commit): Promise<CommitAnswer>;
   /**
    * `options.kind` (optional, compatible extension): "chain" when the client called reveal-chain. Without a
    * paid commit yet, a chain reveal whose chain ID is not derived from its ext IDs is refused at once
@@ -121,12 +135,14 @@ export interface LedgerApi {
   /**
    * A reveal; `from` is the caller's address, or what reads it, when an API took it (the holding queue's
    * per-source share, holdingPolicy.ts: read only for a reveal that is or would be held). Success means
-   * docs/ledger.md "What a reveal's answer means".
+   * docs/ledger.md "What a reveal's answer means". `options.entry`: `unmarshalEntry(entryRaw)` when the caller
+   * has decoded these very bytes already (the API, to refuse a malformed entry before any debug delay): not
+   * decoded again.
    */
   submitReveal(
     entryRaw: Uint8Array,
-    options?: { kind?: "chain" | "entry"; from?: CallerAddress },
-  ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }>;
+    options?: { kind?: "chain" | "entry"; from?: CallerAddress; entry?: Entry },
+  ): Promise<RevealAnswer>;
   submitTransaction(tx: Transaction): Promise<{ txId: Uint8Array }>;
 
   // ── node state ──

@@ -15,13 +15,15 @@
  * `now()` only stamps arrivals and answers `current-minute`.
  */
 
-import { type Commit, commitSignedPart, commitTxId } from "../protocol/commit.js";
-import { entryHash } from "../protocol/entry.js";
+import { hexBytes, toHex } from "../protocol/bytes.js";
+import { type Commit, commitSignedPart } from "../protocol/commit.js";
+import { type Entry, entryHashHex } from "../protocol/entry.js";
 import { genesisBlocks } from "../protocol/genesis.js";
+import { sha256Hex } from "../protocol/hash.js";
 import { type NetworkName, networkId } from "../protocol/network.js";
 import { type Transaction, transactionId, transactionSignatureChecks } from "../protocol/transaction.js";
 import { StoreError } from "../store/errors.js";
-import type { LedgerApi, LedgerDebugApi } from "./api.js";
+import type { CommitAnswer, LedgerApi, LedgerDebugApi, RevealAnswer } from "./api.js";
 import { genesisBlockSet } from "./blockBuilder.js";
 import { assertSameGenesis, bootstrapSigner, loadTip } from "./bootstrap.js";
 import {
@@ -168,20 +170,24 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   // The three submits tell their outcome (try/catch in the method, not a wrapping closure: one async frame
   // and one promise less per write request).
-  async submitCommit(commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }> {
+  async submitCommit(commit: Commit): Promise<CommitAnswer> {
     try {
       this.assertWritable();
       const timeMs = this.now();
       checkTimestamp("commit", commit.milliTime, timeMs);
+      const signed = commitSignedPart(commit);
       const [ok] = await this.deps.verifier.verify([
-        { publicKey: commit.ecPublicKey, message: commitSignedPart(commit), signature: commit.signature },
+        { publicKey: commit.ecPublicKey, message: signed, signature: commit.signature },
       ]);
       if (ok !== true) throw new LedgerError({ code: "BAD_SIGNATURE", what: "commit" });
-      // hashed once: the rules take it with the message (messages.ts), the answer carries it
-      const txId = commitTxId(commit);
-      await this.accept({ kind: "commit", timeMs, commit, txId });
+      // hashed once, to hex (hash.ts sha256Hex): the rules take the txid and the hex keys with the message
+      // (messages.ts), the answer carries them
+      const txIdHex = sha256Hex(signed);
+      const txId = hexBytes(txIdHex);
+      const hex = { txId: txIdHex, entryHash: toHex(commit.entryHash) };
+      await this.accept({ kind: "commit", timeMs, commit, txId, keys: hex });
       this.writeOutcomes.accepted("commit");
-      return { txId, entryHash: commit.entryHash };
+      return { txId, entryHash: commit.entryHash, hex };
     } catch (e) {
       throw this.writeOutcomes.refused("commit", e);
     }
@@ -189,31 +195,34 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
 
   async submitReveal(
     entryRaw: Uint8Array,
-    options: { kind?: "chain" | "entry"; from?: CallerAddress } = {},
-  ): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
+    options: { kind?: "chain" | "entry"; from?: CallerAddress; entry?: Entry } = {},
+  ): Promise<RevealAnswer> {
     try {
       this.assertWritable();
-      const entry = decodeEntry(entryRaw);
-      const hash = entryHash(entryRaw);
+      const entry = options.entry ?? decodeEntry(entryRaw);
+      // hashed once, to hex: the rules' key, the answer's entryhash; the bytes made from it
+      const hashHex = entryHashHex(entryRaw);
+      const hash = hexBytes(hashHex);
       const timeMs = this.now();
-      if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
+      if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs, hashHex);
       // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
       // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
       // ~4 % of a loaded node's main thread (docs/performance.md §Writes).
       const from = options.from;
       let source: string | null | undefined; // null: read, and no source (an unknown address)
-      if (from !== undefined && wouldHold(this.state, hash, timeMs)) {
+      if (from !== undefined && wouldHold(this.state, hash, timeMs, hashHex)) {
         source = callerSource(from) ?? null;
         if (source !== null) checkSourceShare(this.state.holding, source, entryRaw.length);
       }
       // the entry decoded and hashed once: the rules take both with the message (messages.ts `decoded`)
-      const done = this.accept({ kind: "reveal", timeMs, entryRaw, decoded: { entry, entryHash: hash } });
+      const decoded = { entry, entryHash: hash, entryHashHex: hashHex };
+      const done = this.accept({ kind: "reveal", timeMs, entryRaw, decoded });
       // held now on a single node (applied before the journal write); on a cluster node once the log applied it
       if (from !== undefined) source = this.attributeHeld(hash, from, source);
       await done;
       if (from !== undefined) this.attributeHeld(hash, from, source);
       this.writeOutcomes.accepted("reveal");
-      return { entryHash: hash, chainId: entry.chainId };
+      return { entryHash: hash, chainId: entry.chainId, hex: { entryHash: hashHex } };
     } catch (e) {
       throw this.writeOutcomes.refused("reveal", e);
     }

@@ -19,10 +19,20 @@ import { type Entry, entryHash } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { decodeTransaction, type Transaction, transactionId } from "../protocol/transaction.js";
 
-/** What a reveal's entry bytes decode to: `unmarshalEntry(entryRaw)` and `entryHash(entryRaw)`. */
+/**
+ * What a reveal's entry bytes decode to: `unmarshalEntry(entryRaw)`, `entryHash(entryRaw)` and that hash in hex
+ * (the key of the open block's maps and the answer's `entryhash`: made once, issue 35).
+ */
 export interface DecodedReveal {
   entry: Entry;
   entryHash: Uint8Array;
+  entryHashHex: string;
+}
+
+/** A commit's txid and entry hash in hex, as the writer made them for this very commit (the maps' keys). */
+export interface CommitKeys {
+  txId: string;
+  entryHash: string;
 }
 
 /** Kind byte of a journaled message. */
@@ -37,10 +47,10 @@ export const MessageKind = {
 export type LogMessage =
   /**
    * a paid commit (entry or chain). `txId`: `commitTxId(commit)` when the writer already computed it from
-   * this very commit (so the rules do not hash it again); never journaled, and absent on every message
-   * decoded from the journal or the log.
+   * this very commit (so the rules do not hash it again), and `keys` its txid and entry hash in hex; never
+   * journaled, and absent on every message decoded from the journal or the log.
    */
-  | { kind: "commit"; timeMs: number; commit: Commit; txId?: Uint8Array }
+  | { kind: "commit"; timeMs: number; commit: Commit; txId?: Uint8Array; keys?: CommitKeys }
   /**
    * a reveal: the marshalled entry. `decoded`: the entry and its hash when the writer already computed
    * them from these very bytes (so the rules do not decode and hash them again); never journaled, and

@@ -99,8 +99,11 @@ export class ProcessList {
   readonly transactions: AcceptedTransaction[] = [];
   /** balance changes of the block, base units, by RCD hash hex */
   readonly assetDelta = new Map<string, { address: Uint8Array; delta: bigint }>();
-  /** balance changes of the block, entry credits, by public key hex */
-  readonly ecDelta = new Map<string, { publicKey: Uint8Array; delta: bigint }>();
+  /**
+   * balance changes of the block, entry credits, by public key hex; `saved`: the key's saved balance as the
+   * rules read it for this block (it does not change while the block is open: read once, rules.ts ecAck)
+   */
+  readonly ecDelta = new Map<string, { publicKey: Uint8Array; delta: bigint; saved: bigint | undefined }>();
   /** paid-commit records written in this block, by entry hash hex */
   readonly paidCommits = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
   /** chains created in this block (chain ID hex) */
@@ -128,9 +131,17 @@ export class ProcessList {
 
   /**
    * Append a commit and its paid-commit record (charging is the caller's job). The commit is kept as a
-   * view of a copy of its bytes in the arena, with `record.txId` the arena's copy of `txId`.
+   * view of a copy of its bytes in the arena, with `record.txId` the arena's copy of `txId`. `hex`: the txid,
+   * full hash and entry hash in hex when the caller has them (the maps' keys; else made here).
    */
-  addCommit(commit: Commit, txId: Uint8Array, fullHash: Uint8Array, timeMs: number, record: PaidCommit): PendingCommit {
+  addCommit(
+    commit: Commit,
+    txId: Uint8Array,
+    fullHash: Uint8Array,
+    timeMs: number,
+    record: PaidCommit,
+    hex?: { txId: string; fullHash: string; entryHash: string },
+  ): PendingCommit {
     const raw = this.arena.copy(commit.raw);
     const kept = commit.kind === "chain" ? chainCommitView(raw) : entryCommitView(raw);
     const p: PendingCommit = {
@@ -144,11 +155,11 @@ export class ProcessList {
       kept.kind === "chain" ? { type: "chainCommit", commit: kept } : { type: "entryCommit", commit: kept },
     );
     this.commits.push(p);
-    this.commitsByHash.set(toHex(p.txId), p);
-    this.commitsByHash.set(toHex(p.fullHash), p);
+    this.commitsByHash.set(hex?.txId ?? toHex(p.txId), p);
+    this.commitsByHash.set(hex?.fullHash ?? toHex(p.fullHash), p);
     // Stryker disable next-line StringLiteral: both hold the same 32 bytes (record's are the commit's); memory only
     const chainIdHash = kept.kind === "chain" ? kept.chainIdHash : record.chainIdHash;
-    this.paidCommits.set(toHex(kept.entryHash), {
+    this.paidCommits.set(hex?.entryHash ?? toHex(kept.entryHash), {
       entryHash: kept.entryHash,
       record: { ...record, txId: p.txId, chainIdHash },
     });
@@ -157,10 +168,17 @@ export class ProcessList {
 
   /**
    * Append a revealed entry (marshalled `raw`, its hash) to its chain's entry block, and mark the commit that
-   * `paid` for it as revealed. The bytes are copied into the arena.
+   * `paid` for it as revealed. The bytes are copied into the arena. `hex`: the entry hash and chain ID in hex
+   * when the caller has them (the maps' keys; else made here).
    */
-  addReveal(raw: Uint8Array, entryHash: Uint8Array, paid: PaidCommit, timeMs: number): RevealedEntry {
-    const key = toHex(entryHash);
+  addReveal(
+    raw: Uint8Array,
+    entryHash: Uint8Array,
+    paid: PaidCommit,
+    timeMs: number,
+    hex?: { entryHash: string; chainId: string },
+  ): RevealedEntry {
+    const key = hex?.entryHash ?? toHex(entryHash);
     const kept = this.arena.copy(raw);
     const chainId = kept.subarray(ENTRY_CHAIN_ID_OFFSET, ENTRY_CHAIN_ID_OFFSET + 32);
     // the entry hash and txid of a commit of this block are in the arena already
@@ -173,7 +191,7 @@ export class ProcessList {
     this.paidCommits.set(key, { entryHash: hash, record: { ...paid, txId: commitTxId, chainIdHash, revealed: true } });
     const newChain = paid.kind === "chain";
     const r: RevealedEntry = { entryHash: hash, raw: kept, chainId, commitTxId, timeMs };
-    const chainKey = toHex(chainId);
+    const chainKey = hex?.chainId ?? toHex(chainId);
     let eb = this.entryBlocks.get(chainKey);
     if (eb === undefined) {
       eb = { chainId, items: [], merkle: new IncrementalMerkle(), newChain };
@@ -208,12 +226,17 @@ export class ProcessList {
     else d.delta += delta;
   }
 
-  /** Add `delta` entry credits to an EC key. */
-  changeEC(publicKey: Uint8Array, delta: bigint): void {
-    const key = toHex(publicKey);
+  /**
+   * Add `delta` entry credits to an EC key (`key`: its hex, when the caller has it; `saved`: its saved balance,
+   * when the caller read it, kept for the block's later reads).
+   */
+  changeEC(publicKey: Uint8Array, delta: bigint, key = toHex(publicKey), saved?: bigint): void {
     const d = this.ecDelta.get(key);
-    if (d === undefined) this.ecDelta.set(key, { publicKey, delta });
-    else d.delta += delta;
+    if (d === undefined) this.ecDelta.set(key, { publicKey, delta, saved });
+    else {
+      d.delta += delta;
+      if (d.saved === undefined && saved !== undefined) d.saved = saved;
+    }
   }
 
   /**

@@ -7,17 +7,11 @@
  * Deterministic (DESIGN §7): every time a rule reads comes from the message (`timeMs`, ms since epoch).
  */
 import { encodeAddress } from "../protocol/address.js";
-import { bytesEqual, toHex } from "../protocol/bytes.js";
-import {
-  CHAIN_COMMIT_CREDITS,
-  type Commit,
-  commitFullHash,
-  commitTxId,
-  ENTRY_COMMIT_CREDITS,
-} from "../protocol/commit.js";
+import { bytesEqual, hexBytes, toHex } from "../protocol/bytes.js";
+import { CHAIN_COMMIT_CREDITS, type Commit, commitTxId, ENTRY_COMMIT_CREDITS } from "../protocol/commit.js";
 import { chainIdFromExtIds, type Entry, entryCreditCost, entryHash, unmarshalEntry } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
-import { sha256d } from "../protocol/hash.js";
+import { sha256d, sha256Hex } from "../protocol/hash.js";
 import {
   type Transaction,
   transactionFeeEC,
@@ -30,7 +24,7 @@ import { COMMIT_LIFETIME_MS, MINUTES_PER_BLOCK, TIMESTAMP_WINDOW_MS } from "./co
 import { LedgerError, type LedgerErrorType, REPEATED_COMMIT_INFO } from "./errors.js";
 import { checkHoldingRoom } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
-import type { DecodedReveal, LogMessage } from "./messages.js";
+import type { CommitKeys, DecodedReveal, LogMessage } from "./messages.js";
 import type { LedgerState } from "./state.js";
 
 /**
@@ -49,7 +43,7 @@ const NO_CHAIN_ID_HASH = new Uint8Array(32);
 export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeMs: number) => void): boolean {
   switch (msg.kind) {
     case "commit":
-      applyCommit(s, msg.commit, msg.timeMs, msg.txId);
+      applyCommit(s, msg.commit, msg.timeMs, msg.txId, msg.keys);
       return true;
     case "reveal":
       return applyReveal(s, msg.entryRaw, msg.timeMs, msg.decoded);
@@ -67,9 +61,16 @@ export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeM
 
 /**
  * A commit: credits in range, not repeated, pairs with a held reveal, paid from the EC balance. `knownTxId`:
- * the commit's txid when the caller has it already (messages.ts, the commit message's `txId`).
+ * the commit's txid when the caller has it already (messages.ts, the commit message's `txId`), `keys` its txid
+ * and entry hash in hex. Each hex key is made once here otherwise (the open block's maps are keyed by them).
  */
-export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, knownTxId?: Uint8Array): void {
+export function applyCommit(
+  s: LedgerState,
+  commit: Commit,
+  timeMs: number,
+  knownTxId?: Uint8Array,
+  keys?: CommitKeys,
+): void {
   checkTimestamp("commit", commit.milliTime, timeMs);
   const range = commit.kind === "chain" ? CHAIN_COMMIT_CREDITS : ENTRY_COMMIT_CREDITS;
   if (commit.credits < range.min || commit.credits > range.max)
@@ -78,9 +79,10 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, know
       info: `${commit.kind} commit credits must be ${range.min}..${range.max}, got ${commit.credits}`,
     });
   const hash = commit.entryHash;
-  const existing = livePaidCommit(s, hash, timeMs);
+  const hashHex = keys?.entryHash ?? toHex(hash);
+  const existing = livePaidCommit(s, hash, hashHex, timeMs);
   if (existing !== undefined && existing.credits >= commit.credits)
-    throw new LedgerError({ code: "REPEATED_COMMIT", entryHash: toHex(hash), info: REPEATED_COMMIT_INFO });
+    throw new LedgerError({ code: "REPEATED_COMMIT", entryHash: hashHex, info: REPEATED_COMMIT_INFO });
   const txId = knownTxId ?? commitTxId(commit);
   const record: PaidCommit = {
     kind: commit.kind,
@@ -93,8 +95,11 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, know
   };
   let held = s.holding.get(hash);
   if (held !== undefined && HoldingQueue.expired(held, timeMs)) held = undefined;
-  if (held !== undefined) checkPairing(s, held.entry, held.raw, hash, record);
-  const have = ecAck(s, commit.ecPublicKey);
+  const heldChainHex = held === undefined ? "" : toHex(held.entry.chainId);
+  if (held !== undefined) checkPairing(s, held.entry, held.raw, hash, record, heldChainHex);
+  const keyHex = toHex(commit.ecPublicKey);
+  const saved = savedEC(s, commit.ecPublicKey, keyHex);
+  const have = saved + (s.pl.ecDelta.get(keyHex)?.delta ?? 0n);
   if (have < BigInt(commit.credits))
     throw new LedgerError({
       code: "EC_BALANCE_LOW",
@@ -104,12 +109,18 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, know
     });
 
   // accepted: charge, record, and release a reveal that was waiting for it
-  s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits));
-  s.pl.addCommit(commit, txId, commitFullHash(commit), timeMs, record);
+  s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits), keyHex, saved);
+  // the full hash hashed to hex (hash.ts sha256Hex: its key), its bytes made from that
+  const fullHashHex = sha256Hex(commit.raw);
+  s.pl.addCommit(commit, txId, hexBytes(fullHashHex), timeMs, record, {
+    txId: keys?.txId ?? toHex(txId),
+    fullHash: fullHashHex,
+    entryHash: hashHex,
+  });
   s.counters.commitsAccepted++;
   if (held !== undefined) {
     s.holding.remove(hash);
-    acceptReveal(s, held.raw, hash, record, held.arrivalMs);
+    acceptReveal(s, held.raw, hash, record, held.arrivalMs, hashHex, heldChainHex);
   }
 }
 
@@ -121,21 +132,24 @@ export function applyCommit(s: LedgerState, commit: Commit, timeMs: number, know
 export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, decoded?: DecodedReveal): boolean {
   const entry = decoded?.entry ?? decodeEntry(raw);
   const hash = decoded?.entryHash ?? entryHash(raw);
+  // the keys of the open block's maps, made once (issue 35)
+  const hashHex = decoded?.entryHashHex ?? toHex(hash);
+  const chainHex = toHex(entry.chainId);
   const held = s.holding.get(hash);
   if (held !== undefined) {
     if (!HoldingQueue.expired(held, timeMs)) return false; // already waiting: same bytes, same answer
     s.holding.remove(hash);
   }
-  const paid = livePaidCommit(s, hash, timeMs);
-  if (paid?.revealed === true) throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: toHex(hash) });
+  const paid = livePaidCommit(s, hash, hashHex, timeMs);
+  if (paid?.revealed === true) throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: hashHex });
   if (paid !== undefined) {
-    checkPairing(s, entry, raw, hash, paid);
-    acceptReveal(s, raw, hash, paid, timeMs);
+    checkPairing(s, entry, raw, hash, paid, chainHex);
+    acceptReveal(s, raw, hash, paid, timeMs, hashHex, chainHex);
     return true;
   }
   // No commit yet: hold it, unless no commit could ever make it valid.
-  if (!chainExists(s, entry.chainId) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
-    throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: toHex(entry.chainId) });
+  if (!chainExists(s, entry.chainId, chainHex) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
+    throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: chainHex });
   checkHoldingRoom(s.holding, raw.length);
   s.holding.add({ entryHash: hash, raw, entry, arrivalMs: timeMs });
   s.counters.revealsHeld++;
@@ -146,18 +160,24 @@ export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, dec
  * Would a reveal of `hash` arriving at `timeMs` be held (no live commit pays for it, and it is not held
  * already)? Read-only: the API's per-source admission check (holdingPolicy.ts) asks before the log does.
  */
-export function wouldHold(s: LedgerState, hash: Uint8Array, timeMs: number): boolean {
+export function wouldHold(s: LedgerState, hash: Uint8Array, timeMs: number, hashHex = toHex(hash)): boolean {
   const held = s.holding.get(hash);
   if (held !== undefined && !HoldingQueue.expired(held, timeMs)) return false;
-  return livePaidCommit(s, hash, timeMs) === undefined;
+  return livePaidCommit(s, hash, hashHex, timeMs) === undefined;
 }
 
 /**
  * reveal-chain before its commit: refuse what no chain commit could make valid. (With a live unrevealed
  * commit the pairing rules decide in apply.) Not part of the log: accepted messages are unchanged.
  */
-export function checkChainReveal(s: LedgerState, entry: Entry, hash: Uint8Array, timeMs: number): void {
-  const paid = livePaidCommit(s, hash, timeMs);
+export function checkChainReveal(
+  s: LedgerState,
+  entry: Entry,
+  hash: Uint8Array,
+  timeMs: number,
+  hashHex = toHex(hash),
+): void {
+  const paid = livePaidCommit(s, hash, hashHex, timeMs);
   if (paid !== undefined && !paid.revealed) return;
   const derived = chainIdFromExtIds(entry.extIds);
   if (!bytesEqual(derived, entry.chainId))
@@ -166,13 +186,20 @@ export function checkChainReveal(s: LedgerState, entry: Entry, hash: Uint8Array,
       chainId: toHex(entry.chainId),
       info: `a chain's first entry must carry the chain ID of its external IDs, ${toHex(derived)}`,
     });
-  if (chainExists(s, entry.chainId)) throw new LedgerError({ code: "CHAIN_EXISTS", chainId: toHex(entry.chainId) });
+  const chainHex = toHex(entry.chainId);
+  if (chainExists(s, entry.chainId, chainHex)) throw new LedgerError({ code: "CHAIN_EXISTS", chainId: chainHex });
 }
 
-/** Does commit `paid` pay for revealing `entry`? Throws the rule that fails. */
-function checkPairing(s: LedgerState, entry: Entry, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit): void {
-  const exists = chainExists(s, entry.chainId);
-  const chainHex = toHex(entry.chainId);
+/** Does commit `paid` pay for revealing `entry` (whose chain ID is `chainHex` in hex)? Throws the rule that fails. */
+function checkPairing(
+  s: LedgerState,
+  entry: Entry,
+  raw: Uint8Array,
+  hash: Uint8Array,
+  paid: PaidCommit,
+  chainHex: string,
+): void {
+  const exists = chainExists(s, entry.chainId, chainHex);
   // Never throws here: it refuses only an entry above the size limit, and `raw` was decoded (unmarshalEntry
   // refuses those) before any rule holds or pairs it — by the writer, by applyReveal, or by the replay.
   const need = entryCreditCost(raw.length, paid.kind === "chain");
@@ -198,8 +225,16 @@ function checkPairing(s: LedgerState, entry: Entry, raw: Uint8Array, hash: Uint8
     throw new LedgerError({ code: "CREDITS_TOO_LOW", entryHash: toHex(hash), need, paid: paid.credits });
 }
 
-function acceptReveal(s: LedgerState, raw: Uint8Array, hash: Uint8Array, paid: PaidCommit, timeMs: number): void {
-  s.pl.addReveal(raw, hash, paid, timeMs);
+function acceptReveal(
+  s: LedgerState,
+  raw: Uint8Array,
+  hash: Uint8Array,
+  paid: PaidCommit,
+  timeMs: number,
+  hashHex: string,
+  chainHex: string,
+): void {
+  s.pl.addReveal(raw, hash, paid, timeMs, { entryHash: hashHex, chainId: chainHex });
   s.counters.revealsAccepted++;
 }
 
@@ -261,20 +296,27 @@ export function applyBlockStart(s: LedgerState, timeMs: number): void {
 
 // ───────────────────────────── state the rules read ─────────────────────────────
 
-/** The latest commit paid for `hash` if it is still live at `nowMs` (COMMIT_LIFETIME_MS after its timestamp). */
-function livePaidCommit(s: LedgerState, hash: Uint8Array, nowMs: number): PaidCommit | undefined {
-  const rec = s.pl.paidCommits.get(toHex(hash))?.record ?? s.saved.paidCommit(hash);
+/**
+ * The latest commit paid for `hash` (`hashHex` in hex) if it is still live at `nowMs` (COMMIT_LIFETIME_MS after
+ * its timestamp).
+ */
+function livePaidCommit(s: LedgerState, hash: Uint8Array, hashHex: string, nowMs: number): PaidCommit | undefined {
+  const rec = s.pl.paidCommits.get(hashHex)?.record ?? s.saved.paidCommit(hash, hashHex);
   if (rec === undefined || nowMs - rec.milliTime > COMMIT_LIFETIME_MS) return undefined;
   return rec;
 }
 
-function chainExists(s: LedgerState, chainId: Uint8Array): boolean {
-  return s.pl.newChains.has(toHex(chainId)) || s.saved.chainHead(chainId) !== undefined;
+function chainExists(s: LedgerState, chainId: Uint8Array, chainHex: string): boolean {
+  return s.pl.newChains.has(chainHex) || s.saved.chainExists(chainId, chainHex);
 }
 
-/** Entry credits of `publicKey` after the open block's messages. */
-function ecAck(s: LedgerState, publicKey: Uint8Array): bigint {
-  return (s.saved.ecBalance(publicKey) ?? 0n) + (s.pl.ecDelta.get(toHex(publicKey))?.delta ?? 0n);
+/**
+ * Entry credits of `publicKey` (`keyHex` in hex) in the saved state: the open block's own reading when it has
+ * one (process list `ecDelta`'s `saved`: the saved state does not change while a block is open), else the
+ * saved state's (an LMDB read).
+ */
+function savedEC(s: LedgerState, publicKey: Uint8Array, keyHex: string): bigint {
+  return s.pl.ecDelta.get(keyHex)?.saved ?? s.saved.ecBalance(publicKey, keyHex) ?? 0n;
 }
 
 /** Base units of `address` after the open block's messages. */

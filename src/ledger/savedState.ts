@@ -77,22 +77,48 @@ export function closingOf(pl: ProcessList, closed: ClosedBlockSet, saved: Promis
   };
 }
 
+/**
+ * Chains remembered as saved (`chainExists`), chain ID hex. A reveal asked the store for its chain's head (an
+ * LMDB read and the head's decode: ~2.4 % of a write-loaded main thread, perf, issue 35) when all the rules
+ * need is whether the chain exists — and a chain the store has stays there: blocks are only added. At ~90
+ * bytes a key, 16,384 chains hold ~1.5 MiB; past that the set starts again (a miss only reads the store).
+ */
+export const KNOWN_CHAINS_LIMIT = 16_384;
+
 /** Lookups of saved state: the block being saved first, then the store. */
 export class SavedState {
   /** the last closed block while its asynchronous save is in flight (the writer sets and clears it) */
   closing: Closing | undefined;
 
-  constructor(private readonly store: SavedStore) {}
+  constructor(
+    private readonly store: SavedStore,
+    /** chain IDs (hex) the store was seen to have: shared by copies, as the store is */
+    private readonly knownChains: Set<string> = new Set(),
+  ) {}
 
   /** The same lookups, over the same store and the current `closing` overlay, unaffected by later closes. */
   copy(): SavedState {
-    const s = new SavedState(this.store);
+    const s = new SavedState(this.store, this.knownChains);
     s.closing = this.closing;
     return s;
   }
 
-  paidCommit(hash: Uint8Array): PaidCommit | undefined {
-    return this.closing?.pl.paidCommits.get(toHex(hash))?.record ?? this.store.paidCommit(hash);
+  /**
+   * Whether the saved state has chain `chainId` (`hex` in hex): `chainHead(chainId) !== undefined`, with the
+   * store's yes remembered (KNOWN_CHAINS_LIMIT).
+   */
+  chainExists(chainId: Uint8Array, hex: string): boolean {
+    if (this.knownChains.has(hex)) return true;
+    if (this.closing?.chainHeads.has(hex)) return true;
+    if (this.store.chainHead(chainId) === undefined) return false;
+    if (this.knownChains.size >= KNOWN_CHAINS_LIMIT) this.knownChains.clear();
+    this.knownChains.add(hex);
+    return true;
+  }
+
+  // `hex`: the key in hex when the caller has it (the rules make each once per message)
+  paidCommit(hash: Uint8Array, hex?: string): PaidCommit | undefined {
+    return this.closing?.pl.paidCommits.get(hex ?? toHex(hash))?.record ?? this.store.paidCommit(hash);
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.closing?.chainHeads.get(toHex(chainId)) ?? this.store.chainHead(chainId);
@@ -100,8 +126,8 @@ export class SavedState {
   assetBalance(address: Uint8Array): bigint | undefined {
     return this.closing?.assetBalances.get(toHex(address)) ?? this.store.assetBalance(address);
   }
-  ecBalance(publicKey: Uint8Array): bigint | undefined {
-    return this.closing?.ecBalances.get(toHex(publicKey)) ?? this.store.ecBalance(publicKey);
+  ecBalance(publicKey: Uint8Array, hex?: string): bigint | undefined {
+    return this.closing?.ecBalances.get(hex ?? toHex(publicKey)) ?? this.store.ecBalance(publicKey);
   }
   transactionLocation(hash: Uint8Array): TransactionLocation | undefined {
     const c = this.closing;

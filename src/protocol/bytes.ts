@@ -19,6 +19,20 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/**
+ * The bytes of lowercase hex this process wrote itself (a digest's `sha256Hex`): no check, unlike `fromHex`
+ * (for text from outside). A view of Node's Buffer pool, as `fromHex`'s.
+ */
+export function hexBytes(hex: string): Uint8Array {
+  if (NodeBuffer === undefined) {
+    const out = new Uint8Array(hex.length >>> 1);
+    for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
+    return out;
+  }
+  const b = NodeBuffer.from(hex, "hex");
+  return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 const HEX_RE = /^[0-9a-fA-F]*$/;
 
 /**

@@ -22,6 +22,13 @@ export function sha512(data: Uint8Array): Uint8Array {
   return noble.sha512(data);
 }
 
+/** SHA-256 as lowercase hex (hash.ts's one-shot hex digest of the write path). */
+export function sha256Hex(data: Uint8Array): string {
+  let out = "";
+  for (const b of sha256(data)) out += b.toString(16).padStart(2, "0");
+  return out;
+}
+
 /** sha256(sha256(x)). */
 export function sha256d(data: Uint8Array): Uint8Array {
   return sha256(sha256(data));
@@ -32,4 +39,4 @@ export function sha512half(data: Uint8Array): Uint8Array {
   return sha512(data).subarray(0, 32);
 }
 
-void ({ sha256, sha512, sha256d, sha512half } satisfies typeof NodeHash);
+void ({ sha256, sha256Hex, sha512, sha256d, sha512half } satisfies typeof NodeHash);

@@ -403,7 +403,9 @@ export class LiveFeed implements LedgerObserver {
 
   accepted(msg: LogMessage, height: number): void {
     if (this.connections.size === 0) {
-      if (msg.kind === "commit") this.held.delete(toHex(msg.commit.entryHash));
+      // nothing held, the usual case: no hex key made (a commit's own, when the writer made it: messages.ts keys)
+      if (msg.kind === "commit" && this.held.size > 0)
+        this.held.delete(msg.keys?.entryHash ?? toHex(msg.commit.entryHash));
       return;
     }
     switch (msg.kind) {
@@ -411,7 +413,7 @@ export class LiveFeed implements LedgerObserver {
         this.revealAccepted(msg.entryRaw, height);
         return;
       case "commit":
-        this.commitAccepted(toHex(msg.commit.entryHash), height);
+        this.commitAccepted(msg.keys?.entryHash ?? toHex(msg.commit.entryHash), height);
         return;
       case "transaction": {
         const txid = toHex(transactionId(msg.tx));

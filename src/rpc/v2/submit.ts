@@ -7,6 +7,7 @@
  */
 
 import { decodeRecord, RecordKind } from "../../cluster/records.js";
+import type { CommitAnswer, RevealAnswer } from "../../ledger/api.js";
 import type { CallerAddress } from "../../ledger/holdingPolicy.js";
 import { toHex } from "../../protocol/bytes.js";
 import {
@@ -18,7 +19,7 @@ import {
   ENTRY_COMMIT_SIZE,
   type EntryCommit,
 } from "../../protocol/commit.js";
-import { MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import { type Entry, MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
 import {
   decodeTransaction,
   decodeTransactionAt,
@@ -42,34 +43,30 @@ function decoded<T>(param: string, f: () => T): T {
  * debug delay or drop; intake.ts `direct`), else through `intake.submit`. The write path allocates per
  * request what it must: no closure, async frame or promise of its own here (issue 35).
  */
-function submitCommit(ctx: RpcContext, commit: Commit): Promise<{ txId: Uint8Array; entryHash: Uint8Array }> {
+function submitCommit(ctx: RpcContext, commit: Commit): Promise<CommitAnswer> {
   return ctx.intake.direct("commit")
     ? ctx.ledger.submitCommit(commit)
     : ctx.intake.submit("commit", () => ctx.ledger.submitCommit(commit), ctx.request?.receivedMs);
 }
 
-/** A reveal's options when it is not declared a chain and has no caller address (shared: only read). */
-const NO_REVEAL_OPTIONS: { kind?: "chain" | "entry"; from?: CallerAddress } = Object.freeze({});
-
-/** A malformed entry is refused (thrown) before any debug delay or drop; the ledger's answer as submitCommit's. */
-function submitReveal(
-  ctx: RpcContext,
-  raw: Uint8Array,
-  kind?: "chain" | "entry",
-): Promise<{ entryHash: Uint8Array; chainId: Uint8Array }> {
-  unmarshalEntry(raw);
+/**
+ * A malformed entry is refused (thrown) before any debug delay or drop; the entry decoded here goes to the
+ * ledger with the bytes (not decoded again there); the ledger's answer as submitCommit's.
+ */
+function submitReveal(ctx: RpcContext, raw: Uint8Array, kind?: "chain" | "entry"): Promise<RevealAnswer> {
+  const entry = unmarshalEntry(raw);
   // the caller, whose address the ledger reads for the holding queue's per-source share when the reveal is
   // held (ledger/holdingPolicy.ts CallerAddress)
   const request = ctx.request;
   const from = request?.address === undefined ? undefined : (request as CallerAddress);
-  const options =
+  const options: { kind?: "chain" | "entry"; from?: CallerAddress; entry: Entry } =
     kind === undefined
       ? from === undefined
-        ? NO_REVEAL_OPTIONS
-        : { from }
+        ? { entry }
+        : { from, entry }
       : from === undefined
-        ? { kind }
-        : { kind, from };
+        ? { kind, entry }
+        : { kind, from, entry };
   return ctx.intake.direct("reveal")
     ? ctx.ledger.submitReveal(raw, options)
     : ctx.intake.submit("reveal", () => ctx.ledger.submitReveal(raw, options), request?.receivedMs);
@@ -85,15 +82,20 @@ async function commitChainMessage(ctx: RpcContext, commit: ChainCommit) {
   // The commit carries only sha256d(chain id), so that is what is returned (spec §4.1 says "chainid").
   return {
     message: "Chain Commit Success",
-    txid: toHex(r.txId),
-    entryhash: toHex(r.entryHash),
+    txid: r.hex?.txId ?? toHex(r.txId),
+    entryhash: r.hex?.entryHash ?? toHex(r.entryHash),
     chainidhash: toHex(commit.chainIdHash),
   };
 }
 
 async function commitEntryMessage(ctx: RpcContext, commit: EntryCommit) {
   const r = await submitCommit(ctx, commit);
-  return { message: "Entry Commit Success", txid: toHex(r.txId), entryhash: toHex(r.entryHash) };
+  // the ledger's hex (made once with the hashes), else made here
+  return {
+    message: "Entry Commit Success",
+    txid: r.hex?.txId ?? toHex(r.txId),
+    entryhash: r.hex?.entryHash ?? toHex(r.entryHash),
+  };
 }
 
 /** `commit-chain` {message}: a signed 200-byte chain commit. */
@@ -135,13 +137,17 @@ export function revealChain(params: unknown, ctx: RpcContext) {
 
 async function reveal(params: unknown, ctx: RpcContext, kind: "chain" | undefined) {
   const raw = expectHex(params, "entry", { maxBytes: MAX_ENTRY_SIZE });
-  let r: { entryHash: Uint8Array; chainId: Uint8Array };
+  let r: RevealAnswer;
   try {
     r = await submitReveal(ctx, raw, kind);
   } catch (e) {
     throw toRpcError(e, "entry");
   }
-  return { message: "Entry Reveal Success", entryhash: toHex(r.entryHash), chainid: toHex(r.chainId) };
+  return {
+    message: "Entry Reveal Success",
+    entryhash: r.hex?.entryHash ?? toHex(r.entryHash),
+    chainid: toHex(r.chainId),
+  };
 }
 
 async function decodedAsync<T>(param: string, f: () => Promise<T>): Promise<T> {

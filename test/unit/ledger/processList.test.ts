@@ -239,7 +239,8 @@ describe("process list", () => {
     pl.changeAsset(y, -3n);
     pl.changeAsset(x, -7n);
     pl.changeEC(x, 10n);
-    pl.changeEC(x, 4n);
+    pl.changeEC(x, 4n, toHex(x), 50n);
+    pl.changeEC(x, 1n, toHex(x), 60n);
     pl.changeEC(y, -1n);
     assert.deepEqual(
       [...pl.assetDelta.entries()],
@@ -251,8 +252,9 @@ describe("process list", () => {
     assert.deepEqual(
       [...pl.ecDelta.entries()],
       [
-        [toHex(x), { publicKey: x, delta: 14n }],
-        [toHex(y), { publicKey: y, delta: -1n }],
+        // the saved balance the rules read first is kept for the block (rules.ts savedEC)
+        [toHex(x), { publicKey: x, delta: 15n, saved: 50n }],
+        [toHex(y), { publicKey: y, delta: -1n, saved: undefined }],
       ],
     );
   });

@@ -236,9 +236,11 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       await buyEC(n, ecKey, 100n);
       const chain = newChainEntry();
       const commit = chainCommit(chain.raw, T0);
+      // with the hex the answer's text is written from (made once with the hashes, issue 35)
       assert.deepEqual(await n.ledger.submitCommit(commit), {
         txId: commitTxId(commit),
         entryHash: entryHash(chain.raw),
+        hex: { txId: toHex(commitTxId(commit)), entryHash: toHex(entryHash(chain.raw)) },
       });
       assert.deepEqual(journalSeqs(n), [0, 1]);
       assert.equal(n.ledger.stats().commitsAccepted, 1);
@@ -333,7 +335,8 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
     const n = openNode(dir, { clock: new ManualClock(T0) });
     try {
       const chain = newChainEntry();
-      const answer = { entryHash: entryHash(chain.raw), chainId: chain.chainId };
+      const hex = { entryHash: toHex(entryHash(chain.raw)) };
+      const answer = { entryHash: entryHash(chain.raw), chainId: chain.chainId, hex };
       assert.deepEqual(await n.ledger.submitReveal(chain.raw, { kind: "chain" }), answer);
       assert.deepEqual(journalSeqs(n), [0]);
       assert.deepEqual(await n.ledger.submitReveal(chain.raw, { kind: "chain" }), answer);
@@ -1002,7 +1005,11 @@ describe("the writer (ledger.ts)", { concurrency: 8 }, () => {
       const held = newChainEntry();
       const answer = n.ledger.submitReveal(held.raw, { from: "10.0.0.9" });
       assert.equal(n.ledger.holdingQueue().length, 0, "not applied before the log delivers it");
-      assert.deepEqual(await answer, { entryHash: entryHash(held.raw), chainId: held.chainId });
+      assert.deepEqual(await answer, {
+        entryHash: entryHash(held.raw),
+        chainId: held.chainId,
+        hex: { entryHash: toHex(entryHash(held.raw)) },
+      });
       assert.equal(n.ledger.holdingQueue().length, 1);
       await n.ledger.endMinute(n.clock.advance(MINUTE));
       assert.equal(n.ledger.openBlock().minute, 1);

@@ -86,6 +86,8 @@ describe("the proof verifier's browser files", () => {
       assert.equal(plain.toHex(a), hex);
       assert.deepEqual(plain.fromHex(hex), nodeBytes.fromHex(hex));
       assert.deepEqual(plain.fromHex(hex.toUpperCase()), a);
+      assert.deepEqual(plain.hexBytes(hex), a);
+      assert.deepEqual(nodeBytes.hexBytes(hex), a);
       for (const b of samples.slice(0, 12)) {
         assert.equal(plain.compareBytes(a, b), nodeBytes.compareBytes(a, b));
         assert.deepEqual(plain.concat(a, b, a), nodeBytes.concat(a, b, a));

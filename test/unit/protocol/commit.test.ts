@@ -19,7 +19,7 @@ import {
   verifyCommitSignature,
 } from "../../../src/protocol/commit.js";
 import { chainIdFromExtIds, entryCreditCost, entryHash, marshalEntry, weld } from "../../../src/protocol/entry.js";
-import { sha256, sha256d } from "../../../src/protocol/hash.js";
+import { sha256, sha256d, sha256Hex } from "../../../src/protocol/hash.js";
 import { commitToJson } from "../../../src/protocol/json/ecBlockJson.js";
 import { expectProtocolError, fuzzDecoder } from "../../support/fuzz.js";
 import { Random } from "../../support/random.js";
@@ -76,6 +76,9 @@ describe("commits (wire-format §2)", () => {
       assert.deepEqual(c.ecPublicKey, publicKeyFromSeed(seed));
       assert.deepEqual(commitSignedPart(c), c.raw.subarray(0, 40));
       assert.deepEqual(commitTxId(c), sha256(c.raw.subarray(0, 40)));
+      // the write path's hex digests (issue 35): the same hashes as hex
+      assert.equal(sha256Hex(c.raw.subarray(0, 40)), toHex(commitTxId(c)));
+      assert.equal(sha256Hex(c.raw), toHex(sha256(c.raw)));
       assert.deepEqual(commitFullHash(c), sha256(c.raw));
       assert.ok(verifyCommitSignature(c));
       assert.ok(verifyEd25519Noble(c.ecPublicKey, c.raw.subarray(0, 40), c.signature), "noble agrees");

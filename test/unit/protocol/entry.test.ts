@@ -1,12 +1,13 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { describe, test } from "node:test";
-import { fromHex, toHex } from "../../../src/protocol/bytes.js";
+import { fromHex, hexBytes, toHex } from "../../../src/protocol/bytes.js";
 import {
   chainIdFromExtIds,
   type Entry,
   entryCreditCost,
   entryHash,
+  entryHashHex,
   entryKSize,
   entryPayloadSize,
   MAX_ENTRY_PAYLOAD,
@@ -47,6 +48,9 @@ describe("entries (wire-format §1)", () => {
       assert.equal((raw[33]! << 8) | raw[34]!, payload - entry.content.length, "ext ID section length");
       assert.deepEqual(unmarshalEntry(raw), entry, `seed ${rng.seed} case ${i}`);
       assert.equal(toHex(entryHash(raw)), nodeSha("sha256", nodeSha("sha512", raw), raw).toString("hex"));
+      // the write path's hex form (issue 35), through the shared input buffer: the same hash, the same bytes back
+      assert.equal(entryHashHex(raw), toHex(entryHash(raw)));
+      assert.deepEqual(hexBytes(entryHashHex(raw)), entryHash(raw));
       assert.equal(entryKSize(raw.length), Math.ceil(payload / 1024));
       assert.equal(entryCreditCost(raw.length, false), Math.max(1, Math.ceil(payload / 1024)));
       assert.equal(entryCreditCost(raw.length, true), Math.max(1, Math.ceil(payload / 1024)) + 10);
