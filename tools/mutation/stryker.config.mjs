@@ -158,8 +158,15 @@ const FOCUS = {
   // then the rules' tests
   "ledger/ledger": ["ledger/writer", "ledger/callerAddress", "ledger/journalFailure", ...LEDGER_FAST],
 };
-// the height machine: its own record-by-record tests (seconds, no log); the election's tally behind it
-FOCUS["cluster/heightMachine"] = ["cluster/heightMachine"];
+// the height machine: its own record-by-record tests (seconds, no log), the governance records' and the
+// promotion grace's (record by record too), then the announced rates through a federation in memory; the
+// election's tally behind it
+FOCUS["cluster/heightMachine"] = [
+  "cluster/heightMachine",
+  "cluster/governance",
+  "cluster/promotionGrace",
+  "cluster/memoryEcRate",
+];
 FOCUS["cluster/election"] = ["cluster/election", "cluster/heightMachine"];
 FOCUS["cluster/clientSignatures"] = ["cluster/clientSignatures"];
 // dbSig: the tests that import it (as CANDIDATES would choose them), then the header chain's, the only caller of

@@ -224,6 +224,29 @@ describe("governance records (authorityChange, rotateKey), record by record", ()
     assert.equal(apply(t, change("promote", Y, 6)), undefined, "the demoted server comes back by decision");
   });
 
+  it("changes recorded earlier in the open block count for the next ones: the majority, and a removal of no authority", () => {
+    const t = make();
+    // BOOT, X, Y federated: a majority of 3 is 2
+    assert.equal(apply(t, change("demote", X, 3)), undefined);
+    assert.match(
+      apply(t, change("demote", Y, 3)) ?? "",
+      /demote would leave 1 federated server\(s\) at 3; a majority of the 3/,
+      "X's demotion, recorded in this very block, leaves BOOT and Y at 3",
+    );
+    assert.match(
+      apply(t, change("remove", Y, 3)) ?? "",
+      /remove would leave 1 federated server\(s\) at 3/,
+      "so does a removal",
+    );
+    assert.equal(apply(t, change("remove", serverIdentity(9), 3)), "remove: the server is not an authority at 3");
+  });
+
+  it("a removal recorded earlier in the open block counts for the next change's majority", () => {
+    const t = make();
+    assert.equal(apply(t, change("remove", X, 3)), undefined);
+    assert.match(apply(t, change("demote", Y, 3)) ?? "", /demote would leave 1 federated server\(s\) at 3/);
+  });
+
   it("rotation: signed with the key in force, switched at its height; the old key's dbSigs and proposals refused from there; replays skipped", () => {
     const t = make();
     assert.equal(apply(t, rotate(X, X2, 3, BOOT_SEED)), "the signature is not the identity's key in force");
@@ -252,6 +275,11 @@ describe("governance records (authorityChange, rotateKey), record by record", ()
     // height 2: still the old key
     const atTwo = t.machine.height.authorities.federated.find((a) => toHex(a.identity) === toHex(X.identity));
     assert.equal(toHex(atTwo!.publicKey!), toHex(X.publicKey));
+    assert.equal(
+      apply(t, rotate(X, serverIdentity(5), 4)),
+      "the identity has a key recorded and not yet in force",
+      "the chain's pending rotation (recorded in a closed block, in force at 3) holds a second one back",
+    );
     closeHeight(t, all);
     // height 3: the old key's dbSig and end of minute count for nothing; the new key's do
     const hs = t.machine.height;
