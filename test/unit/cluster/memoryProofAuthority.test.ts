@@ -220,7 +220,7 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
     }
   });
 
-  it("a single server rotates its key: a rotation at the next height is refused, one two heights on is proved past", async (t) => {
+  it("a single server rotates its key: a rotation at the next height is refused, one a few heights on is proved past", async (t) => {
     const f = new MemoryFederation({ blockTimeSeconds: 1 });
     running.push(f);
     const b2 = serverIdentity(5);
@@ -250,7 +250,7 @@ describe("the proof verifier's authority set is the federation's (in-memory log)
           return true;
         },
       );
-      const H = boot.ledger.openBlock().height + 3;
+      const H = boot.ledger.openBlock().height + 5; // slack: the height may move on before the record applies (a busy machine)
       await boot.fed.submitOperatorRecord(rotation(H));
       await f.savedHeight(H + 3);
       await writer.stop();
