@@ -122,7 +122,16 @@ test("a closed block is read from the block being saved exactly as from the stor
     while (n.ledger.heights().directoryBlockHeight < h) await new Promise((r) => setImmediate(r));
     assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined);
     const during = reads();
+    // a reveal with no commit yet, of a chain the block being saved creates: held for its commit (the chain
+    // exists for the rules from that block on), not refused as of an unknown chain
+    const heldRaw = entryRaw(a.chainId, ["held"], "during the save");
+    const held = n.ledger.submitReveal(heldRaw); // its rules run in this turn, while the block is being saved
     await closing;
+    await held; // CHAIN_NOT_FOUND had the closing block's new chain not counted
+    assert.ok(
+      n.ledger.holdingQueue().some((m) => m.kind === "reveal" && toHex(m.hash) === toHex(entryHash(heldRaw))),
+      "the reveal waits for its commit",
+    );
     await n.ledger.flush();
     assert.notEqual(n.store.blockHashAt(BlockKind.directory, h), undefined);
     const after = reads();
