@@ -9,7 +9,8 @@
  *   a node started on the store (target p99 < 5 ms; the deep page within 1.5× of the first).
  * - `query.indexBytesPerEntry`: the index databases' pages (LMDB stats) ÷ the store's entries.
  * - `query.writeCpu.index` / `.noIndex`: the write path's process CPU per entry (all threads: accept, verify,
- *   close, save with or without the index on the writer thread), rounds alternated on fresh stores through the
+ *   close, save with or without the index on the writer thread), rounds alternated between two stores kept
+ *   for the whole run (one per side, as a running node keeps its writer thread: WriteCpuSide) through the
  *   ledger in process, the index switched by StoreOptions.queryIndex; commits signed before the clock starts.
  *
  *   node dist/bench/queryRows.js [--seconds=4] [--entries=1000000] [--home=DIR] [--only=reads|cpu|bytes]
@@ -31,6 +32,7 @@ import {
   LOCAL_RATE,
   ManualClock,
   payment,
+  type TestNode,
 } from "../test/unit/ledger/harness.js";
 import { freeLoopbackPort, NodeProcess } from "../tools/loadgen/nodeProcess.js";
 import { EntryCommitSigner, rpcBody } from "../tools/loadgen/presign.js";
@@ -226,70 +228,102 @@ async function readRows(o: QueryRowsOptions, bigChain: string): Promise<BenchRow
 }
 
 /**
- * Process CPU µs per entry of one write round on a fresh store: chains made, then `entries` commit + reveal
- * pairs (signed beforehand) submitted and their block closed and saved (ledger and store closed: every save
- * flushed). process.cpuUsage counts every thread, the writer's included.
+ * One side of the write-CPU comparison (index on or off): a store and ledger kept for all of its rounds. A
+ * running node's block-set writer thread lives as long as the node, and its code is compiled once; a store
+ * opened per round started a new writer thread (a new V8 isolate) each time, so every round also paid for
+ * compiling the writer's code again — more code with the index — and the rounds without the index got
+ * cheaper round by round while those with it did not (2026-11-29, quiet: on ÷ off 1.27).
  */
-export async function writeCpuRound(entries: number, queryIndex: boolean): Promise<number> {
+export interface WriteCpuSide {
+  readonly home: string;
+  readonly n: TestNode;
+  readonly chains: readonly { chainId: Uint8Array }[];
+  readonly signer: EntryCommitSigner;
+  /** entries written so far (an entry's number makes its ext IDs and content) */
+  written: number;
+}
+
+/** Open a side on a fresh store: `entries` entries' worth of EC bought and the 11 chains made, saved. */
+export async function openWriteCpuSide(queryIndex: boolean, entries: number): Promise<WriteCpuSide> {
   const home = mkdtempSync(path.join(tmpdir(), "ledgerd-bench-writecpu-"));
   const clock = new ManualClock(Date.UTC(2025, 0, 1, 12, 0, 0));
   const n = openLocal(home, clock, queryIndex);
-  try {
-    const chains = fillChains().slice(0, 11);
-    await n.ledger.submitTransaction(
-      payment({ milliTime: clock.ms, ec: [{ to: ecKey, amount: BigInt(entries + 1000) * LOCAL_RATE }] }),
-    );
-    await finishBlock(n);
-    for (const c of chains) {
-      await n.ledger.submitCommit(buildChainCommit({ entryRaw: c.raw, milliTime: clock.ms, ecSeed: ecKey.seed }));
-      await n.ledger.submitReveal(c.raw);
-    }
-    await finishBlock(n);
-    const signer = new EntryCommitSigner(ecKey.seed);
-    const raws: Uint8Array[] = [];
-    const commits: Uint8Array[] = [];
-    for (let i = 0; i < entries; i++) {
-      const raw = entryRaw(chains[i % chains.length]!.chainId, fillExtIds(i), `entry ${i} `.padEnd(64, "."));
-      raws.push(raw);
-      commits.push(signer.sign(raw, clock.ms));
-    }
-    const t0 = process.cpuUsage();
-    const inFlight = 500;
-    for (let i = 0; i < entries; i += inFlight) {
-      const end = Math.min(entries, i + inFlight);
-      const pending: Promise<unknown>[] = [];
-      for (let j = i; j < end; j++) pending.push(n.ledger.submitCommit(decodeEntryCommit(commits[j]!)));
-      await Promise.all(pending);
-      pending.length = 0;
-      for (let j = i; j < end; j++) pending.push(n.ledger.submitReveal(raws[j]!));
-      await Promise.all(pending);
-    }
-    await finishBlock(n);
-    await n.ledger.close();
-    await n.store.close();
-    const used = process.cpuUsage(t0);
-    return (used.user + used.system) / entries;
-  } finally {
-    await n.ledger.close().catch(() => undefined);
-    await n.store.close().catch(() => undefined);
-    rmSync(home, { recursive: true, force: true });
+  const chains = fillChains().slice(0, 11);
+  await n.ledger.submitTransaction(
+    payment({ milliTime: clock.ms, ec: [{ to: ecKey, amount: BigInt(entries + 1000) * LOCAL_RATE }] }),
+  );
+  await finishBlock(n);
+  for (const c of chains) {
+    await n.ledger.submitCommit(buildChainCommit({ entryRaw: c.raw, milliTime: clock.ms, ecSeed: ecKey.seed }));
+    await n.ledger.submitReveal(c.raw);
   }
+  await finishBlock(n);
+  await n.ledger.flush();
+  return { home, n, chains, signer: new EntryCommitSigner(ecKey.seed), written: 0 };
+}
+
+/** Close a side's ledger and store and remove its directory. */
+export async function closeWriteCpuSide(side: WriteCpuSide): Promise<void> {
+  await side.n.ledger.close().catch(() => undefined);
+  await side.n.store.close().catch(() => undefined);
+  rmSync(side.home, { recursive: true, force: true });
+}
+
+/**
+ * Process CPU µs per entry of one write round on `side`: `entries` commit + reveal pairs (signed before the
+ * clock starts) submitted, their block closed and its save flushed. process.cpuUsage counts every thread, the
+ * writer's included.
+ */
+export async function writeCpuRound(side: WriteCpuSide, entries: number): Promise<number> {
+  const { n, chains, signer } = side;
+  const raws: Uint8Array[] = [];
+  const commits: Uint8Array[] = [];
+  for (let i = 0; i < entries; i++) {
+    const k = side.written + i;
+    const raw = entryRaw(chains[k % chains.length]!.chainId, fillExtIds(k), `entry ${k} `.padEnd(64, "."));
+    raws.push(raw);
+    commits.push(signer.sign(raw, n.clock.ms));
+  }
+  side.written += entries;
+  const t0 = process.cpuUsage();
+  const inFlight = 500;
+  for (let i = 0; i < entries; i += inFlight) {
+    const end = Math.min(entries, i + inFlight);
+    const pending: Promise<unknown>[] = [];
+    for (let j = i; j < end; j++) pending.push(n.ledger.submitCommit(decodeEntryCommit(commits[j]!)));
+    await Promise.all(pending);
+    pending.length = 0;
+    for (let j = i; j < end; j++) pending.push(n.ledger.submitReveal(raws[j]!));
+    await Promise.all(pending);
+  }
+  await finishBlock(n);
+  await n.ledger.flush();
+  const used = process.cpuUsage(t0);
+  return (used.user + used.system) / entries;
 }
 
 /** The write CPU rows: rounds alternated with and without the index (a warm-up round of each first). */
 async function writeCpuRows(o: QueryRowsOptions): Promise<BenchRow[]> {
   const on: number[] = [];
   const off: number[] = [];
-  await writeCpuRound(Math.min(5000, o.cpuEntries), false);
-  await writeCpuRound(Math.min(5000, o.cpuEntries), true);
-  for (let r = 0; r < o.cpuRounds; r++) {
-    // alternated, and the order swapped each round, so a burst of other work falls on both sides
-    const order = r % 2 === 0 ? [false, true] : [true, false];
-    for (const index of order) {
-      const us = await writeCpuRound(o.cpuEntries, index);
-      (index ? on : off).push(us);
-      o.log(`write CPU, index ${index ? "on" : "off"}: ${round(us, 1)} µs per entry`);
+  const warmup = Math.min(5000, o.cpuEntries);
+  const total = warmup * 2 + o.cpuEntries * o.cpuRounds;
+  const sides = { on: await openWriteCpuSide(true, total), off: await openWriteCpuSide(false, total) };
+  try {
+    // two warm-up rounds a side: the ledger's, the writer thread's and the index's code compiled, as in a running node
+    for (let w = 0; w < 2; w++) for (const side of [sides.off, sides.on]) await writeCpuRound(side, warmup);
+    for (let r = 0; r < o.cpuRounds; r++) {
+      // alternated, and the order swapped each round, so a burst of other work falls on both sides
+      const order = r % 2 === 0 ? [false, true] : [true, false];
+      for (const index of order) {
+        const us = await writeCpuRound(index ? sides.on : sides.off, o.cpuEntries);
+        (index ? on : off).push(us);
+        o.log(`write CPU, index ${index ? "on" : "off"}: ${round(us, 1)} µs per entry`);
+      }
     }
+  } finally {
+    await closeWriteCpuSide(sides.on);
+    await closeWriteCpuSide(sides.off);
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
   const mOn = median(on);
