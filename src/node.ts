@@ -130,6 +130,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       // a directory of the previous format is migrated at open, with progress lines (store/formatMigration.ts)
       log: (line: string) => log.info(line),
       queryIndexRebuildPauseMs: rebuildPauseMs(),
+      // -queryindex=false: saves skip the index and its marker stays where it stopped (rebuilt from there once on)
+      queryIndex: config.queryIndex,
     };
     let store = LedgerStore.open({ ...storeOptions, verify: true });
     cleanups.push(() => store.close());
@@ -248,7 +250,14 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       tls = { keyFile: files.keyFile, certFile: files.certFile };
     }
 
-    const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, { ledger, log, queries: store.queries, anchors: anchoring });
+    // without the index (-queryindex=false) the query extensions and the feed's filters answer that it is off
+    const queries = config.queryIndex ? store.queries : undefined;
+    const live = new LiveFeed(DEFAULT_LIVE_FEED_OPTIONS, {
+      ledger,
+      log,
+      ...(queries === undefined ? {} : { queries }),
+      anchors: anchoring,
+    });
 
     /** reload-configuration and SIGHUP: re-read the file, apply what applies live (config/index.ts LIVE_KEYS) */
     const reload = (): { config: NodeConfig; restartNeeded: string[] } => {
@@ -273,7 +282,7 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       },
       {
         ledger,
-        queries: store.queries,
+        ...(queries === undefined ? {} : { queries }),
         log,
         anchors: anchoring,
         ...(federation === undefined ? {} : { cluster: federation }),
@@ -294,7 +303,8 @@ export async function startNode(config: NodeConfig, opts: StartOptions = {}): Pr
       { log, now: Date.now, onDamage: (reason) => store.markDamaged(reason) },
     );
     registerScrubMetrics(monitor.metrics.registry, scrub);
-    registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
+    if (config.queryIndex)
+      registerQueryIndexMetrics(monitor.metrics.registry, { queryIndexStatus: () => store.queryIndexStatus() });
     await server.listen();
     warnExposure(config, log);
     cleanups.push(() => server.close());

@@ -411,6 +411,15 @@ export const APP_GROUP: GroupSpec = {
       doc: "signature-verification worker threads; empty = 1 with 2 or more CPUs, else 0 (also -verifythreads)",
     },
     {
+      name: "QueryIndex",
+      type: "bool",
+      default: "true",
+      extension: true,
+      doc:
+        "keep the query index (chain-entries, search-entries, search-chains, address-history, the live feed's filters); " +
+        "false: those answer -32000 and block saves skip it; on again, it is rebuilt in the background (also -queryindex)",
+    },
+    {
       name: "DropRate",
       type: "int",
       default: "0",

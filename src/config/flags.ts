@@ -56,6 +56,8 @@ export interface FlagValues {
   /** port of the separate metrics listener (0 = /metrics on the API port only) */
   metricsPort?: number;
   verifyThreads?: number;
+  /** keep the query index (store/queryIndex.ts) */
+  queryIndex?: boolean;
   logLevel?: LogLevel;
   /** messages dropped per 1000 */
   dropRatePerMille?: number;
@@ -361,6 +363,13 @@ const SPECS: readonly FlagSpec[] = [
     arg: "N",
     shown: "1 with 2 or more CPUs, else 0; or [App] VerifyThreads",
     help: "signature-verification worker threads; 0 = verify in the main thread",
+  }),
+  boolFlag("queryIndex", {
+    names: ["queryindex"],
+    shown: "true, or [App] QueryIndex",
+    help:
+      "keep the query index (chain-entries, search-entries, search-chains, address-history, the live feed's " +
+      "filters); false: those answer -32000 and block saves skip it; on again, it is rebuilt in the background",
   }),
   {
     names: ["loglevel"],

@@ -78,6 +78,7 @@ const FIELD_KEYS: Readonly<Record<string, readonly (keyof NodeConfig)[]>> = {
   "App.LocalServerNextPrivKey": ["cluster"],
   "App.MetricsPort": ["metricsPort"],
   "App.VerifyThreads": ["verifyThreads"],
+  "App.QueryIndex": ["queryIndex"],
   "App.DropRate": ["dropRatePerMille"],
   "App.Delay": ["delayMs"],
   "Log.LogLevel": ["logLevel"],
@@ -455,6 +456,7 @@ function derive(o: Origin, raw: RawFile, lines: Record<string, number>, configFi
     dropRatePerMille: flags.dropRatePerMille ?? fileInt(raw, "App", "DropRate")!,
     delayMs: fileInt(raw, "App", "Delay")!,
     verifyThreads: flags.verifyThreads ?? fileInt(raw, "App", "VerifyThreads") ?? defaultVerifyThreads(),
+    queryIndex: flags.queryIndex ?? fileBool(raw, "App", "QueryIndex"),
     anchor: {
       rpcUrl: anchorRpc,
       keyFile: anchorKey,

@@ -89,6 +89,11 @@ export interface NodeConfig {
   delayMs: number;
   /** signature verification: worker threads (0 = verify in the main thread) */
   verifyThreads: number;
+  /**
+   * keep the query index (store/queryIndex.ts; -queryindex, [App] QueryIndex): false = block saves skip it, the
+   * query extensions and the live feed's filters answer -32000; turned on again, it is rebuilt from where it stopped
+   */
+  queryIndex: boolean;
   /** cluster mode ([Cluster], docs/cluster.md); natsUrls empty = the single node */
   cluster: ClusterConfig;
   /** anchoring into an Ethereum-compatible chain ([Anchor], -anchorrpc, -anchorkey; docs/anchoring.md) */

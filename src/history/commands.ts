@@ -416,6 +416,12 @@ function runVerify(t: Target, quiet: boolean, io: CommandIo): void {
     io.stdout.write(
       `ledgerd verify: ${t.dataDir} is clean: heights 0..${r.heights - 1}, ${r.entries} entries in ${rates(r.entries, 0, r.ms)}\n`,
     );
+    if (r.queryIndexed < r.heights)
+      io.stdout.write(
+        `ledgerd verify: the query index holds ${r.queryIndexed === 0 ? "no height" : `heights 0..${r.queryIndexed - 1} (checked)`}; ${r.heights - r.queryIndexed} ` +
+          "heights are not indexed yet (the node ran with -queryindex=false, or its rebuild had not finished): a node " +
+          "with the index on indexes them at its next start\n",
+      );
   } finally {
     void reader?.close();
     lock.release();

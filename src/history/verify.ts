@@ -4,8 +4,10 @@
  * through the same checker as an import (checker.ts: hashes, Merkle roots, links, signatures, balances never
  * below zero), and every record the node saved for the height is compared with what the blocks imply: the
  * height index and block aliases, entry, transaction and commit locations, paid commits, the query index's
- * records. At the end: balances and EC balances recomputed from the blocks equal the saved ones (and no saved
- * balance is unexplained), chain heads, the query index's per-chain counts and marker.
+ * records (of the heights its marker says it holds: a node run with -queryindex=false, or whose rebuild has not
+ * finished, has a shorter index, rebuilt at its next start with the index on; VerifyResult.queryIndexed). At the
+ * end: balances and EC balances recomputed from the blocks equal the saved ones (and no saved balance is
+ * unexplained), chain heads, the query index's per-chain counts over the indexed heights and its marker.
  *
  * The first difference is thrown as HistoryError BAD_DIRECTORY with the height it was found at. Writes nothing.
  */
@@ -20,6 +22,12 @@ export interface VerifyResult {
   heights: number;
   entries: number;
   ms: number;
+  /**
+   * Heights 0..queryIndexed − 1 hold query-index records, checked; the rest have none yet (a node that ran with
+   * -queryindex=false, a rebuild not finished, an index of another layout): a node with the index on indexes them at
+   * its next start (store/queryIndexRebuild.ts). Equal to `heights` when the index is complete.
+   */
+  queryIndexed: number;
 }
 
 /**
@@ -39,6 +47,9 @@ export function verifyDirectory(
       info: `${reader.path} holds the ${id.network} network (id 0x${id.networkId.toString(16)}), not ${expect.network} (id 0x${expect.networkId.toString(16)})`,
     });
   const checker = new HistoryChecker(expect);
+  // the query index is checked where its marker says it is (heights below `next`); a lagging one is no damage
+  const marker = reader.queryIndexMarker();
+  const queryIndexed = marker?.current === true ? Math.min(marker.next, id.savedHeight + 1) : 0;
   const lastChanged = { asset: new Map<string, number>(), ec: new Map<string, number>() };
   const chainEntries = new Map<string, { chainId: Uint8Array; count: bigint }>();
   let entries = 0;
@@ -53,11 +64,13 @@ export function verifyDirectory(
       if (e instanceof HistoryError && e.type.code === "BAD_BLOCK") throw fail(`the saved blocks: ${e.type.info}`);
       throw e;
     }
-    const problem = compareHeight(reader, height, checked) ?? reader.queryIndexProblem(height);
+    const problem =
+      compareHeight(reader, height, checked) ?? (height < queryIndexed ? reader.queryIndexProblem(height) : undefined);
     if (problem !== undefined) throw fail(problem);
     for (const b of checked.write.assetBalances) lastChanged.asset.set(toHex(b.address), height);
     for (const b of checked.write.ecBalances) lastChanged.ec.set(toHex(b.publicKey), height);
     for (const e of checked.write.entries) {
+      if (height >= queryIndexed) break; // the index's chain counts cover the indexed heights only
       const chainId = e.raw.subarray(1, 33);
       const k = toHex(chainId);
       const c = chainEntries.get(k) ?? { chainId: chainId.slice(), count: 0n };
@@ -71,7 +84,7 @@ export function verifyDirectory(
   const problem = compareTotals(reader, checker, lastChanged, chainEntries, id.savedHeight);
   if (problem !== undefined)
     throw new HistoryError({ code: "BAD_DIRECTORY", path: reader.path, height: problem.height, info: problem.info });
-  return { heights: id.savedHeight + 1, entries, ms: performance.now() - started };
+  return { heights: id.savedHeight + 1, entries, ms: performance.now() - started, queryIndexed };
 }
 
 /** The first saved record of `height` that differs from what its blocks imply, or undefined. */
@@ -202,11 +215,13 @@ function compareTotals(
         info: `the query index counts ${have ?? "no"} entries of chain ${k}, the blocks hold ${c.count}`,
       };
   }
+  // a marker behind the saved height is an index not built yet (see VerifyResult.queryIndexed); one ahead of it is
+  // an index of blocks this directory does not hold
   const marker = reader.queryIndexMarker();
-  if (marker === undefined || !marker.current || marker.next !== savedHeight + 1)
+  if (marker?.current === true && marker.next > savedHeight + 1)
     return {
       height: undefined,
-      info: `the query index marker is ${marker === undefined ? "missing" : `at ${marker.next}${marker.current ? "" : " (another layout)"}`}, the saved height is ${savedHeight}`,
+      info: `the query index marker is at ${marker.next}, past the saved height ${savedHeight}`,
     };
   return undefined;
 }

@@ -6,6 +6,8 @@
 // while the node is stopped and rebuilt from the blocks in the background after the next start (served at once,
 // query methods refused with -32000 meanwhile, writes during it indexed, a kill -9 midway resumed).
 import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { open } from "lmdb";
@@ -22,7 +24,7 @@ import type {
 import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
 import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
 import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
-import { httpRequest, killAllNodes, LedgerdProcess, RpcCallError } from "../support/nodeProcess.js";
+import { httpRequest, killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
 import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
 import { waitFor } from "../support/waitFor.js";
 
@@ -54,6 +56,16 @@ async function expectRebuilding(node: LedgerdProcess, method: string, params: un
     return true;
   });
   return next;
+}
+
+/** `ledgerd verify` of a stopped node's directory: exit code and output. */
+function verifyDirectory(homeDir: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const args = ["verify", `-homedir=${homeDir}`, "-network=LOCAL", "-q"];
+    execFile(join(PROJECT_ROOT, "bin", "ledgerd"), args, { timeout: 120_000 }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === "number" ? error.code : -1, stdout, stderr });
+    });
+  });
 }
 
 /** Wait until the query methods answer again (the background rebuild is done). */
@@ -612,5 +624,101 @@ describe("query extensions against a real node", () => {
         .sort(),
     );
     assert.deepEqual(upTo(h, await historyOf(ecAddress, 200)), addresses.get(ecAddress));
+  });
+
+  it("-queryindex=false ([App] QueryIndex): queries and the feed's filters refused, saves skip the index, verify passes, on again the rest is indexed", async () => {
+    await untilRebuilt(node);
+    await savedAll();
+    const heightOf = async (): Promise<number> =>
+      (await node.rpc<{ directoryblockheight: number }>("heights")).directoryblockheight;
+    const ecAddress = encodeAddress("EC", ec.publicKey);
+    const conf = join(node.homeDir, "ledgerd.conf");
+    const original = readFileSync(conf, "utf8");
+    await node.stop();
+    writeFileSync(conf, `${original.trimEnd()}\nQueryIndex = false\n`);
+    await node.restart();
+
+    // every query method refuses, naming the setting; the spec's reads are served
+    const calls: [string, unknown][] = [
+      ["chain-entries", { chainid: appChain }],
+      ["search-entries", { extids: [hexText("invoice")] }],
+      ["search-chains", { extids: [hexText("qtest-app")] }],
+      ["address-history", { address: ecAddress }],
+    ];
+    for (const [method, params] of calls)
+      await assert.rejects(node.rpc(method, params), (e: unknown) => {
+        assert.ok(e instanceof RpcCallError, String(e));
+        assert.equal(e.code, -32000, `${method}: ${e.message}`);
+        assert.equal(e.rpcMessage, "Query index unavailable");
+        assert.match(String(e.data), /-queryindex=false, \[App\] QueryIndex/);
+        return true;
+      });
+    const first = await node.rpc<{ chainid: string }>("entry", { hash: written[0] });
+    assert.equal(first.chainid, chainOf.get(written[0]!));
+    // no index gauges: there is no index to report on
+    const metrics = await httpRequest(node.port, { method: "GET", path: "/metrics" });
+    assert.equal(metrics.status, 200, metrics.text);
+    assert.doesNotMatch(metrics.text, /^ledgerd_query_index_/m);
+    // a /live subscription with a query filter is refused the same way
+    const events: { event: string; data?: unknown }[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
+    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
+    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
+    assert.match(String(refused.data), /^chainid\/extids\/address: this node keeps no query index/);
+    await new Promise<void>((resolve) => {
+      ws.once("close", () => resolve());
+      ws.close();
+    });
+
+    // writes go on and their blocks are saved, without index records
+    const saved = await heightOf();
+    const off = await newEntry(appChain, ["invoice", "index-off"], "written while the index is off");
+    await waitFor(
+      "the write's block saved",
+      async () => ((await heightOf()) >= saved + 2 ? true : undefined),
+      120_000,
+      100,
+    );
+    const stoppedAt = await heightOf();
+    await node.stop();
+
+    // the directory verifies clean: the index checked as far as it goes, the heights it lacks named
+    const v = await verifyDirectory(node.homeDir);
+    assert.equal(v.code, 0, `${v.stdout}\n${v.stderr}`);
+    assert.match(v.stdout, /is clean: heights 0\.\.\d+/);
+    const lacks = /the query index holds heights 0\.\.(\d+) \(checked\); (\d+) heights are not indexed yet/.exec(
+      v.stdout,
+    );
+    assert.ok(lacks !== null, v.stdout);
+    assert.ok(Number(lacks[1]) <= saved && Number(lacks[2]) >= stoppedAt - saved, v.stdout);
+
+    // on again: the rebuild starts where the index stopped, not at 0, and the write made meanwhile is indexed
+    writeFileSync(conf, original);
+    const startsBefore = [...node.tail(200_000).matchAll(/query index rebuilding in the background from height (\d+)/g)]
+      .length;
+    await node.restart();
+    const starts = [...node.tail(200_000).matchAll(/query index rebuilding in the background from height (\d+)/g)];
+    assert.equal(starts.length, startsBefore + 1, node.tail(4_000));
+    assert.equal(Number(starts.at(-1)![1]), Number(lacks[1]) + 1);
+    await untilRebuilt(node);
+    await savedAll();
+    const h = await heightOf();
+    const { entries } = await walk(rpc, h);
+    assert.ok(entries.some((e) => e.entryhash === off));
+    const inChain = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      upTo(h, inChain),
+      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
+    );
   });
 });

@@ -12,7 +12,7 @@
 import type { QueryIndexApi } from "../../ledger/api.js";
 import { RpcCode, RpcError } from "../errors.js";
 import type { AddressHistoryResult, ChainEntriesResult } from "../methods.js";
-import { addressHistory, chainEntries, type QueryContext, searchEntries } from "../v2/queries.js";
+import { addressHistory, chainEntries, NO_QUERY_INDEX, type QueryContext, searchEntries } from "../v2/queries.js";
 import { FeedRequestError, type QueryFilter, type SubscribedQueryMethod } from "./request.js";
 
 /** One page of at most one item, as the feed sends it. */
@@ -80,7 +80,7 @@ export function openQuery(
   queries: QueryIndexApi | undefined,
   ledger: QueryContext["ledger"],
 ): QuerySubscription {
-  if (queries === undefined) throw new FeedRequestError("chainid/extids/address: this node keeps no query index");
+  if (queries === undefined) throw new FeedRequestError(`chainid/extids/address: ${NO_QUERY_INDEX}`);
   const sub = new QuerySubscription(filter, { queries, ledger });
   // a bad filter or cursor is refused now, before `subscribed`, not at the next block
   sub.next();

@@ -43,8 +43,11 @@ interface EntryBytesSource {
   entryBytes?(entryHash: Uint8Array): Uint8Array | undefined;
 }
 
+/** Why the query methods refuse on a node without the index (the -32000's data; the live feed's refusal). */
+export const NO_QUERY_INDEX = "this node keeps no query index (it runs with -queryindex=false, [App] QueryIndex)";
+
 function queries(ctx: QueryContext): QueryIndexApi & EntryBytesSource {
-  if (ctx.queries === undefined) throw serverError("Query index unavailable", "this node keeps no query index");
+  if (ctx.queries === undefined) throw serverError("Query index unavailable", NO_QUERY_INDEX);
   // An index being rebuilt (an upgrade, a lost index) holds only the heights below `nextHeight`: a descending
   // page or a search would silently miss the rest, so every query is refused until it is done (no restart).
   const rebuilding = ctx.queries.rebuilding?.();
