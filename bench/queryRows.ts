@@ -8,53 +8,29 @@
  *   Each: req/s and p99 at 64 connections (wrk, or worker threads where wrk is absent: httpLoad.ts) against
  *   a node started on the store (target p99 < 5 ms; the deep page within 1.5× of the first).
  * - `query.indexBytesPerEntry`: the index databases' pages (LMDB stats) ÷ the store's entries.
- * - `query.writeCpu.index` / `.noIndex`: the write path's process CPU per entry (all threads: accept, verify,
- *   close, save with or without the index on the writer thread), rounds alternated between two stores kept
- *   for the whole run (one per side, as a running node keeps its writer thread: WriteCpuSide) through the
- *   ledger in process, the index switched by StoreOptions.queryIndex; commits signed before the clock starts.
+ * - `query.writeCpu.index` / `.noIndex`: the write path's node CPU per entry with the index and with
+ *   `-queryindex=false`, write runs of the load generator alternated (indexWriteCost.ts).
  *
  *   node dist/bench/queryRows.js [--seconds=4] [--entries=1000000] [--home=DIR] [--only=reads|cpu|bytes]
- *                                [--cpu-rounds=3] [--cpu-entries=20000] [--node-arg=--cpu-prof ...]
+ *                                [--cpu-pairs=2] [--cpu-seconds=20] [--node-arg=--cpu-prof ...]
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { toHex } from "../src/protocol/bytes.js";
-import { buildChainCommit, decodeEntryCommit } from "../src/protocol/commit.js";
 import { openDatabases, openEnvironment } from "../src/store/environment.js";
 import { QUERY_DB_NAMES, type QueryDbName } from "../src/store/queryIndexKeys.js";
-import {
-  assetKey,
-  ecKey,
-  entryRaw,
-  finishBlock,
-  LOCAL_RATE,
-  ManualClock,
-  payment,
-  type TestNode,
-} from "../test/unit/ledger/harness.js";
+import { assetKey, ecKey } from "../test/unit/ledger/harness.js";
 import { freeLoopbackPort, NodeProcess } from "../tools/loadgen/nodeProcess.js";
-import { EntryCommitSigner, rpcBody } from "../tools/loadgen/presign.js";
+import { rpcBody } from "../tools/loadgen/presign.js";
 import { RpcClient } from "../tools/loadgen/rpcClient.js";
 import { findWrk, type HttpLoadResult, threadLoad, wrkRun } from "./httpLoad.js";
-import {
-  defaultQueryHome,
-  FILL_ENTRIES,
-  fillChains,
-  fillExtIds,
-  openLocal,
-  PAYEES,
-  queryStore,
-  TAGS,
-} from "./queryFill.js";
+import { INDEX_WRITE_COST_PAIRS, INDEX_WRITE_COST_SECONDS, indexWriteCostRows } from "./indexWriteCost.js";
+import { defaultQueryHome, FILL_ENTRIES, fillChains, fillExtIds, PAYEES, queryStore, TAGS } from "./queryFill.js";
 import { type BenchRow, formatTable } from "./row.js";
 
 /** The issue's targets: p99 at 64 connections, µs; the deep page's p99 over the first page's. */
 export const QUERY_P99_TARGET_US = 5000;
 export const DEEP_PAGE_RATIO_TARGET = 1.5;
-/** The issue's target: write CPU per entry with the index ÷ without, at most. */
-export const WRITE_CPU_RATIO_TARGET = 1.1;
 /** Page size of every query row (the methods' default). */
 const LIMIT = 100;
 /** The deep page: page 1,000 of LIMIT entries. */
@@ -69,8 +45,10 @@ export interface QueryRowsOptions {
   seconds: number;
   warmupSeconds: number;
   connections: number;
-  cpuRounds: number;
-  cpuEntries: number;
+  /** pairs of write runs with and without the index (indexWriteCost.ts) */
+  cpuPairs: number;
+  /** seconds of each of those write runs */
+  cpuSeconds: number;
   only?: "reads" | "cpu" | "bytes";
   nodeArgs: string[];
   log: (line: string) => void;
@@ -83,8 +61,8 @@ export function defaultQueryRowsOptions(): QueryRowsOptions {
     seconds: 4,
     warmupSeconds: 1,
     connections: 64,
-    cpuRounds: 3,
-    cpuEntries: 20_000,
+    cpuPairs: INDEX_WRITE_COST_PAIRS,
+    cpuSeconds: INDEX_WRITE_COST_SECONDS,
     nodeArgs: [],
     log: (line) => console.error(`query rows: ${line}`),
   };
@@ -227,140 +205,6 @@ async function readRows(o: QueryRowsOptions, bigChain: string): Promise<BenchRow
   }
 }
 
-/**
- * One side of the write-CPU comparison (index on or off): a store and ledger kept for all of its rounds. A
- * running node's block-set writer thread lives as long as the node, and its code is compiled once; a store
- * opened per round started a new writer thread (a new V8 isolate) each time, so every round also paid for
- * compiling the writer's code again — more code with the index — and the rounds without the index got
- * cheaper round by round while those with it did not (2026-11-29, quiet: on ÷ off 1.27).
- */
-export interface WriteCpuSide {
-  readonly home: string;
-  readonly n: TestNode;
-  readonly chains: readonly { chainId: Uint8Array }[];
-  readonly signer: EntryCommitSigner;
-  /** entries written so far (an entry's number makes its ext IDs and content) */
-  written: number;
-}
-
-/** Open a side on a fresh store: `entries` entries' worth of EC bought and the 11 chains made, saved. */
-export async function openWriteCpuSide(queryIndex: boolean, entries: number): Promise<WriteCpuSide> {
-  const home = mkdtempSync(path.join(tmpdir(), "ledgerd-bench-writecpu-"));
-  const clock = new ManualClock(Date.UTC(2025, 0, 1, 12, 0, 0));
-  const n = openLocal(home, clock, queryIndex);
-  const chains = fillChains().slice(0, 11);
-  await n.ledger.submitTransaction(
-    payment({ milliTime: clock.ms, ec: [{ to: ecKey, amount: BigInt(entries + 1000) * LOCAL_RATE }] }),
-  );
-  await finishBlock(n);
-  for (const c of chains) {
-    await n.ledger.submitCommit(buildChainCommit({ entryRaw: c.raw, milliTime: clock.ms, ecSeed: ecKey.seed }));
-    await n.ledger.submitReveal(c.raw);
-  }
-  await finishBlock(n);
-  await n.ledger.flush();
-  return { home, n, chains, signer: new EntryCommitSigner(ecKey.seed), written: 0 };
-}
-
-/** Close a side's ledger and store and remove its directory. */
-export async function closeWriteCpuSide(side: WriteCpuSide): Promise<void> {
-  await side.n.ledger.close().catch(() => undefined);
-  await side.n.store.close().catch(() => undefined);
-  rmSync(side.home, { recursive: true, force: true });
-}
-
-/**
- * Process CPU µs per entry of one write round on `side`: `entries` commit + reveal pairs (signed before the
- * clock starts) submitted, their block closed and its save flushed. process.cpuUsage counts every thread, the
- * writer's included.
- */
-export async function writeCpuRound(side: WriteCpuSide, entries: number): Promise<number> {
-  const { n, chains, signer } = side;
-  const raws: Uint8Array[] = [];
-  const commits: Uint8Array[] = [];
-  for (let i = 0; i < entries; i++) {
-    const k = side.written + i;
-    const raw = entryRaw(chains[k % chains.length]!.chainId, fillExtIds(k), `entry ${k} `.padEnd(64, "."));
-    raws.push(raw);
-    commits.push(signer.sign(raw, n.clock.ms));
-  }
-  side.written += entries;
-  const t0 = process.cpuUsage();
-  const inFlight = 500;
-  for (let i = 0; i < entries; i += inFlight) {
-    const end = Math.min(entries, i + inFlight);
-    const pending: Promise<unknown>[] = [];
-    for (let j = i; j < end; j++) pending.push(n.ledger.submitCommit(decodeEntryCommit(commits[j]!)));
-    await Promise.all(pending);
-    pending.length = 0;
-    for (let j = i; j < end; j++) pending.push(n.ledger.submitReveal(raws[j]!));
-    await Promise.all(pending);
-  }
-  await finishBlock(n);
-  await n.ledger.flush();
-  const used = process.cpuUsage(t0);
-  return (used.user + used.system) / entries;
-}
-
-/** The write CPU rows: rounds alternated with and without the index (a warm-up round of each first). */
-async function writeCpuRows(o: QueryRowsOptions): Promise<BenchRow[]> {
-  const on: number[] = [];
-  const off: number[] = [];
-  const warmup = Math.min(5000, o.cpuEntries);
-  const total = warmup * 2 + o.cpuEntries * o.cpuRounds;
-  const sides = { on: await openWriteCpuSide(true, total), off: await openWriteCpuSide(false, total) };
-  try {
-    // two warm-up rounds a side: the ledger's, the writer thread's and the index's code compiled, as in a running node
-    for (let w = 0; w < 2; w++) for (const side of [sides.off, sides.on]) await writeCpuRound(side, warmup);
-    for (let r = 0; r < o.cpuRounds; r++) {
-      // alternated, and the order swapped each round, so a burst of other work falls on both sides
-      const order = r % 2 === 0 ? [false, true] : [true, false];
-      for (const index of order) {
-        const us = await writeCpuRound(index ? sides.on : sides.off, o.cpuEntries);
-        (index ? on : off).push(us);
-        o.log(`write CPU, index ${index ? "on" : "off"}: ${round(us, 1)} µs per entry`);
-      }
-    }
-  } finally {
-    await closeWriteCpuSide(sides.on);
-    await closeWriteCpuSide(sides.off);
-  }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1]!;
-  const mOn = median(on);
-  const mOff = median(off);
-  const ratio = round(mOn / mOff, 3);
-  const row = (id: string, name: string, us: number, all: number[], note: string): BenchRow => ({
-    id,
-    section: "query",
-    name,
-    opsPerSec: Math.round(1e6 / us),
-    meanUs: round(us, 1),
-    p99Us: 0,
-    samples: all.length * o.cpuEntries,
-    itemUnit: "entry",
-    note: `${note}; rounds ${all.map((x) => round(x, 1)).join(", ")} µs`,
-  });
-  return [
-    row(
-      "query.writeCpu.noIndex",
-      `write path CPU per entry, no query index (${o.cpuEntries.toLocaleString("en")}-entry blocks)`,
-      mOff,
-      off,
-      "process CPU (all threads) ÷ entries: accept, verify, close, save",
-    ),
-    {
-      ...row(
-        "query.writeCpu.index",
-        `write path CPU per entry, with the query index (${o.cpuEntries.toLocaleString("en")}-entry blocks)`,
-        mOn,
-        on,
-        `${ratio <= WRITE_CPU_RATIO_TARGET ? "met" : "MISS"}: ${ratio}× the rounds without (target ≤ ${WRITE_CPU_RATIO_TARGET}×)`,
-      ),
-      budget: { value: ratio, limit: WRITE_CPU_RATIO_TARGET, unit: "×" },
-    },
-  ];
-}
-
 /** Every query row; a part that fails becomes a skipped row, the rest still run. */
 export async function queryRows(o: QueryRowsOptions = defaultQueryRowsOptions()): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
@@ -414,7 +258,7 @@ export async function queryRows(o: QueryRowsOptions = defaultQueryRowsOptions())
   }
   if (o.only === undefined || o.only === "cpu") {
     try {
-      rows.push(...(await writeCpuRows(o)));
+      rows.push(...(await indexWriteCostRows({ pairs: o.cpuPairs, seconds: o.cpuSeconds, log: o.log })));
     } catch (e) {
       rows.push(skipped("query.writeCpu", e));
     }
@@ -429,8 +273,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       entries: { type: "string" },
       home: { type: "string" },
       only: { type: "string" },
-      "cpu-rounds": { type: "string" },
-      "cpu-entries": { type: "string" },
+      "cpu-pairs": { type: "string" },
+      "cpu-seconds": { type: "string" },
       "node-arg": { type: "string", multiple: true },
     },
   });
@@ -439,8 +283,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   if (values.entries !== undefined) o.entries = Number(values.entries);
   if (values.home !== undefined) o.home = values.home;
   if (values.only === "reads" || values.only === "cpu" || values.only === "bytes") o.only = values.only;
-  if (values["cpu-rounds"] !== undefined) o.cpuRounds = Number(values["cpu-rounds"]);
-  if (values["cpu-entries"] !== undefined) o.cpuEntries = Number(values["cpu-entries"]);
+  if (values["cpu-pairs"] !== undefined) o.cpuPairs = Number(values["cpu-pairs"]);
+  if (values["cpu-seconds"] !== undefined) o.cpuSeconds = Number(values["cpu-seconds"]);
   o.nodeArgs = values["node-arg"] ?? [];
   const rows = await queryRows(o);
   console.log(formatTable(rows));
