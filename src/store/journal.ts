@@ -24,6 +24,7 @@ import {
   inLogOrder,
   type JournalRecord,
   journalHeights,
+  onlyRecordsOf,
   packGroup,
   parseHeightFile,
   readHeight,
@@ -369,10 +370,12 @@ export class Journal {
         if ((e as NodeJS.ErrnoException).code === "ENOENT") return;
         throw e;
       }
-      const parsed = parseHeightFile(buf, height);
-      const kept = parsed.records.filter((r) => !seqs.has(r.seq));
       const unchanged = (): boolean => (this.appendsTo.get(height) ?? 0) === before && !this.inFlight(height);
-      if (kept.length === parsed.records.length) return;
+      // the usual case: every record is in the saved block, the file goes without being parsed (onlyRecordsOf)
+      const all = onlyRecordsOf(buf, height, seqs);
+      const parsed = all ? undefined : parseHeightFile(buf, height);
+      const kept = parsed === undefined ? [] : parsed.records.filter((r) => !seqs.has(r.seq));
+      if (parsed !== undefined && kept.length === parsed.records.length) return;
       if (kept.length === 0) {
         if (!unchanged()) continue;
         unlinkIfThere(file);

@@ -183,6 +183,27 @@ export function parseHeightFile(buf: Uint8Array, height: number): ParsedFile {
 }
 
 /**
+ * True when `buf` is whole records of `height` from its start to its end, every one of a sequence in `seqs`:
+ * read from the record headers alone, no checksum computed and nothing copied. A saved height's file whose
+ * records its block holds, all of them, goes whole (journal.ts removeNow): parsing it (a checksum and a copy per
+ * record) took 105–180 ms of the main thread per 14,000-entry block here, ~8–12 µs per entry. A file it does not
+ * describe (a record kept, a torn or damaged one) is parsed as before; a damaged record's bytes matter only
+ * for a record that is kept, and a kept record is one whose sequence is not in `seqs`.
+ */
+export function onlyRecordsOf(buf: Uint8Array, height: number, seqs: ReadonlySet<number>): boolean {
+  const view = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+  let at = 0;
+  while (at < buf.length) {
+    if (buf.length - at < RECORD_HEADER_BYTES) return false;
+    const length = view.getUint32(at, true);
+    if (length > MAX_RECORD_BYTES || buf.length - at - RECORD_HEADER_BYTES < length) return false;
+    if (view.getUint32(at + 4, true) !== height || !seqs.has(view.getUint32(at + 8, true))) return false;
+    at += RECORD_HEADER_BYTES + length;
+  }
+  return true;
+}
+
+/**
  * Records of a parsed file in log order: by sequence, the last of a sequence written twice kept (a record
  * appended again replaces the earlier one, as a key put twice did in the LMDB journal).
  */

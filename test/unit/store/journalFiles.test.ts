@@ -12,7 +12,14 @@ import { open } from "lmdb";
 import { AckStatus } from "../../../src/ledger/api.js";
 import { transactionId } from "../../../src/protocol/transaction.js";
 import { Journal } from "../../../src/store/journal.js";
-import { heightFileName, RECORD_HEADER_BYTES } from "../../../src/store/journalFiles.js";
+import {
+  heightFileName,
+  onlyRecordsOf,
+  packGroup,
+  parseHeightFile,
+  RECORD_HEADER_BYTES,
+  sealRecords,
+} from "../../../src/store/journalFiles.js";
 import { journalKey } from "../../../src/store/keys.js";
 import { assetKey, cleanup, closeNode, ManualClock, openNode, payment, tempDir, UNIT } from "../ledger/harness.js";
 
@@ -124,6 +131,34 @@ describe("journal files", () => {
     } finally {
       cleanup(dir);
     }
+  });
+
+  test("onlyRecordsOf: whole records of the height, every sequence named — from the headers alone", () => {
+    const bytes = Array.from({ length: 6 }, (_, i) => recordBytes(i));
+    const file = packGroup(
+      bytes.map(() => 12),
+      bytes.map((_, i) => i),
+      bytes,
+    );
+    sealRecords(file, () => {});
+    assert.equal(parseHeightFile(file, 12).records.length, 6);
+    const all = new Set([0, 1, 2, 3, 4, 5]);
+    assert.equal(onlyRecordsOf(file, 12, all), true);
+    assert.equal(onlyRecordsOf(file, 12, new Set([0, 1, 2, 3, 5, 99])), false, "record 4 is kept");
+    assert.equal(onlyRecordsOf(file, 13, all), false, "records of another height");
+    assert.equal(onlyRecordsOf(new Uint8Array(0), 12, all), true, "an empty file");
+    // a file cut anywhere inside its last record or header is not whole records
+    for (let cut = 1; cut < RECORD_HEADER_BYTES + bytes[5]!.length; cut++)
+      assert.equal(onlyRecordsOf(file.subarray(0, file.length - cut), 12, all), false, `cut ${cut}`);
+    // a length past the file's end
+    const long = Uint8Array.from(file);
+    new DataView(long.buffer).setUint32(0, file.length, true);
+    assert.equal(onlyRecordsOf(long, 12, all), false);
+    // the checksums are not read: a record damaged inside goes with its file when its sequence is named
+    const damaged = Uint8Array.from(file);
+    damaged[RECORD_HEADER_BYTES + 3]! ^= 0xff;
+    assert.equal(parseHeightFile(damaged, 12).records.length, 0);
+    assert.equal(onlyRecordsOf(damaged, 12, all), true);
   });
 
   test("a saved height's records go with its file; kept records (held reveals) stay, in a file of their own", async () => {
