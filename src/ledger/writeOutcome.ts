@@ -16,6 +16,13 @@ export interface WriteOutcome {
 
 export type WriteOutcomeListener = (outcome: WriteOutcome) => void;
 
+/** The outcome of an accepted write of each kind: one object each, told for every acceptance (listeners only read it). */
+const ACCEPTED: Readonly<Record<WriteKind, WriteOutcome>> = {
+  commit: Object.freeze({ kind: "commit" }),
+  reveal: Object.freeze({ kind: "reveal" }),
+  transaction: Object.freeze({ kind: "transaction" }),
+};
+
 /** The subscribers of one ledger's write outcomes, in subscription order. */
 export class WriteOutcomes {
   private listeners: readonly WriteOutcomeListener[] = [];
@@ -29,7 +36,7 @@ export class WriteOutcomes {
   }
 
   accepted(kind: WriteKind): void {
-    this.tell({ kind });
+    this.tell(ACCEPTED[kind]);
   }
 
   /** Tell the refusal of a write that threw `e`; returns `e` for the caller to throw. */

@@ -97,6 +97,11 @@ export class NodeMetrics {
   /** endpoint → the timing of its batches (method="batch"; apart, since a client may call a method "batch") */
   private readonly batches = new Map<string, RequestSeries>();
   private readonly writes: Counter<"kind" | "outcome" | "reason">;
+  /**
+   * `writes`' series by kind (accepted) or kind and reason (refused): a write counts into its series without the
+   * label set built and hashed per write (two writes per entry; kinds and reasons are the code's own few words)
+   */
+  private readonly writeSeries = new Map<string, { inc(): void }>();
   private readonly closeSeconds: Histogram;
 
   constructor(
@@ -313,11 +318,17 @@ export class NodeMetrics {
 
   /** A write the ledger accepted, or refused with a LedgerError code (node.ts subscribes it to writeOutcomes). */
   write(o: WriteOutcome): void {
-    this.writes.inc({
-      kind: o.kind,
-      outcome: o.refused === undefined ? "accepted" : "refused",
-      reason: o.refused ?? "",
-    });
+    const key = o.refused === undefined ? o.kind : `${o.kind} ${o.refused}`;
+    let series = this.writeSeries.get(key);
+    if (series === undefined) {
+      series = this.writes.labels({
+        kind: o.kind,
+        outcome: o.refused === undefined ? "accepted" : "refused",
+        reason: o.refused ?? "",
+      });
+      this.writeSeries.set(key, series);
+    }
+    series.inc();
   }
 
   /** A block closed in `seconds` of main-thread time. */
