@@ -33,6 +33,10 @@ export interface ScenarioResult {
    * CPU per entry" (issue 35), the write figure compared across machines and against the baseline
    */
   signatureChecksPerEntry?: number;
+  /** write phases: the same verify measured beside the writes, on a thread of the generator (verifyUnitDuring.ts) */
+  verifyUsInRun?: number;
+  /** write phases: the node's CPU per acknowledged entry ÷ verifyUsInRun (numerator and unit in one set of conditions) */
+  signatureChecksPerEntryInRun?: number;
   /** all requests of the phase, ms */
   latency: LatencySummary;
   byMethod: Record<string, LatencySummary>;
@@ -193,6 +197,8 @@ export function formatResults(results: readonly ScenarioResult[]): string {
     "main µs/entry",
     "verify µs",
     "sig checks/entry",
+    "verify µs in run",
+    "sig checks in run",
   ];
   const rows = results.map((r) => [
     r.name,
@@ -220,6 +226,8 @@ export function formatResults(results: readonly ScenarioResult[]): string {
       : fmt((r.resources.nodeMainCpuSeconds / r.entries) * 1e6, 0),
     fmt(r.verifyUs, 1),
     fmt(r.signatureChecksPerEntry, 2),
+    fmt(r.verifyUsInRun, 1),
+    fmt(r.signatureChecksPerEntryInRun, 2),
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
   const line = (cells: string[]) =>

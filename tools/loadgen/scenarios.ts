@@ -11,6 +11,7 @@ import { rpcBody } from "./presign.js";
 import { entryReadTargets, round, type ScenarioResult, writeTargets } from "./result.js";
 import type { LoadSession, ResourceUse } from "./session.js";
 import { joinUnits, measureVerifyUnit, signatureChecksPerEntry } from "./verifyUnit.js";
+import { VerifyUnitDuring } from "./verifyUnitDuring.js";
 
 /** Read methods of the read and mixed scenarios, in the order the phases run. */
 export const READ_METHODS = ["entry", "chain-head", "asset-balance", "heights", "dblock-by-height"] as const;
@@ -120,6 +121,8 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
   const writer = entryWriter(session, entries, rec, acked);
   // the figure's unit, measured in this run on both sides of the phase (verifyUnit.ts)
   const unitBefore = measureVerifyUnit();
+  // and beside the writes, in the conditions the node's CPU is measured in (verifyUnitDuring.ts)
+  const unitDuring = VerifyUnitDuring.start();
   const closes = new CloseMonitor(session.control);
   closes.start();
   try {
@@ -131,6 +134,7 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
       writer.step,
     );
     const resources = session.usageSince(mark);
+    const inRun = await unitDuring?.stop();
     const unit = joinUnits(unitBefore, measureVerifyUnit());
     const result = phaseResult("writes", rec, options.concurrency, resources, {
       entries: acked.length,
@@ -139,6 +143,13 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
     if (unit !== undefined && resources.nodeCpuSeconds !== undefined && acked.length > 0) {
       result.verifyUs = round(unit.us, 2);
       result.signatureChecksPerEntry = signatureChecksPerEntry((resources.nodeCpuSeconds / acked.length) * 1e6, unit);
+    }
+    if (inRun !== undefined && resources.nodeCpuSeconds !== undefined && acked.length > 0) {
+      result.verifyUsInRun = round(inRun.us, 2);
+      result.signatureChecksPerEntryInRun = signatureChecksPerEntry(
+        (resources.nodeCpuSeconds / acked.length) * 1e6,
+        inRun,
+      );
     }
     if (writer.exhausted && rec.elapsedSeconds < options.durationSeconds - 0.5)
       result.notes.push(

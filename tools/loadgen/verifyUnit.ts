@@ -8,7 +8,7 @@
 import { createPrivateKey, createPublicKey, sign } from "node:crypto";
 import { createRequire } from "node:module";
 
-type SodiumVerify = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean;
+export type SodiumVerify = (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean;
 
 /** Verifies per round: ~25 ms of one core at 50–100 µs each, short enough to sit between other tenants' bursts. */
 const VERIFIES_PER_ROUND = 400;
@@ -17,7 +17,7 @@ export const VERIFY_ROUNDS = 15;
 /** Bytes signed: a commit-entry's signed part (version, time, entry hash, credits) is 40 bytes. */
 const MESSAGE_BYTES = 40;
 
-function loadSodiumVerify(): SodiumVerify | undefined {
+export function loadSodiumVerify(): SodiumVerify | undefined {
   try {
     const sodium = createRequire(import.meta.url)("sodium-native") as { crypto_sign_verify_detached?: unknown };
     const verify = sodium.crypto_sign_verify_detached;
@@ -28,7 +28,7 @@ function loadSodiumVerify(): SodiumVerify | undefined {
 }
 
 /** One fixed valid signature (a test key: the seed is 32 bytes of 7s), so every run verifies the same work. */
-function fixedSignature(): { message: Buffer; signature: Buffer; publicKey: Buffer } {
+export function fixedSignature(): { message: Buffer; signature: Buffer; publicKey: Buffer } {
   const seed = Buffer.alloc(32, 7);
   // PKCS#8 DER of an Ed25519 private key: a fixed 16-byte prefix, then the 32-byte seed
   const der = Buffer.concat([Buffer.from("302e020100300506032b657004220420", "hex"), seed]);

@@ -1,10 +1,12 @@
 /**
  * The unit of the write figure (tools/loadgen/verifyUnit.ts): one single-thread libsodium verify, CPU µs,
- * measured on a fixed valid signature; and the figure's arithmetic. No timing is asserted beyond "positive".
+ * measured on a fixed valid signature, before and after a phase and beside it (verifyUnitDuring.ts); and the
+ * figure's arithmetic. No timing is asserted beyond "positive".
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { joinUnits, measureVerifyUnit, signatureChecksPerEntry } from "../../../tools/loadgen/verifyUnit.js";
+import { VerifyUnitDuring } from "../../../tools/loadgen/verifyUnitDuring.js";
 
 test("the verify unit is measured with sodium-native: positive CPU µs per verify, the median of its rounds", () => {
   const unit = measureVerifyUnit(3);
@@ -20,4 +22,18 @@ test("signature checks per entry = node CPU µs per entry ÷ µs per verify, 2 d
   assert.deepEqual(joined, { us: 70, rounds: [40, 50, 60, 80, 90, 100] });
   assert.equal(joinUnits(undefined, { us: 5, rounds: [5] })?.us, 5);
   assert.equal(joinUnits(undefined, undefined), undefined);
+});
+
+test("the unit beside the writes: a worker thread's rounds of its own CPU time per verify; the total over them", async () => {
+  const during = VerifyUnitDuring.start();
+  assert.ok(during !== undefined, "sodium-native and /proc/thread-self/schedstat are there (Linux)");
+  // the first round runs at once; stop waits for the worker to answer with what it measured
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const unit = await during.stop();
+  assert.ok(unit !== undefined && unit.rounds.length >= 1, "at least the first round ran");
+  assert.ok(unit.rounds.every((us) => us >= 0 && Number.isFinite(us)));
+  // the total over the rounds: their mean, each round being ROUND_VERIFIES verifies
+  const mean = unit.rounds.reduce((a, b) => a + b, 0) / unit.rounds.length;
+  assert.ok(Math.abs(unit.us - mean) < 1e-6 * Math.max(1, mean));
+  assert.ok(unit.us > 0, "a round of verifies takes CPU time");
 });
