@@ -10,6 +10,7 @@
  * is compiled once; a store opened per round started a new writer (a new V8 isolate) every round, and the rounds
  * with the index paid for compiling more code each time (2026-11-29: on ÷ off 1.13–1.27 that way).
  */
+import { importLoadgen, type LoadModule } from "./loadgenModule.js";
 import type { BenchRow } from "./row.js";
 
 /** Seconds of each write run: three block closes of the loadgen's 6-s blocks, whose saves carry the index's work. */
@@ -18,23 +19,6 @@ export const INDEX_WRITE_COST_SECONDS = 20;
 export const INDEX_WRITE_COST_PAIRS = 2;
 /** The issue's target: node CPU per entry with the index ÷ without, at most. */
 export const WRITE_CPU_RATIO_TARGET = 1.1;
-
-const LOAD_MODULE = new URL("../tools/loadgen/index.js", import.meta.url);
-
-interface LoadModule {
-  defaultLoadOptions(quick?: boolean): Record<string, unknown>;
-  runLoadScenarios(options: Record<string, unknown>): Promise<{
-    results: {
-      name: string;
-      entries?: number;
-      entriesPerSecond?: number;
-      resources: { nodeCpuSeconds?: number };
-      errors: number;
-      confirmation?: { lost: number };
-    }[];
-    failures: string[];
-  }>;
-}
 
 /** One write run's figure: node CPU µs per acknowledged entry, and the rate it was measured at. */
 interface WriteRun {
@@ -68,7 +52,7 @@ export async function indexWriteCostRows(
   const pairs = options.pairs ?? INDEX_WRITE_COST_PAIRS;
   const seconds = options.seconds ?? INDEX_WRITE_COST_SECONDS;
   const log = options.log ?? ((line: string) => process.stderr.write(`index write cost: ${line}\n`));
-  const mod = (await import(LOAD_MODULE.href)) as LoadModule;
+  const mod = await importLoadgen();
   const on: WriteRun[] = [];
   const off: WriteRun[] = [];
   for (let p = 0; p < pairs; p++) {

@@ -5,6 +5,7 @@
  * ratio to this machine, so it is compared with the baseline as it is and fails past
  * WRITE_FIGURE_MAX_REGRESSION of it (issue 35). `make bench` reports the same figure from its 60-s write run.
  */
+import { importLoadgen, type LoadModule } from "./loadgenModule.js";
 import type { BenchRow } from "./row.js";
 import { skippedRow } from "./row.js";
 
@@ -24,34 +25,12 @@ export const WRITE_FIGURE_MAX_REGRESSION = 1.1;
  */
 export const WRITE_FIGURE_CEILING = 25;
 
-const LOAD_MODULE = new URL("../tools/loadgen/index.js", import.meta.url);
-
-interface LoadModule {
-  defaultLoadOptions(quick?: boolean): Record<string, unknown>;
-  runLoadScenarios(options: Record<string, unknown>): Promise<{
-    results: {
-      name: string;
-      entries?: number;
-      entriesPerSecond?: number;
-      verifyUs?: number;
-      signatureChecksPerEntry?: number;
-      verifyUsInRun?: number;
-      signatureChecksPerEntryInRun?: number;
-      resources: { nodeCpuSeconds?: number };
-      latency: { p99Ms: number };
-      errors: number;
-      confirmation?: { lost: number };
-    }[];
-    failures: string[];
-  }>;
-}
-
 /** The write figure of a WRITE_FIGURE_SECONDS write run on a node of its own. */
 export async function writeFigureRow(seconds = WRITE_FIGURE_SECONDS): Promise<BenchRow> {
   const name = `node CPU per entry in single-thread libsodium verifies (writes, ${seconds} s, 64 in flight)`;
   let mod: LoadModule;
   try {
-    mod = (await import(LOAD_MODULE.href)) as LoadModule;
+    mod = await importLoadgen();
   } catch (error) {
     return skippedRow(WRITE_FIGURE_ID, "budget", name, `tools/loadgen not built: ${(error as Error).message}`);
   }

@@ -25,7 +25,7 @@ import { QUERY_DB_NAMES } from "../../src/store/queryIndexKeys.js";
 import { composeChain, composeEntry } from "../../tools/wallet/compose.js";
 import { buyCredits, ecKeyOf, GENESIS_KEY } from "../support/ledgerWrites.js";
 import { httpRequest, killAllNodes, LedgerdProcess, PROJECT_ROOT, RpcCallError } from "../support/nodeProcess.js";
-import { allPages, entryView, extIdsMatch, walk } from "../support/queryWalk.js";
+import { allPages, entryView, extIdsMatch, type Walked, walk } from "../support/queryWalk.js";
 import { waitFor } from "../support/waitFor.js";
 
 const text = (s: string): Uint8Array => new TextEncoder().encode(s);
@@ -116,6 +116,39 @@ describe("query extensions against a real node", () => {
   /** Items of a query saved at or below height `h` (later blocks may have been saved since the walk). */
   const upTo = <T>(h: number, items: readonly T[]): T[] =>
     items.filter((e) => (e as { dbheight: number }).dbheight <= h);
+
+  /** A `/live` subscription with a chain filter: refused with an `error` event whose data matches, nothing subscribed. */
+  async function liveRefusal(data: RegExp): Promise<void> {
+    const events: { event: string; data?: unknown }[] = [];
+    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
+    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
+    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
+    assert.match(String(refused.data), data);
+    assert.equal(events.filter((e) => e.event === "subscribed").length, 0);
+    await new Promise<void>((resolve) => {
+      ws.once("close", () => resolve());
+      ws.close();
+    });
+  }
+
+  /** The app chain's pages, ascending, 40 a page, up to height `h`, equal its entries in a walk of the saved blocks. */
+  async function chainAsWalked(h: number, entries: readonly Walked[]): Promise<void> {
+    const inChain = await allPages<ChainEntriesResult>(
+      rpc,
+      "chain-entries",
+      { chainid: appChain, limit: 40 },
+      (r) => r.entries,
+    );
+    assert.deepEqual(
+      upTo(h, inChain),
+      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
+    );
+  }
 
   async function newChain(extIds: string[], content: string): Promise<string> {
     const c = composeChain({
@@ -532,21 +565,7 @@ describe("query extensions against a real node", () => {
     const summary = await node.rpc<{ Summary: string }>("summary", undefined, "debug");
     assert.match(summary.Summary, /queryindex rebuilding height=\d+ of=\d+/);
     // a /live subscription with a query filter is refused the same way (an `error` event, nothing subscribed)
-    const events: { event: string; data?: unknown }[] = [];
-    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
-    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
-    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
-    assert.match(String(refused.data), /^query index rebuilding: height \d+ of \d+; try again later$/);
-    assert.equal(events.filter((e) => e.event === "subscribed").length, 0);
-    await new Promise<void>((resolve) => {
-      ws.once("close", () => resolve());
-      ws.close();
-    });
+    await liveRefusal(/^query index rebuilding: height \d+ of \d+; try again later$/);
     // the spec's own reads are served meanwhile
     const first = await node.rpc<{ chainid: string }>("entry", { hash: written[0] });
     assert.equal(first.chainid, chainOf.get(written[0]!));
@@ -590,16 +609,7 @@ describe("query extensions against a real node", () => {
     const h = await heightOf();
     const { entries, addresses } = await walk(rpc, h);
     assert.ok(entries.some((e) => e.entryhash === during));
-    const inChain = await allPages<ChainEntriesResult>(
-      rpc,
-      "chain-entries",
-      { chainid: appChain, limit: 40 },
-      (r) => r.entries,
-    );
-    assert.deepEqual(
-      upTo(h, inChain),
-      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
-    );
+    await chainAsWalked(h, entries);
     const desc = await allPages<ChainEntriesResult>(
       rpc,
       "chain-entries",
@@ -660,20 +670,7 @@ describe("query extensions against a real node", () => {
     assert.equal(metrics.status, 200, metrics.text);
     assert.doesNotMatch(metrics.text, /^ledgerd_query_index_/m);
     // a /live subscription with a query filter is refused the same way
-    const events: { event: string; data?: unknown }[] = [];
-    const ws = new WebSocket(`ws://127.0.0.1:${node.port}/live`);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    ws.on("message", (d) => events.push(JSON.parse(d.toString()) as { event: string; data?: unknown }));
-    ws.send(JSON.stringify({ op: "subscribe", chainid: appChain }));
-    const refused = await waitFor("the /live refusal", async () => events.find((e) => e.event === "error"), 60_000, 50);
-    assert.match(String(refused.data), /^chainid\/extids\/address: this node keeps no query index/);
-    await new Promise<void>((resolve) => {
-      ws.once("close", () => resolve());
-      ws.close();
-    });
+    await liveRefusal(/^chainid\/extids\/address: this node keeps no query index/);
 
     // writes go on and their blocks are saved, without index records
     const saved = await heightOf();
@@ -710,15 +707,6 @@ describe("query extensions against a real node", () => {
     const h = await heightOf();
     const { entries } = await walk(rpc, h);
     assert.ok(entries.some((e) => e.entryhash === off));
-    const inChain = await allPages<ChainEntriesResult>(
-      rpc,
-      "chain-entries",
-      { chainid: appChain, limit: 40 },
-      (r) => r.entries,
-    );
-    assert.deepEqual(
-      upTo(h, inChain),
-      entries.filter((e) => e.chainid === appChain).map((e) => entryView(e, false)),
-    );
+    await chainAsWalked(h, entries);
   });
 });
