@@ -99,12 +99,12 @@ export function cachedFill(home: string, entries: number): FillRecord | undefine
 }
 
 /** A ledger over the LOCAL store of `home`, as the node opens it (network LOCAL, no custom name). */
-export function openLocal(home: string, clock: ManualClock, queryIndex = true): TestNode {
+export function openLocal(home: string, clock: ManualClock): TestNode {
   const dir = path.join(home, "local", "db");
   mkdirSync(dir, { recursive: true });
   const log = new MemoryLog();
   const verifier = new InlineVerifier();
-  const store = LedgerStore.open({ path: dir, network: "LOCAL", networkId: networkId("LOCAL"), queryIndex });
+  const store = LedgerStore.open({ path: dir, network: "LOCAL", networkId: networkId("LOCAL") });
   const ledger = Ledger.open(
     // no journal: the fill needs no crash recovery of accepted messages, and its flushes would pace the fill
     { network: "LOCAL", customNet: "", blockTimeSeconds: BLOCK_SECONDS, journaling: false },

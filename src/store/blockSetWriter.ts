@@ -49,7 +49,7 @@ export class BlockSetWriter {
   /** set by rebuildQueryIndex until the thread reports the rebuild done: a replaced thread resumes it */
   private rebuild: RebuildHandlers | undefined;
 
-  /** `queryIndex` false: saves leave the query index out (store.ts StoreOptions.queryIndex, bench only) */
+  /** `queryIndex` false: saves leave the query index out (store.ts StoreOptions.queryIndex: -queryindex=false) */
   constructor(
     private readonly options: {
       path: string;

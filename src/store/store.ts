@@ -90,9 +90,8 @@ export interface StoreOptions {
    */
   reserveBytes?: number;
   /**
-   * Internal, for bench/queryRows.ts only: false leaves the query index out of block saves (the marker falls
-   * behind and the next open with the index catches up), so the write path's CPU can be measured with and
-   * without it in one build. Default true; the node never sets it.
+   * false leaves the query index out of block saves and starts no rebuild (the marker stays behind; the next
+   * open with the index catches up): the node's -queryindex=false ([App] QueryIndex). Default true.
    */
   queryIndex?: boolean;
   /**
