@@ -11,6 +11,7 @@ import { get as httpsGet } from "node:https";
 import { dirname } from "node:path";
 import { ConfigError, loadConfig, logFilePath, parseFlags, usage } from "./config/index.js";
 import type { NodeConfig } from "./config/types.js";
+import { startHeapGrowthPacer } from "./monitor/heapGrowth.js";
 import { startIdleCollector } from "./monitor/idleCollector.js";
 import { dataDirectory, type RunningNode, startNode } from "./node.js";
 import { StoreError } from "./store/errors.js";
@@ -143,8 +144,9 @@ async function main(argv: string[]): Promise<number> {
     stop(node); // a signal arrived while starting
   else watchFork(node);
   // The process's heap, not one node's: started here, where the process is ours (tests running nodes in
-  // their own process do not get it). Its timer is unref'd and never holds up the exit.
+  // their own process do not get them). Their timers are unref'd and never hold up the exit.
   startIdleCollector();
+  startHeapGrowthPacer();
   return finished;
 }
 
