@@ -90,96 +90,37 @@ function estimateBytes(set: BlockSetWrite): number {
  */
 const PACK_CHUNK = 4096;
 
-/** One record of a block set: (database, key, value). */
-export type BlockSetRecord = [DbName, Uint8Array, Uint8Array];
-
-/** A block set's paid commits by entry hash (`hashKey`), in the order given. */
-type PaidByHash = Map<string, { entryHash: Uint8Array; record: PaidCommit }>;
-
-/**
- * Every record a block set writes, as (database, key, value), in one fixed order.
- *
- * Written as one small generator per kind of record, each item's value made by a small function of its own:
- * this runs once per block, so V8 optimized a single generator holding every loop while its first loops ran and
- * had no type feedback yet for the later ones; reaching one deoptimized it ("insufficient type feedback") and it
- * was recompiled (0.4–1.1 s of TurboFan each block, docs/history/performance-issue35.md §Deopts per block). Per
- * item functions called thousands of times a block are optimized once with complete feedback.
- */
-export function* blockSetRecords(set: BlockSetWrite): Generator<BlockSetRecord> {
-  // every field read before the first record: this generator is resumed per record (optimized while the entries
-  // are delegated), and a field first read after that point would have had no type feedback yet
-  const { blocks, paidCommits, entries, transactions, commits } = set;
-  yield* blockRecords(blocks);
-  // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
-  // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
-  const paid = paidByHash(paidCommits);
-  yield* entryRecords(entries, paid);
-  yield* transactionRecords(transactions);
-  yield* commitRecords(commits);
-  // paid commits whose entry is not in this set (not revealed yet, or an entry hash paid again)
-  yield* unrevealedPaidRecords(paid);
-  yield* stateRecords(set);
-  yield* metaRecords(set);
-}
-
-function* blockRecords(blocks: readonly BlockWrite[]): Generator<BlockSetRecord> {
-  for (const b of blocks) {
+/** Every record a block set writes, as (database, key, value), in one fixed order. */
+export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
+  for (const b of set.blocks) {
     yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
     if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
     if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
   }
-}
-
-function paidByHash(paidCommits: BlockSetWrite["paidCommits"]): PaidByHash {
-  const paid: PaidByHash = new Map();
-  for (const p of paidCommits) paid.set(hashKey(p.entryHash), p);
-  return paid;
-}
-
-function* entryRecords(entries: BlockSetWrite["entries"], paid: PaidByHash): Generator<BlockSetRecord> {
-  for (const e of entries) yield ["entryRecords", e.entryHash, entryRecordValue(e.entryHash, e.location, e.raw, paid)];
-}
-
-/** An entry's record, joined with its paid commit when the set has it (which is then taken out of `paid`). */
-function entryRecordValue(
-  entryHash: Uint8Array,
-  location: EntryLocation,
-  raw: Uint8Array,
-  paid: PaidByHash,
-): Uint8Array {
-  const key = hashKey(entryHash);
-  const p = paid.get(key);
-  const entry = { location, raw };
-  if (p === undefined) return encodeEntryRecord({ entry });
-  paid.delete(key);
-  return encodeEntryRecord({ paid: p.record, entry });
-}
-
-function* transactionRecords(transactions: BlockSetWrite["transactions"]): Generator<BlockSetRecord> {
-  for (const t of transactions) {
+  // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
+  // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
+  const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
+  for (const p of set.paidCommits) paid.set(hashKey(p.entryHash), p);
+  for (const e of set.entries) {
+    const key = hashKey(e.entryHash);
+    const p = paid.get(key);
+    if (p !== undefined) paid.delete(key);
+    const entry = { location: e.location, raw: e.raw };
+    yield ["entryRecords", e.entryHash, encodeEntryRecord(p === undefined ? { entry } : { paid: p.record, entry })];
+  }
+  for (const t of set.transactions) {
     const value = encodeTransactionLocation(t.location);
     for (const k of t.keys) yield ["transactionLocations", k, value];
   }
-}
-
-function* commitRecords(commits: BlockSetWrite["commits"]): Generator<BlockSetRecord> {
-  for (const c of commits) {
+  for (const c of set.commits) {
     const value = encodeCommitPlace(c.location);
     for (const k of c.keys) yield ["commitPlaces", k, value];
   }
-}
-
-function* unrevealedPaidRecords(paid: PaidByHash): Generator<BlockSetRecord> {
+  // paid commits whose entry is not in this set (not revealed yet, or an entry hash paid again)
   for (const p of paid.values()) yield ["entryRecords", p.entryHash, encodeEntryRecord({ paid: p.record })];
-}
-
-function* stateRecords(set: BlockSetWrite): Generator<BlockSetRecord> {
   for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
   for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
   for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
-}
-
-function* metaRecords(set: BlockSetWrite): Generator<BlockSetRecord> {
   yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
   const start = Buffer.allocUnsafe(8);
   start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
@@ -228,45 +169,27 @@ export function metaKey(name: string): Uint8Array {
  * ~40,000 records). The input of `savePacked`; the puts themselves happen on the writer thread.
  */
 export async function packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> {
-  // No closure made per call here: V8 optimizes this function inside its loop (it runs once per block), and a
-  // call to a closure of the previous call (its feedback gone with it) deoptimized it at every block.
-  const clock = new TurnClock();
+  let turnStarted = performance.now();
+  let busyMs = 0;
+  let longestTurnMs = 0;
+  const endTurn = (): void => {
+    const ms = performance.now() - turnStarted;
+    busyMs += ms;
+    longestTurnMs = Math.max(longestTurnMs, ms);
+  };
   const stream = new RecordStreamWriter(estimateBytes(set));
-  // read before the loop, for the same reason: a read first made after it had no type feedback yet
-  const carry = { height: set.height + 1, records: set.journalCarry };
   let inTurn = 0;
   for (const [db, k, v] of blockSetRecords(set)) {
     stream.put(db, k, v);
     if (++inTurn === PACK_CHUNK) {
       inTurn = 0;
-      clock.endTurn();
-      await nextTurn();
-      clock.startTurn();
+      endTurn();
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      turnStarted = performance.now();
     }
   }
   const packed = stream.finish();
-  clock.endTurn();
-  return { stream: packed, records: stream.count, busyMs: clock.busyMs, longestTurnMs: clock.longestTurnMs, carry };
-}
-
-/** Main-thread time of work spread over event-loop turns: the sum and the longest turn, ms. */
-class TurnClock {
-  busyMs = 0;
-  longestTurnMs = 0;
-  private started = performance.now();
-
-  startTurn(): void {
-    this.started = performance.now();
-  }
-
-  endTurn(): void {
-    const ms = performance.now() - this.started;
-    this.busyMs += ms;
-    if (ms > this.longestTurnMs) this.longestTurnMs = ms;
-  }
-}
-
-/** Resolves in a later event-loop turn, after the I/O callbacks waiting now. */
-function nextTurn(): Promise<void> {
-  return new Promise<void>((resolve) => setImmediate(resolve));
+  endTurn();
+  const carry = { height: set.height + 1, records: set.journalCarry };
+  return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
 }
