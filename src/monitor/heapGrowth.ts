@@ -1,36 +1,44 @@
 /**
  * How far V8 lets the old generation grow past what its last full collection left (V8's
- * `--heap-growing-percent`), chosen from the main isolate's heap as it is now (issue 35).
+ * `--heap-growing-percent`), chosen from what that collection left (issue 35).
  *
  * Why: a full collection marks every live object, and during writes the live set is mostly the open block
  * (~1.8 KB per entry), so the number of full collections is what they cost. `bin/ledgerd` starts V8 at 25 %
  * (at ~7,300 entries/s V8's own factor let the peak reach 532 MiB, 25 % held it at 357; docs/performance.md
- * §Memory): a full collection every ~1–1.5 s at 2,500 entries/s, with the heap at 25–70 MB. While the heap is
- * that small, letting it double costs ~40 MB and halves the collections: measured on a 2-core Xeon at ~2,500
- * entries/s, V8's helper threads 74 → 51 µs per entry and the main thread's full-collection pauses and marking
- * steps ~16 → ~7 µs per entry (docs/performance.md §"Signature checks per entry", change 12). A large heap
- * keeps the 25 % that holds the peak under the 400 MB target.
+ * §Memory): a full collection every ~1–1.5 s at 2,500 entries/s, with 15–50 MB live. Letting such a small
+ * heap double costs a few tens of MB and halves the collections: measured on a 2-core Xeon at ~2,500 entries/s,
+ * V8's helper threads 74 → 51 µs per entry and the main thread's full-collection pauses and marking steps
+ * ~16 → ~7 µs per entry (docs/performance.md §"Signature checks per entry", change 12).
  *
- * The flag is process-wide and read by V8 each time a full collection sets the next limit, so setting it
- * between collections (setFlagsFromString) takes effect at the next one. Checked once a second.
+ * Rule: after each full collection the next one may wait until the old generation reaches GROWTH_CAP_BYTES, or
+ * 25 % above what this one left when that is more (the launcher's setting: a large live heap is paced exactly
+ * as before, and the peak stays under the 400 MB target). As a percent of the live size, held between 25 and 100.
+ * The flag is process-wide and read by V8 when a full collection sets the next limit. That happens before the
+ * collection's `gc` performance entry reaches this module, so the percent set after collection N is the one V8
+ * applies at N + 1, to what N + 1 leaves: a heap whose live size grew between the two overshoots the cap by that
+ * growth, once (bounded by the 100 % ceiling); a live heap past the cap is paced at 25 %, as before.
  */
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 
-/** Used heap, bytes, below which the old generation may double between full collections. */
-export const DOUBLING_BELOW_BYTES = 96 * 2 ** 20;
-/** Used heap, bytes, below which it may grow by half (and from which on, by a quarter). */
-export const HALF_BELOW_BYTES = 192 * 2 ** 20;
+/** Old-generation size, bytes, a full collection may let the heap grow to before the next one. */
+export const GROWTH_CAP_BYTES = 160 * 2 ** 20;
+/** The least growth, percent: the launcher's `--heap-growing-percent=25`. */
+export const MIN_GROWTH_PERCENT = 25;
+/** The most growth, percent: a heap at most doubles between two full collections. */
+export const MAX_GROWTH_PERCENT = 100;
 
-/** The growth, percent, for a main-isolate heap using `usedBytes`. */
-export function heapGrowingPercent(usedBytes: number): number {
-  if (usedBytes < DOUBLING_BELOW_BYTES) return 100;
-  if (usedBytes < HALF_BELOW_BYTES) return 50;
-  return 25;
+/** The growth, whole percent, after a full collection that left `liveBytes` in use. */
+export function heapGrowingPercent(liveBytes: number): number {
+  if (liveBytes <= 0) return MAX_GROWTH_PERCENT;
+  const toCap = Math.floor((100 * (GROWTH_CAP_BYTES - liveBytes)) / liveBytes);
+  return Math.min(MAX_GROWTH_PERCENT, Math.max(MIN_GROWTH_PERCENT, toCap));
 }
 
 /**
- * Sets the flag from the heap each time `tick` is called, and only when the percent changes (a flag write
- * takes V8's flag lock). `set` is V8's own in the node (startHeapGrowthPacer); tests give theirs.
+ * Sets the flag from the heap each time `collected` is called (after a full collection, and once at start),
+ * only when the percent changes (a flag write takes V8's flag lock). `set` is V8's own in the node
+ * (startHeapGrowthPacer); tests give theirs.
  */
 export class HeapGrowthPacer {
   private current: number | undefined;
@@ -40,12 +48,12 @@ export class HeapGrowthPacer {
     private readonly set: (percent: number) => void,
   ) {}
 
-  /** The percent now in force (undefined before the first tick). */
+  /** The percent now in force (undefined before the first call). */
   get percent(): number | undefined {
     return this.current;
   }
 
-  tick(): void {
+  collected(): void {
     const next = heapGrowingPercent(this.usedBytes());
     if (next === this.current) return;
     this.set(next);
@@ -53,14 +61,20 @@ export class HeapGrowthPacer {
   }
 }
 
-/** Run a HeapGrowthPacer on the real isolate: at once, then every second; the timer never holds up the exit. */
+/** Run a HeapGrowthPacer on the real isolate: at once, then after every full collection. */
 export function startHeapGrowthPacer(): { stop(): void } {
   const pacer = new HeapGrowthPacer(
     () => getHeapStatistics().used_heap_size,
     (percent) => setFlagsFromString(`--heap-growing-percent=${percent}`),
   );
-  pacer.tick();
-  const timer = setInterval(() => pacer.tick(), 1000);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  pacer.collected();
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        pacer.collected();
+        return;
+      }
+  });
+  observer.observe({ entryTypes: ["gc"] });
+  return { stop: () => observer.disconnect() };
 }

@@ -1,5 +1,5 @@
 /**
- * The heap growth pacer (src/monitor/heapGrowth.ts): the percent for a heap size, set only when it changes; and
+ * The heap growth pacer (src/monitor/heapGrowth.ts): the percent for a live heap, set only when it changes; and
  * that V8 really reads `--heap-growing-percent` when it is set at run time (a child process grows its heap
  * with the flag set one way or the other and counts its full collections with --trace-gc).
  */
@@ -7,27 +7,33 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { test } from "node:test";
 import {
-  DOUBLING_BELOW_BYTES,
-  HALF_BELOW_BYTES,
+  GROWTH_CAP_BYTES,
   HeapGrowthPacer,
   heapGrowingPercent,
+  MAX_GROWTH_PERCENT,
+  MIN_GROWTH_PERCENT,
   startHeapGrowthPacer,
 } from "../../../src/monitor/heapGrowth.js";
 
 const MiB = 2 ** 20;
 
-test("a small heap may double, a middle one grow by half, a large one by a quarter (the bounds included above)", () => {
-  assert.equal(heapGrowingPercent(0), 100);
-  assert.equal(heapGrowingPercent(DOUBLING_BELOW_BYTES - 1), 100);
-  assert.equal(heapGrowingPercent(DOUBLING_BELOW_BYTES), 50);
-  assert.equal(heapGrowingPercent(HALF_BELOW_BYTES - 1), 50);
-  assert.equal(heapGrowingPercent(HALF_BELOW_BYTES), 25);
+test("a small live heap may double; a larger one grows to the cap; past it, by the launcher's 25 %", () => {
+  assert.equal(heapGrowingPercent(0), MAX_GROWTH_PERCENT);
+  assert.equal(heapGrowingPercent(20 * MiB), 100);
+  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2), 100); // doubles exactly to the cap
+  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2 + MiB), 97); // whole percents, rounded down: under the cap
+  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 1.25), 25); // a quarter more is the cap
+  assert.equal(heapGrowingPercent(100 * MiB), 60); // 160 MiB: the cap
+  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES), MIN_GROWTH_PERCENT);
   assert.equal(heapGrowingPercent(4096 * MiB), 25);
-  // a heap that doubles from under the first bound ends at most at the second, where growth slows again
-  assert.ok(2 * DOUBLING_BELOW_BYTES <= HALF_BELOW_BYTES);
+  // between the bounds the next limit is the cap, never above it
+  for (let live = 81 * MiB; live < GROWTH_CAP_BYTES / 1.25; live += 3 * MiB) {
+    const limit = live * (1 + heapGrowingPercent(live) / 100);
+    assert.ok(limit <= GROWTH_CAP_BYTES && limit > GROWTH_CAP_BYTES - live / 100 - 1, `${live}: ${limit}`);
+  }
 });
 
-test("the pacer sets the flag at the first tick and then only when the heap crosses a bound", () => {
+test("the pacer sets the flag at the first call and then only when the percent changes", () => {
   let used = 10 * MiB;
   const set: number[] = [];
   const pacer = new HeapGrowthPacer(
@@ -35,22 +41,28 @@ test("the pacer sets the flag at the first tick and then only when the heap cros
     (p) => set.push(p),
   );
   assert.equal(pacer.percent, undefined);
-  pacer.tick();
-  pacer.tick();
+  pacer.collected();
+  used = 12 * MiB;
+  pacer.collected();
   assert.deepEqual(set, [100]);
-  used = DOUBLING_BELOW_BYTES + MiB;
-  pacer.tick();
-  used = HALF_BELOW_BYTES + MiB;
-  pacer.tick();
-  pacer.tick();
+  used = 100 * MiB;
+  pacer.collected();
+  used = GROWTH_CAP_BYTES * 2;
+  pacer.collected();
+  pacer.collected();
   used = 20 * MiB; // a block saved, its garbage collected
-  pacer.tick();
-  assert.deepEqual(set, [100, 50, 25, 100]);
+  pacer.collected();
+  assert.deepEqual(set, [100, 60, 25, 100]);
   assert.equal(pacer.percent, 100);
 });
 
-test("the real pacer sets V8's flag without throwing and stops", () => {
+test("the real pacer sets V8's flag and hears a full collection without throwing, and stops", async () => {
   const running = startHeapGrowthPacer();
+  const { runInNewContext } = await import("node:vm");
+  const { setFlagsFromString } = await import("node:v8");
+  setFlagsFromString("--expose-gc");
+  (runInNewContext("gc") as () => void)();
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the gc entry is delivered in a later turn
   running.stop();
 });
 
