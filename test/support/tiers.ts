@@ -23,7 +23,8 @@ export const PROCESS_TESTS_IN_UNIT: Readonly<Record<string, string>> = {
   "test/unit/ledger/readerClusterAcks.test.ts": "a nats-server",
   "test/unit/crypto/ed25519Verdicts.test.ts": "a Node.js child without libsodium (node:crypto alone decides)",
   "test/unit/loadgen/launcher.test.ts": "the launcher's shebang through /usr/bin/env -S",
-  "test/unit/monitor/heapGrowth.test.ts": "two Node.js children that grow their heaps with V8's growth flag set at run time",
+  "test/unit/monitor/heapGrowth.test.ts":
+    "two Node.js children that grow their heaps with V8's growth flag set at run time",
   "test/unit/wallet/walletFile.test.ts": "a second wallet process contending for the wallet file's lock",
   "test/unit/wallet/walletSeed.test.ts": "ledgerd-wallet restore reading a mnemonic from its standard input",
   "test/unit/bench/check.test.ts":
