@@ -140,16 +140,17 @@ export async function writesScenario(session: LoadSession, options: SteadyOption
       entries: acked.length,
       entriesPerSecond: round(acked.length / rec.elapsedSeconds),
     });
-    if (unit !== undefined && resources.nodeCpuSeconds !== undefined && acked.length > 0) {
+    const usPerEntry =
+      resources.nodeCpuSeconds !== undefined && acked.length > 0
+        ? (resources.nodeCpuSeconds / acked.length) * 1e6
+        : undefined;
+    if (unit !== undefined && usPerEntry !== undefined) {
       result.verifyUs = round(unit.us, 2);
-      result.signatureChecksPerEntry = signatureChecksPerEntry((resources.nodeCpuSeconds / acked.length) * 1e6, unit);
+      result.signatureChecksPerEntry = signatureChecksPerEntry(usPerEntry, unit);
     }
-    if (inRun !== undefined && resources.nodeCpuSeconds !== undefined && acked.length > 0) {
+    if (inRun !== undefined && usPerEntry !== undefined) {
       result.verifyUsInRun = round(inRun.us, 2);
-      result.signatureChecksPerEntryInRun = signatureChecksPerEntry(
-        (resources.nodeCpuSeconds / acked.length) * 1e6,
-        inRun,
-      );
+      result.signatureChecksPerEntryInRun = signatureChecksPerEntry(usPerEntry, inRun);
     }
     if (writer.exhausted && rec.elapsedSeconds < options.durationSeconds - 0.5)
       result.notes.push(
