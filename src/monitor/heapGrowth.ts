@@ -61,20 +61,30 @@ export class HeapGrowthPacer {
   }
 }
 
-/** Run a HeapGrowthPacer on the real isolate: at once, then after every full collection. */
-export function startHeapGrowthPacer(): { stop(): void } {
+/**
+ * Run a HeapGrowthPacer on the real isolate: at once, then after every full collection. `heard`: the full
+ * collections it has reacted to so far.
+ */
+export function startHeapGrowthPacer(): { stop(): void; readonly heard: number } {
   const pacer = new HeapGrowthPacer(
     () => getHeapStatistics().used_heap_size,
     (percent) => setFlagsFromString(`--heap-growing-percent=${percent}`),
   );
   pacer.collected();
+  let heard = 0;
   const observer = new PerformanceObserver((list) => {
     for (const entry of list.getEntries())
       if ((entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) {
+        heard++;
         pacer.collected();
         return;
       }
   });
   observer.observe({ entryTypes: ["gc"] });
-  return { stop: () => observer.disconnect() };
+  return {
+    stop: () => observer.disconnect(),
+    get heard() {
+      return heard;
+    },
+  };
 }
