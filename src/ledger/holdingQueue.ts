@@ -45,6 +45,8 @@ export class HoldingQueue {
   private readonly bySource = new Map<string, { reveals: number; bytes: number }>();
   /** the last reveal added, until its journal record is known (`located`) */
   private unlocated: HeldReveal | undefined;
+  /** the message bytes `unlocated` was held from (add's `given`) */
+  private unlocatedGiven: Uint8Array | undefined;
   /** journal records of reveals that left the queue since the last `takeReleased` */
   private released: JournalPlace[] = [];
 
@@ -75,13 +77,18 @@ export class HoldingQueue {
     return this.held.get(toHex(entryHash));
   }
 
-  add(r: HeldReveal): void {
+  /**
+   * Hold `r`. `given`: the bytes of the reveal message as the rules were given them, when `r.raw` is a copy of
+   * them (`located` knows the message by those very bytes).
+   */
+  add(r: HeldReveal, given: Uint8Array = r.raw): void {
     const k = toHex(r.entryHash);
     this.delete(k);
     this.held.set(k, r);
     this.heldBytes += r.raw.length;
     if (r.source !== undefined) this.count(r.source, 1, r.raw.length);
     this.unlocated = r.record === undefined ? r : undefined;
+    this.unlocatedGiven = this.unlocated === undefined ? undefined : given;
   }
 
   /**
@@ -90,8 +97,9 @@ export class HoldingQueue {
    */
   located(raw: Uint8Array, place: JournalPlace): void {
     const r = this.unlocated;
-    if (r === undefined || r.raw !== raw) return;
+    if (r === undefined || this.unlocatedGiven !== raw) return;
     this.unlocated = undefined;
+    this.unlocatedGiven = undefined;
     if (this.held.get(toHex(r.entryHash)) === r) r.record = place;
   }
 
@@ -128,7 +136,10 @@ export class HoldingQueue {
     this.heldBytes -= r.raw.length;
     if (r.source !== undefined) this.count(r.source, -1, -r.raw.length);
     if (r.record !== undefined) this.released.push(r.record);
-    if (this.unlocated === r) this.unlocated = undefined;
+    if (this.unlocated === r) {
+      this.unlocated = undefined;
+      this.unlocatedGiven = undefined;
+    }
   }
 
   private count(source: string, reveals: number, bytes: number): void {
@@ -168,6 +179,7 @@ export class HoldingQueue {
     this.heldBytes = 0;
     this.bySource.clear();
     this.unlocated = undefined;
+    this.unlocatedGiven = undefined;
     this.released = [];
   }
 }

@@ -45,7 +45,7 @@ import {
   HOLDING_QUEUE_LIMIT,
 } from "./holdingPolicy.js";
 import { HoldingQueue } from "./holdingQueue.js";
-import { encodeMessage, type LogMessage } from "./messages.js";
+import { type LogMessage, messageBody, messageHead } from "./messages.js";
 import type { LedgerObserver } from "./observer.js";
 import type { LedgerDependencies, LedgerLog, LedgerOptions } from "./options.js";
 import { ProcessList } from "./processList.js";
@@ -351,7 +351,8 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       pl.journalSeqs.push(seq);
       // a held reveal keeps this record past the close (holdingQueue.ts)
       if (msg.kind === "reveal") this.state.holding.located(msg.entryRaw, { height: pl.height, seq });
-      durable = this.deps.store.appendJournal(pl.height, seq, encodeMessage(msg));
+      // the message's head and its own bytes, packed by the journal (no buffer per message)
+      durable = this.deps.store.appendJournal(pl.height, seq, messageHead(msg), messageBody(msg));
       // the end of minute 10: the block is saved and shown once this record is durable (close.ts)
       if (this.state.pl !== pl) this.closer.markerJournaled(durable);
     } else {

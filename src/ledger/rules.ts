@@ -9,7 +9,7 @@
 import { encodeAddress } from "../protocol/address.js";
 import { bytesEqual, hexBytes, toHex } from "../protocol/bytes.js";
 import { CHAIN_COMMIT_CREDITS, type Commit, commitTxId, ENTRY_COMMIT_CREDITS } from "../protocol/commit.js";
-import { chainIdFromExtIds, type Entry, entryCreditCost, entryHash, unmarshalEntry } from "../protocol/entry.js";
+import { chainIdFromExtIds, type Entry, entryCreditCost, entryHash, unmarshalEntry, unmarshalEntryView } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { sha256d, sha256Hex } from "../protocol/hash.js";
 import {
@@ -151,7 +151,9 @@ export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, dec
   if (!chainExists(s, entry.chainId, chainHex) && !bytesEqual(chainIdFromExtIds(entry.extIds), entry.chainId))
     throw new LedgerError({ code: "CHAIN_NOT_FOUND", chainId: chainHex });
   checkHoldingRoom(s.holding, raw.length);
-  s.holding.add({ entryHash: hash, raw, entry, arrivalMs: timeMs });
+  // held past this message: its own copy, not a view of the request's bytes (submit.ts decodes without one)
+  const kept = raw.slice();
+  s.holding.add({ entryHash: hash, raw: kept, entry: unmarshalEntryView(kept), arrivalMs: timeMs }, raw);
   s.counters.revealsHeld++;
   return true;
 }

@@ -122,6 +122,22 @@ export function decodeEntryCommit(bytes: Uint8Array): EntryCommit {
   checkCredits(commit.credits, ENTRY_COMMIT_CREDITS, "entry commit");
   return commit;
 }
+/**
+ * `decodeEntryCommit` without the copy: the fields are views of `bytes`, which the caller must not change while
+ * the commit lives (the write path's: `bytes` are a request's own decoded bytes, and the ledger copies what it
+ * keeps, ledger/byteArena.ts). One buffer less per write (issue 35, docs/performance.md change 13).
+ */
+export function decodeEntryCommitView(bytes: Uint8Array): EntryCommit {
+  const commit = entryCommitView(bytes);
+  checkCredits(commit.credits, ENTRY_COMMIT_CREDITS, "entry commit");
+  return commit;
+}
+/** `decodeChainCommit` without the copy (see decodeEntryCommitView). */
+export function decodeChainCommitView(bytes: Uint8Array): ChainCommit {
+  const commit = chainCommitView(bytes);
+  checkCredits(commit.credits, CHAIN_COMMIT_CREDITS, "chain commit");
+  return commit;
+}
 /** Decode exactly 200 bytes; version 0, credits 11..20. Does NOT verify the signature. */
 export function decodeChainCommit(bytes: Uint8Array): ChainCommit {
   const commit = parseChainCommit(bytes);

@@ -1,7 +1,7 @@
 // Entries: wire-format §1 (factomd common/entryBlock/entry.go).
 import { ByteReader, ByteWriter, concat } from "./bytes.js";
 import { ProtocolError } from "./errors.js";
-import { sha256, sha256d, sha256Hex, sha512 } from "./hash.js";
+import { sha256, sha256d, sha256Hex, sha512, writeSha512 } from "./hash.js";
 
 /** Largest entry payload (ext IDs with their 2-byte prefixes + content), bytes. */
 export const MAX_ENTRY_PAYLOAD = 10240;
@@ -54,13 +54,17 @@ export function marshalEntry(entry: Entry): Uint8Array {
  * notion: content runs to the end. The result owns a copy of the bytes (the input may be reused).
  */
 export function unmarshalEntry(raw: Uint8Array): Entry {
-  if (raw.length > MAX_ENTRY_SIZE)
-    throw new ProtocolError(
-      "TOO_LARGE",
-      "entry",
-      `payload is ${raw.length - ENTRY_HEADER_SIZE} bytes, the limit is ${MAX_ENTRY_PAYLOAD}`,
-    );
-  const r = new ByteReader(raw.slice(), "entry");
+  checkEntrySize(raw);
+  return unmarshalEntryView(raw.slice());
+}
+
+/**
+ * `unmarshalEntry` without the copy: the fields are views of `raw`, which the caller must not change while the
+ * entry lives (the write path's: `raw` is a request's own decoded bytes, and the ledger copies what it keeps).
+ */
+export function unmarshalEntryView(raw: Uint8Array): Entry {
+  checkEntrySize(raw);
+  const r = new ByteReader(raw, "entry");
   const version = r.u8("version");
   if (version !== 0) throw new ProtocolError("BAD_VERSION", "entry.version", `expected 0, got ${version}`);
   const chainId = r.bytesN(32, "chainid");
@@ -76,6 +80,15 @@ export function unmarshalEntry(raw: Uint8Array): Entry {
   return { version, chainId, extIds, content };
 }
 
+function checkEntrySize(raw: Uint8Array): void {
+  if (raw.length > MAX_ENTRY_SIZE)
+    throw new ProtocolError(
+      "TOO_LARGE",
+      "entry",
+      `payload is ${raw.length - ENTRY_HEADER_SIZE} bytes, the limit is ${MAX_ENTRY_PAYLOAD}`,
+    );
+}
+
 /** Entry hash = sha256(sha512(raw) ‖ raw) of the marshalled bytes. */
 export function entryHash(raw: Uint8Array): Uint8Array {
   return sha256(concat(sha512(raw), raw));
@@ -87,11 +100,14 @@ export function entryHash(raw: Uint8Array): Uint8Array {
  */
 const ENTRY_HASH_INPUT = new Uint8Array(64 + MAX_ENTRY_SIZE);
 
-/** `toHex(entryHash(raw))`, with one allocation less per step (the write path's; hash.ts `sha256Hex`). */
+/**
+ * `toHex(entryHash(raw))`, with no buffer allocated per step (the write path's; hash.ts `sha256Hex`,
+ * `writeSha512`).
+ */
 export function entryHashHex(raw: Uint8Array): string {
   if (raw.length > MAX_ENTRY_SIZE) return sha256Hex(concat(sha512(raw), raw));
   const input = ENTRY_HASH_INPUT;
-  input.set(sha512(raw), 0);
+  writeSha512(raw, input, 0);
   input.set(raw, 64);
   return sha256Hex(input.subarray(0, 64 + raw.length));
 }

@@ -6,14 +6,30 @@ import { createHash } from "node:crypto";
  * ~2× faster than @noble/hashes for 64-byte inputs (bench/protocol.bench).
  */
 type OneShot = {
-  (alg: string, data: Uint8Array, enc: "buffer"): Buffer;
-  (alg: string, data: Uint8Array, enc: "hex"): string;
+  (alg: string, data: Uint8Array, enc: "hex" | "latin1"): string;
 };
 const oneShot: OneShot | undefined = (nodeCrypto as unknown as { hash?: OneShot }).hash;
 
+/**
+ * A digest as a view of Node's Buffer pool. A digest into a Buffer of its own (`"buffer"`) gets a malloc'ed
+ * store, an ArrayBuffer extension and a free by the GC's sweeper: ~5.0 µs of process CPU per 32-byte digest
+ * of 64 bytes here, against ~2.8 µs for the digest as a latin1 string (one byte per character, on V8's heap)
+ * copied into the pool (issue 35: the write path makes several per entry; docs/performance.md, change 13). The
+ * view keeps its 8 KiB pool slab alive while it lives, as `hexBytes`'s do.
+ */
 function digest(alg: "sha256" | "sha512", data: Uint8Array): Uint8Array {
-  const b = oneShot ? oneShot(alg, data, "buffer") : createHash(alg).update(data).digest();
+  const b = oneShot ? Buffer.from(oneShot(alg, data, "latin1"), "latin1") : createHash(alg).update(data).digest();
   return new Uint8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
+/** SHA-512 of `data` written into `out` at `offset` (64 bytes), with no buffer of its own (see `digest`). */
+export function writeSha512(data: Uint8Array, out: Uint8Array, offset: number): void {
+  if (oneShot === undefined) {
+    out.set(createHash("sha512").update(data).digest(), offset);
+    return;
+  }
+  const text = oneShot("sha512", data, "latin1");
+  for (let i = 0; i < 64; i++) out[offset + i] = text.charCodeAt(i);
 }
 
 /** SHA-256 (32 bytes). */

@@ -38,6 +38,9 @@ import type { JournalWriterReply, JournalWriterRequest } from "./journalWriterTa
 
 export type { JournalRecord } from "./journalFiles.js";
 
+/** The second part of a record appended in one. */
+const NO_BYTES = new Uint8Array(0);
+
 /** Subdirectory of the data directory holding the journal's files. */
 export const JOURNAL_DIR = "journal";
 /** The probe's file (probe): written, flushed and removed to see whether the disk takes writes again. */
@@ -69,7 +72,7 @@ function newGroup(): Group {
   // every appender gets `done` and handles it; this keeps a group nobody awaits any more from being an
   // unhandled rejection
   done.catch(() => {});
-  return { id: 0, height: [], seq: [], bytes: [], done, resolve, reject };
+  return { id: 0, height: [], seq: [], bytes: [], more: [], done, resolve, reject };
 }
 
 /** Records of one event-loop turn, and the promise all their appenders wait on (resolved once durable). */
@@ -78,7 +81,9 @@ interface Group {
   id: number;
   height: number[];
   seq: number[];
+  /** each record's bytes are `bytes[i] ‖ more[i]` (append's two parts) */
   bytes: Uint8Array[];
+  more: Uint8Array[];
   done: Promise<void>;
   resolve: () => void;
   reject: (e: unknown) => void;
@@ -209,7 +214,9 @@ export class Journal {
   }
 
   /**
-   * Append one message. Resolves once the commit holding it is flushed to disk: only then may the node
+   * Append one message, `bytes ‖ more` (its head and body, ledger/messages.ts: packed here into the group's
+   * buffer, no buffer of the record's own). Both are only read, at the end of the turn: the caller must not
+   * change them before. Resolves once the commit holding it is flushed to disk: only then may the node
    * acknowledge the message. Rejects when it cannot be written (disk full).
    *
    * Group commit: the records of one event-loop turn go to the writer thread together, at the end of the
@@ -218,7 +225,7 @@ export class Journal {
    * (journalWriterTask.ts). Each record costs an array push here; the file work is the writer's. Nothing
    * resolves before its own commit is flushed.
    */
-  append(height: number, seq: number, bytes: Uint8Array): Promise<void> {
+  append(height: number, seq: number, bytes: Uint8Array, more: Uint8Array = NO_BYTES): Promise<void> {
     if (this.failure !== undefined) return Promise.reject(this.failure);
     let g = this.open;
     if (g === undefined) {
@@ -228,6 +235,7 @@ export class Journal {
     g.height.push(height);
     g.seq.push(seq);
     g.bytes.push(bytes);
+    g.more.push(more);
     this.appendsTo.set(height, (this.appendsTo.get(height) ?? 0) + 1);
     if (!this.scheduled) {
       this.scheduled = true;
@@ -257,7 +265,7 @@ export class Journal {
       this.opened = true;
     }
     g.id = this.nextId++;
-    const packed = packGroup(g.height, g.seq, g.bytes);
+    const packed = packGroup(g.height, g.seq, g.bytes, g.more);
     this.posted.push(g);
     this.last = g;
     const buffer = packed.buffer as ArrayBuffer;

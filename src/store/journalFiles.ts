@@ -74,19 +74,29 @@ export function journalHeights(dir: string): number[] {
  * Pack records (in log order) into the bytes they take in their files, CRCs left 0 (sealRecords fills them,
  * on the writer thread). One transferable buffer: a group travels to the writer thread in it.
  */
-export function packGroup(height: readonly number[], seq: readonly number[], bytes: readonly Uint8Array[]): Uint8Array {
+export function packGroup(
+  height: readonly number[],
+  seq: readonly number[],
+  bytes: readonly Uint8Array[],
+  /** when given, record i's bytes are `bytes[i] ‖ more[i]` */
+  more?: readonly Uint8Array[],
+): Uint8Array {
   let size = 0;
   for (const b of bytes) size += RECORD_HEADER_BYTES + b.length;
+  if (more !== undefined) for (const m of more) size += m.length;
   const packed = new Uint8Array(size);
   const view = new DataView(packed.buffer);
   let at = 0;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i]!;
-    view.setUint32(at, b.length, true);
+    const m = more?.[i];
+    const length = b.length + (m?.length ?? 0);
+    view.setUint32(at, length, true);
     view.setUint32(at + 4, height[i]!, true);
     view.setUint32(at + 8, seq[i]!, true);
     packed.set(b, at + RECORD_HEADER_BYTES);
-    at += RECORD_HEADER_BYTES + b.length;
+    if (m !== undefined) packed.set(m, at + RECORD_HEADER_BYTES + b.length);
+    at += RECORD_HEADER_BYTES + length;
   }
   return packed;
 }

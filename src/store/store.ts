@@ -380,13 +380,13 @@ export class LedgerStore {
   // ── journal (journal.ts) ──
 
   /**
-   * Append one message; resolves once it is on disk (Journal.append). No free-space check here: the
+   * Append one message, `bytes ‖ more`; resolves once it is on disk (Journal.append). No free-space check here: the
    * caller checks (`assertWritable`) before it applies the message, and a refusal after the message was
    * applied would leave it applied in memory (a second check re-measures once its 100 ms reading is old,
    * so it could refuse what the first one let through: a CI run saw a refused reveal answered by `ack`).
    */
-  appendJournal(height: number, seq: number, bytes: Uint8Array): Promise<void> {
-    return this.journal.append(height, seq, bytes);
+  appendJournal(height: number, seq: number, bytes: Uint8Array, more?: Uint8Array): Promise<void> {
+    return this.journal.append(height, seq, bytes, more);
   }
 
   /** Resolves once every journal record appended so far is on disk; rejects when one is not (Journal.durable). */

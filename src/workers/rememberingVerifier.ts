@@ -4,7 +4,7 @@
  * (cluster/clientSignatures.ts) does not pay twice for the writes it took itself. A remembered answer is the
  * answer the check gives: it is used only for a byte-identical (key, message, signature) triple, once.
  */
-import { bytesEqual, toHex } from "../protocol/bytes.js";
+import { bytesEqual, concat, toHex } from "../protocol/bytes.js";
 import type { SignatureCheck, Verifier } from "./verifier.js";
 
 /**
@@ -77,7 +77,15 @@ export class RememberingVerifier implements Verifier {
   }
 
   private remember(c: SignatureCheck): void {
-    this.passed.set(toHex(c.signature), c);
+    // kept for seconds: a copy of its own, not views of a request's bytes (the write path decodes without
+    // copying, rpc/v2/submit.ts), which would keep their 8 KiB buffer-pool slabs alive
+    const own = concat(c.publicKey, c.signature, c.message);
+    const kept: SignatureCheck = {
+      publicKey: own.subarray(0, c.publicKey.length),
+      signature: own.subarray(c.publicKey.length, c.publicKey.length + c.signature.length),
+      message: own.subarray(c.publicKey.length + c.signature.length),
+    };
+    this.passed.set(toHex(c.signature), kept);
     if (this.passed.size > this.limit) this.passed.delete(this.passed.keys().next().value!);
   }
 }

@@ -22,6 +22,11 @@ export function sha512(data: Uint8Array): Uint8Array {
   return noble.sha512(data);
 }
 
+/** SHA-512 of `data` written into `out` at `offset` (64 bytes). */
+export function writeSha512(data: Uint8Array, out: Uint8Array, offset: number): void {
+  out.set(sha512(data), offset);
+}
+
 /** SHA-256 as lowercase hex (hash.ts's one-shot hex digest of the write path). */
 export function sha256Hex(data: Uint8Array): string {
   let out = "";

@@ -15,11 +15,13 @@ import {
   type ChainCommit,
   type Commit,
   decodeChainCommit,
+  decodeChainCommitView,
   decodeEntryCommit,
+  decodeEntryCommitView,
   ENTRY_COMMIT_SIZE,
   type EntryCommit,
 } from "../../protocol/commit.js";
-import { type Entry, MAX_ENTRY_SIZE, unmarshalEntry } from "../../protocol/entry.js";
+import { type Entry, MAX_ENTRY_SIZE, unmarshalEntryView } from "../../protocol/entry.js";
 import {
   decodeTransaction,
   decodeTransactionAt,
@@ -54,7 +56,8 @@ function submitCommit(ctx: RpcContext, commit: Commit): Promise<CommitAnswer> {
  * ledger with the bytes (not decoded again there); the ledger's answer as submitCommit's.
  */
 function submitReveal(ctx: RpcContext, raw: Uint8Array, kind?: "chain" | "entry"): Promise<RevealAnswer> {
-  const entry = unmarshalEntry(raw);
+  // views of the request's own bytes (decoded from its hex): the ledger copies what it keeps
+  const entry = unmarshalEntryView(raw);
   // the caller, whose address the ledger reads for the holding queue's per-source share when the reveal is
   // held (ledger/holdingPolicy.ts CallerAddress)
   const request = ctx.request;
@@ -103,7 +106,8 @@ export function commitChain(params: unknown, ctx: RpcContext) {
   const bytes = expectHex(params, "message", { maxBytes: CHAIN_COMMIT_SIZE });
   return commitChainMessage(
     ctx,
-    decoded("message", () => decodeChainCommit(bytes)),
+    // views of the request's own bytes (decoded from its hex): the ledger copies what it keeps
+    decoded("message", () => decodeChainCommitView(bytes)),
   );
 }
 
@@ -112,7 +116,8 @@ export function commitEntry(params: unknown, ctx: RpcContext) {
   const bytes = expectHex(params, "message", { maxBytes: ENTRY_COMMIT_SIZE });
   let commit: EntryCommit;
   try {
-    commit = decodeEntryCommit(bytes);
+    // views of the request's own bytes (decoded from its hex): the ledger copies what it keeps
+    commit = decodeEntryCommitView(bytes);
   } catch (e) {
     throw toRpcError(e, "message");
   }
