@@ -44,4 +44,4 @@ export function sha512half(data: Uint8Array): Uint8Array {
   return sha512(data).subarray(0, 32);
 }
 
-void ({ sha256, sha256Hex, sha512, sha256d, sha512half } satisfies typeof NodeHash);
+void ({ sha256, sha256Hex, sha512, sha256d, sha512half, writeSha512 } satisfies typeof NodeHash);
