@@ -64,6 +64,9 @@ export type LogMessage =
   /** start time of the open block (only before its first end-of-minute) */
   | { kind: "blockStart"; timeMs: number };
 
+/** Bytes of a message's kind and time. */
+const MESSAGE_HEAD_BYTES = 7;
+
 /** No bytes: the body of a message that is all head. */
 const NO_BODY = new Uint8Array(0);
 
@@ -74,7 +77,8 @@ const NO_BODY = new Uint8Array(0);
  * message, grown past its first 16 bytes: a malloc'ed store and a copy per write (issue 35, change 13).
  */
 export function messageHead(m: LogMessage): Uint8Array {
-  const w = new ByteWriter(8);
+  // sized exactly: ByteWriter.finish hands the array over as it is (on V8's heap)
+  const w = new ByteWriter(m.kind === "endOfMinute" ? MESSAGE_HEAD_BYTES + 1 : MESSAGE_HEAD_BYTES);
   switch (m.kind) {
     case "commit":
       return w.u8(MessageKind.commit).u48(m.timeMs).finish();
