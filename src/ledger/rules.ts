@@ -9,7 +9,14 @@
 import { encodeAddress } from "../protocol/address.js";
 import { bytesEqual, hexBytes, toHex } from "../protocol/bytes.js";
 import { CHAIN_COMMIT_CREDITS, type Commit, commitTxId, ENTRY_COMMIT_CREDITS } from "../protocol/commit.js";
-import { chainIdFromExtIds, type Entry, entryCreditCost, entryHash, unmarshalEntry, unmarshalEntryView } from "../protocol/entry.js";
+import {
+  chainIdFromExtIds,
+  type Entry,
+  entryCreditCost,
+  entryHash,
+  unmarshalEntry,
+  unmarshalEntryView,
+} from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { sha256d, sha256Hex } from "../protocol/hash.js";
 import {

@@ -5,9 +5,7 @@ import { createHash } from "node:crypto";
  * Hashes of wire-format §0.3. node:crypto one-shot `crypto.hash` where available (Node ≥ 20.12):
  * ~2× faster than @noble/hashes for 64-byte inputs (bench/protocol.bench).
  */
-type OneShot = {
-  (alg: string, data: Uint8Array, enc: "hex" | "latin1"): string;
-};
+type OneShot = (alg: string, data: Uint8Array, enc: "hex" | "latin1") => string;
 const oneShot: OneShot | undefined = (nodeCrypto as unknown as { hash?: OneShot }).hash;
 
 /**
