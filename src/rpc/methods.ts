@@ -547,7 +547,7 @@ export type Handlers<C, Ctx> = {
   readonly [M in keyof C]: (
     params: unknown,
     ctx: Ctx,
-  ) => ResultOf<C, M> | Serialized<ResultOf<C, M>> | Promise<ResultOf<C, M>>;
+  ) => ResultOf<C, M> | Serialized<ResultOf<C, M>> | Promise<ResultOf<C, M> | Serialized<ResultOf<C, M>>>;
 };
 
 /** A result already serialised as JSON text (the server's remembered views: rpc/jsonrpc.ts JsonText). */
