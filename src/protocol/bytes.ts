@@ -281,7 +281,8 @@ export class ByteWriter {
   /** The written bytes (a copy-free view). */
   finish(): Uint8Array {
     // a writer sized exactly hands over its array itself: a subarray of an array of ≤ 64 bytes (kept on V8's
-    // heap) would move its bytes to a malloc'ed store first (issue 35, docs/performance.md change 13)
+    // heap) would move its bytes to a malloc'ed store first (issue 35, docs/performance.md
+    // §"Signature checks per entry", change 13)
     return this.length === this.buf.length ? this.buf : this.buf.subarray(0, this.length);
   }
 }

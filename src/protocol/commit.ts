@@ -125,7 +125,8 @@ export function decodeEntryCommit(bytes: Uint8Array): EntryCommit {
 /**
  * `decodeEntryCommit` without the copy: the fields are views of `bytes`, which the caller must not change while
  * the commit lives (the write path's: `bytes` are a request's own decoded bytes, and the ledger copies what it
- * keeps, ledger/byteArena.ts). One buffer less per write (issue 35, docs/performance.md change 13).
+ * keeps, ledger/byteArena.ts). One buffer less per write (issue 35, docs/performance.md
+ * §"Signature checks per entry", change 13).
  */
 export function decodeEntryCommitView(bytes: Uint8Array): EntryCommit {
   const commit = entryCommitView(bytes);

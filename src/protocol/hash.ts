@@ -12,8 +12,9 @@ const oneShot: OneShot | undefined = (nodeCrypto as unknown as { hash?: OneShot 
  * A digest as a view of Node's Buffer pool. A digest into a Buffer of its own (`"buffer"`) gets a malloc'ed
  * store, an ArrayBuffer extension and a free by the GC's sweeper: ~5.0 µs of process CPU per 32-byte digest
  * of 64 bytes here, against ~2.8 µs for the digest as a latin1 string (one byte per character, on V8's heap)
- * copied into the pool (issue 35: the write path makes several per entry; docs/performance.md, change 13). The
- * view keeps its 8 KiB pool slab alive while it lives, as `hexBytes`'s do.
+ * copied into the pool (issue 35: the write path makes several per entry; docs/performance.md
+ * §"Signature checks per entry", change 13). The view keeps its 8 KiB pool slab alive while it lives, as
+ * `hexBytes`'s do.
  */
 function digest(alg: "sha256" | "sha512", data: Uint8Array): Uint8Array {
   const b = oneShot ? Buffer.from(oneShot(alg, data, "latin1"), "latin1") : createHash(alg).update(data).digest();

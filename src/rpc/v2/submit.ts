@@ -86,7 +86,8 @@ async function submitTransaction(ctx: RpcContext, tx: Transaction): Promise<{ tx
  * The JSON text of a write's answer, as JSON.stringify writes it (the same members in the same order), written
  * by hand: its values are lower-case hex and fixed messages, which need no escapes. Node 20's JSON.stringify
  * took ~2.5 µs an answer here (every 64-character hex scanned for characters to escape), the text ~0.7
- * (issue 35, docs/performance.md change 14); test/unit/rpc/writeAnswers.test.ts holds the two to the same text.
+ * (issue 35, docs/performance.md §"Signature checks per entry", change 14); test/unit/rpc/writeAnswers.test.ts
+ * holds the two to the same text.
  */
 
 /** commit-chain's answer (hex arguments). */
