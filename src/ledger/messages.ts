@@ -6,7 +6,7 @@
  * commit (136/200 bytes), the marshalled entry, the marshalled transaction, the minute (u8, 0..9) of
  * an end-of-minute, or nothing for a block start.
  */
-import { ByteReader, ByteWriter, toHex } from "../protocol/bytes.js";
+import { ByteReader, ByteWriter, concat, toHex } from "../protocol/bytes.js";
 import {
   CHAIN_COMMIT_SIZE,
   type Commit,
@@ -110,19 +110,7 @@ export function messageBody(m: LogMessage): Uint8Array {
 
 /** Journal bytes of a message (`messageHead` ‖ `messageBody` in one buffer). */
 export function encodeMessage(m: LogMessage): Uint8Array {
-  const w = new ByteWriter(16);
-  switch (m.kind) {
-    case "commit":
-      return w.u8(MessageKind.commit).u48(m.timeMs).bytes(m.commit.raw).finish();
-    case "reveal":
-      return w.u8(MessageKind.reveal).u48(m.timeMs).bytes(m.entryRaw).finish();
-    case "transaction":
-      return w.u8(MessageKind.transaction).u48(m.timeMs).bytes(m.tx.raw).finish();
-    case "endOfMinute":
-      return w.u8(MessageKind.endOfMinute).u48(m.timeMs).u8(m.minute).finish();
-    case "blockStart":
-      return w.u8(MessageKind.blockStart).u48(m.timeMs).finish();
-  }
+  return concat(messageHead(m), messageBody(m));
 }
 
 /** Decode journal bytes; throws ProtocolError when they are not a message this version wrote. */
