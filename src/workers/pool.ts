@@ -1,9 +1,10 @@
 /**
  * The piscina worker pool (DESIGN §1) and the signature verifier that runs on it.
  *
- * Checks submitted during one turn of the event loop are gathered (flushed by setImmediate) and cut
- * into batches, each sent to a worker as one packed buffer (signatureBatch.ts). Every caller gets its
- * own results, in its own order, as soon as the batches holding its checks are back.
+ * Checks submitted are gathered and sent at the end of the turn (setImmediate), or, when the last batch
+ * went less than VERIFY_BATCH_WINDOW_MS ago, once that window has passed; they are cut into batches, each
+ * sent to a worker as one packed buffer (signatureBatch.ts). Every caller gets its own results, in its own
+ * order, as soon as the batches holding its checks are back.
  */
 import { Piscina } from "piscina";
 import { InvariantError } from "../errors.js";
@@ -38,6 +39,17 @@ export const MIN_TASK_BATCH = 16;
  * back in the worker. A sync task cannot interleave with another, so this changes only where the queue is.
  */
 export const TASKS_PER_THREAD = 4;
+
+/**
+ * Least time between two sends of gathered checks to the pool, ms (performance.now()): a check that comes
+ * within this window of the last send waits for the window's end, so under load the pool gets one larger
+ * batch per window instead of one per event-loop turn; a check after a quiet spell goes at the end of its
+ * turn, as before. Each send costs this thread the tasks' posts and the worker thread a wake, whatever the
+ * batch's size. Measured end to end with the journal's GROUP_WINDOW_MS (store/journal.ts), both 1 against
+ * none (docs/performance.md §"Signature checks per entry", change 15): at ~7,300 entries/s, tasks per second
+ * ~1,300 (~6 checks each) → ~520 (~14 each), node CPU per entry −7 %, p99 unchanged. 2 ms gave no more.
+ */
+export const VERIFY_BATCH_WINDOW_MS = 1;
 
 /** The shared pool. Tasks name their file per run, so one pool serves verification and Merkle work. */
 export type WorkerPool = Piscina;
@@ -75,6 +87,8 @@ export interface PoolVerifierOptions {
   threads: number;
   /** Most signatures per worker task, ≥ 1 (default VERIFY_BATCH; 1 = one signature per task). */
   maxBatch?: number;
+  /** Least time between two sends to the pool, ms, ≥ 0 (default VERIFY_BATCH_WINDOW_MS; 0: every turn's checks at its end). */
+  batchWindowMs?: number;
 }
 
 /** Optional dependencies: a pool shared with other workers/ services. It is not destroyed by close(). */
@@ -100,8 +114,12 @@ export class PoolVerifier implements Verifier {
   private readonly pool: WorkerPool;
   private readonly ownsPool: boolean;
   private readonly maxBatch: number;
+  private readonly batchWindowMs: number;
   private waiting: Waiter[] = [];
   private flushScheduled = false;
+  /** performance.now() of the last flush, ms (−Infinity: none yet) */
+  private lastFlushMs = Number.NEGATIVE_INFINITY;
+  private readonly flushNow = (): void => this.flush();
   private closed = false;
 
   constructor(options: PoolVerifierOptions, dependencies: PoolVerifierDependencies = {}) {
@@ -109,6 +127,10 @@ export class PoolVerifier implements Verifier {
     if (!Number.isInteger(maxBatch) || maxBatch < 1)
       throw new RangeError(`maxBatch: expected an integer ≥ 1, got ${maxBatch}`);
     this.maxBatch = maxBatch;
+    const batchWindowMs = options.batchWindowMs ?? VERIFY_BATCH_WINDOW_MS;
+    if (!(batchWindowMs >= 0 && batchWindowMs <= 1000))
+      throw new RangeError(`batchWindowMs: expected 0 to 1000, got ${batchWindowMs}`);
+    this.batchWindowMs = batchWindowMs;
     this.ownsPool = dependencies.pool === undefined;
     this.pool = dependencies.pool ?? createWorkerPool({ threads: options.threads });
   }
@@ -129,7 +151,9 @@ export class PoolVerifier implements Verifier {
       });
       if (!this.flushScheduled) {
         this.flushScheduled = true;
-        setImmediate(() => this.flush());
+        const wait = this.lastFlushMs + this.batchWindowMs - performance.now();
+        if (wait > 0) setTimeout(this.flushNow, wait);
+        else setImmediate(this.flushNow);
       }
     });
   }
@@ -152,6 +176,7 @@ export class PoolVerifier implements Verifier {
   /** Send everything gathered since the last flush, cut into batches. */
   private flush(): void {
     this.flushScheduled = false;
+    this.lastFlushMs = performance.now();
     const waiters = this.waiting;
     this.waiting = [];
     if (this.closed) return;

@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { Journal } from "../../../src/store/journal.js";
+import { GROUP_WINDOW_MS, Journal } from "../../../src/store/journal.js";
 import { forEachPacked, packGroup } from "../../../src/store/journalWriterTask.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
 
@@ -156,6 +156,51 @@ describe("journal appends (writer thread)", () => {
     } finally {
       await j.close();
       cleanup(dir);
+    }
+  });
+  test("the group window: turns within it share one group, the first record after it goes at its turn's end", async () => {
+    assert.equal(GROUP_WINDOW_MS, 1);
+    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: -1 }), RangeError);
+    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: Number.NaN }), RangeError);
+    const dir = tempDir();
+    // a window far longer than a few turns take, even on a loaded machine
+    const windowMs = 1000;
+    const j = Journal.open(dir, { verify: false, groupWindowMs: windowMs });
+    try {
+      const before = performance.now();
+      await j.append(1, 0, recordBytes(0)); // no group before: posted at its turn's end
+      assert.equal(j.groupsPosted, 1);
+      // three turns inside the window: one group, posted once the window has passed, not before
+      const waits = [j.append(1, 1, recordBytes(1))];
+      await turn();
+      waits.push(j.append(1, 2, recordBytes(2)));
+      await turn();
+      waits.push(j.append(1, 3, recordBytes(3)));
+      assert.equal(j.groupsPosted, 1, "nothing posted inside the window");
+      await Promise.all(waits);
+      // (libuv's timers count from its cached loop time: a few ms of slack)
+      assert.ok(performance.now() - before >= windowMs - 20, "resolved only after the window");
+      assert.equal(j.groupsPosted, 2, "the window's three records in one group");
+      assert.deepEqual(
+        j.records(1).map((r) => r.seq),
+        [0, 1, 2, 3],
+      );
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+    // window 0: every turn's records are a group of their own
+    const dir0 = tempDir();
+    const j0 = Journal.open(dir0, { verify: false, groupWindowMs: 0 });
+    try {
+      const waits = [j0.append(1, 0, recordBytes(0))];
+      await turn();
+      waits.push(j0.append(1, 1, recordBytes(1)));
+      await Promise.all(waits);
+      assert.equal(j0.groupsPosted, 2);
+    } finally {
+      await j0.close();
+      cleanup(dir0);
     }
   });
 });

@@ -3,7 +3,14 @@ import { after, before, describe, test } from "node:test";
 import { publicKeyFromSeed, signEd25519, verifyEd25519Noble } from "../../../src/crypto/ed25519.js";
 import { sha256 } from "../../../src/protocol/hash.js";
 import { WorkerPoolError } from "../../../src/workers/errors.js";
-import { createWorkerPool, MIN_TASK_BATCH, PoolVerifier, taskCount, VERIFY_BATCH } from "../../../src/workers/pool.js";
+import {
+  createWorkerPool,
+  MIN_TASK_BATCH,
+  PoolVerifier,
+  taskCount,
+  VERIFY_BATCH,
+  VERIFY_BATCH_WINDOW_MS,
+} from "../../../src/workers/pool.js";
 import { InlineVerifier, type SignatureCheck, type Verifier } from "../../../src/workers/verifier.js";
 
 /**
@@ -120,6 +127,7 @@ const implementations: { name: string; make: () => Verifier }[] = [
   { name: "InlineVerifier", make: () => new InlineVerifier() },
   { name: "PoolVerifier (2 threads)", make: () => new PoolVerifier({ threads: 2 }) },
   { name: "PoolVerifier (1 thread, maxBatch 3)", make: () => new PoolVerifier({ threads: 1, maxBatch: 3 }) },
+  { name: "PoolVerifier (1 thread, no batch window)", make: () => new PoolVerifier({ threads: 1, batchWindowMs: 0 }) },
 ];
 
 /** Results of the shared corpus by implementation, compared after all suites ran. */
@@ -235,13 +243,41 @@ describe("PoolVerifier: batching", () => {
     assert.throws(() => new PoolVerifier({ threads: 0 }), RangeError);
     assert.throws(() => new PoolVerifier({ threads: 1, maxBatch: 0 }), RangeError);
     assert.throws(() => new PoolVerifier({ threads: 1.5 }), RangeError);
+    assert.throws(() => new PoolVerifier({ threads: 1, batchWindowMs: -1 }), RangeError);
+    assert.throws(() => new PoolVerifier({ threads: 1, batchWindowMs: Number.NaN }), RangeError);
+  });
+
+  test("the batch window: checks of several turns within it go in one task, sent once it has passed", async () => {
+    assert.equal(VERIFY_BATCH_WINDOW_MS, 1);
+    const pool = createWorkerPool({ threads: 1 });
+    // a window far longer than a few turns take, even on a loaded machine
+    const windowMs = 1000;
+    const verifier = new PoolVerifier({ threads: 1, batchWindowMs: windowMs }, { pool });
+    try {
+      const before = performance.now();
+      assert.deepEqual(await verifier.verify([validCheck(0)]), [true]); // the first send: at its turn's end
+      const tasks = pool.completed;
+      const calls = [verifier.verify([validCheck(1)])];
+      await new Promise((resolve) => setImmediate(resolve));
+      calls.push(verifier.verify([cases(1)[1]!.check, validCheck(2)]));
+      await new Promise((resolve) => setImmediate(resolve));
+      calls.push(verifier.verify([validCheck(3)]));
+      assert.deepEqual(await Promise.all(calls), [[true], [false, true], [true]]);
+      // (libuv's timers count from its cached loop time: a few ms of slack)
+      assert.ok(performance.now() - before >= windowMs - 20, "sent only after the window");
+      assert.equal(pool.completed - tasks, 1, "three turns' checks in one task");
+    } finally {
+      await verifier.close();
+      await pool.destroy();
+    }
   });
 });
 
 describe("PoolVerifier: failure and close", () => {
   test("a worker dying mid-task rejects its callers with TASK_FAILED; the pool then recovers", async () => {
     const pool = createWorkerPool({ threads: 2 });
-    const verifier = new PoolVerifier({ threads: 2 }, { pool });
+    // no batch window: the next call's tasks are posted at the end of its turn
+    const verifier = new PoolVerifier({ threads: 2, batchWindowMs: 0 }, { pool });
     try {
       assert.deepEqual(await verifier.verify([validCheck(0), validCheck(1)]), [true, true]); // workers are up
       const big = Array.from({ length: 4000 }, (_, i) => SHARED[i % SHARED.length]!.check);
@@ -277,7 +313,7 @@ describe("PoolVerifier: failure and close", () => {
   });
 
   test("close() while batches are in the workers rejects their callers with POOL_CLOSED", async () => {
-    const verifier = new PoolVerifier({ threads: 2 });
+    const verifier = new PoolVerifier({ threads: 2, batchWindowMs: 0 });
     assert.deepEqual(await verifier.verify([validCheck(0)]), [true]); // workers are up
     const inFlight = assert.rejects(
       verifier.verify(Array.from({ length: 2000 }, (_, i) => validCheck(i % 7))),
