@@ -224,7 +224,7 @@ export class Journal {
   static open(dataPath: string, options: { verify: boolean; groupWindowMs?: number }): Journal {
     const groupWindowMs = options.groupWindowMs ?? GROUP_WINDOW_MS;
     if (!(groupWindowMs >= 0 && groupWindowMs <= 1000))
-      throw new RangeError(`groupWindowMs: expected 0 to 1000, got ${groupWindowMs}`);
+      throw new InvariantError(`groupWindowMs: expected 0 to 1000, got ${groupWindowMs}`);
     const path = join(dataPath, JOURNAL_DIR);
     let upgraded = 0;
     if (isLmdbJournal(path)) upgraded = upgradeLmdbJournal(path, options.verify);

@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import { InvariantError } from "../../../src/errors.js";
 import { GROUP_WINDOW_MS, Journal } from "../../../src/store/journal.js";
 import { forEachPacked, packGroup } from "../../../src/store/journalWriterTask.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
@@ -160,8 +161,8 @@ describe("journal appends (writer thread)", () => {
   });
   test("the group window: turns within it share one group, the first record after it goes at its turn's end", async () => {
     assert.equal(GROUP_WINDOW_MS, 1);
-    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: -1 }), RangeError);
-    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: Number.NaN }), RangeError);
+    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: -1 }), InvariantError);
+    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: Number.NaN }), InvariantError);
     const dir = tempDir();
     // a window far longer than a few turns take, even on a loaded machine
     const windowMs = 1000;
