@@ -165,9 +165,9 @@ const MAX_GROUPS_POSTED = 2;
  * this window of the last post gather until its end, so under load the writer gets fewer, larger groups (fewer
  * commits, each a `writev`, an `fdatasync` and the disk's queue kicked, and fewer wakes of either thread);
  * after a quiet spell a record goes at the end of its turn, as before. A reply (answered) posts what gathered
- * at once. Measured with the verify pool's window (workers/pool.ts VERIFY_BATCH_WINDOW_MS; docs/performance.md
- * §"Signature checks per entry", change 15): groups per second at ~7,300 entries/s ~1,050 → ~720, the writer
- * thread's CPU per entry 15–16 → 11–12 µs, p99 unchanged.
+ * at once. Measured with the verify pool's window (workers/pool.ts VERIFY_BATCH_WINDOW_MS), change 15 of
+ * docs/performance.md §"Signature checks per entry": groups per second at ~7,300 entries/s ~1,050 → ~720, the
+ * writer thread's CPU per entry 14–16 → 11–13 µs, p99 unchanged.
  */
 export const GROUP_WINDOW_MS = 1;
 

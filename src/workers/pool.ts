@@ -109,7 +109,7 @@ interface Waiter {
 
 const VERIFY_TASK = new URL("./verifyTask.js", import.meta.url).href;
 
-/** Verifies signatures in the worker pool, batching all checks of one event-loop turn. */
+/** Verifies signatures in the worker pool, batching the checks of a turn (of the turns within VERIFY_BATCH_WINDOW_MS). */
 export class PoolVerifier implements Verifier {
   private readonly pool: WorkerPool;
   private readonly ownsPool: boolean;

@@ -275,7 +275,9 @@ export default {
   timeoutMS: 10_000,
   // dist/ stays in: the incremental run compares the compiled test files it ran with the last run's (make
   // mutation builds first), and re-tests only the mutants whose code or covering tests changed.
-  ignorePatterns: ["bench/results", ".data", "tmp", "reports", ".stryker-tmp"],
+  // .venv-test: the Python virtual environment of `make test` (python-venv); its lib64 symlink to a directory
+  // made the sandbox copy fail (EISDIR), and nothing in it is code under test
+  ignorePatterns: ["bench/results", ".data", "tmp", "reports", ".stryker-tmp", ".venv-test"],
   incremental: true,
   incrementalFile: `tools/mutation/incremental/${target}@${version}.json`,
   reporters: ["clear-text", "progress-append-only", "json"],

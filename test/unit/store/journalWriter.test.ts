@@ -161,9 +161,9 @@ describe("journal appends (writer thread)", () => {
   });
   test("the group window: turns within it share one group, the first record after it goes at its turn's end", async () => {
     assert.equal(GROUP_WINDOW_MS, 1);
-    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: -1 }), InvariantError);
-    assert.throws(() => Journal.open(tempDir(), { verify: false, groupWindowMs: Number.NaN }), InvariantError);
     const dir = tempDir();
+    assert.throws(() => Journal.open(dir, { verify: false, groupWindowMs: -1 }), InvariantError);
+    assert.throws(() => Journal.open(dir, { verify: false, groupWindowMs: Number.NaN }), InvariantError);
     // a window far longer than a few turns take, even on a loaded machine
     const windowMs = 1000;
     const j = Journal.open(dir, { verify: false, groupWindowMs: windowMs });
