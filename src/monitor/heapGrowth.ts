@@ -21,8 +21,12 @@
 import { constants, PerformanceObserver } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 
-/** Old-generation size, bytes, a full collection may let the heap grow to before the next one. */
-export const GROWTH_CAP_BYTES = 160 * 2 ** 20;
+/**
+ * Old-generation size, bytes, a full collection may let the heap grow to before the next one. 160 MiB at first
+ * (chosen at ~2,500 entries/s); at ~7,300 entries/s on a faster machine the 60-s runs' RssAnon peaked at 404–422
+ * MiB with it, 380–390 with 112, the CPU per entry the same (docs/performance.md §"Signature checks per entry", change 16).
+ */
+export const GROWTH_CAP_BYTES = 112 * 2 ** 20;
 /** The least growth, percent: the launcher's `--heap-growing-percent=25`. */
 export const MIN_GROWTH_PERCENT = 25;
 /** The most growth, percent: a heap at most doubles between two full collections. */

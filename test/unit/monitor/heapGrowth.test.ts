@@ -21,13 +21,13 @@ test("a small live heap may double; a larger one grows to the cap; past it, by t
   assert.equal(heapGrowingPercent(0), MAX_GROWTH_PERCENT);
   assert.equal(heapGrowingPercent(20 * MiB), 100);
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2), 100); // doubles exactly to the cap
-  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2 + MiB), 97); // whole percents, rounded down: under the cap
+  assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2 + MiB), 96); // whole percents, rounded down: under the cap
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 1.25), 25); // a quarter more is the cap
-  assert.equal(heapGrowingPercent(100 * MiB), 60); // 160 MiB: the cap
+  assert.equal(heapGrowingPercent(70 * MiB), 60); // 112 MiB: the cap
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES), MIN_GROWTH_PERCENT);
   assert.equal(heapGrowingPercent(4096 * MiB), 25);
   // between the bounds the next limit is the cap, never above it
-  for (let live = 81 * MiB; live < GROWTH_CAP_BYTES / 1.25; live += 3 * MiB) {
+  for (let live = GROWTH_CAP_BYTES / 2 + MiB; live < GROWTH_CAP_BYTES / 1.25; live += 3 * MiB) {
     const limit = live * (1 + heapGrowingPercent(live) / 100);
     assert.ok(limit <= GROWTH_CAP_BYTES && limit > GROWTH_CAP_BYTES - live / 100 - 1, `${live}: ${limit}`);
   }
@@ -45,7 +45,7 @@ test("the pacer sets the flag at the first call and then only when the percent c
   used = 12 * MiB;
   pacer.collected();
   assert.deepEqual(set, [100]);
-  used = 100 * MiB;
+  used = 70 * MiB;
   pacer.collected();
   used = GROWTH_CAP_BYTES * 2;
   pacer.collected();
