@@ -171,6 +171,13 @@ const MAX_GROUPS_POSTED = 2;
  */
 export const GROUP_WINDOW_MS = 1;
 
+/**
+ * The process's own setTimeout, taken when this module loads: the window is measured on the real clock, so its
+ * timer must be the real one too; a test's mocked timers (node:test `mock.timers`) would otherwise hold a record
+ * back, never made durable, until the test moved its fake clock (as setImmediate, the end of a turn, never did).
+ */
+const realSetTimeout = globalThis.setTimeout;
+
 export class Journal {
   private closed = false;
   /** records appended in this event-loop turn (undefined: none) */
@@ -265,7 +272,7 @@ export class Journal {
     if (!this.scheduled) {
       this.scheduled = true;
       const wait = this.lastPostMs + this.groupWindowMs - performance.now();
-      if (wait > 0) setTimeout(this.postNow, wait);
+      if (wait > 0) realSetTimeout(this.postNow, wait);
       else setImmediate(this.postNow);
     }
     return g.done;

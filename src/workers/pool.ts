@@ -51,6 +51,14 @@ export const TASKS_PER_THREAD = 4;
  */
 export const VERIFY_BATCH_WINDOW_MS = 1;
 
+/**
+ * The process's own setTimeout, taken when this module loads: the window is measured on the real clock
+ * (performance.now()), so its timer must be the real one too. A test that mocks the timers (node:test's
+ * `mock.timers`, test/unit/ledger/clockSchedule.test.ts) would otherwise hold every check back until it moved
+ * its fake clock, as setImmediate, used for the end of a turn, never did.
+ */
+const realSetTimeout = globalThis.setTimeout;
+
 /** The shared pool. Tasks name their file per run, so one pool serves verification and Merkle work. */
 export type WorkerPool = Piscina;
 
@@ -152,7 +160,7 @@ export class PoolVerifier implements Verifier {
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         const wait = this.lastFlushMs + this.batchWindowMs - performance.now();
-        if (wait > 0) setTimeout(this.flushNow, wait);
+        if (wait > 0) realSetTimeout(this.flushNow, wait);
         else setImmediate(this.flushNow);
       }
     });
