@@ -7,7 +7,7 @@ import { concat } from "../protocol/bytes.js";
 import { encodeEntryRecord, isWholeRecord, mergeEntryRecord } from "./entryRecord.js";
 import type { Databases, DbName } from "./environment.js";
 import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
-import { RecordStreamWriter } from "./recordStream.js";
+import { type RecordStream, RecordStreamWriter } from "./recordStream.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -60,8 +60,8 @@ export interface BlockSetWrite {
 
 /** A block set packed for the writer thread (`packBlockSet`). */
 export interface PackedBlockSet {
-  /** record stream (recordStream.ts); transferred to the writer thread by `savePacked` */
-  stream: ArrayBuffer;
+  /** record stream (recordStream.ts); its buffers are transferred to the writer thread by `savePacked` */
+  stream: RecordStream;
   records: number;
   /** main-thread time spent packing, ms (the turns in between not counted) */
   busyMs: number;
@@ -72,31 +72,28 @@ export interface PackedBlockSet {
 }
 
 /**
- * Record-stream bytes per byte of the blocks (an estimate): each entry adds ~32 bytes to its entry block and
- * ~140 to the EC block, and ~300 bytes of records plus its own bytes (often a few hundred) to the stream.
- */
-const ESTIMATED_STREAM_PER_BLOCK_BYTE = 4;
-
-/** Expected size of a block set's record stream, bytes (an underestimate only costs a regrowth). */
-function estimateBytes(set: BlockSetWrite): number {
-  let bytes = 64 * 1024;
-  for (const b of set.blocks) bytes += b.raw.length * ESTIMATED_STREAM_PER_BLOCK_BYTE;
-  return bytes;
-}
-
-/**
  * Records packed per event-loop turn by `packBlockSet`: ~4 ms of main thread at ~1 µs per record, so a
  * request arriving meanwhile waits at most that long for the packing.
  */
 const PACK_CHUNK = 4096;
 
-/** Every record a block set writes, as (database, key, value), in one fixed order. */
+/** Every record a block set writes, as (database, key, value), in one fixed order: its blocks', then the rest. */
 export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
   for (const b of set.blocks) {
     yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
-    if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
-    if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
+    yield* blockIndexRecords(b);
   }
+  yield* dataRecords(set);
+}
+
+/** A block's records besides its bytes: its alias and height keys. */
+function* blockIndexRecords(b: BlockWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
+  if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
+  if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
+}
+
+/** The records of `blockSetRecords` after the blocks': entries, indexes, balances, the saved height. */
+function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
   // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
   // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
   const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
@@ -177,9 +174,15 @@ export async function packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> 
     busyMs += ms;
     longestTurnMs = Math.max(longestTurnMs, ms);
   };
-  const stream = new RecordStreamWriter(estimateBytes(set));
+  const stream = new RecordStreamWriter();
+  // the blocks first, as blockSetRecords orders them: a block's kind byte and its bytes go into the stream
+  // without a joined copy (an EC block of a busy height is megabytes)
+  for (const b of set.blocks) {
+    stream.putPrefixed("blocks", b.primary, b.kind, b.raw);
+    for (const [db, k, v] of blockIndexRecords(b)) stream.put(db, k, v);
+  }
   let inTurn = 0;
-  for (const [db, k, v] of blockSetRecords(set)) {
+  for (const [db, k, v] of dataRecords(set)) {
     stream.put(db, k, v);
     if (++inTurn === PACK_CHUNK) {
       inTurn = 0;

@@ -8,6 +8,7 @@ import { Worker } from "node:worker_threads";
 import type { WriteReply } from "./blockSetWriterTask.js";
 import { StoreError } from "./errors.js";
 import type { RebuildProgress } from "./queryIndex.js";
+import type { RecordStream } from "./recordStream.js";
 
 export interface WriteResult {
   /** records written */
@@ -60,10 +61,10 @@ export class BlockSetWriter {
   ) {}
 
   /**
-   * Apply `stream` in one transaction; resolves once it is committed and flushed. The stream's buffer is
+   * Apply `stream` in one transaction; resolves once it is committed and flushed. The stream's buffers are
    * transferred (unusable here afterwards).
    */
-  write(stream: ArrayBuffer): Promise<WriteResult> {
+  write(stream: RecordStream): Promise<WriteResult> {
     if (this.closed) return Promise.reject(this.failed("the block-set writer is closed"));
     const worker = this.worker ?? this.start();
     const id = this.nextId++;
@@ -71,7 +72,7 @@ export class BlockSetWriter {
       this.pending.set(id, { resolve, reject });
       // Only a thread with work keeps the process alive: an idle writer must not hold up an exit.
       worker.ref();
-      worker.postMessage({ id, stream }, [stream]);
+      worker.postMessage({ id, stream }, stream.buffers);
     });
   }
 

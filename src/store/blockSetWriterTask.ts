@@ -13,13 +13,13 @@ import { putRecord } from "./blockSet.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
 import { META_KEYS } from "./keys.js";
 import { indexSavedHeight, type RebuildProgress, rebuildStep, resetQueryIndexIfForeign } from "./queryIndex.js";
-import { forEachRecord } from "./recordStream.js";
+import { forEachRecord, type RecordStream } from "./recordStream.js";
 
 const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
 
 export interface WriteRequest {
   id: number;
-  stream: ArrayBuffer;
+  stream: RecordStream;
 }
 export type WriteReply =
   | {
@@ -81,12 +81,12 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
 /**
  * Free a stream's bytes now. This thread allocates little of its own, so its garbage collector runs seldom and
  * a stream it no longer references (tens of MB for a block of 20,000 entries) would stay in the process's memory
- * while the node is at rest (docs/performance.md §Memory). Transferring the buffer into a message that is then
+ * while the node is at rest (docs/performance.md §Memory). Transferring the buffers into a message that is then
  * dropped with its channel frees the bytes at once.
  */
-function release(stream: ArrayBuffer): void {
+function release(stream: RecordStream): void {
   const { port1, port2 } = new MessageChannel();
-  port1.postMessage(null, [stream]);
+  port1.postMessage(null, stream.buffers);
   port1.close();
   port2.close();
 }

@@ -41,6 +41,7 @@ import { checkTreeSpines } from "./pageCheck.js";
 import { indexSavedHeight } from "./queryIndex.js";
 import { QueryIndexReader } from "./queryIndexReader.js";
 import { QueryIndexRebuild, type QueryIndexStatus } from "./queryIndexRebuild.js";
+import { streamBytes } from "./recordStream.js";
 import {
   type ChainHead,
   type CommitLocation,
@@ -328,7 +329,7 @@ export class LedgerStore {
     if (this.closing) return Promise.reject(new StoreError({ code: "CLOSED", path: this.path }));
     try {
       // LMDB rewrites whole pages: room for twice the records' bytes is a safe bound
-      this.space.check(2 * packed.stream.byteLength);
+      this.space.check(2 * streamBytes(packed.stream));
     } catch (e) {
       return Promise.reject(e);
     }

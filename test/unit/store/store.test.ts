@@ -13,7 +13,7 @@ import { BlockSetWriter } from "../../../src/store/blockSetWriter.js";
 import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
 import { StoreError } from "../../../src/store/errors.js";
 import { BlockKind, journalKey } from "../../../src/store/keys.js";
-import { RecordStreamWriter } from "../../../src/store/recordStream.js";
+import { type RecordStream, RecordStreamWriter } from "../../../src/store/recordStream.js";
 import { type BlockSetWrite, LedgerStore, STORE_FORMAT_VERSION } from "../../../src/store/store.js";
 import { noOtherRecords } from "../../support/blockSetWrites.js";
 import { cleanup, tempDir } from "../ledger/harness.js";
@@ -81,7 +81,7 @@ function fullBlockSet(height: number): BlockSetWrite {
 }
 
 /** A block set's record stream as the store packs it (big enough to be in flight for a while). */
-async function fullBlockSetStream(s: LedgerStore): Promise<ArrayBuffer> {
+async function fullBlockSetStream(s: LedgerStore): Promise<RecordStream> {
   return (await s.packBlockSet(fullBlockSet(5))).stream;
 }
 
@@ -542,7 +542,7 @@ describe("store", () => {
     try {
       const s = openWithGenesis(dir);
       const writer = new BlockSetWriter({ path: dir });
-      const stream = (height: number): ArrayBuffer => {
+      const stream = (height: number): RecordStream => {
         const w = new RecordStreamWriter();
         w.put("meta", Buffer.from("savedHeight"), Uint8Array.of(0, 0, 0, height));
         return w.finish();
