@@ -72,7 +72,7 @@ function rssAnonKiB(pid: number): number {
 }
 
 /** `bin/ledgerd`'s first line, for a node started through `node --cpu-prof` (the shebang is not read then). */
-const LAUNCHER_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "131072", MALLOC_TRIM_THRESHOLD_: "131072" };
+const LAUNCHER_ENV = { MALLOC_ARENA_MAX: "2", MALLOC_MMAP_THRESHOLD_: "32768", MALLOC_TRIM_THRESHOLD_: "131072" };
 
 function startNode(port: number): ReturnType<typeof spawn> {
   const bin = join(values.checkout!, "bin", "ledgerd");
