@@ -22,7 +22,7 @@ import {
   encodeDirectoryBlock,
   encodeDirectoryBlockHeader,
 } from "../protocol/dblock.js";
-import { ENTRY_BLOCK_HEADER_SIZE, type EntryBlock, encodeEntryBlock } from "../protocol/eblock.js";
+import { ENTRY_BLOCK_HEADER_SIZE, type EntryBlock, encodeEntryBlockWithBody } from "../protocol/eblock.js";
 import {
   decodeECBlock,
   type ECBlock,
@@ -293,16 +293,15 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   const dirEntries: { chainId: Uint8Array; keyMR: Uint8Array }[] = [];
   for (const eb of chains) {
     const prev = inp.chainHead(eb.chainId);
-    const block: EntryBlock = {
+    const block: Omit<EntryBlock, "items"> = {
       chainId: eb.chainId,
       bodyMR: eb.merkle.root(),
       prevKeyMR: prev?.keyMR ?? ZERO_HASH,
       prevFullHash: prev?.fullHash ?? ZERO_HASH,
       sequence: prev === undefined ? 0 : prev.sequence + 1,
       dbHeight: height,
-      items: eb.items,
     };
-    const raw = encodeEntryBlock(block);
+    const raw = encodeEntryBlockWithBody(block, eb.itemBytes());
     const keyMR = merkleParent(sha256(raw.subarray(0, ENTRY_BLOCK_HEADER_SIZE)), block.bodyMR);
     const fullHash = sha256(raw);
     blocks.push({ kind: BlockKind.entry, primary: keyMR, secondary: fullHash, raw });
@@ -312,15 +311,14 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   }
 
   const ecBody = pl.ecBody.finish();
-  const ec: ECBlock = {
+  const ec: Omit<ECBlock, "items"> = {
     bodyHash: sha256(ecBody),
     prevHeaderHash: tip.ecHeaderHash,
     prevFullHash: tip.ecFullHash,
     dbHeight: height,
     headerExpansion: new Uint8Array(0),
-    items: pl.ecItems,
   };
-  const ecRaw = encodeECBlockWithBody(ec, ecBody);
+  const ecRaw = encodeECBlockWithBody(ec, ecBody, pl.ecItemCount);
   const ecHeaderHash = sha256(ecRaw.subarray(0, ecRaw.length - ecBody.length));
   const ecFullHash = sha256(ecRaw);
 
@@ -377,12 +375,14 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
 
   // built while the save is packed (in chunks), not here in the close's turn
   const entries: BlockSetWrite["entries"] = lazy(function* () {
-    for (const r of pl.reveals)
+    for (let i = 0; i < pl.revealCount; i++) {
+      const r = pl.revealAt(i);
       yield {
         entryHash: r.entryHash,
         raw: r.raw,
-        location: { entryBlockKeyMR: r.block!.keyMR!, height, commitTxId: r.commitTxId },
+        location: { entryBlockKeyMR: r.block.keyMR!, height, commitTxId: r.commitTxId },
       };
+    }
   });
 
   const balance = (saved: bigint | undefined, delta: bigint): bigint => (saved ?? 0n) + delta;
@@ -393,7 +393,9 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     chainHeads: [...system.chainHeads, ...chainHeads],
     ...closeLocations(pl, newTip, coinbase),
     entries,
-    paidCommits: lazy(() => pl.paidCommits.values()),
+    paidCommits: lazy(function* () {
+      for (let slot = 0; slot < pl.paidCommitCount; slot++) yield pl.paidCommitAt(slot);
+    }),
     assetBalances: [...pl.assetDelta.values()].map((d) => ({
       address: d.address,
       balance: balance(inp.assetBalance(d.address), d.delta),
@@ -437,8 +439,10 @@ function closeLocations(
       });
     }
   const commits: BlockSetWrite["commits"] = lazy(function* () {
-    for (const c of pl.commits)
+    for (let i = 0; i < pl.commitCount; i++) {
+      const c = pl.commitKeysAt(i);
       yield { keys: [c.txId, c.fullHash], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex } };
+    }
   });
   return { transactions, commits };
 }

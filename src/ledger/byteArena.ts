@@ -1,10 +1,12 @@
 /**
- * The open block's bytes (entries, commits, their hashes) copied into a few large chunks, so that the
- * process list holds views of shared memory instead of one ArrayBuffer per field. Measured on a heap snapshot
- * of an open block of 12,202 entries (docs/performance.md §Memory): per entry one 8 KiB slab of Node's Buffer
- * pool was kept alive by the reveal's bytes (hex-decoded into the pool), plus five small ArrayBuffers (the
- * commit, a copy of the entry made by its decoder, three 32-byte hashes), each with its own heap object and
- * malloc'ed backing store.
+ * The open block's bytes (entries, commits, their hashes) copied into a few large chunks and named by a
+ * number, so that the process list holds neither an ArrayBuffer nor a view object per field. Measured on a
+ * heap snapshot of an open block of 12,202 entries (docs/performance.md §Memory): per entry one 8 KiB slab of
+ * Node's Buffer pool was kept alive by the reveal's bytes (hex-decoded into the pool), plus five small
+ * ArrayBuffers (the commit, a copy of the entry made by its decoder, three 32-byte hashes), each with its own
+ * heap object and malloc'ed backing store. Views of a chunk were the next step; every view is a heap object
+ * that a busy block kept alive until its save and that every full collection marked (issue 35, change 19), so
+ * a region is now a handle, and a view is made only when something reads it.
  */
 
 /**
@@ -14,30 +16,56 @@
  */
 export const ARENA_CHUNK_BYTES = 256 * 1024;
 
-/** Copies are appended to the current chunk; a full chunk is left to the views that point into it. */
+/**
+ * Regions are reserved in the current chunk; a full chunk stays in the list for the handles that name it. A
+ * handle is `chunk index × ARENA_CHUNK_BYTES + offset`: a number below 2^53, not a 32-bit integer.
+ */
 export class ByteArena {
+  private readonly chunks: Uint8Array[] = [];
   private chunk = new Uint8Array(0);
+  private chunkIndex = -1;
   private used = 0;
-  /** bytes handed out so far */
-  private copied = 0;
+  /** bytes reserved so far */
+  private reserved = 0;
 
-  /** A copy of `bytes` that lives as long as any view of its chunk does. */
-  copy(bytes: Uint8Array): Uint8Array {
-    const n = bytes.length;
-    if (n > ARENA_CHUNK_BYTES >>> 2) return bytes.slice();
+  /** A region of `n` bytes (zeros until written) in one chunk; a region above a quarter chunk gets its own. */
+  reserve(n: number): number {
+    this.reserved += n;
+    if (n > ARENA_CHUNK_BYTES >>> 2) {
+      this.chunks.push(new Uint8Array(n));
+      return (this.chunks.length - 1) * ARENA_CHUNK_BYTES;
+    }
     if (this.used + n > this.chunk.length) {
       this.chunk = new Uint8Array(ARENA_CHUNK_BYTES);
+      this.chunks.push(this.chunk);
+      this.chunkIndex = this.chunks.length - 1;
       this.used = 0;
     }
-    const out = this.chunk.subarray(this.used, this.used + n);
-    out.set(bytes);
+    const handle = this.chunkIndex * ARENA_CHUNK_BYTES + this.used;
     this.used += n;
-    this.copied += n;
-    return out;
+    return handle;
   }
 
-  /** Bytes copied in so far (not counting the unused ends of chunks). */
+  /** Write `bytes` at `at` bytes into the region `handle`. */
+  write(handle: number, at: number, bytes: Uint8Array): void {
+    this.chunks[Math.floor(handle / ARENA_CHUNK_BYTES)]!.set(bytes, (handle % ARENA_CHUNK_BYTES) + at);
+  }
+
+  /** A region holding a copy of `bytes`. */
+  copy(bytes: Uint8Array): number {
+    const handle = this.reserve(bytes.length);
+    this.write(handle, 0, bytes);
+    return handle;
+  }
+
+  /** A view of `length` bytes at `at` bytes into region `handle` (it keeps the region's chunk alive). */
+  view(handle: number, at: number, length: number): Uint8Array {
+    const start = (handle % ARENA_CHUNK_BYTES) + at;
+    return this.chunks[Math.floor(handle / ARENA_CHUNK_BYTES)]!.subarray(start, start + length);
+  }
+
+  /** Bytes reserved so far (not counting the unused ends of chunks). */
   get bytes(): number {
-    return this.copied;
+    return this.reserved;
   }
 }

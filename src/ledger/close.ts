@@ -167,8 +167,8 @@ export class BlockCloser {
         if (state.saved.closing === closing) state.saved.closing = undefined;
         this.host.saved({
           height: closed.tip.height,
-          entries: confirmed.reveals.length,
-          commits: confirmed.commits.length,
+          entries: confirmed.revealCount,
+          commits: confirmed.commitCount,
           transactions: confirmed.transactions.length,
           closeMs: Math.round(buildMs + (synchronous ? 0 : state.counters.lastCloseSaveMs)),
           replayed: synchronous,

@@ -27,17 +27,18 @@ export function processListSnapshot(view: LedgerView): ProcessListSnapshot {
     minute: pl.minute,
     startMs: pl.startMs,
     minuteStartMs: pl.minuteStartMs,
-    commits: pl.commits.map((c) => ({
-      txId: c.txId,
-      entryHash: c.commit.entryHash,
-      credits: c.commit.credits,
-      kind: c.commit.kind,
-    })),
-    entries: pl.reveals.map((r) => ({ entryHash: r.entryHash, chainId: r.chainId })),
+    commits: Array.from({ length: pl.commitCount }, (_, i) => {
+      const c = pl.commitAt(i);
+      return { txId: c.txId, entryHash: c.commit.entryHash, credits: c.commit.credits, kind: c.commit.kind };
+    }),
+    entries: Array.from({ length: pl.revealCount }, (_, i) => {
+      const r = pl.revealAt(i);
+      return { entryHash: r.entryHash, chainId: r.chainId };
+    }),
     transactions: pl.transactions.map((t) => ({ txId: t.txId })),
     entryBlocks: [...pl.entryBlocks.values()].map((eb) => ({
       chainId: eb.chainId,
-      items: eb.items.length,
+      items: eb.itemCount,
       newChain: eb.newChain,
     })),
     held: view.holding.size,

@@ -204,13 +204,13 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
       const hashHex = entryHashHex(entryRaw);
       const hash = hexBytes(hashHex);
       const timeMs = this.now();
-      if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs, hashHex);
+      if (options.kind === "chain") checkChainReveal(this.state, entry, hash, timeMs);
       // the per-source share (holdingPolicy.ts): an admission check, the caller is not in the log. The
       // caller's address is read only for a reveal that is or would be held: reading it for every reveal was
       // ~4 % of a loaded node's main thread (docs/performance.md §Writes).
       const from = options.from;
       let source: string | null | undefined; // null: read, and no source (an unknown address)
-      if (from !== undefined && wouldHold(this.state, hash, timeMs, hashHex)) {
+      if (from !== undefined && wouldHold(this.state, hash, timeMs)) {
         source = callerSource(from) ?? null;
         if (source !== null) checkSourceShare(this.state.holding, source, entryRaw.length);
       }
@@ -577,7 +577,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
    */
   setOpenExchangeRate(rate: bigint): void {
     const pl = this.state.pl;
-    if (pl.commits.length > 0 || pl.reveals.length > 0 || pl.transactions.length > 0)
+    if (pl.commitCount > 0 || pl.revealCount > 0 || pl.transactions.length > 0)
       throw new LedgerError({ code: "INVALID", info: `block ${pl.height} has writes: its rate cannot change now` });
     if (rate <= 0n) throw new LedgerError({ code: "INVALID", info: `entry-credit rate ${rate}: must be above 0` });
     const current = pl.exchangeRate ?? this.state.tip.exchangeRate;

@@ -21,7 +21,7 @@ import { decodeTransaction, type Transaction, transactionId } from "../protocol/
 
 /**
  * What a reveal's entry bytes decode to: `unmarshalEntry(entryRaw)`, `entryHash(entryRaw)` and that hash in hex
- * (the key of the open block's maps and the answer's `entryhash`: made once, issue 35).
+ * (the answer's `entryhash` and a refusal's: made once, issue 35).
  */
 export interface DecodedReveal {
   entry: Entry;
@@ -29,7 +29,7 @@ export interface DecodedReveal {
   entryHashHex: string;
 }
 
-/** A commit's txid and entry hash in hex, as the writer made them for this very commit (the maps' keys). */
+/** A commit's txid and entry hash in hex, as the writer made them for this very commit (for a refusal's text). */
 export interface CommitKeys {
   txId: string;
   entryHash: string;

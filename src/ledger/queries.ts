@@ -226,7 +226,7 @@ export class LedgerQueries implements LedgerReads {
       return {
         entry: unmarshalEntry(raw),
         raw,
-        committed: closing === undefined || !closing.pl.revealsByHash.has(toHex(hash)),
+        committed: closing === undefined || !closing.pl.hasReveal(hash),
         get location(): ItemLocation | undefined {
           if (location === null) {
             const loc = saved.entryLocation(hash);
@@ -236,7 +236,7 @@ export class LedgerQueries implements LedgerReads {
         },
       };
     }
-    const pending = pl.revealsByHash.get(toHex(hash));
+    const pending = pl.revealByHash(hash);
     if (pending !== undefined) return { entry: unmarshalEntry(pending.raw), raw: pending.raw };
     return undefined;
   }
@@ -287,7 +287,7 @@ export class LedgerQueries implements LedgerReads {
 
   commit(hash: Uint8Array): { commit: Commit; location?: ItemLocation } | undefined {
     if (hash.length !== 32) return undefined;
-    const pending = this.view.pl.commitsByHash.get(toHex(hash));
+    const pending = this.view.pl.commitByHash(hash);
     if (pending !== undefined) return { commit: pending.commit };
     const saved = this.savedCommit(hash);
     if (saved === undefined) return undefined;
@@ -327,7 +327,7 @@ export class LedgerQueries implements LedgerReads {
 
   commitAck(hash: Uint8Array): CommitAck {
     if (hash.length !== 32) return { status: AckStatus.Unknown };
-    const pending = this.view.pl.commitsByHash.get(toHex(hash));
+    const pending = this.view.pl.commitByHash(hash);
     if (pending !== undefined)
       return {
         status: AckStatus.TransactionACK,
@@ -353,7 +353,7 @@ export class LedgerQueries implements LedgerReads {
     let entry: EntryAck;
     let commitTxIdOfEntry: Uint8Array | undefined;
     const loc = saved.entryLocation(hash);
-    const pending = pl.revealsByHash.get(toHex(hash));
+    const pending = pl.revealByHash(hash);
     const held = holding.get(hash);
     if (pending !== undefined) {
       entry = {
@@ -384,7 +384,7 @@ export class LedgerQueries implements LedgerReads {
       entry = { status: AckStatus.Unknown, entryHash: hash };
     }
     // A newer (unrevealed, greater) commit counts over the one that paid an earlier reveal.
-    const paid = pl.paidCommits.get(toHex(hash))?.record ?? saved.paidCommit(hash);
+    const paid = pl.paidCommit(hash) ?? saved.paidCommit(hash);
     const txId = paid !== undefined && !paid.revealed ? paid.txId : (commitTxIdOfEntry ?? paid?.txId);
     const commit = txId === undefined ? { status: AckStatus.Unknown } : this.commitAck(txId);
     return { commit, entry };
@@ -408,16 +408,18 @@ export class LedgerQueries implements LedgerReads {
   pendingEntries(): PendingEntry[] {
     const { pl, holding } = this.view;
     const out = new Map<string, PendingEntry>();
-    for (const c of pl.commits) {
+    for (let i = 0; i < pl.commitCount; i++) {
+      const c = pl.commitAt(i);
       const k = toHex(c.commit.entryHash);
       if (!out.has(k))
         out.set(k, {
           entryHash: c.commit.entryHash,
-          chainId: pl.revealsByHash.get(k)?.chainId,
+          chainId: pl.revealByHash(c.commit.entryHash)?.chainId,
           status: AckStatus.TransactionACK,
         });
     }
-    for (const r of pl.reveals) {
+    for (let i = 0; i < pl.revealCount; i++) {
+      const r = pl.revealAt(i);
       const k = toHex(r.entryHash);
       // a reveal whose commit is listed above has its chain ID already (revealsByHash holds every reveal)
       if (!out.has(k)) out.set(k, { entryHash: r.entryHash, chainId: r.chainId, status: AckStatus.TransactionACK });

@@ -240,8 +240,8 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
   openBlockSizes(): { commits: number; reveals: number; transactions: number; held: number } {
     const pl = this.view.pl;
     return {
-      commits: pl.commits.length,
-      reveals: pl.reveals.length,
+      commits: pl.commitCount,
+      reveals: pl.revealCount,
       transactions: pl.transactions.length,
       held: this.view.holding.size,
     };

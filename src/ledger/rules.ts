@@ -69,7 +69,7 @@ export function applyMessage(s: LedgerState, msg: LogMessage, closeBlock: (timeM
 /**
  * A commit: credits in range, not repeated, pairs with a held reveal, paid from the EC balance. `knownTxId`:
  * the commit's txid when the caller has it already (messages.ts, the commit message's `txId`), `keys` its txid
- * and entry hash in hex. Each hex key is made once here otherwise (the open block's maps are keyed by them).
+ * and entry hash in hex (a refusal names the entry hash; the open block's tables are keyed by the bytes).
  */
 export function applyCommit(
   s: LedgerState,
@@ -86,10 +86,13 @@ export function applyCommit(
       info: `${commit.kind} commit credits must be ${range.min}..${range.max}, got ${commit.credits}`,
     });
   const hash = commit.entryHash;
-  const hashHex = keys?.entryHash ?? toHex(hash);
-  const existing = livePaidCommit(s, hash, hashHex, timeMs);
+  const existing = livePaidCommit(s, hash, timeMs);
   if (existing !== undefined && existing.credits >= commit.credits)
-    throw new LedgerError({ code: "REPEATED_COMMIT", entryHash: hashHex, info: REPEATED_COMMIT_INFO });
+    throw new LedgerError({
+      code: "REPEATED_COMMIT",
+      entryHash: keys?.entryHash ?? toHex(hash),
+      info: REPEATED_COMMIT_INFO,
+    });
   const txId = knownTxId ?? commitTxId(commit);
   const record: PaidCommit = {
     kind: commit.kind,
@@ -119,15 +122,11 @@ export function applyCommit(
   s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits), keyHex, saved);
   // the full hash hashed to hex (hash.ts sha256Hex: its key), its bytes made from that
   const fullHashHex = sha256Hex(commit.raw);
-  s.pl.addCommit(commit, txId, hexBytes(fullHashHex), timeMs, record, {
-    txId: keys?.txId ?? toHex(txId),
-    fullHash: fullHashHex,
-    entryHash: hashHex,
-  });
+  s.pl.addCommit(commit, txId, hexBytes(fullHashHex), timeMs, record);
   s.counters.commitsAccepted++;
   if (held !== undefined) {
     s.holding.remove(hash);
-    acceptReveal(s, held.raw, hash, record, held.arrivalMs, hashHex, heldChainHex);
+    acceptReveal(s, held.raw, hash, record, held.arrivalMs, heldChainHex);
   }
 }
 
@@ -139,19 +138,19 @@ export function applyCommit(
 export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, decoded?: DecodedReveal): boolean {
   const entry = decoded?.entry ?? decodeEntry(raw);
   const hash = decoded?.entryHash ?? entryHash(raw);
-  // the keys of the open block's maps, made once (issue 35)
-  const hashHex = decoded?.entryHashHex ?? toHex(hash);
+  // the entry blocks' key, made once (issue 35)
   const chainHex = toHex(entry.chainId);
   const held = s.holding.get(hash);
   if (held !== undefined) {
     if (!HoldingQueue.expired(held, timeMs)) return false; // already waiting: same bytes, same answer
     s.holding.remove(hash);
   }
-  const paid = livePaidCommit(s, hash, hashHex, timeMs);
-  if (paid?.revealed === true) throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: hashHex });
+  const paid = livePaidCommit(s, hash, timeMs);
+  if (paid?.revealed === true)
+    throw new LedgerError({ code: "DUPLICATE_ENTRY", entryHash: decoded?.entryHashHex ?? toHex(hash) });
   if (paid !== undefined) {
     checkPairing(s, entry, raw, hash, paid, chainHex);
-    acceptReveal(s, raw, hash, paid, timeMs, hashHex, chainHex);
+    acceptReveal(s, raw, hash, paid, timeMs, chainHex);
     return true;
   }
   // No commit yet: hold it, unless no commit could ever make it valid.
@@ -169,24 +168,18 @@ export function applyReveal(s: LedgerState, raw: Uint8Array, timeMs: number, dec
  * Would a reveal of `hash` arriving at `timeMs` be held (no live commit pays for it, and it is not held
  * already)? Read-only: the API's per-source admission check (holdingPolicy.ts) asks before the log does.
  */
-export function wouldHold(s: LedgerState, hash: Uint8Array, timeMs: number, hashHex = toHex(hash)): boolean {
+export function wouldHold(s: LedgerState, hash: Uint8Array, timeMs: number): boolean {
   const held = s.holding.get(hash);
   if (held !== undefined && !HoldingQueue.expired(held, timeMs)) return false;
-  return livePaidCommit(s, hash, hashHex, timeMs) === undefined;
+  return livePaidCommit(s, hash, timeMs) === undefined;
 }
 
 /**
  * reveal-chain before its commit: refuse what no chain commit could make valid. (With a live unrevealed
  * commit the pairing rules decide in apply.) Not part of the log: accepted messages are unchanged.
  */
-export function checkChainReveal(
-  s: LedgerState,
-  entry: Entry,
-  hash: Uint8Array,
-  timeMs: number,
-  hashHex = toHex(hash),
-): void {
-  const paid = livePaidCommit(s, hash, hashHex, timeMs);
+export function checkChainReveal(s: LedgerState, entry: Entry, hash: Uint8Array, timeMs: number): void {
+  const paid = livePaidCommit(s, hash, timeMs);
   if (paid !== undefined && !paid.revealed) return;
   const derived = chainIdFromExtIds(entry.extIds);
   if (!bytesEqual(derived, entry.chainId))
@@ -240,10 +233,9 @@ function acceptReveal(
   hash: Uint8Array,
   paid: PaidCommit,
   timeMs: number,
-  hashHex: string,
   chainHex: string,
 ): void {
-  s.pl.addReveal(raw, hash, paid, timeMs, { entryHash: hashHex, chainId: chainHex });
+  s.pl.addReveal(raw, hash, paid, timeMs, chainHex);
   s.counters.revealsAccepted++;
 }
 
@@ -306,11 +298,10 @@ export function applyBlockStart(s: LedgerState, timeMs: number): void {
 // ───────────────────────────── state the rules read ─────────────────────────────
 
 /**
- * The latest commit paid for `hash` (`hashHex` in hex) if it is still live at `nowMs` (COMMIT_LIFETIME_MS after
- * its timestamp).
+ * The latest commit paid for `hash` if it is still live at `nowMs` (COMMIT_LIFETIME_MS after its timestamp).
  */
-function livePaidCommit(s: LedgerState, hash: Uint8Array, hashHex: string, nowMs: number): PaidCommit | undefined {
-  const rec = s.pl.paidCommits.get(hashHex)?.record ?? s.saved.paidCommit(hash, hashHex);
+function livePaidCommit(s: LedgerState, hash: Uint8Array, nowMs: number): PaidCommit | undefined {
+  const rec = s.pl.paidCommit(hash) ?? s.saved.paidCommit(hash);
   if (rec === undefined || nowMs - rec.milliTime > COMMIT_LIFETIME_MS) return undefined;
   return rec;
 }

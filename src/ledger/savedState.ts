@@ -116,9 +116,8 @@ export class SavedState {
     return true;
   }
 
-  // `hex`: the key in hex when the caller has it (the rules make each once per message)
-  paidCommit(hash: Uint8Array, hex?: string): PaidCommit | undefined {
-    return this.closing?.pl.paidCommits.get(hex ?? toHex(hash))?.record ?? this.store.paidCommit(hash);
+  paidCommit(hash: Uint8Array): PaidCommit | undefined {
+    return this.closing?.pl.paidCommit(hash) ?? this.store.paidCommit(hash);
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.closing?.chainHeads.get(toHex(chainId)) ?? this.store.chainHead(chainId);
@@ -142,22 +141,26 @@ export class SavedState {
   commitLocation(hash: Uint8Array): CommitLocation | undefined {
     const c = this.closing;
     if (c !== undefined) {
-      const p = c.pl.commitsByHash.get(toHex(hash));
-      if (p !== undefined)
-        return { ecBlockHeaderHash: c.closed.tip.ecHeaderHash, height: c.pl.height, index: p.ecIndex };
+      const index = c.pl.commitIndexOf(hash);
+      if (index >= 0)
+        return {
+          ecBlockHeaderHash: c.closed.tip.ecHeaderHash,
+          height: c.pl.height,
+          index: c.pl.commitKeysAt(index).ecIndex,
+        };
     }
     return this.store.commitLocation(hash);
   }
   entryLocation(hash: Uint8Array): EntryLocation | undefined {
     const c = this.closing;
     if (c !== undefined) {
-      const r = c.pl.revealsByHash.get(toHex(hash));
-      if (r !== undefined) return { entryBlockKeyMR: r.block!.keyMR!, height: c.pl.height, commitTxId: r.commitTxId };
+      const r = c.pl.revealByHash(hash);
+      if (r !== undefined) return { entryBlockKeyMR: r.block.keyMR!, height: c.pl.height, commitTxId: r.commitTxId };
     }
     return this.store.entryLocation(hash);
   }
   entryRaw(hash: Uint8Array): Uint8Array | undefined {
-    return this.closing?.pl.revealsByHash.get(toHex(hash))?.raw ?? this.store.entryRaw(hash);
+    return this.closing?.pl.revealByHash(hash)?.raw ?? this.store.entryRaw(hash);
   }
   block(hash: Uint8Array): SavedBlock | undefined {
     return this.closing?.blocks.get(toHex(hash)) ?? this.store.block(hash);

@@ -98,6 +98,10 @@ function checkHash(value: Uint8Array, field: string): void {
 
 /** The 140-byte header of `block` (with its stored bodyMR). */
 export function encodeEntryBlockHeader(block: EntryBlock): Uint8Array {
+  return encodeHeader(block, block.items.length);
+}
+
+function encodeHeader(block: Omit<EntryBlock, "items">, itemCount: number): Uint8Array {
   checkHash(block.chainId, "chainid");
   checkHash(block.bodyMR, "bodymr");
   checkHash(block.prevKeyMR, "prevkeymr");
@@ -111,8 +115,19 @@ export function encodeEntryBlockHeader(block: EntryBlock): Uint8Array {
     .bytes(block.prevFullHash)
     .u32(block.sequence)
     .u32(block.dbHeight)
-    .u32(block.items.length)
+    .u32(itemCount)
     .finish();
+}
+
+/**
+ * Header ‖ body, with the body's items already one array (`body`, EntryCount × 32 bytes): an open block's items
+ * are kept that way (ledger/processList.ts OpenEntryBlock), and a big block is not cut into views to be joined.
+ */
+export function encodeEntryBlockWithBody(block: Omit<EntryBlock, "items">, body: Uint8Array): Uint8Array {
+  if (body.length % 32 !== 0)
+    throw new ProtocolError("BAD_LENGTH", "entry block.body", `expected 32-byte items, got ${body.length} bytes`);
+  const header = encodeHeader(block, body.length / 32);
+  return new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
 }
 
 /** Header ‖ body (EntryCount × 32 bytes). */

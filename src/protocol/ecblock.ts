@@ -101,7 +101,7 @@ export function encodeECBlockBody(items: readonly ECBlockItem[]): Uint8Array {
   return w.finish();
 }
 
-function encodeHeader(block: ECBlock, bodySize: number): Uint8Array {
+function encodeHeader(block: Omit<ECBlock, "items">, objectCount: number, bodySize: number): Uint8Array {
   checkHash(block.bodyHash, "bodyhash");
   checkHash(block.prevHeaderHash, "prevheaderhash");
   checkHash(block.prevFullHash, "prevfullhash");
@@ -115,14 +115,14 @@ function encodeHeader(block: ECBlock, bodySize: number): Uint8Array {
     .u32(block.dbHeight)
     .varint(block.headerExpansion.length)
     .bytes(block.headerExpansion)
-    .u64(block.items.length)
+    .u64(objectCount)
     .u64(bodySize)
     .finish();
 }
 
 /** The header bytes of `block` (its stored bodyHash; ObjectCount and BodySize derived from the items). */
 export function encodeECBlockHeader(block: ECBlock): Uint8Array {
-  return encodeHeader(block, encodeECBlockBody(block.items).length);
+  return encodeHeader(block, block.items.length, encodeECBlockBody(block.items).length);
 }
 
 /** Build an EC block from its items, computing bodyHash = sha256(body bytes). */
@@ -132,15 +132,20 @@ export function buildECBlock(fields: Omit<ECBlock, "bodyHash">): ECBlock {
 
 /** Header ‖ body. */
 export function encodeECBlock(block: ECBlock): Uint8Array {
-  return encodeECBlockWithBody(block, encodeECBlockBody(block.items));
+  return encodeECBlockWithBody(block, encodeECBlockBody(block.items), block.items.length);
 }
 
 /**
  * Header ‖ body, with the body bytes already encoded (`encodeECBlockBody(block.items)`, or built item by item
- * with writeECBlockItem as a block fills): a big block's body is not encoded twice.
+ * with writeECBlockItem as a block fills) and `objectCount` items in it: a big block's body is not encoded
+ * twice, and its items need not be kept as objects (ledger/processList.ts).
  */
-export function encodeECBlockWithBody(block: ECBlock, body: Uint8Array): Uint8Array {
-  const header = encodeHeader(block, body.length);
+export function encodeECBlockWithBody(
+  block: Omit<ECBlock, "items">,
+  body: Uint8Array,
+  objectCount: number,
+): Uint8Array {
+  const header = encodeHeader(block, objectCount, body.length);
   return new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
 }
 
@@ -279,7 +284,7 @@ export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boo
 /** headerHash = sha256(header) (the "keymr"); fullHash = sha256(header ‖ body). */
 export function ecBlockHashes(block: ECBlock): { headerHash: Uint8Array; fullHash: Uint8Array } {
   const body = encodeECBlockBody(block.items);
-  const header = encodeHeader(block, body.length);
+  const header = encodeHeader(block, block.items.length, body.length);
   const whole = new ByteWriter(header.length + body.length).bytes(header).bytes(body).finish();
   return { headerHash: sha256(header), fullHash: sha256(whole) };
 }

@@ -4,6 +4,7 @@
  * for the block-set writer thread (docs/ledger.md §5 "Block save").
  */
 import { concat } from "../protocol/bytes.js";
+import { DigestIndex } from "../protocol/digestIndex.js";
 import { encodeEntryRecord, isWholeRecord, mergeEntryRecord } from "./entryRecord.js";
 import type { Databases, DbName } from "./environment.js";
 import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
@@ -96,12 +97,16 @@ function* blockIndexRecords(b: BlockWrite): Generator<[DbName, Uint8Array, Uint8
 function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
   // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
   // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
-  const paid = new Map<string, { entryHash: Uint8Array; record: PaidCommit }>();
-  for (const p of set.paidCommits) paid.set(hashKey(p.entryHash), p);
+  // Found by a digest table (protocol/digestIndex.ts), not a Map keyed by strings: ~50,000 keys a busy block.
+  const paidIds = new DigestIndex();
+  const paid: { entryHash: Uint8Array; record: PaidCommit }[] = [];
+  for (const p of set.paidCommits) paid[paidIds.add(p.entryHash)] = p;
+  /** 1: joined to an entry above */
+  const joined = new Uint8Array(paid.length);
   for (const e of set.entries) {
-    const key = hashKey(e.entryHash);
-    const p = paid.get(key);
-    if (p !== undefined) paid.delete(key);
+    const id = paidIds.find(e.entryHash);
+    const p = id < 0 || joined[id] === 1 ? undefined : paid[id];
+    if (p !== undefined) joined[id] = 1;
     const entry = { location: e.location, raw: e.raw };
     yield ["entryRecords", e.entryHash, encodeEntryRecord(p === undefined ? { entry } : { paid: p.record, entry })];
   }
@@ -114,7 +119,8 @@ function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8A
     for (const k of c.keys) yield ["commitPlaces", k, value];
   }
   // paid commits whose entry is not in this set (not revealed yet, or an entry hash paid again)
-  for (const p of paid.values()) yield ["entryRecords", p.entryHash, encodeEntryRecord({ paid: p.record })];
+  for (let id = 0; id < paid.length; id++)
+    if (joined[id] !== 1) yield ["entryRecords", paid[id]!.entryHash, encodeEntryRecord({ paid: paid[id]!.record })];
   for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
   for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
   for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
@@ -127,11 +133,6 @@ function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8A
     seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
     yield ["meta", metaKey(META_KEYS.logSequence), seq];
   }
-}
-
-/** A Map key for a 32-byte hash (latin1: one char per byte, cheaper than hex). */
-function hashKey(hash: Uint8Array): string {
-  return Buffer.from(hash.buffer, hash.byteOffset, hash.length).toString("latin1");
 }
 
 /**

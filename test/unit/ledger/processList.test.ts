@@ -46,9 +46,10 @@ function paidRecord(commit: Commit | "entry" | "chain", height = 2): PaidCommit 
   };
 }
 
-/** Reveal `raw` into `pl`, paid by a commit of a former block (chain commit when `newChain`). */
+/** Reveal `raw` into `pl`, paid by a commit of a former block (chain commit when `newChain`); the reveal as read back. */
 function reveal(pl: ProcessList, raw: Uint8Array, newChain: boolean, timeMs = T0): RevealedEntry {
-  return pl.addReveal(raw, entryHash(raw), paidRecord(newChain ? "chain" : "entry"), timeMs);
+  pl.addReveal(raw, entryHash(raw), paidRecord(newChain ? "chain" : "entry"), timeMs);
+  return pl.revealAt(pl.revealCount - 1);
 }
 
 function concat(...parts: (Uint8Array | number[])[]): Uint8Array {
@@ -100,8 +101,12 @@ describe("process list", () => {
     assert.equal(pl.minuteStartMs, T0 + 42);
     assert.equal(pl.nextSeq, 0);
     assert.equal(pl.ecBody.length, 0);
-    assert.deepEqual(pl.ecItems, []);
+    assert.equal(pl.ecItemCount, 0);
     assert.equal(pl.entryBlocks.size, 0);
+    assert.equal(pl.commitCount, 0);
+    assert.equal(pl.revealCount, 0);
+    assert.equal(pl.paidCommitCount, 0);
+    assert.equal(pl.arenaBytes, 0);
   });
 
   test("the EC block body grows item by item: ECID 02/03 ‖ the commit, ECID 01 ‖ the minute (1..10)", () => {
@@ -109,7 +114,8 @@ describe("process list", () => {
     const a = firstEntry(["pl", "a"], "x");
     const cc = chainCommit(a.raw, T0);
     const ec = entryCommit(entryRaw(a.chainId, ["b"], "y"), T0);
-    const p1 = pl.addCommit(cc, commitTxId(cc), commitFullHash(cc), T0 + 1, paidRecord(cc));
+    pl.addCommit(cc, commitTxId(cc), commitFullHash(cc), T0 + 1, paidRecord(cc));
+    const p1 = pl.commitAt(0);
     assert.deepEqual(p1, {
       commit: cc,
       txId: commitTxId(cc),
@@ -121,33 +127,39 @@ describe("process list", () => {
     assert.notEqual(p1.commit, cc);
     assert.notEqual(p1.commit.raw.buffer, cc.raw.buffer);
     assert.equal(p1.txId.buffer, p1.commit.raw.buffer, "the txid lies in the arena's chunk too");
-    const rec = pl.paidCommits.get(toHex(cc.entryHash))!;
+    assert.equal(p1.txId.byteOffset, p1.commit.raw.byteOffset + cc.raw.length, "right after the commit");
+    assert.equal(pl.paidCommitCount, 1);
+    const rec = pl.paidCommitAt(0);
     assert.deepEqual(rec, { entryHash: cc.entryHash, record: paidRecord(cc, 2) });
-    assert.equal(rec.record.txId, p1.txId, "the record shares the arena's txid");
-    assert.equal(rec.entryHash, p1.commit.entryHash);
-    // its reveal shares the commit's hash and txid in the arena and marks the record revealed
-    const r1 = pl.addReveal(a.raw, entryHash(a.raw), rec.record, T0 + 2);
-    assert.equal(r1.entryHash, p1.commit.entryHash);
-    assert.equal(r1.commitTxId, p1.txId);
-    assert.deepEqual(pl.paidCommits.get(toHex(cc.entryHash)), {
+    assert.deepEqual(pl.paidCommit(cc.entryHash), paidRecord(cc, 2));
+    assert.equal(rec.record.txId.buffer, p1.txId.buffer, "the record's txid is in the arena");
+    // its reveal marks the record revealed, and keeps the txid of the commit that paid
+    pl.addReveal(a.raw, entryHash(a.raw), rec.record, T0 + 2);
+    const r1 = pl.revealAt(0);
+    assert.deepEqual(r1.entryHash, p1.commit.entryHash);
+    assert.deepEqual(r1.commitTxId, p1.txId);
+    assert.equal(pl.paidCommitCount, 1, "one record per entry hash");
+    assert.deepEqual(pl.paidCommitAt(0), {
       entryHash: p1.commit.entryHash,
       record: { ...paidRecord(cc, 2), revealed: true },
     });
     pl.endMinute(T0 + 600);
-    const p2 = pl.addCommit(ec, commitTxId(ec), commitFullHash(ec), T0 + 601, paidRecord(ec));
+    pl.addCommit(ec, commitTxId(ec), commitFullHash(ec), T0 + 601, paidRecord(ec));
+    const p2 = pl.commitAt(1);
     assert.equal(p2.ecIndex, 2, "after the chain commit and the minute item");
     pl.endMinute(T0 + 1200);
-    assert.deepEqual(
-      pl.ecItems.map((i) => i.type),
-      ["chainCommit", "minute", "entryCommit", "minute"],
-    );
+    assert.equal(pl.ecItemCount, 4, "chain commit, minute, entry commit, minute");
     assert.deepEqual([...pl.ecBody.finish()], [...concat([2], cc.raw, [1, 1], [3], ec.raw, [1, 2])]);
-    assert.deepEqual(pl.commits, [p1, p2]);
-    assert.equal(pl.commitsByHash.size, 4);
-    for (const p of [p1, p2]) {
-      assert.equal(pl.commitsByHash.get(toHex(p.txId)), p);
-      assert.equal(pl.commitsByHash.get(toHex(p.fullHash)), p);
+    assert.equal(pl.commitCount, 2);
+    assert.deepEqual(pl.commitKeysAt(1), { txId: p2.txId, fullHash: p2.fullHash, ecIndex: 2 });
+    for (const [i, p] of [p1, p2].entries()) {
+      assert.equal(pl.commitIndexOf(p.txId), i);
+      assert.equal(pl.commitIndexOf(p.fullHash), i);
+      assert.deepEqual(pl.commitByHash(p.txId), p);
+      assert.deepEqual(pl.commitByHash(p.fullHash), p);
     }
+    assert.equal(pl.commitIndexOf(cc.entryHash), -1, "an entry hash is not a commit's key");
+    assert.equal(pl.commitByHash(new Uint8Array(32)), undefined);
     // the body goes on past its first allocation (4,096 bytes) unchanged
     for (let i = 0; i < 7; i++) pl.endMinute(T0 + 1800 + i);
     for (let i = 0; i < 40; i++)
@@ -164,7 +176,8 @@ describe("process list", () => {
       assert.equal(pl.minute, m);
       pl.endMinute(T0 + 600 * (m + 1) + 3);
       assert.equal(pl.minuteStartMs, T0 + 600 * (m + 1) + 3);
-      assert.deepEqual(pl.ecItems.at(-1), { type: "minute", number: m + 1 });
+      assert.equal(pl.ecItemCount, m + 1);
+      assert.deepEqual([...pl.ecBody.finish().subarray(-2)], [1, m + 1], "ECID 01 ‖ the minute");
     }
     assert.equal(pl.minute, 10);
     assert.equal(pl.startMs, T0, "the block start does not move");
@@ -194,18 +207,20 @@ describe("process list", () => {
     assert.notEqual(a2.raw.buffer, a2Raw.buffer);
     assert.equal(a2.chainId.buffer, a2.raw.buffer);
     assert.equal(a2.chainId.byteOffset, a2.raw.byteOffset + 1);
-    assert.deepEqual(pl.paidCommits.get(toHex(a2.entryHash))?.record, { ...paidRecord("entry"), revealed: true });
+    assert.deepEqual(pl.paidCommit(a2.entryHash), { ...paidRecord("entry"), revealed: true });
     pl.endMinute(T0 + 2400); // marker 4 into a only
     const ea = pl.entryBlocks.get(toHex(a.chainId))!;
     const eb = pl.entryBlocks.get(toHex(b.chainId))!;
     assert.deepEqual([...pl.entryBlocks.keys()], [toHex(a.chainId), toHex(b.chainId)]);
     assert.deepEqual(
-      ea.items.map(toHex),
+      ea.items().map(toHex),
       [a0.entryHash, marker(1), a1.entryHash, marker(2), a2.entryHash, marker(4)].map(toHex),
     );
-    assert.deepEqual(eb.items.map(toHex), [b0.entryHash, marker(2)].map(toHex));
-    assert.equal(toHex(ea.merkle.root()), toHex(merkleRoot(ea.items)));
-    assert.equal(toHex(eb.merkle.root()), toHex(merkleRoot(eb.items)));
+    assert.deepEqual(eb.items().map(toHex), [b0.entryHash, marker(2)].map(toHex));
+    assert.equal(ea.itemCount, 6);
+    assert.equal(toHex(ea.itemBytes()), ea.items().map(toHex).join(""), "the items, one after another");
+    assert.equal(toHex(ea.merkle.root()), toHex(merkleRoot(ea.items())));
+    assert.equal(toHex(eb.merkle.root()), toHex(merkleRoot(eb.items())));
     assert.equal(ea.newChain, true);
     assert.equal(eb.newChain, true);
     assert.equal(toHex(ea.chainId), toHex(a.chainId));
@@ -213,8 +228,16 @@ describe("process list", () => {
     assert.equal(a0.block, ea);
     assert.equal(a1.block, ea);
     assert.equal(b0.block, eb);
-    assert.deepEqual(pl.reveals, [a0, b0, a1, a2]);
-    for (const r of [a0, b0, a1, a2]) assert.equal(pl.revealsByHash.get(toHex(r.entryHash)), r);
+    assert.deepEqual(
+      Array.from({ length: pl.revealCount }, (_, i) => pl.revealAt(i)),
+      [a0, b0, a1, a2],
+    );
+    for (const r of [a0, b0, a1, a2]) {
+      assert.deepEqual(pl.revealByHash(r.entryHash), r);
+      assert.equal(pl.hasReveal(r.entryHash), true);
+    }
+    assert.equal(pl.hasReveal(marker(1)), false);
+    assert.equal(pl.revealByHash(marker(1)), undefined);
   });
 
   test("an entry block of an existing chain is not a new chain; the latest reveal of an entry hash is kept", () => {
@@ -226,9 +249,39 @@ describe("process list", () => {
     assert.equal(pl.newChains.size, 0);
     // the same entry again (paid again): a second item, and the lookup gives the later reveal
     const again = reveal(pl, e1.raw, false, T0 + 5);
-    assert.deepEqual(eb.items.map(toHex), [e1.entryHash, e1.entryHash].map(toHex));
-    assert.equal(pl.revealsByHash.get(toHex(e1.entryHash)), again);
-    assert.equal(pl.reveals.length, 2);
+    assert.deepEqual(eb.items().map(toHex), [e1.entryHash, e1.entryHash].map(toHex));
+    assert.deepEqual(pl.revealByHash(e1.entryHash), again);
+    assert.equal(pl.revealByHash(e1.entryHash)?.timeMs, T0 + 5);
+    assert.equal(pl.revealCount, 2);
+    assert.equal(pl.paidCommitCount, 1);
+  });
+
+  test("a greater commit of an entry hash replaces its record; both commits stay found by their keys", () => {
+    const pl = new ProcessList(3, T0);
+    const a = firstEntry(["pl recommit"], "r0");
+    const raw = entryRaw(a.chainId, ["r1"], "r1");
+    const low = entryCommit(raw, T0, undefined, 1);
+    const high = entryCommit(raw, T0 + 1, undefined, 2);
+    pl.addCommit(low, commitTxId(low), commitFullHash(low), T0 + 1, paidRecord(low));
+    pl.addCommit(high, commitTxId(high), commitFullHash(high), T0 + 2, paidRecord(high));
+    assert.equal(pl.commitCount, 2);
+    assert.equal(pl.paidCommitCount, 1);
+    assert.deepEqual(pl.paidCommit(entryHash(raw)), paidRecord(high));
+    assert.equal(pl.commitIndexOf(commitTxId(low)), 0);
+    assert.equal(pl.commitIndexOf(commitFullHash(high)), 1);
+    // revealed: paid by the greater one; the reveal keeps its txid
+    pl.addReveal(raw, entryHash(raw), pl.paidCommit(entryHash(raw))!, T0 + 3);
+    assert.deepEqual(pl.revealAt(0).commitTxId, commitTxId(high));
+    assert.deepEqual(pl.paidCommit(entryHash(raw)), { ...paidRecord(high), revealed: true });
+    // a reveal paid by a commit of a former block gets a record of its own, after this block's
+    const other = entryRaw(a.chainId, ["r2"], "r2");
+    reveal(pl, other, false);
+    assert.equal(pl.paidCommitCount, 2);
+    assert.deepEqual(pl.paidCommitAt(1), {
+      entryHash: entryHash(other),
+      record: { ...paidRecord("entry"), revealed: true },
+    });
+    assert.ok(pl.arenaBytes > 2 * 136 + raw.length + other.length, "the bytes are counted");
   });
 
   test("balance changes add up per address", () => {

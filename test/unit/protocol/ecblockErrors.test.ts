@@ -135,12 +135,14 @@ describe("EC block edges: decoding", () => {
     });
     assert.equal(fieldAt.length, body.length, "the layout covers the body");
     for (let cut = 2 * ITEMS.length; cut < body.length; cut++) {
-      const e = expectProtocolError(() => decodeECBlock(encodeECBlockWithBody(b, body.subarray(0, cut))));
+      const e = expectProtocolError(() =>
+        decodeECBlock(encodeECBlockWithBody(b, body.subarray(0, cut), b.items.length)),
+      );
       assert.equal(`${e.code} ${e.field}`, `TRUNCATED ${fieldAt[cut]}`, `body cut to ${cut} bytes: ${e.message}`);
     }
     // shorter than 2 bytes per item: the count is refused before any item is read
     assert.equal(
-      errorOf(() => decodeECBlock(encodeECBlockWithBody(b, body.subarray(0, 9)))),
+      errorOf(() => decodeECBlock(encodeECBlockWithBody(b, body.subarray(0, 9), b.items.length))),
       "BAD_VALUE ec block.objectcount: 5 items cannot fit in 9 body bytes",
     );
   });
