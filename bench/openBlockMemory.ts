@@ -32,11 +32,12 @@ const CHAINS = 50;
 /** Submissions in flight at once (their journal writes share commits, as under load). */
 const IN_FLIGHT = 500;
 /**
- * Most bytes the open block may hold per entry: 2,000 leaves the 6-s blocks of a 4,000-entries/s run
- * (24,000 entries, two blocks alive while one is saved) at ~100 MB. Measured 3,545 before the byte arena,
- * 1,459–1,480 after (docs/performance.md §Memory).
+ * Most bytes the open block may hold per entry: 800 leaves the 7-s blocks of a 7,000-entries/s run
+ * (~50,000 entries, two blocks alive while one is saved) at ~80 MB. Measured 3,545 before the byte arena,
+ * 1,459–1,830 with its views, 537–539 with handles, columns and digest tables (issue 35 change 19,
+ * docs/performance.md §Memory).
  */
-export const OPEN_BLOCK_BYTES_LIMIT = 2000;
+export const OPEN_BLOCK_BYTES_LIMIT = 800;
 
 function collector(): () => void {
   setFlagsFromString("--expose-gc");

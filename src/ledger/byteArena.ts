@@ -35,7 +35,8 @@ export class ByteArena {
       this.chunks.push(new Uint8Array(n));
       return (this.chunks.length - 1) * ARENA_CHUNK_BYTES;
     }
-    if (this.used + n > this.chunk.length) {
+    // the first region opens the first chunk, even an empty one (its handle must name a chunk)
+    if (this.used + n > this.chunk.length || this.chunkIndex < 0) {
       this.chunk = new Uint8Array(ARENA_CHUNK_BYTES);
       this.chunks.push(this.chunk);
       this.chunkIndex = this.chunks.length - 1;

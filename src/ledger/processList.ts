@@ -75,6 +75,7 @@ export class OpenEntryBlock {
 
   /** Append a 32-byte item (an entry hash or a minute marker). */
   add(item: Uint8Array): void {
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: growing sooner (or at every item) is memory only
     if (this.body.length < (this.count + 1) * 32) {
       const grown = new Uint8Array(this.body.length * 2);
       grown.set(this.body);
@@ -87,7 +88,7 @@ export class OpenEntryBlock {
 
   /** Is the last item a minute marker (31 zero bytes, then 1..10)? False for an empty block. */
   endsWithMarker(): boolean {
-    if (this.count === 0) return false;
+    // an empty block's last item is the empty view, which markerMinute reads as no marker
     return markerMinute(this.body.subarray((this.count - 1) * 32, this.count * 32)) !== 0;
   }
 
@@ -176,6 +177,8 @@ export class ProcessList {
 
   // paid-commit records written in this block, by slot: the slot is the entry hash's id in `paidKeys`
   private readonly paidKeys = new DigestIndex();
+  // Stryker disable ArrayDeclaration: a column starting with an element holds it at slot 0 only until the first
+  // slot's `setPaid` (and `paidSlot`, for `paidReveal`) writes there; slots are given from 0
   /** 1: a chain commit, 0: an entry commit */
   private readonly paidChain: number[] = [];
   private readonly paidCredits: number[] = [];
@@ -187,6 +190,7 @@ export class ProcessList {
   private readonly paidRegion: number[] = [];
   /** the slot's latest reveal in this block (its index), -1: none */
   private readonly paidReveal: number[] = [];
+  // Stryker restore ArrayDeclaration
 
   // reveals, by index (arrival order)
   /** arena region: the entry's bytes ‖ the paying commit's txid */
@@ -246,11 +250,11 @@ export class ProcessList {
     this.ecItemCount++;
     this.commitKeys.setValue(this.commitKeys.add(txId), index);
     this.commitKeys.setValue(this.commitKeys.add(fullHash), index);
-    const chainIdHash = commit.kind === "chain" ? commit.chainIdHash : record.chainIdHash;
     const slot = this.paidSlot(commit.entryHash);
     const paid = this.arena.reserve(PAID_REGION_BYTES);
     this.arena.write(paid, 0, txId);
-    this.arena.write(paid, 32, chainIdHash);
+    // the record's (rules.ts applyCommit: the chain commit's own, zeros for an entry commit)
+    this.arena.write(paid, 32, record.chainIdHash);
     this.setPaid(slot, record, paid, false);
   }
 
@@ -265,9 +269,10 @@ export class ProcessList {
     this.arena.write(region, 0, raw);
     this.arena.write(region, size, paid.txId);
     const existing = this.paidKeys.find(entryHash);
-    const slot = existing >= 0 ? existing : this.paidSlot(entryHash);
+    const slot = this.paidSlot(entryHash);
     // a commit of this block keeps its region (the same txid and chain ID hash); a saved commit gets one
     let paidRegion: number;
+    // Stryker disable next-line ConditionalExpression,EqualityOperator: a region of its own holds the same bytes (memory only)
     if (existing >= 0) paidRegion = this.paidRegion[slot]!;
     else {
       paidRegion = this.arena.reserve(PAID_REGION_BYTES);
@@ -294,18 +299,14 @@ export class ProcessList {
     this.paidReveal[slot] = index;
   }
 
-  /** The slot of `entryHash`'s paid record, added (filled by `setPaid`) when it has none. */
+  /**
+   * The slot of `entryHash`'s paid record, added when it has none (`setPaid` fills it; the columns grow by
+   * assignment at their end, which keeps them packed: slots are dense).
+   */
   private paidSlot(entryHash: Uint8Array): number {
+    const before = this.paidKeys.size;
     const slot = this.paidKeys.add(entryHash);
-    if (slot === this.paidChain.length) {
-      this.paidChain.push(0);
-      this.paidCredits.push(0);
-      this.paidRevealed.push(0);
-      this.paidHeight.push(0);
-      this.paidMilliTime.push(0);
-      this.paidRegion.push(0);
-      this.paidReveal.push(-1);
-    }
+    if (this.paidKeys.size > before) this.paidReveal[slot] = -1;
     return slot;
   }
 
@@ -374,15 +375,19 @@ export class ProcessList {
 
   /** The latest reveal of entry `entryHash` in the block. */
   revealByHash(entryHash: Uint8Array): RevealedEntry | undefined {
-    const slot = this.paidKeys.find(entryHash);
-    const index = slot < 0 ? -1 : this.paidReveal[slot]!;
+    const index = this.revealIndexOf(entryHash);
     return index < 0 ? undefined : this.revealAt(index);
   }
 
   /** Does the block reveal entry `entryHash`? */
   hasReveal(entryHash: Uint8Array): boolean {
+    return this.revealIndexOf(entryHash) >= 0;
+  }
+
+  /** The index of the latest reveal of `entryHash` in the block, -1 when none. */
+  private revealIndexOf(entryHash: Uint8Array): number {
     const slot = this.paidKeys.find(entryHash);
-    return slot >= 0 && this.paidReveal[slot]! >= 0;
+    return slot < 0 ? -1 : this.paidReveal[slot]!;
   }
 
   /** The paid-commit record the block writes for entry `entryHash`. */
@@ -433,6 +438,7 @@ export class ProcessList {
     if (d === undefined) this.ecDelta.set(key, { publicKey, delta, saved });
     else {
       d.delta += delta;
+      // Stryker disable next-line ConditionalExpression: undefined written over undefined changes nothing
       if (d.saved === undefined && saved !== undefined) d.saved = saved;
     }
   }

@@ -18,6 +18,7 @@
 import { InvariantError } from "../errors.js";
 import { commitTxId } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
+import { DigestIndex } from "../protocol/digestIndex.js";
 import { decodeEntryBlock, type EntryBlock, markerMinute } from "../protocol/eblock.js";
 import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
@@ -350,9 +351,8 @@ function indexAddresses(height: number, decoded: DecodedHeight, paid: PaidTxIds,
  * other (a commit of a hash paid again since, an entry revealed in a later block) is hashed as before.
  */
 class PaidTxIds {
-  /** slot of each entry hash, by its first 6 bytes (a number key: no string per entry); the whole hash checked */
-  private readonly slots = new Map<number, number>();
-  private readonly hashes: Uint8Array[] = [];
+  /** entry hash → slot (protocol/digestIndex.ts: no Map entry, number key or view kept per entry) */
+  private readonly slots = new DigestIndex();
   private readonly milliTimes: number[] = [];
   private readonly credits: number[] = [];
   /** 32 bytes per slot */
@@ -362,37 +362,25 @@ class PaidTxIds {
   add(entryHash: Uint8Array, record: Uint8Array): void {
     const at = paidEntryCommitAt(record);
     if (at < 0) return;
-    const slot = this.hashes.length;
+    const slot = this.slots.add(entryHash);
     if (32 * slot + 32 > this.txIds.length) {
       const bigger = Buffer.allocUnsafe(2 * this.txIds.length);
       this.txIds.copy(bigger, 0, 0, 32 * slot);
       this.txIds = bigger;
     }
     const b = Buffer.from(record.buffer, record.byteOffset, record.length);
-    this.hashes.push(entryHash);
-    this.credits.push(b[at + PAID_PART.credits]!);
-    this.milliTimes.push(b.readUIntBE(at + PAID_PART.milliTime, 6));
+    // an entry hash met again (revealed twice in the height): its latest record, as the Map before it kept
+    this.credits[slot] = b[at + PAID_PART.credits]!;
+    this.milliTimes[slot] = b.readUIntBE(at + PAID_PART.milliTime, 6);
     b.copy(this.txIds, 32 * slot, at + PAID_PART.txId, at + PAID_PART.txId + 32);
-    this.slots.set(hashPrefix(entryHash), slot);
   }
 
   /** The txid of the entry commit (entryHash, milliTime, credits), when a record gave it; else undefined. */
   txIdOf(entryHash: Uint8Array, milliTime: number, credits: number): Uint8Array | undefined {
-    const slot = this.slots.get(hashPrefix(entryHash));
-    if (
-      slot === undefined ||
-      this.milliTimes[slot] !== milliTime ||
-      this.credits[slot] !== credits ||
-      !bytesEqual(this.hashes[slot]!, entryHash)
-    )
-      return undefined;
+    const slot = this.slots.find(entryHash);
+    if (slot < 0 || this.milliTimes[slot] !== milliTime || this.credits[slot] !== credits) return undefined;
     return this.txIds.subarray(32 * slot, 32 * slot + 32);
   }
-}
-
-/** The first 6 bytes of a hash as a number (below 2^48: exact). */
-function hashPrefix(h: Uint8Array): number {
-  return ((h[0]! * 256 + h[1]!) * 256 + h[2]!) * 0x1000000 + ((h[3]! << 16) | (h[4]! << 8) | h[5]!);
 }
 
 /**

@@ -36,6 +36,16 @@ test("copies hold the bytes given, independent of them, side by side in one chun
   assert.equal(arena.bytes, 150);
 });
 
+test("an empty region first opens the first chunk: its handle names it", () => {
+  const arena = new ByteArena();
+  const empty = arena.copy(new Uint8Array(0));
+  assert.equal(empty, 0);
+  assert.equal(arena.view(empty, 0, 0).length, 0);
+  assert.equal(arena.view(empty, 0, 0).buffer.byteLength, ARENA_CHUNK_BYTES);
+  assert.equal(arena.copy(pattern(3, 1)), 0, "the next region starts where the empty one is");
+  assert.equal(arena.bytes, 3);
+});
+
 test("a reserved region is written piece by piece, at offsets into it", () => {
   const arena = new ByteArena();
   arena.copy(pattern(7, 0));

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { ProcessList, periodOfMinute, type RevealedEntry } from "../../../src/ledger/processList.js";
+import { openRate, ProcessList, periodOfMinute, type RevealedEntry } from "../../../src/ledger/processList.js";
 import { toHex } from "../../../src/protocol/bytes.js";
 import { type Commit, commitFullHash, commitTxId } from "../../../src/protocol/commit.js";
 import { entryHash } from "../../../src/protocol/entry.js";
@@ -107,6 +107,7 @@ describe("process list", () => {
     assert.equal(pl.revealCount, 0);
     assert.equal(pl.paidCommitCount, 0);
     assert.equal(pl.arenaBytes, 0);
+    assert.deepEqual(pl.journalSeqs, []);
   });
 
   test("the EC block body grows item by item: ECID 02/03 ‖ the commit, ECID 01 ‖ the minute (1..10)", () => {
@@ -269,10 +270,18 @@ describe("process list", () => {
     assert.deepEqual(pl.paidCommit(entryHash(raw)), paidRecord(high));
     assert.equal(pl.commitIndexOf(commitTxId(low)), 0);
     assert.equal(pl.commitIndexOf(commitFullHash(high)), 1);
+    assert.equal(pl.hasReveal(entryHash(raw)), false, "committed, not revealed");
+    assert.equal(pl.revealByHash(entryHash(raw)), undefined);
     // revealed: paid by the greater one; the reveal keeps its txid
     pl.addReveal(raw, entryHash(raw), pl.paidCommit(entryHash(raw))!, T0 + 3);
     assert.deepEqual(pl.revealAt(0).commitTxId, commitTxId(high));
     assert.deepEqual(pl.paidCommit(entryHash(raw)), { ...paidRecord(high), revealed: true });
+    // committed once more (paying for a second reveal): a new record, the reveal still found with its txid
+    const third = entryCommit(raw, T0 + 2, undefined, 3);
+    pl.addCommit(third, commitTxId(third), commitFullHash(third), T0 + 4, paidRecord(third));
+    assert.deepEqual(pl.paidCommit(entryHash(raw)), paidRecord(third));
+    assert.equal(pl.hasReveal(entryHash(raw)), true);
+    assert.deepEqual(pl.revealByHash(entryHash(raw))?.commitTxId, commitTxId(high));
     // a reveal paid by a commit of a former block gets a record of its own, after this block's
     const other = entryRaw(a.chainId, ["r2"], "r2");
     reveal(pl, other, false);
@@ -282,6 +291,27 @@ describe("process list", () => {
       record: { ...paidRecord("entry"), revealed: true },
     });
     assert.ok(pl.arenaBytes > 2 * 136 + raw.length + other.length, "the bytes are counted");
+  });
+
+  test("an entry block's items grow past their first allocation, in order, with their Merkle root", () => {
+    const pl = new ProcessList(2, T0);
+    const a = firstEntry(["pl many"], "m0");
+    const revealed = Array.from({ length: 40 }, (_, i) => reveal(pl, entryRaw(a.chainId, [`m${i}`], `${i}`), i === 0));
+    pl.endMinute(T0 + 600);
+    const eb = pl.entryBlocks.get(toHex(a.chainId))!;
+    assert.equal(eb.itemCount, 41);
+    const expected = [...revealed.map((r) => r.entryHash), marker(1)];
+    assert.deepEqual(eb.items().map(toHex), expected.map(toHex));
+    assert.equal(toHex(eb.itemBytes()), expected.map(toHex).join(""));
+    assert.equal(toHex(eb.merkle.root()), toHex(merkleRoot(expected)));
+    assert.equal(eb.endsWithMarker(), true);
+  });
+
+  test("the rate the open block pays: its own when set, else the tip's", () => {
+    const pl = new ProcessList(2, T0);
+    assert.equal(openRate(pl, { exchangeRate: 1000n }), 1000n);
+    pl.exchangeRate = 2500n;
+    assert.equal(openRate(pl, { exchangeRate: 1000n }), 2500n);
   });
 
   test("balance changes add up per address", () => {

@@ -55,6 +55,10 @@ test("every key is found after the table has grown, with its value and bytes", (
     if (t.value(id) !== i * 3 || toHex(t.key(id)) !== toHex(digest(i))) assert.fail(`key ${i}`);
   }
   for (let i = n; i < n + 1000; i++) assert.equal(t.find(digest(i)), -1);
+  // the zero key (the unused ids' bytes) was never added: a grown table holds no slot for an id not yet given
+  assert.equal(t.find(new Uint8Array(32)), -1);
+  assert.equal(t.add(new Uint8Array(32)), n);
+  assert.equal(t.find(new Uint8Array(32)), n);
 });
 
 test("keys sharing their first 8 bytes (one probe start) are told apart by the rest", () => {
