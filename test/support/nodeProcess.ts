@@ -5,7 +5,8 @@
  * power cut for the process), `restart()` starts it again on the same directory and port.
  *
  * Every process started here is registered; `killAllNodes()` (call it from `after`) SIGKILLs the ones still
- * running, and a process `exit` hook does the same if a test runner dies first — no orphan nodes. The process
+ * running and removes the temp home directories made here, and a process `exit` hook does the same if a test
+ * runner dies first or a file never calls it — no orphan nodes, no directories left behind. The process
  * is the project's one launcher's (tools/devnet/process.ts ManagedProcess, ledgerdCommand.ts): the tests run
  * a node exactly as the devnet and the benchmarks do.
  *
@@ -83,9 +84,33 @@ export class RpcCallError extends Error {
 /** Nodes started here that may still run (the launcher's exit hook SIGKILLs them if the runner dies). */
 const running = new Set<LedgerdProcess>();
 
-/** SIGKILL every node started by this process that still runs, and wait for them to exit. */
+/**
+ * Temp home directories made here (`LedgerdProcess.start` without `homeDir`) and not removed yet: a test that
+ * restarts a node on the same home, or kills one without `cleanup()`, left them in the temp directory (~200 KB
+ * each, a few per `make test`).
+ */
+const ownedHomes = new Set<string>();
+
+/** Remove the temp homes still listed (a node SIGKILLed a moment ago may still be exiting: a failure is left). */
+function removeOwnedHomes(): void {
+  for (const home of ownedHomes) {
+    try {
+      rmSync(home, { recursive: true, force: true });
+    } catch {
+      // a dying node wrote into it while it was removed: the temp directory keeps it
+    }
+  }
+  ownedHomes.clear();
+}
+process.on("exit", removeOwnedHomes);
+
+/**
+ * SIGKILL every node started by this process that still runs, wait for them to exit, and remove every temp
+ * home directory made here: the test file's safety net, called from its `after` hooks.
+ */
 export async function killAllNodes(): Promise<void> {
   await Promise.all([...running].map((p) => p.kill9()));
+  removeOwnedHomes();
 }
 
 /**
@@ -147,6 +172,7 @@ export class LedgerdProcess {
   ) {
     this.ownsHome = options.homeDir === undefined;
     this.homeDir = options.homeDir ?? mkdtempSync(join(tmpdir(), "ledgerd-test-"));
+    if (this.ownsHome) ownedHomes.add(this.homeDir);
     writeConfigFile(this.homeDir, options.appConfig ?? []);
   }
 
@@ -313,7 +339,10 @@ export class LedgerdProcess {
   /** Kill (if needed) and remove the temp home directory this helper created. */
   cleanup(): void {
     this.killNow();
-    if (this.ownsHome) rmSync(this.homeDir, { recursive: true, force: true });
+    if (this.ownsHome) {
+      rmSync(this.homeDir, { recursive: true, force: true });
+      ownedHomes.delete(this.homeDir);
+    }
   }
 
   /** Resident set size (VmRSS) of the node, bytes, from /proc (undefined when not running or not Linux). */
