@@ -337,8 +337,9 @@ describe("control panel in headless Chromium", () => {
     // `text*` is a prefix search; the chain is found by its first entry's first ext ID
     await page.fill("#search input", "panel test*");
     await page.press("#search input", "Enter");
-    await page.waitForSelector("#extid-chains");
-    assert.equal(await page.textContent("h1"), "Ext ID starting with “panel test”");
+    // the greeting page before it has a chains list too: wait for this page's heading, then its list
+    await page.waitForSelector('h1:text-is("Ext ID starting with “panel test”")');
+    await page.waitForSelector(`#extid-chains a[href="#/chain/${written.chainId}"]`);
     const chains = await page.$$eval("#extid-chains a", (l) => l.map((a) => a.getAttribute("href")));
     assert.ok(chains.includes(`#/chain/${written.chainId}`), `chain links: ${chains.join(",")}`);
     // what the page lists is what search-entries answers
@@ -350,7 +351,10 @@ describe("control panel in headless Chromium", () => {
     })) as { entries: { entryhash: string }[] };
     await page.fill("#search input", '"greeting"');
     await page.press("#search input", "Enter");
-    await page.waitForSelector("#extid-entries");
+    // the new page's list, not the one the page before left: the prefix search's page has an entries list too,
+    // and a busy machine let `$$eval` read it while the new search was still answering (an empty list)
+    await page.waitForSelector(`#extid-entries a[href="#/entry/${written.entryHash}"]`);
+    assert.equal(await page.textContent("h1"), "Ext ID “greeting”");
     const shown = await page.$$eval('#extid-entries a[href^="#/entry/"]', (l) => l.map((a) => a.getAttribute("href")));
     assert.deepEqual(
       shown,
