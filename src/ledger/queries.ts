@@ -421,7 +421,7 @@ export class LedgerQueries implements LedgerReads {
     for (let i = 0; i < pl.revealCount; i++) {
       const r = pl.revealAt(i);
       const k = toHex(r.entryHash);
-      // a reveal whose commit is listed above has its chain ID already (revealsByHash holds every reveal)
+      // a reveal whose commit is listed above has its chain ID already (revealByHash finds every reveal)
       if (!out.has(k)) out.set(k, { entryHash: r.entryHash, chainId: r.chainId, status: AckStatus.TransactionACK });
     }
     for (const h of holding.list()) {

@@ -7,7 +7,7 @@
  * Deterministic (DESIGN §7): every time a rule reads comes from the message (`timeMs`, ms since epoch).
  */
 import { encodeAddress } from "../protocol/address.js";
-import { bytesEqual, hexBytes, toHex } from "../protocol/bytes.js";
+import { bytesEqual, toHex } from "../protocol/bytes.js";
 import { CHAIN_COMMIT_CREDITS, type Commit, commitTxId, ENTRY_COMMIT_CREDITS } from "../protocol/commit.js";
 import {
   chainIdFromExtIds,
@@ -18,7 +18,7 @@ import {
   unmarshalEntryView,
 } from "../protocol/entry.js";
 import { ProtocolError } from "../protocol/errors.js";
-import { sha256d, sha256Hex } from "../protocol/hash.js";
+import { sha256, sha256d } from "../protocol/hash.js";
 import {
   type Transaction,
   transactionFeeEC,
@@ -120,9 +120,8 @@ export function applyCommit(
 
   // accepted: charge, record, and release a reveal that was waiting for it
   s.pl.changeEC(commit.ecPublicKey, -BigInt(commit.credits), keyHex, saved);
-  // the full hash hashed to hex (hash.ts sha256Hex: its key), its bytes made from that
-  const fullHashHex = sha256Hex(commit.raw);
-  s.pl.addCommit(commit, txId, hexBytes(fullHashHex), timeMs, record);
+  // the open block's tables take the full hash's bytes (no hex key since change 19)
+  s.pl.addCommit(commit, txId, sha256(commit.raw), timeMs, record);
   s.counters.commitsAccepted++;
   if (held !== undefined) {
     s.holding.remove(hash);

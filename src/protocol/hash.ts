@@ -37,10 +37,9 @@ export function sha256(data: Uint8Array): Uint8Array {
 }
 
 /**
- * SHA-256 as lowercase hex (64 characters), as `toHex(sha256(data))`. The write path keys its maps and writes
- * its answers by hashes in hex: a one-shot digest into a string costs less than one into a Buffer (an
- * ArrayBuffer with its own malloc'ed store and GC bookkeeping: ~2.5 against ~1.0 µs for 40 bytes here), and
- * the hex is then made once instead of per lookup (issue 35).
+ * SHA-256 as lowercase hex (64 characters), as `toHex(sha256(data))`. The write path answers with hashes in
+ * hex: a one-shot digest into a string costs less than one into a Buffer (an ArrayBuffer with its own malloc'ed
+ * store and GC bookkeeping: ~2.5 against ~1.0 µs for 40 bytes here), and the hex is made once (issue 35).
  */
 export function sha256Hex(data: Uint8Array): string {
   return oneShot ? oneShot("sha256", data, "hex") : createHash("sha256").update(data).digest("hex");
