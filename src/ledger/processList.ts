@@ -255,7 +255,7 @@ export class ProcessList {
     this.arena.write(paid, 0, txId);
     // the record's (rules.ts applyCommit: the chain commit's own, zeros for an entry commit)
     this.arena.write(paid, 32, record.chainIdHash);
-    this.setPaid(slot, record, paid, false);
+    this.setPaid(slot, record, paid, record.revealed);
   }
 
   /**
