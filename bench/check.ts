@@ -20,6 +20,7 @@ import { budgetRows } from "./budgets.js";
 import { CALIBRATION_ID, calibrationRow } from "./calibration.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
+import { useBenchPorts } from "./ports.js";
 import type { BenchRow } from "./row.js";
 import { WRITE_FIGURE_ID, writeFigureRow } from "./writeFigure.js";
 
@@ -128,6 +129,7 @@ function writeJson(path: string, value: unknown): void {
 }
 
 async function main(): Promise<void> {
+  useBenchPorts();
   const machine = describeMachine();
   process.stdout.write(`bench-check — ${machine.cpus} × ${machine.cpuModel}, load ${machine.loadAverage1m}\n`);
   let rows = [calibrationRow(), ...(await runMicro()), ...(await budgetRows()), await writeFigureRow()];

@@ -13,6 +13,7 @@ import { fileURLToPath } from "node:url";
 import { budgetRows } from "./budgets.js";
 import { describeMachine, type MachineDescription } from "./machine.js";
 import { runMicro } from "./micro.js";
+import { useBenchPorts } from "./ports.js";
 import { queryRows } from "./queryRows.js";
 import { readComparisonRows } from "./reads.js";
 import { type BenchRow, formatTable } from "./row.js";
@@ -134,6 +135,7 @@ function writeReport(report: BenchReport): void {
 }
 
 async function main(): Promise<void> {
+  useBenchPorts();
   const machine = describeMachine();
   const started = performance.now();
   console.log(

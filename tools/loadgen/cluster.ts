@@ -257,6 +257,8 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
         .join(", ")}`,
     });
   } catch (e) {
+    // the row keeps the first line; the log keeps the whole message (a node's log tail: its home is gone after)
+    options.log(`cluster: skipped: ${(e as Error).message}`);
     rows.push(skipped("load.cluster.writes", clusterName, (e as Error).message.split("\n")[0]!));
   }
   const singleName = `cluster beside: single node, same writes (${options.concurrency} in flight, ${options.seconds} s)`;
@@ -286,6 +288,7 @@ export async function clusterBenchRows(opts: Partial<ClusterBenchOptions> = {}):
       note: `p99 ${w.latency.p99Ms} ms, max ${w.latency.maxMs} ms, ${w.errors} errors, ${w.confirmation?.lost ?? "?"} lost of ${w.confirmation?.checked ?? "?"}`,
     });
   } catch (e) {
+    options.log(`cluster beside: skipped: ${(e as Error).message}`);
     rows.push(skipped("load.cluster.single", singleName, (e as Error).message.split("\n")[0]!));
   }
   return rows;
