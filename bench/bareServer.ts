@@ -4,7 +4,10 @@
  * a JSON-RPC request and answers a fixed result. No routing library, no checks, no ledger: what one
  * core can answer at most over HTTP/1.1 with this stack. `reads.ts` runs it as a child process:
  *
- *   node dist/bench/bareServer.js <port>     # prints "ready <port>" once listening on 127.0.0.1
+ *   node dist/bench/bareServer.js <port> [answer bytes]   # prints "ready <port>" once listening on 127.0.0.1
+ *
+ * With `answer bytes` the fixed result is padded so that each answer is that long: the yardstick for a method
+ * whose answers are large (`entry-block`, `dblock-by-height`), where sending the bytes is most of the cost.
  */
 
 import type * as UWS from "uWebSockets.js";
@@ -17,8 +20,47 @@ const FIXED_RESULT =
   '{"directoryblockheight":12,"leaderheight":13,"entryblockheight":12,"entryheight":12,' +
   '"missingentrycount":0,"entryblockdbheightprocessing":13,"entryblockdbheightcomplete":12}';
 
+/** The envelope's bytes around a result of `{"pad":""}` with a one-digit id: what padding adds to. */
+const PADDED_ENVELOPE_BYTES = '{"jsonrpc":"2.0","id":0,"result":{"pad":""}}'.length;
+/** Bytes kept free in front of a padded answer for its start, `{"jsonrpc":"2.0","id":<id>,"result":`. */
+const HEADROOM = 128;
+
+/**
+ * The answer the server gives every valid request. Small: FIXED_RESULT, written as text per request. Padded
+ * (`answerBytes` larger than the envelope): a result `{"pad":"xxx…"}` making the answer `answerBytes` long with
+ * a one-digit id, kept encoded once with free bytes in front, and sent as those bytes with the request's id
+ * written into them — as the node sends a remembered view (src/rpc/jsonrpc.ts `JsonText.answerBytes`), so the
+ * yardstick for large answers is the stack sending bytes, not a string built and encoded per request.
+ */
+export class FixedAnswer {
+  private readonly wire: Buffer | undefined;
+
+  constructor(answerBytes = 0) {
+    const pad = answerBytes - PADDED_ENVELOPE_BYTES;
+    if (pad <= 0) return;
+    const tail = `{"pad":"${"x".repeat(pad)}"}}`;
+    this.wire = Buffer.alloc(HEADROOM + tail.length, 0x20);
+    this.wire.write(tail, HEADROOM, "latin1");
+  }
+
+  /** The answer to a request whose id is `idJson` (JSON text); a padded answer's bytes are shared: send them at once. */
+  to(idJson: string): string | Uint8Array {
+    const start = `{"jsonrpc":"2.0","id":${idJson},"result":`;
+    if (this.wire === undefined) return `${start}${FIXED_RESULT}}`;
+    // an id too long for the headroom: the same answer as text (the tail holds the closing brace)
+    if (start.length > HEADROOM) return start + this.wire.toString("latin1", HEADROOM);
+    this.wire.write(start, HEADROOM - start.length, "latin1");
+    return this.wire.subarray(HEADROOM - start.length);
+  }
+}
+
+const SMALL_ANSWER = new FixedAnswer();
+
 /** Answer one request body: parse it as the node would, echo its id, give the fixed result. */
-export function bareAnswer(body: string): { status: string; text: string } {
+export function bareAnswer(
+  body: string,
+  fixed: FixedAnswer = SMALL_ANSWER,
+): { status: string; text: string | Uint8Array } {
   let id: unknown = null;
   try {
     const request = JSON.parse(body) as { jsonrpc?: unknown; id?: unknown; method?: unknown };
@@ -31,11 +73,12 @@ export function bareAnswer(body: string): { status: string; text: string } {
   } catch {
     return { status: "400 Bad Request", text: '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}' };
   }
-  return { status: "200 OK", text: `{"jsonrpc":"2.0","id":${JSON.stringify(id)},"result":${FIXED_RESULT}}` };
+  return { status: "200 OK", text: fixed.to(JSON.stringify(id)) };
 }
 
-/** Listen on 127.0.0.1:`port` (loopback only); resolves once bound. */
-export function startBareServer(port: number): Promise<void> {
+/** Listen on 127.0.0.1:`port` (loopback only), answering `answerBytes`-long answers (FixedAnswer); resolves once bound. */
+export function startBareServer(port: number, answerBytes = 0): Promise<void> {
+  const fixed = new FixedAnswer(answerBytes);
   // uWebSockets.js is CommonJS whose exports Node's ESM loader cannot list: load it with require.
   const uws = createRequire(import.meta.url)("uWebSockets.js") as typeof UWS;
   const app = uws.App();
@@ -49,7 +92,7 @@ export function startBareServer(port: number): Promise<void> {
       // uWS reuses the chunk's memory after this call: copy it
       chunks.push(Buffer.from(chunk.slice(0)));
       if (!isLast || aborted) return;
-      const answer = bareAnswer(Buffer.concat(chunks).toString("utf8"));
+      const answer = bareAnswer(Buffer.concat(chunks).toString("utf8"), fixed);
       res.cork(() => {
         res.writeStatus(answer.status).writeHeader("Content-Type", "application/json; charset=utf-8").end(answer.text);
       });
@@ -67,10 +110,11 @@ export function startBareServer(port: number): Promise<void> {
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const port = Number(process.argv[2]);
-  if (!Number.isInteger(port) || port <= 0) {
-    console.error("usage: node dist/bench/bareServer.js <port>");
+  const answerBytes = Number(process.argv[3] ?? 0);
+  if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(answerBytes) || answerBytes < 0) {
+    console.error("usage: node dist/bench/bareServer.js <port> [answer bytes]");
     process.exit(2);
   }
-  await startBareServer(port);
+  await startBareServer(port, answerBytes);
   console.log(`ready ${port}`);
 }

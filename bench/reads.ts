@@ -47,6 +47,17 @@ export type ComparedMethod = keyof typeof READ_TARGETS;
 /** The issue's latency target at 64 connections, µs. */
 export const READ_P99_TARGET_US = 5000;
 
+/**
+ * Answers at least this long (the median of a method's targets, bytes) are also compared with a bare server
+ * sending answers of the same length (bareServer.ts `fixedResult`): for `entry-block` and `dblock-by-height`
+ * the fill's blocks make answers of tens of KB, and sending them, not the node's work, is most of their cost.
+ * The target is judged against the small fixed result, as issue 35 states it; the second ratio says how much
+ * of the gap is the node's own.
+ */
+const SAME_BYTES_FROM = 4096;
+/** Targets of a method whose answers are fetched to measure their length (spread over its targets). */
+const SIZE_SAMPLES = 25;
+
 /** Most distinct request bodies per method (the wrk script holds them all). */
 const MAX_BODIES = 10_000;
 /** Saved directory blocks read for targets, newest first. */
@@ -103,6 +114,12 @@ export interface MethodComparison {
   /** CPU µs per request, all threads: the node's and the bare server's */
   nodeCpuUs: number | undefined;
   bareCpuUs: number | undefined;
+  /** the median length of the method's answers over SIZE_SAMPLES of its targets, bytes */
+  answerBytes: number;
+  /** a bare server sending answers of `answerBytes` (only when ≥ SAME_BYTES_FROM) */
+  bareSameBytes?: HttpLoadResult;
+  /** node req/s ÷ bareSameBytes req/s */
+  ratioSameBytes?: number;
   /**
    * bare CPU per request ÷ node CPU per request: the ratio the node would reach with a core of its own,
    * steadier than `ratio` while other work takes turns on the cores
@@ -163,11 +180,25 @@ async function readTargets(
   };
 }
 
-/** Start bareServer.js as a child process on a free loopback port. */
-async function startBare(): Promise<{ child: ChildProcess; port: number }> {
+/** The median length in bytes of the answers to up to SIZE_SAMPLES of `bodies` (spread over them), from `url`. */
+async function medianAnswerBytes(url: string, bodies: readonly string[]): Promise<number> {
+  const step = Math.max(1, Math.floor(bodies.length / SIZE_SAMPLES));
+  const sizes: number[] = [];
+  for (let i = 0; i < bodies.length && sizes.length < SIZE_SAMPLES; i += step) {
+    const reply = await fetch(`${url}/v2`, { method: "POST", body: bodies[i]! });
+    sizes.push((await reply.arrayBuffer()).byteLength);
+  }
+  sizes.sort((a, b) => a - b);
+  return sizes[Math.floor(sizes.length / 2)] ?? 0;
+}
+
+/** Start bareServer.js as a child process on a free loopback port, answering `answerBytes`-long answers (0: small). */
+async function startBare(answerBytes = 0): Promise<{ child: ChildProcess; port: number }> {
   const port = await freeLoopbackPort();
   const file = fileURLToPath(new URL("./bareServer.js", import.meta.url));
-  const child = spawn(process.execPath, [file, String(port)], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawn(process.execPath, [file, String(port), String(answerBytes)], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -266,7 +297,19 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       const b = await withCpu(bareMonitor, () => run(bare!.port, options.seconds));
       if (options.warmupSeconds > 0) await run(port, options.warmupSeconds);
       const n = await withCpu(node.monitor, () => run(port, options.seconds));
-      const ratio = round(n.value.requests / n.value.seconds / (b.value.requests / b.value.seconds));
+      const answerBytes = await medianAnswerBytes(node.url, list);
+      let bareSameBytes: HttpLoadResult | undefined;
+      if (answerBytes >= SAME_BYTES_FROM) {
+        const same = await startBare(answerBytes);
+        try {
+          bareSameBytes = await run(same.port, options.seconds);
+        } finally {
+          same.child.kill("SIGTERM");
+        }
+      }
+      const perSec = (r: HttpLoadResult) => r.requests / r.seconds;
+      const ratio = round(perSec(n.value) / perSec(b.value));
+      const ratioSameBytes = bareSameBytes === undefined ? undefined : round(perSec(n.value) / perSec(bareSameBytes));
       const perRequest = (r: HttpLoadResult, cores: number | undefined) =>
         cores === undefined || r.requests === 0 ? undefined : round((cores * r.seconds * 1e6) / r.requests, 1);
       const nodeCpuUs = perRequest(n.value, n.cores);
@@ -280,6 +323,8 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
         bare: b.value,
         node: n.value,
         ratio,
+        answerBytes,
+        ...(bareSameBytes === undefined ? {} : { bareSameBytes, ratioSameBytes }),
         target: READ_TARGETS[method],
         nodeCpuCores: n.cores,
         nodeMainThreadCores: n.mainCores,
@@ -290,7 +335,7 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
         cpuRatio,
       });
       log(
-        `${method}: ${Math.round(n.value.requests / n.value.seconds)} req/s = ${ratio} of bare ${Math.round(b.value.requests / b.value.seconds)} (target ${READ_TARGETS[method]}); p99 ${round(n.value.p99Us / 1000)} ms; node ${n.cores} cores (main ${n.mainCores}); CPU per request ${nodeCpuUs} µs, bare ${bareCpuUs} µs (${cpuRatio})`,
+        `${method}: ${Math.round(n.value.requests / n.value.seconds)} req/s = ${ratio} of bare ${Math.round(b.value.requests / b.value.seconds)} (target ${READ_TARGETS[method]}); p99 ${round(n.value.p99Us / 1000)} ms; node ${n.cores} cores (main ${n.mainCores}); CPU per request ${nodeCpuUs} µs, bare ${bareCpuUs} µs (${cpuRatio}); answers ${answerBytes} B${sameBytesText(ratioSameBytes, bareSameBytes)}`,
       );
     }
     return { generator, entriesStored, savedHeight, loadAverage1m, methods };
@@ -301,6 +346,12 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
     if (node !== undefined) await node.stop("SIGTERM");
     if (options.home === undefined) rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** The comparison with the bare server sending answers of the node's length, for a log line or a note ("" when not run). */
+function sameBytesText(ratio: number | undefined, bare: HttpLoadResult | undefined): string {
+  if (ratio === undefined || bare === undefined) return "";
+  return `, ${ratio} of a bare server sending answers as long (${Math.round(bare.requests / bare.seconds)} req/s)`;
 }
 
 /** Bench rows (section "reads"): one per method, and the bare server's median. */
@@ -333,7 +384,7 @@ export function readRows(c: ReadComparison): BenchRow[] {
       note:
         `${met ? "met" : "MISS"}: ratio ${m.ratio} of bare ${perSecond(m.bare)} req/s (target ≥ ${m.target}), ` +
         `p99 ${round(m.node.p99Us / 1000)} ms (target < 5), ${m.node.errors} errors; node ${m.nodeCpuCores ?? "?"} cores ` +
-        `(main thread ${m.nodeMainThreadCores ?? "?"}), ${m.nodeCpuUs ?? "?"} µs CPU per request against bare ${m.bareCpuUs ?? "?"} µs (CPU ratio ${m.cpuRatio ?? "?"}); ${m.targets} distinct targets; ${c.entriesStored} entries written, height ${c.savedHeight}; ${c.generator}`,
+        `(main thread ${m.nodeMainThreadCores ?? "?"}), ${m.nodeCpuUs ?? "?"} µs CPU per request against bare ${m.bareCpuUs ?? "?"} µs (CPU ratio ${m.cpuRatio ?? "?"}); answers ${m.answerBytes} B (median)${sameBytesText(m.ratioSameBytes, m.bareSameBytes)}; ${m.targets} distinct targets; ${c.entriesStored} entries written, height ${c.savedHeight}; ${c.generator}`,
     });
   }
   return rows;
@@ -371,12 +422,12 @@ export async function readComparisonRows(opts: Partial<ReadBenchOptions> = {}): 
 export function formatComparison(c: ReadComparison): string {
   const lines = [
     `generator: ${c.generator}; ${c.entriesStored} entries written first; saved height ${c.savedHeight}; load average ${c.loadAverage1m}`,
-    "| method | node req/s | bare req/s | ratio | target | p99 ms | errors | node cores (main) | node CPU µs/req | bare CPU µs/req | CPU ratio |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| method | node req/s | bare req/s | ratio | target | p99 ms | errors | node cores (main) | node CPU µs/req | bare CPU µs/req | CPU ratio | answer B | ratio, bare as long |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
   ];
   for (const m of c.methods)
     lines.push(
-      `| ${m.method} | ${Math.round(m.node.requests / m.node.seconds)} | ${Math.round(m.bare.requests / m.bare.seconds)} | ${m.ratio} | ${m.target} | ${round(m.node.p99Us / 1000)} | ${m.node.errors} | ${m.nodeCpuCores ?? "?"} (${m.nodeMainThreadCores ?? "?"}) | ${m.nodeCpuUs ?? "?"} | ${m.bareCpuUs ?? "?"} | ${m.cpuRatio ?? "?"} |`,
+      `| ${m.method} | ${Math.round(m.node.requests / m.node.seconds)} | ${Math.round(m.bare.requests / m.bare.seconds)} | ${m.ratio} | ${m.target} | ${round(m.node.p99Us / 1000)} | ${m.node.errors} | ${m.nodeCpuCores ?? "?"} (${m.nodeMainThreadCores ?? "?"}) | ${m.nodeCpuUs ?? "?"} | ${m.bareCpuUs ?? "?"} | ${m.cpuRatio ?? "?"} | ${m.answerBytes} | ${m.ratioSameBytes ?? "–"} |`,
     );
   return lines.join("\n");
 }

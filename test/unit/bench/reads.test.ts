@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { bareAnswer } from "../../../bench/bareServer.js";
+import { bareAnswer, FixedAnswer } from "../../../bench/bareServer.js";
 import { findWrk, type HttpLoadOptions, threadLoad, wrkRun, wrkScript } from "../../../bench/httpLoad.js";
 import { freeLoopbackPort } from "../../../tools/loadgen/nodeProcess.js";
 
@@ -34,11 +34,12 @@ after(() => {
 test("the bare server echoes the id with its fixed result, and refuses what is not JSON-RPC 2.0", async () => {
   const ok = bareAnswer(GOOD);
   assert.equal(ok.status, "200 OK");
-  const parsed = JSON.parse(ok.text) as { id: number; result: { directoryblockheight: number } };
+  assert.equal(typeof ok.text, "string");
+  const parsed = JSON.parse(ok.text as string) as { id: number; result: { directoryblockheight: number } };
   assert.equal(parsed.id, 7);
   assert.equal(typeof parsed.result.directoryblockheight, "number");
   assert.equal(bareAnswer(BAD).status, "400 Bad Request");
-  assert.match(bareAnswer("{").text, /-32700/);
+  assert.match(bareAnswer("{").text as string, /-32700/);
   const reply = await fetch(`http://127.0.0.1:${port}/v2`, { method: "POST", body: GOOD });
   assert.equal(reply.status, 200);
   assert.equal(await reply.text(), ok.text);
@@ -72,4 +73,20 @@ test("wrk's figures are read back, errors included", async () => {
   const bad = await wrkRun(wrk, { ...options([BAD]), seconds: 1 });
   assert.ok(bad.requests > 0);
   assert.equal(bad.errors, bad.requests);
+});
+
+test("the bare server's padded answer has the length asked for and the request's id, still JSON-RPC", () => {
+  for (const bytes of [4096, 78_000]) {
+    const fixed = new FixedAnswer(bytes);
+    for (const id of [3, 123456, "a".repeat(200)]) {
+      const answer = bareAnswer(GOOD.replace("7", JSON.stringify(id)), fixed);
+      const text = typeof answer.text === "string" ? answer.text : Buffer.from(answer.text).toString("latin1");
+      if (id === 3) assert.equal(Buffer.byteLength(text), bytes);
+      const parsed = JSON.parse(text) as { id: unknown; result: { pad: string } };
+      assert.equal(parsed.id, id);
+      assert.equal(parsed.result.pad.length, bytes - 44);
+    }
+  }
+  // a length the envelope alone exceeds keeps the small fixed result
+  assert.deepEqual(bareAnswer(GOOD, new FixedAnswer(10)), bareAnswer(GOOD));
 });
