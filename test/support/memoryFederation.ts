@@ -100,14 +100,30 @@ export class MemoryArchive implements BlockSetArchive {
   }
 }
 
+/**
+ * Temp directories `start` made, removed when the process exits. `stop` removes the directories of the nodes
+ * still running; a node stopped by `stopNode` and not started again left its directory in /tmp after every
+ * `make test`. Not at `stop`: a test may read a stopped node's store after it (federatedHistory.test.ts).
+ */
+const madeDirs = new Set<string>();
+
+function removeAtExit(dir: string): void {
+  if (madeDirs.size === 0) process.once("exit", () => madeDirs.forEach(cleanup));
+  madeDirs.add(dir);
+}
+
 export class MemoryFederation {
   readonly log = new MemoryOrderedLog();
   readonly nodes: MemoryNode[] = [];
 
   constructor(private readonly options: MemoryFederationOptions) {}
 
-  /** Open and start a node (a fresh store, or the one in `dir` when restarting). */
-  async start(spec: NodeSpec, dir = tempDir("ledgerd-memfed-")): Promise<MemoryNode> {
+  /** Open and start a node (a fresh store in a temp directory, or the one in `dir` when restarting). */
+  async start(spec: NodeSpec, dir?: string): Promise<MemoryNode> {
+    if (dir === undefined) {
+      dir = tempDir("ledgerd-memfed-");
+      removeAtExit(dir);
+    }
     const skewMs = spec.skewMs ?? 0;
     const now = (): number => Date.now() + skewMs;
     const log = new MemoryLog();
