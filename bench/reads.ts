@@ -49,7 +49,7 @@ export const READ_P99_TARGET_US = 5000;
 
 /**
  * Answers at least this long (the median of a method's targets, bytes) are also compared with a bare server
- * sending answers of the same length (bareServer.ts `fixedResult`): for `entry-block` and `dblock-by-height`
+ * sending answers of the same length (bareServer.ts `FixedAnswer`): for `entry-block` and `dblock-by-height`
  * the fill's blocks make answers of tens of KB, and sending them, not the node's work, is most of their cost.
  * The target is judged against the small fixed result, as issue 35 states it; the second ratio says how much
  * of the gap is the node's own.
