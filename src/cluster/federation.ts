@@ -50,6 +50,15 @@ const SET_RETRY_MS = 2_000;
 /** Refusals of operator records remembered for their submitters (each answered within seconds of its apply). */
 const MAX_REMEMBERED_REFUSALS = 64;
 
+/**
+ * Block sets this server failed to archive, kept to try again at its next closes. A put fails while the
+ * archive's stream has no leader (a nats-server killed); every federated server closing that height may fail
+ * alike, and a height no server archived is a hole no follower from an empty directory gets past once the log
+ * is trimmed beyond it. 16 heights is ~32 s of 2-s test blocks and minutes of real ones; past that the oldest is
+ * given up, with a warning.
+ */
+const MAX_UNARCHIVED_SETS = 16;
+
 /** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 export class FederationError extends NodeError {}
 
@@ -98,6 +107,8 @@ export class Federation {
   private readonly refusals = new Map<number, string>();
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
   private openRecords: SetRecord[] | undefined;
+  /** height → a closed height's set that could not be archived yet (MAX_UNARCHIVED_SETS), oldest first */
+  private readonly unarchived = new Map<number, { records: SetRecord[]; seed: Uint8Array }>();
 
   constructor(
     private readonly options: FederationOptions,
@@ -491,17 +502,41 @@ export class Federation {
     return undefined;
   }
 
-  /** Write the set of a height this federated server closed to the archive, unless it is there already. */
+  /**
+   * Write the set of a height this federated server closed to the archive, unless it is there already; first
+   * the sets earlier puts failed to write (`unarchived`), oldest first. A set that fails is kept for the next close.
+   */
   private async publishSet(height: number, records: SetRecord[], seed: Uint8Array): Promise<void> {
+    for (const [h, kept] of [...this.unarchived]) {
+      if (!(await this.archiveSet(h, kept.records, kept.seed))) break;
+      this.unarchived.delete(h);
+      this.deps.logger.info("block set archived on a later try", { height: h });
+    }
+    if (await this.archiveSet(height, records, seed)) return;
+    this.unarchived.set(height, { records, seed });
+    if (this.unarchived.size > MAX_UNARCHIVED_SETS) {
+      const oldest = this.unarchived.keys().next().value!;
+      this.unarchived.delete(oldest);
+      this.deps.logger.warn("block set given up: not archived after later tries", { height: oldest });
+    }
+  }
+
+  /** Put one set unless the archive holds it; false (logged) when the archive refused or could not be reached. */
+  private async archiveSet(height: number, records: SetRecord[], seed: Uint8Array): Promise<boolean> {
     const archive = this.deps.archive!;
     try {
-      if (await archive.has(height)) return;
-      await archive.put(height, encodeBlockSet(this.options.networkId, height, records, this.options.identity!, seed));
+      if (!(await archive.has(height)))
+        await archive.put(
+          height,
+          encodeBlockSet(this.options.networkId, height, records, this.options.identity!, seed),
+        );
+      return true;
     } catch (e) {
       this.deps.logger.warn("block set not archived", {
         height,
         error: e instanceof Error ? e.message : String(e),
       });
+      return false;
     }
   }
 

@@ -81,6 +81,8 @@ export interface MemoryFederationOptions {
   /** certified snapshots every `interval` blocks, kept in `archive`, their header segments in `headers`
    * (federated servers make both) */
   snapshots?: { interval: number; archive: BlockSetArchive; headers: BlockSetArchive };
+  /** the block-set archive every node is given (federated servers write it; nodes behind a trimmed log read it) */
+  blockSets?: BlockSetArchive;
 }
 
 /** An in-memory snapshot or block-set archive (jetStreamLog.ts keeps the real one in a JetStream stream). */
@@ -198,6 +200,7 @@ export class MemoryFederation {
         signatures: verifier,
         now,
         ...(snapshots === undefined ? {} : { snapshots }),
+        ...(this.options.blockSets === undefined ? {} : { archive: this.options.blockSets }),
         ...(spec.dropRatePerMille === undefined
           ? {}
           : { networkTesting: () => ({ dropRatePerMille: spec.dropRatePerMille!, delayMs: 0 }) }),
