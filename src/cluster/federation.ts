@@ -54,10 +54,12 @@ const MAX_REMEMBERED_REFUSALS = 64;
  * Block sets this server failed to archive, kept to try again at its next closes. A put fails while the
  * archive's stream has no leader (a nats-server killed); every federated server closing that height may fail
  * alike, and a height no server archived is a hole no follower from an empty directory gets past once the log
- * is trimmed beyond it. 16 heights is ~32 s of 2-s test blocks and minutes of real ones; past that the oldest is
- * given up, with a warning.
+ * is trimmed beyond it. 16 heights is ~32 s of 2-s test blocks and minutes of real ones; past that, or past
+ * MAX_UNARCHIVED_BYTES of records kept (a busy height's records are tens of MB), the oldest is given up, with a warning.
  */
 const MAX_UNARCHIVED_SETS = 16;
+/** Bytes of records the kept sets may hold together (the node's memory budget is 400 MB under writes). */
+const MAX_UNARCHIVED_BYTES = 64 * 1024 * 1024;
 
 /** The federation cannot go on from here (a trimmed log without the block sets it needs). */
 export class FederationError extends NodeError {}
@@ -108,7 +110,9 @@ export class Federation {
   /** a federated server with an archive: the records of the open height, for its block set (blockSets.ts) */
   private openRecords: SetRecord[] | undefined;
   /** height → a closed height's set that could not be archived yet (MAX_UNARCHIVED_SETS), oldest first */
-  private readonly unarchived = new Map<number, { records: SetRecord[]; seed: Uint8Array }>();
+  private readonly unarchived = new Map<number, { records: SetRecord[]; seed: Uint8Array; bytes: number }>();
+  /** the records' bytes `unarchived` holds */
+  private unarchivedBytes = 0;
 
   constructor(
     private readonly options: FederationOptions,
@@ -509,14 +513,18 @@ export class Federation {
   private async publishSet(height: number, records: SetRecord[], seed: Uint8Array): Promise<void> {
     for (const [h, kept] of [...this.unarchived]) {
       if (!(await this.archiveSet(h, kept.records, kept.seed))) break;
-      this.unarchived.delete(h);
+      if (this.unarchived.delete(h)) this.unarchivedBytes -= kept.bytes;
       this.deps.logger.info("block set archived on a later try", { height: h });
     }
     if (await this.archiveSet(height, records, seed)) return;
-    this.unarchived.set(height, { records, seed });
-    if (this.unarchived.size > MAX_UNARCHIVED_SETS) {
-      const oldest = this.unarchived.keys().next().value!;
+    let bytes = 0;
+    for (const r of records) bytes += r.data.length;
+    this.unarchived.set(height, { records, seed, bytes });
+    this.unarchivedBytes += bytes;
+    while (this.unarchived.size > MAX_UNARCHIVED_SETS || this.unarchivedBytes > MAX_UNARCHIVED_BYTES) {
+      const [oldest, kept] = this.unarchived.entries().next().value!;
       this.unarchived.delete(oldest);
+      this.unarchivedBytes -= kept.bytes;
       this.deps.logger.warn("block set given up: not archived after later tries", { height: oldest });
     }
   }
