@@ -10,16 +10,28 @@
  * flush). The disk never waits for the main thread to notice a commit and start another, and each commit
  * carries everything that arrived during the previous one.
  *
+ * Reserved space (journalFiles.ts RESERVE_BYTES): records are written at a file's records' end, into zeros
+ * this thread wrote ahead, so a commit's fdatasync seldom has metadata to flush; the space goes at close.
+ *
  * Prefix rule: once a journal's commit fails, what it wrote is cut off its files again (ftruncate to the
- * sizes before it) and every later group of that journal is refused without being written, until the main
+ * records' ends before it) and every later group of that journal is refused without being written, until the main
  * thread says `reset` (after its recovery probe); so the durable journal is always a prefix of the log. A
  * cut that fails is retried at `reset`; until it succeeds, groups stay refused.
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, openSync } from "node:fs";
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
-import { fsyncDirectory, heightFileName, sealRecords, writeAllSync } from "./journalFiles.js";
+import {
+  endOfRecords,
+  fsyncDirectory,
+  heightFileName,
+  openHeightFile,
+  RECORD_HEADER_BYTES,
+  RESERVE_BYTES,
+  sealRecords,
+  writeAllSync,
+} from "./journalFiles.js";
 
 export { forEachPacked, packGroup } from "./journalFiles.js";
 
@@ -43,11 +55,16 @@ export type JournalWriterReply =
   | { kind: "failed"; journal: number; upTo: number; groups: number; ms: number; error: string }
   | { kind: "closed"; journal: number };
 
-/** A height's file open to append. */
+/** A height's file open to write. */
 interface OpenFile {
   fd: number;
+  height: number;
   /** created by this handle: its name is flushed (the directory) with its first commit */
   created: boolean;
+  /** where its records end: the next commit writes here */
+  end: number;
+  /** its size as this thread left it (records and reserved space); -1: to be read again */
+  size: number;
 }
 
 /** One journal's handle in this thread. */
@@ -57,7 +74,7 @@ interface Handle {
   files: Map<number, OpenFile>;
   /** why its last commit failed; later groups are refused until `reset` */
   failure: string | undefined;
-  /** cuts a failed commit could not make yet (file, size to cut back to): retried at `reset` */
+  /** cuts a failed commit could not make yet (file, its records' end to cut back to): retried at `reset` */
   uncut: { fd: number; size: number }[];
 }
 
@@ -67,18 +84,9 @@ const KEEP_OLDER_FILES = 1;
 function fileOf(h: Handle, height: number): OpenFile {
   let f = h.files.get(height);
   if (f !== undefined) return f;
-  const path = join(h.dir, heightFileName(height));
   // O_EXCL first: whether this open creates the file decides whether its name must be flushed
-  let created = true;
-  let fd: number;
-  try {
-    fd = openSync(path, "ax", 0o600);
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
-    created = false;
-    fd = openSync(path, "a", 0o600);
-  }
-  f = { fd, created };
+  const { fd, created } = openHeightFile(join(h.dir, heightFileName(height)));
+  f = { fd, height, created, end: 0, size: created ? 0 : -1 };
   h.files.set(height, f);
   // heights only grow; close all but the newest few
   if (h.files.size > KEEP_OLDER_FILES + 1) {
@@ -107,7 +115,42 @@ function cutBack(h: Handle): void {
   });
 }
 
+const header = new Uint8Array(RECORD_HEADER_BYTES);
+
+/**
+ * Make sure `f.end` and `f.size` are still the file's: another writer (the main thread's synchronous appends,
+ * a cut back after a failure) may have written records at its end or cut it since. The size, and the header
+ * at the end (zeros unless a record was written there), tell; when they differ the end is found again.
+ */
+function checkEnd(f: OpenFile, size: number): void {
+  if (f.size === size) {
+    const n = readSync(f.fd, header, 0, RECORD_HEADER_BYTES, f.end);
+    let zero = true;
+    for (let i = 0; i < n; i++) if (header[i] !== 0) zero = false;
+    if (zero) return;
+  }
+  f.end = endOfRecords(f.fd, f.height);
+  f.size = fstatSync(f.fd).size;
+}
+
+const zeros = new Uint8Array(RESERVE_BYTES);
+
+/** Write zeros over bytes `from` … `to` of `f` (reserved space). */
+function reserve(f: OpenFile, from: number, to: number): void {
+  const parts: Uint8Array[] = [];
+  for (let at = from; at < to; at += zeros.length) parts.push(zeros.subarray(0, Math.min(zeros.length, to - at)));
+  writeAllSync(f.fd, parts, from);
+}
+
 function closeHandle(h: Handle): void {
+  // a file at rest is its records: the reserved space goes (no flush: an open cuts what a crash left)
+  for (const f of h.files.values())
+    if (f.size > f.end && !h.uncut.some((u) => u.fd === f.fd))
+      try {
+        ftruncateSync(f.fd, f.end);
+      } catch {
+        // the next open cuts it
+      }
   const fds = new Set([...h.files.values()].map((f) => f.fd));
   for (const u of h.uncut) fds.add(u.fd);
   for (const fd of fds) closeSync(fd);
@@ -146,10 +189,27 @@ function serve(): void {
           f = fileOf(h, height);
           st = fstatSync(f.fd);
         }
-        // the size before: what a failure cuts back to (a short write leaves part of a record)
-        h.uncut.push({ fd: f.fd, size: st.size });
+        checkEnd(f, st.size);
+        // the records' end before: what a failure cuts back to (a short write leaves part of a record)
+        h.uncut.push({ fd: f.fd, size: f.end });
         touched.push(f);
-        writeAllSync(f.fd, parts);
+        let bytes = 0;
+        for (const p of parts) bytes += p.length;
+        const end = f.end + bytes;
+        // size -1 until written: a failure below leaves the file to be read again at the next commit
+        const size = f.size;
+        f.size = -1;
+        writeAllSync(f.fd, parts, f.end);
+        f.end = end;
+        if (end > size)
+          try {
+            reserve(f, end, end + RESERVE_BYTES);
+            f.size = end + RESERVE_BYTES;
+          } catch {
+            // space is a saving, not a need (a full disk, a file-size limit): the records went, the size is read
+            // again at the next commit (zeros written in part are space too)
+          }
+        else f.size = size;
       }
       for (const f of touched) fdatasyncSync(f.fd);
       for (const f of touched)
@@ -159,6 +219,8 @@ function serve(): void {
         }
       h.uncut = [];
     } catch (e) {
+      // their ends and sizes are read again at their next commit
+      for (const f of touched) f.size = -1;
       cutBack(h);
       throw e;
     }

@@ -3,7 +3,7 @@
  * address and the standard local EC key), real protocol builders, and a controllable clock (the ledger
  * only reads time through its injected `now`; end-of-minute messages are appended directly).
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Ledger } from "../../../src/ledger/ledger.js";
@@ -18,7 +18,7 @@ import {
 import { chainIdFromExtIds, marshalEntry } from "../../../src/protocol/entry.js";
 import { networkId } from "../../../src/protocol/network.js";
 import { buildTransaction, type Transaction, transactionFeeEC } from "../../../src/protocol/transaction.js";
-import { heightFileName, journalHeights } from "../../../src/store/journalFiles.js";
+import { heightFileName, journalHeights, recordsEnd } from "../../../src/store/journalFiles.js";
 import { LedgerStore } from "../../../src/store/store.js";
 import { PoolVerifier } from "../../../src/workers/pool.js";
 import { InlineVerifier, type Verifier } from "../../../src/workers/verifier.js";
@@ -146,12 +146,13 @@ export async function closeNode(n: TestNode, closeVerifier = false): Promise<voi
 }
 
 /**
- * Size of the largest journal file of the data directory `storePath` (store/journalFiles.ts: one per height), 0
- * when it has none: a file-size limit at it lets the next group commit of a few big records fail.
+ * Where the records of the largest journal file of the data directory `storePath` end (store/journalFiles.ts:
+ * one file per height; the zeros the writer reserves after them do not count), 0 when it has none: a file-size
+ * limit at it lets the next group commit of a few big records fail, as writes at or past the limit do.
  */
 export function largestJournalFile(storePath: string): number {
   const dir = join(storePath, "journal");
-  return Math.max(0, ...journalHeights(dir).map((h) => statSync(join(dir, heightFileName(h))).size));
+  return Math.max(0, ...journalHeights(dir).map((h) => recordsEnd(readFileSync(join(dir, heightFileName(h))), h)));
 }
 
 export function cleanup(dir: string): void {

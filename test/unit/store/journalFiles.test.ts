@@ -18,6 +18,7 @@ import {
   packGroup,
   parseHeightFile,
   RECORD_HEADER_BYTES,
+  RESERVE_BYTES,
   sealRecords,
 } from "../../../src/store/journalFiles.js";
 import { journalKey } from "../../../src/store/keys.js";
@@ -159,6 +160,97 @@ describe("journal files", () => {
     damaged[RECORD_HEADER_BYTES + 3]! ^= 0xff;
     assert.equal(parseHeightFile(damaged, 12).records.length, 0);
     assert.equal(onlyRecordsOf(damaged, 12, all), true);
+  });
+
+  test("records go into zeros reserved after them: most commits keep the file's size; the space goes at close and at open", async () => {
+    const dir = tempDir();
+    const file = join(dir, "journal", heightFileName(4));
+    const copy = tempDir();
+    try {
+      const j = Journal.open(dir, { verify: false });
+      let end = 0;
+      try {
+        await j.append(4, 0, recordBytes(0));
+        end = RECORD_HEADER_BYTES + recordBytes(0).length;
+        assert.equal(statSync(file).size, end + RESERVE_BYTES, "the first commit reserves space after its record");
+        // an empty message is a record, not the start of the space (its header's CRC is not zero)
+        await j.append(4, 1, new Uint8Array(0));
+        end += RECORD_HEADER_BYTES;
+        for (let i = 2; i < 40; i++) {
+          await j.append(4, i, recordBytes(i));
+          end += RECORD_HEADER_BYTES + recordBytes(i).length;
+        }
+        const firstEnd = RECORD_HEADER_BYTES + recordBytes(0).length;
+        assert.equal(statSync(file).size, firstEnd + RESERVE_BYTES, "later commits write into the space");
+        const all = [[0, [...recordBytes(0)]], [1, []], ...expected(40).slice(2)];
+        assert.deepEqual(seqsAndBytes(j, 4), all, "read while the space is there");
+        assert.equal(onlyRecordsOf(readFileSync(file), 4, new Set(all.map(([seq]) => seq as number))), true);
+        // the main thread's synchronous append goes at the records' end, into the space; the writer thread
+        // sees it there (the header at its end is no longer zero) and writes after it
+        j.appendAllSync(4, [{ seq: 40, bytes: recordBytes(40) }]);
+        await j.append(4, 41, recordBytes(41));
+        all.push([40, [...recordBytes(40)]], [41, [...recordBytes(41)]]);
+        end += 2 * RECORD_HEADER_BYTES + recordBytes(40).length + recordBytes(41).length;
+        assert.deepEqual(seqsAndBytes(j, 4), all, "both appends, in order");
+        // a crash now leaves the space: a copy of the directory as it is
+        cpSync(join(dir, "journal"), join(copy, "journal"), { recursive: true });
+      } finally {
+        await j.close();
+      }
+      assert.equal(statSync(file).size, end, "a closed journal's file is its records");
+      const crashed = join(copy, "journal", heightFileName(4));
+      assert.equal(statSync(crashed).size > end, true);
+      const again = Journal.open(copy, { verify: false });
+      try {
+        assert.deepEqual(again.cuts, [], "the space is not a torn tail");
+        assert.equal(statSync(crashed).size, end, "the space is cut at open");
+        assert.deepEqual(seqsAndBytes(again, 4).length, 42);
+        await again.append(4, 42, recordBytes(42));
+      } finally {
+        await again.close();
+      }
+      const reopened = Journal.open(copy, { verify: false });
+      assert.deepEqual(
+        reopened.records(4).map((r) => r.seq),
+        Array.from({ length: 43 }, (_, i) => i),
+      );
+      await reopened.close();
+    } finally {
+      cleanup(dir);
+      cleanup(copy);
+    }
+  });
+
+  test("bytes after zeros that do not run to the file's end are a tail, not space: cut, never read", () => {
+    const bytes = Array.from({ length: 4 }, (_, i) => recordBytes(i));
+    const records = packGroup(
+      bytes.map(() => 0),
+      bytes.map((_, i) => i),
+      bytes,
+    );
+    sealRecords(records, () => {});
+    const first = RECORD_HEADER_BYTES + bytes[0]!.length;
+    // record 0, 64 zero bytes, then records 1…3 (as a crash could leave a commit whose first page was lost)
+    const file = new Uint8Array(records.length + 64);
+    file.set(records.subarray(0, first));
+    file.set(records.subarray(first), first + 64);
+    const parsed = parseHeightFile(file, 0);
+    assert.deepEqual(
+      parsed.records.map((r) => r.seq),
+      [0],
+    );
+    assert.equal(parsed.goodBytes, first);
+    assert.equal(parsed.reserved, 0);
+    assert.match(parsed.tail ?? "", /checksum/, "height 0, sequence 0, length 0 with a CRC of 0");
+    assert.equal(onlyRecordsOf(file, 0, new Set([0, 1, 2, 3])), false);
+    // the same zeros running to the end are space
+    const spaced = new Uint8Array(first + 64);
+    spaced.set(records.subarray(0, first));
+    const space = parseHeightFile(spaced, 0);
+    assert.deepEqual([space.goodBytes, space.reserved, space.tail], [first, 64, undefined]);
+    assert.equal(onlyRecordsOf(spaced, 0, new Set([0])), true);
+    // fewer zeros than a header at the end are space too
+    assert.equal(parseHeightFile(spaced.subarray(0, first + 5), 0).tail, undefined);
   });
 
   test("a saved height's records go with its file; kept records (held reveals) stay, in a file of their own", async () => {
