@@ -141,6 +141,14 @@ export class ByteReader {
       );
   }
 
+  /** Step over `n` bytes (checked as bytesN checks them) and return where they start: no view made. */
+  skip(n: number, field: string): number {
+    this.need(n, field);
+    const at = this.offset;
+    this.offset += n;
+    return at;
+  }
+
   bytesN(n: number, field: string): Uint8Array {
     this.need(n, field);
     const out = this.bytes.subarray(this.offset, this.offset + n);

@@ -154,16 +154,8 @@ function readItem(r: ByteReader, i: number): ECBlockItem {
   switch (ecid) {
     case ECID.serverIndex:
       return { type: "serverIndex", number: r.u8(`items[${i}].serverindexnumber`) };
-    case ECID.minute: {
-      const number = r.u8(`items[${i}].number`);
-      if (number < 1 || number > MAX_MINUTE)
-        throw new ProtocolError(
-          "BAD_VALUE",
-          `ec block.items[${i}].number`,
-          `minute must be 1..${MAX_MINUTE}, got ${number}`,
-        );
-      return { type: "minute", number };
-    }
+    case ECID.minute:
+      return { type: "minute", number: readMinute(r, i) };
     // Views of the block's own copy (decodeECBlock), not a copy per commit: an ArrayBuffer per 136-byte
     // commit doubled what a decoded block holds (~900 bytes per commit, ledger/queries.ts keeps up to 16 MiB
     // of raw EC blocks decoded).
@@ -180,12 +172,28 @@ function readItem(r: ByteReader, i: number): ECBlockItem {
         numEC: r.varint(`items[${i}].numec`),
       };
     default:
-      throw new ProtocolError(
-        "BAD_VALUE",
-        `ec block.items[${i}].ecid`,
-        `unknown item type 0x${ecid.toString(16).padStart(2, "0")}`,
-      );
+      throw unknownEcid(ecid, i);
   }
+}
+
+/** A minute item's number (1..MAX_MINUTE), item `i`. */
+function readMinute(r: ByteReader, i: number): number {
+  const number = r.u8(`items[${i}].number`);
+  if (number < 1 || number > MAX_MINUTE)
+    throw new ProtocolError(
+      "BAD_VALUE",
+      `ec block.items[${i}].number`,
+      `minute must be 1..${MAX_MINUTE}, got ${number}`,
+    );
+  return number;
+}
+
+function unknownEcid(ecid: number, i: number): ProtocolError {
+  return new ProtocolError(
+    "BAD_VALUE",
+    `ec block.items[${i}].ecid`,
+    `unknown item type 0x${ecid.toString(16).padStart(2, "0")}`,
+  );
 }
 
 /** The header's fields, the reader left at the body's first byte; checks the layout, BodySize and ObjectCount. */
@@ -279,6 +287,77 @@ export function decodeECBlock(bytes: Uint8Array, options: { verifyBodyHash?: boo
       );
   }
   return { bodyHash, prevHeaderHash, prevFullHash, dbHeight, headerExpansion, items };
+}
+
+/**
+ * Call `commit(chain, body, at)` for each commit of an EC block, in body order, without an object or a view per
+ * item: `body` is the block's body (a view of `bytes`), `at` the offset of the commit's first byte (its version)
+ * in it, `chain` true for a chain commit (CHAIN_COMMIT_SIZE bytes), false for an entry commit (ENTRY_COMMIT_SIZE).
+ * Refuses what decodeECBlock refuses (the same ProtocolErrors), the body hash not checked, and does so before the
+ * first call: a block that does not decode gets no calls at all (the query index of a height is all or nothing).
+ * A busy block is one commit per entry: decodeECBlock made ~7 objects for each (store/queryIndex.ts).
+ */
+export function forEachECBlockCommit(
+  bytes: Uint8Array,
+  commit: (chain: boolean, body: Uint8Array, at: number) => void,
+): void {
+  const { body, count } = checkECBlock(bytes);
+  walkItems(body, count, commit);
+}
+
+/**
+ * Throw the ProtocolError decodeECBlock would throw for `bytes`, the body hash not checked (nothing made per item);
+ * returns the body and its item count.
+ */
+export function checkECBlock(bytes: Uint8Array): { body: Uint8Array; count: number } {
+  const r = new ByteReader(bytes, "ec block");
+  const { objectCount } = readHeader(r);
+  const body = bytes.subarray(r.offset);
+  const count = Number(objectCount);
+  walkItems(body, count, undefined);
+  return { body, count };
+}
+
+function walkItems(
+  body: Uint8Array,
+  count: number,
+  commit: ((chain: boolean, body: Uint8Array, at: number) => void) | undefined,
+): void {
+  const br = new ByteReader(body, "ec block");
+  for (let i = 0; i < count; i++) {
+    const ecid = br.u8(`items[${i}].ecid`);
+    switch (ecid) {
+      case ECID.serverIndex:
+        br.u8(`items[${i}].serverindexnumber`);
+        break;
+      case ECID.minute:
+        readMinute(br, i);
+        break;
+      case ECID.chainCommit:
+      case ECID.entryCommit: {
+        const chain = ecid === ECID.chainCommit;
+        const at = br.skip(chain ? CHAIN_COMMIT_SIZE : ENTRY_COMMIT_SIZE, `items[${i}]`);
+        if (body[at] !== 0)
+          throw new ProtocolError(
+            "BAD_VERSION",
+            `${chain ? "chain" : "entry"} commit.version`,
+            `expected 0, got ${body[at]}`,
+          );
+        commit?.(chain, body, at);
+        break;
+      }
+      case ECID.balanceIncrease:
+        br.skip(32, `items[${i}].ecpubkey`);
+        br.skip(32, `items[${i}].txid`);
+        br.varint(`items[${i}].index`);
+        br.varint(`items[${i}].numec`);
+        break;
+      default:
+        throw unknownEcid(ecid, i);
+    }
+  }
+  if (br.remaining !== 0)
+    throw new ProtocolError("BAD_VALUE", "ec block.bodysize", `${br.remaining} body byte(s) left after ${count} items`);
 }
 
 /** headerHash = sha256(header) (the "keymr"); fullHash = sha256(header ‖ body). */

@@ -138,22 +138,21 @@ function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8A
 /**
  * Put one record of `blockSetRecords` inside the caller's write transaction: an entry record with only one of
  * its parts is merged with the saved record first (entryRecord.ts mergeEntryRecord; the read sees this
- * transaction's own puts).
+ * transaction's own puts). Returns the bytes put (the merged record for a part).
  */
-export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Uint8Array): void {
+export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Uint8Array): Uint8Array {
   if (db === "entryRecords" && !isWholeRecord(value)) {
     const saved = dbs.entryRecords.getBinaryFast(key);
     // lmdb-js's reused read buffer: its `length` is the value's (store.ts plain); merge copies what it keeps
-    dbs.entryRecords.putSync(
-      key,
-      mergeEntryRecord(
-        saved === undefined ? undefined : new Uint8Array(saved.buffer, saved.byteOffset, saved.length),
-        value,
-      ),
+    const merged = mergeEntryRecord(
+      saved === undefined ? undefined : new Uint8Array(saved.buffer, saved.byteOffset, saved.length),
+      value,
     );
-    return;
+    dbs.entryRecords.putSync(key, merged);
+    return merged;
   }
   dbs[db].putSync(key, value);
+  return value;
 }
 
 /** Key of a `meta` record. */

@@ -12,7 +12,13 @@ import { InvariantError } from "../errors.js";
 import { putRecord } from "./blockSet.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
 import { META_KEYS } from "./keys.js";
-import { indexSavedHeight, type RebuildProgress, rebuildStep, resetQueryIndexIfForeign } from "./queryIndex.js";
+import {
+  indexSavedHeight,
+  JustPutRecords,
+  type RebuildProgress,
+  rebuildStep,
+  resetQueryIndexIfForeign,
+} from "./queryIndex.js";
 import { forEachRecord, type RecordStream } from "./recordStream.js";
 
 const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
@@ -61,13 +67,16 @@ async function apply(req: WriteRequest): Promise<WriteReply> {
     let records = 0;
     env.transactionSync(() => {
       let height = -1;
+      // the entry records put, for the index to read from the stream rather than the environment (queryIndex.ts)
+      const justPut = queryIndex ? new JustPutRecords() : undefined;
       forEachRecord(req.stream, (db, key, value) => {
-        putRecord(dbs, db, key, value);
+        const put = putRecord(dbs, db, key, value);
         records++;
-        if (db === "meta" && SAVED_HEIGHT_KEY.equals(key)) height = Buffer.from(value).readUInt32BE(0);
+        if (db === "entryRecords") justPut?.add(key, put);
+        else if (db === "meta" && SAVED_HEIGHT_KEY.equals(key)) height = Buffer.from(value).readUInt32BE(0);
       });
       // the query index of the height, in this same transaction (queryIndex.ts): it reads the puts above
-      if (height >= 0 && queryIndex) indexSavedHeight(dbs, height);
+      if (height >= 0 && queryIndex) indexSavedHeight(dbs, height, justPut);
     });
     // With lmdb-js's overlapping sync a committed transaction is flushed asynchronously: answer only once
     // it is on disk, as the ledger acknowledges on top of it.

@@ -3,7 +3,8 @@
  * order, entries and chains by ext IDs, an address's history), kept by the store itself.
  *
  * It is a function of the saved blocks only: `indexHeight` reads one height's blocks (directory, entry, EC,
- * asset) and their entries back from the environment and writes the index records they imply. It runs inside
+ * asset) and their entries back from the environment and writes the index records they imply (a save on the
+ * writer thread hands it the entry records its transaction just put, the same bytes: JustPutRecords). It runs inside
  * the transaction that saves the block set (blockSetWriterTask.ts, and LedgerStore.initialize/saveBlockSet),
  * after the set's own puts, so the index commits with the blocks or not at all and survives a `kill -9` with
  * them; and it runs at start (`catchUpQueryIndex`) over the saved heights the index lacks (a store written
@@ -16,13 +17,14 @@
  */
 
 import { InvariantError } from "../errors.js";
-import { commitTxId } from "../protocol/commit.js";
+import { CHAIN_COMMIT_SIGNED_SIZE, ENTRY_COMMIT_SIGNED_SIZE } from "../protocol/commit.js";
 import { type DirectoryBlock, decodeDirectoryBlock } from "../protocol/dblock.js";
 import { DigestIndex } from "../protocol/digestIndex.js";
 import { decodeEntryBlock, type EntryBlock, markerMinute } from "../protocol/eblock.js";
-import { decodeECBlock, type ECBlock } from "../protocol/ecblock.js";
+import { checkECBlock, forEachECBlockCommit } from "../protocol/ecblock.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
+import { sha256 } from "../protocol/hash.js";
 import { transactionId } from "../protocol/transaction.js";
 import { entryRawView, PAID_PART, paidEntryCommitAt } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
@@ -104,7 +106,8 @@ interface DecodedHeight {
   /** entry blocks with their keyMR and place in the directory block */
   eblocks: { place: number; keyMR: Uint8Array; eblock: EntryBlock }[];
   asset: AssetBlock | undefined;
-  ec: ECBlock | undefined;
+  /** the EC block's bytes, checked (checkECBlock): its commits are walked in place, no object per item */
+  ec: Uint8Array | undefined;
 }
 
 /**
@@ -129,11 +132,12 @@ function decodeHeight(dbs: IndexDatabases, height: number): DecodedHeight | unde
     }
     const fRaw = blockAt(dbs, BlockKind.asset, height);
     const ecRaw = blockAt(dbs, BlockKind.ec, height);
+    if (ecRaw !== undefined) checkECBlock(ecRaw);
     return {
       dblock,
       eblocks,
       asset: fRaw === undefined ? undefined : decodeAssetBlock(fRaw),
-      ec: ecRaw === undefined ? undefined : decodeECBlock(ecRaw, { verifyBodyHash: false }),
+      ec: ecRaw,
     };
   } catch (e) {
     if (e instanceof ProtocolError || e instanceof RangeError) return undefined;
@@ -210,11 +214,12 @@ class ExtIdRecords {
  * no type feedback yet, at every block; the per-entry function, called for every entry, is compiled once with
  * complete feedback (docs/history/performance-issue35.md §Deopts per block).
  */
-export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut): number {
+export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut, justPut?: JustPutRecords): number {
   const decoded = decodeHeight(dbs, height);
   if (decoded === undefined) return 0;
   const at: HeightContext = {
     dbs,
+    justPut,
     height,
     timestamp: decoded.dblock.timestamp,
     scopes: new ScopeMemo(),
@@ -232,6 +237,8 @@ export function indexHeight(dbs: IndexDatabases, height: number, put: IndexPut):
 /** What the index records of one height's entry blocks share. */
 interface HeightContext {
   readonly dbs: IndexDatabases;
+  /** the entry records the save's transaction put, when the caller kept them (else each is read back) */
+  readonly justPut: JustPutRecords | undefined;
   readonly height: number;
   /** the directory block's timestamp, minutes */
   readonly timestamp: number;
@@ -286,12 +293,8 @@ function indexEntryExtIds(
   item: number,
   chainId: Uint8Array | undefined,
 ): void {
-  // lmdb-js's reused read buffer (no copy of up to 10 KiB per entry): the ext IDs are views into it, used
-  // (hashed, copied into keys) before the next read of this thread. Its `length` is the value's, its
-  // byteLength the whole buffer's (store.ts plain).
-  const fast = at.dbs.entryRecords.getBinaryFast(entryHash);
-  if (fast === undefined) return;
-  const record = new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+  const record = at.justPut?.get(entryHash) ?? readEntryRecord(at.dbs, entryHash);
+  if (record === undefined) return;
   at.paid.add(entryHash, record);
   const raw = entryRawView(record);
   const extIds = raw === undefined ? undefined : entryExtIds(raw);
@@ -303,6 +306,47 @@ function indexEntryExtIds(
     const key = extIdKey(scope, extIds[level]!, at.height, place);
     at.extIdRecords.add(key, item);
     if (chainValue !== undefined) at.put("qChainExtIds", key, chainValue);
+  }
+}
+
+/**
+ * The entry record of `entryHash` as the environment holds it: a view of lmdb-js's reused read buffer (no copy of
+ * up to 10 KiB per entry), used (hashed, copied into keys) before the next read of this thread. Its `length` is
+ * the value's, its byteLength the whole buffer's (store.ts plain).
+ */
+function readEntryRecord(dbs: IndexDatabases, entryHash: Uint8Array): Uint8Array | undefined {
+  const fast = dbs.entryRecords.getBinaryFast(entryHash);
+  return fast === undefined ? undefined : new Uint8Array(fast.buffer, fast.byteOffset, fast.length);
+}
+
+/**
+ * The entry records a block set's transaction put (blockSetWriterTask.ts), by entry hash, as they were put: the
+ * index reads each entry's record for its ext IDs and its paid commit, and searching the environment's B-tree
+ * for a value this thread still holds in the save's record stream was ~10 % of the writer thread (perf, twenty-
+ * third session). Holds where each value is (its buffer, offset and length), not a view per record; a hash put
+ * twice is found at its last put, as the environment holds it. Valid while those buffers are: the transaction.
+ */
+export class JustPutRecords {
+  private readonly ids = new DigestIndex(4096);
+  private readonly buffers: ArrayBufferLike[] = [];
+  private readonly bufferOf: number[] = [];
+  private readonly offsets: number[] = [];
+  private readonly lengths: number[] = [];
+
+  /** `value` is what the environment now holds under `entryHash` (read no later than the transaction's end). */
+  add(entryHash: Uint8Array, value: Uint8Array): void {
+    const id = this.ids.add(entryHash);
+    let b = this.buffers.length - 1;
+    if (b < 0 || this.buffers[b] !== value.buffer) b = this.buffers.push(value.buffer) - 1;
+    this.bufferOf[id] = b;
+    this.offsets[id] = value.byteOffset;
+    this.lengths[id] = value.length;
+  }
+
+  get(entryHash: Uint8Array): Uint8Array | undefined {
+    const id = this.ids.find(entryHash);
+    if (id < 0) return undefined;
+    return new Uint8Array(this.buffers[this.bufferOf[id]!]!, this.offsets[id]!, this.lengths[id]!);
   }
 }
 
@@ -332,14 +376,32 @@ function indexAddresses(height: number, decoded: DecodedHeight, paid: PaidTxIds,
       }
     }
   }
-  for (const it of decoded.ec?.items ?? []) {
-    if (it.type !== "entryCommit" && it.type !== "chainCommit") continue;
-    const c = it.commit;
-    const kind = c.kind === "chain" ? AddressItem.chainCommit : AddressItem.entryCommit;
-    const txId = (c.kind === "entry" ? paid.txIdOf(c.entryHash, c.milliTime, c.credits) : undefined) ?? commitTxId(c);
-    items.addCommit(c.ecPublicKey, kind, txId, c.credits, Math.floor(c.milliTime / 1000));
-  }
+  if (decoded.ec !== undefined)
+    forEachECBlockCommit(decoded.ec, (chain, body, at) => addCommit(items, paid, chain, body, at));
   items.putAll(height, put);
+}
+
+/**
+ * Byte offsets in a commit (protocol/commit.ts): version 1 ‖ milliTime 6 ‖ [chain: chain ID hash 32 ‖ weld 32 ‖]
+ * entry hash 32 ‖ credits 1 ‖ EC public key 32 ‖ signature 64.
+ */
+const COMMIT_MILLITIME_AT = 1;
+const ENTRY_COMMIT_HASH_AT = 7;
+const ENTRY_COMMIT_CREDITS_AT = 39;
+const CHAIN_COMMIT_CREDITS_AT = 103;
+
+/** The EC block's commit at `at` of `body` (forEachECBlockCommit), as an address item of its EC key. */
+function addCommit(items: AddressItems, paid: PaidTxIds, chain: boolean, body: Uint8Array, at: number): void {
+  const milliTime = Buffer.from(body.buffer, body.byteOffset, body.length).readUIntBE(at + COMMIT_MILLITIME_AT, 6);
+  const credits = body[at + (chain ? CHAIN_COMMIT_CREDITS_AT : ENTRY_COMMIT_CREDITS_AT)]!;
+  const keyAt = at + (chain ? CHAIN_COMMIT_CREDITS_AT : ENTRY_COMMIT_CREDITS_AT) + 1;
+  const txId =
+    (chain
+      ? undefined
+      : paid.txIdOf(body.subarray(at + ENTRY_COMMIT_HASH_AT, at + ENTRY_COMMIT_HASH_AT + 32), milliTime, credits)) ??
+    sha256(body.subarray(at, at + (chain ? CHAIN_COMMIT_SIGNED_SIZE : ENTRY_COMMIT_SIGNED_SIZE)));
+  const kind = chain ? AddressItem.chainCommit : AddressItem.entryCommit;
+  items.addCommit(body.subarray(keyAt, keyAt + 32), kind, txId, credits, Math.floor(milliTime / 1000));
 }
 
 /**
@@ -495,12 +557,12 @@ export function putInto(dbs: Pick<Databases, QueryDbName>): IndexPut {
  * already (a set saved again) or the index is behind or of another version (the next start catches up).
  * Returns whether it indexed.
  */
-export function indexSavedHeight(dbs: IndexDatabases, height: number): boolean {
+export function indexSavedHeight(dbs: IndexDatabases, height: number, justPut?: JustPutRecords): boolean {
   const marker = readMarker(dbs);
   const expected =
     marker === undefined ? (height === 0 ? 0 : -1) : marker.version === QUERY_INDEX_VERSION ? marker.next : -1;
   if (expected !== height) return false;
-  indexHeight(dbs, height, putInto(dbs));
+  indexHeight(dbs, height, putInto(dbs), justPut);
   writeMarker(dbs, height + 1);
   return true;
 }

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { encodeVarint, toHex, U48_MAX } from "../../../src/protocol/bytes.js";
+import { concat, encodeVarint, toHex, U48_MAX } from "../../../src/protocol/bytes.js";
 import { EC_CHAIN_ID } from "../../../src/protocol/chains.js";
 import { buildChainCommit, buildEntryCommit } from "../../../src/protocol/commit.js";
 import {
   buildECBlock,
+  checkECBlock,
   decodeECBlock,
   type ECBlock,
   type ECBlockItem,
@@ -14,6 +15,7 @@ import {
   encodeECBlock,
   encodeECBlockBody,
   encodeECBlockHeader,
+  forEachECBlockCommit,
 } from "../../../src/protocol/ecblock.js";
 import { chainIdFromExtIds, marshalEntry } from "../../../src/protocol/entry.js";
 import { sha256 } from "../../../src/protocol/hash.js";
@@ -237,6 +239,48 @@ describe("entry-credit blocks (wire-format §5.4)", () => {
       onAccept,
     });
     assert.ok(loose > 0, `accepted ${loose}`);
+  });
+
+  test("forEachECBlockCommit: decode's commits at their offsets, none for a block decode refuses, the same error", () => {
+    /** What decode (body hash not checked) says of `bytes`: its commits' bytes, or its error. */
+    const decoded = (bytes: Uint8Array): string[] | string => {
+      try {
+        return ecBlockCommits(decodeECBlock(bytes, { verifyBodyHash: false })).map((c) => toHex(c.raw));
+      } catch (e) {
+        return `${(e as Error).name} ${(e as Error).message}`;
+      }
+    };
+    const walked = (bytes: Uint8Array): string[] | string => {
+      const seen: string[] = [];
+      try {
+        forEachECBlockCommit(bytes, (chain, body, at) => {
+          seen.push(toHex(body.subarray(at, at + (chain ? 200 : 136))));
+        });
+        checkECBlock(bytes);
+        return seen;
+      } catch (e) {
+        assert.deepEqual(seen, [], "no call before a refusal");
+        return `${(e as Error).name} ${(e as Error).message}`;
+      }
+    };
+    let refused = 0;
+    for (let i = 0; i < 60; i++) {
+      const raw = encodeECBlock(randomBlock(rng, pool));
+      assert.deepEqual(walked(raw), decoded(raw), `block ${i}`);
+      // damaged: a byte flipped anywhere (a version, an ECID, a minute, a count), cut short, or a byte more
+      for (let k = 0; k < 20; k++) {
+        const bad = raw.slice();
+        bad[rng.int(0, raw.length - 1)]! ^= 1 << rng.int(0, 7);
+        const expected = decoded(bad);
+        if (typeof expected === "string") refused++;
+        assert.deepEqual(walked(bad), expected, `block ${i}, flip ${k}`);
+      }
+      const cut = raw.subarray(0, rng.int(0, raw.length - 1));
+      assert.deepEqual(walked(cut), decoded(cut), `block ${i} cut`);
+      const longer = concat(raw, Uint8Array.of(0));
+      assert.deepEqual(walked(longer), decoded(longer), `block ${i} longer`);
+    }
+    assert.ok(refused > 50, `refused ${refused}`);
   });
 
   test("hashes from the saved bytes refuse a damaged block as decode does: header, BodySize, BodyHash", () => {
