@@ -16,6 +16,7 @@ import { EC_CHAIN_ID } from "../../../src/protocol/chains.js";
 import { buildChainCommit, buildEntryCommit } from "../../../src/protocol/commit.js";
 import {
   buildECBlock,
+  checkECBlock,
   decodeECBlock,
   type ECBlock,
   type ECBlockItem,
@@ -32,6 +33,13 @@ import { expectProtocolError } from "../../support/fuzz.js";
 function errorOf(fn: () => unknown): string {
   const e = expectProtocolError(fn);
   return `${e.code} ${e.message}`;
+}
+
+/** decodeECBlock's refusal of `bytes`, which checkECBlock (a walk without objects) must give word for word. */
+function refusal(bytes: Uint8Array): string {
+  const e = errorOf(() => decodeECBlock(bytes));
+  assert.equal(errorOf(() => checkECBlock(bytes)), e, "checkECBlock refuses as decodeECBlock does");
+  return e;
 }
 
 const h = (label: string): Uint8Array => sha256(new TextEncoder().encode(label));
@@ -135,10 +143,10 @@ describe("EC block edges: decoding", () => {
     });
     assert.equal(fieldAt.length, body.length, "the layout covers the body");
     for (let cut = 2 * ITEMS.length; cut < body.length; cut++) {
-      const e = expectProtocolError(() =>
-        decodeECBlock(encodeECBlockWithBody(b, body.subarray(0, cut), b.items.length)),
-      );
+      const input = encodeECBlockWithBody(b, body.subarray(0, cut), b.items.length);
+      const e = expectProtocolError(() => decodeECBlock(input));
       assert.equal(`${e.code} ${e.field}`, `TRUNCATED ${fieldAt[cut]}`, `body cut to ${cut} bytes: ${e.message}`);
+      assert.equal(refusal(input), `${e.code} ${e.message}`);
     }
     // shorter than 2 bytes per item: the count is refused before any item is read
     assert.equal(
@@ -160,13 +168,28 @@ describe("EC block edges: decoding", () => {
     );
   });
 
+  test("a commit of another version is refused, by decode and by the walk alike", () => {
+    for (const [item, size, what] of [
+      [{ type: "entryCommit", commit: entryCommit }, 136, "entry"],
+      [{ type: "chainCommit", commit: chainCommit }, 200, "chain"],
+    ] as const) {
+      const body = encodeECBlockBody([item]);
+      body[1] = 1;
+      assert.equal(body.length, 1 + size);
+      assert.equal(
+        refusal(rawBlock({ count: 1n, bodySize: BigInt(body.length), rest: body })),
+        `BAD_VERSION ${what} commit.version: expected 0, got 1`,
+      );
+    }
+  });
+
   test("body bytes left after the counted items", () => {
     const body = encodeECBlockBody([
       { type: "minute", number: 1 },
       { type: "minute", number: 2 },
     ]);
     assert.equal(
-      errorOf(() => decodeECBlock(rawBlock({ count: 1n, bodySize: 4n, rest: body }))),
+      refusal(rawBlock({ count: 1n, bodySize: 4n, rest: body })),
       "BAD_VALUE ec block.bodysize: 2 body byte(s) left after 1 items",
     );
   });
@@ -174,15 +197,15 @@ describe("EC block edges: decoding", () => {
   test("minute items out of 1..10 and unknown item types", () => {
     for (const minute of [0, 11])
       assert.equal(
-        errorOf(() => decodeECBlock(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0x01, minute) }))),
+        refusal(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0x01, minute) })),
         `BAD_VALUE ec block.items[0].number: minute must be 1..10, got ${minute}`,
       );
     assert.equal(
-      errorOf(() => decodeECBlock(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0x05, 0) }))),
+      refusal(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0x05, 0) })),
       "BAD_VALUE ec block.items[0].ecid: unknown item type 0x05",
     );
     assert.equal(
-      errorOf(() => decodeECBlock(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0xab, 0) }))),
+      refusal(rawBlock({ count: 1n, bodySize: 2n, rest: Uint8Array.of(0xab, 0) })),
       "BAD_VALUE ec block.items[0].ecid: unknown item type 0xab",
     );
   });
