@@ -38,7 +38,11 @@ function errorOf(fn: () => unknown): string {
 /** decodeECBlock's refusal of `bytes`, which checkECBlock (a walk without objects) must give word for word. */
 function refusal(bytes: Uint8Array): string {
   const e = errorOf(() => decodeECBlock(bytes));
-  assert.equal(errorOf(() => checkECBlock(bytes)), e, "checkECBlock refuses as decodeECBlock does");
+  assert.equal(
+    errorOf(() => checkECBlock(bytes)),
+    e,
+    "checkECBlock refuses as decodeECBlock does",
+  );
   return e;
 }
 
