@@ -301,15 +301,28 @@ export function forEachECBlockCommit(
   bytes: Uint8Array,
   commit: (chain: boolean, body: Uint8Array, at: number) => void,
 ): void {
-  const { body, count } = checkECBlock(bytes);
-  walkItems(body, count, commit);
+  forEachCheckedCommit(checkECBlock(bytes), commit);
+}
+
+/** An EC block checkECBlock accepted: its body and item count. */
+export interface CheckedECBlock {
+  readonly body: Uint8Array;
+  readonly count: number;
+}
+
+/** forEachECBlockCommit over a block checked already (a caller that checks first and walks later). */
+export function forEachCheckedCommit(
+  checked: CheckedECBlock,
+  commit: (chain: boolean, body: Uint8Array, at: number) => void,
+): void {
+  walkItems(checked.body, checked.count, commit);
 }
 
 /**
  * Throw the ProtocolError decodeECBlock would throw for `bytes`, the body hash not checked (nothing made per item);
  * returns the body and its item count.
  */
-export function checkECBlock(bytes: Uint8Array): { body: Uint8Array; count: number } {
+export function checkECBlock(bytes: Uint8Array): CheckedECBlock {
   const r = new ByteReader(bytes, "ec block");
   const { objectCount } = readHeader(r);
   const body = bytes.subarray(r.offset);

@@ -125,22 +125,14 @@ const header = new Uint8Array(RECORD_HEADER_BYTES);
 function checkEnd(f: OpenFile, size: number): void {
   if (f.size === size) {
     const n = readSync(f.fd, header, 0, RECORD_HEADER_BYTES, f.end);
-    let zero = true;
-    for (let i = 0; i < n; i++) if (header[i] !== 0) zero = false;
-    if (zero) return;
+    if (header.subarray(0, n).every((b) => b === 0)) return;
   }
   f.end = endOfRecords(f.fd, f.height);
   f.size = fstatSync(f.fd).size;
 }
 
+/** What a reservation writes after a file's records. */
 const zeros = new Uint8Array(RESERVE_BYTES);
-
-/** Write zeros over bytes `from` … `to` of `f` (reserved space). */
-function reserve(f: OpenFile, from: number, to: number): void {
-  const parts: Uint8Array[] = [];
-  for (let at = from; at < to; at += zeros.length) parts.push(zeros.subarray(0, Math.min(zeros.length, to - at)));
-  writeAllSync(f.fd, parts, from);
-}
 
 function closeHandle(h: Handle): void {
   // a file at rest is its records: the reserved space goes (no flush: an open cuts what a crash left)
@@ -203,7 +195,7 @@ function serve(): void {
         f.end = end;
         if (end > size)
           try {
-            reserve(f, end, end + RESERVE_BYTES);
+            writeAllSync(f.fd, [zeros], end);
             f.size = end + RESERVE_BYTES;
           } catch {
             // space is a saving, not a need (a full disk, a file-size limit): the records went, the size is read
