@@ -37,7 +37,7 @@ import { assetBlockHashes, assetBlockTransactions, decodeAssetBlock, encodeAsset
 import { transactionFullHash, transactionId, verifyTransactionSignatures } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
 import type { ChainHead, PaidCommit } from "../store/records.js";
-import type { BlockSetWrite } from "../store/store.js";
+import type { BlockSetArrays, BlockSetWrite } from "../store/store.js";
 import { HistoryError } from "./errors.js";
 import type { HeightSet } from "./format.js";
 
@@ -123,7 +123,7 @@ interface Tip {
 
 /** One checked height: what the node saves for it (without the open block's start, which the caller knows). */
 export interface CheckedHeight {
-  write: Omit<BlockSetWrite, "openBlockStartMs">;
+  write: Omit<BlockSetArrays, "openBlockStartMs">;
   /** the directory block's keyMR */
   keyMR: Uint8Array;
   /** the coinbase's timestamp: the start of this block, ms since epoch */

@@ -45,8 +45,8 @@ import { sha256 } from "../protocol/hash.js";
 import { merkleParent } from "../protocol/merkle.js";
 import { type Transaction, transactionFullHash, transactionId } from "../protocol/transaction.js";
 import { BlockKind } from "../store/keys.js";
-import type { ChainHead } from "../store/records.js";
-import type { BlockSetWrite } from "../store/store.js";
+import type { ChainHead, CommitLocation, PaidCommit } from "../store/records.js";
+import type { BlockSetWrite, EntryWrite, RowList } from "../store/store.js";
 import { MS_PER_TIMESTAMP_MINUTE } from "./constants.js";
 import type { ProcessList } from "./processList.js";
 
@@ -373,18 +373,6 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
   };
   const system = systemWrites(height, { directory, admin, ec: ecRaw, asset }, newTip);
 
-  // built while the save is packed (in chunks), not here in the close's turn
-  const entries: BlockSetWrite["entries"] = lazy(function* () {
-    for (let i = 0; i < pl.revealCount; i++) {
-      const r = pl.revealAt(i);
-      yield {
-        entryHash: r.entryHash,
-        raw: r.raw,
-        location: { entryBlockKeyMR: r.block.keyMR!, height, commitTxId: r.commitTxId },
-      };
-    }
-  });
-
   const balance = (saved: bigint | undefined, delta: bigint): bigint => (saved ?? 0n) + delta;
   const write: BlockSetWrite = {
     height,
@@ -392,10 +380,9 @@ export function closeBlock(pl: ProcessList, inp: CloseInputs): ClosedBlockSet {
     blocks: [...system.blocks, ...blocks],
     chainHeads: [...system.chainHeads, ...chainHeads],
     ...closeLocations(pl, newTip, coinbase),
-    entries,
-    paidCommits: lazy(function* () {
-      for (let slot = 0; slot < pl.paidCommitCount; slot++) yield pl.paidCommitAt(slot);
-    }),
+    // rows made while the save is packed (in turns), not here in the close's turn
+    entries: new RevealRows(pl, height),
+    paidCommits: new PaidCommitRows(pl),
     assetBalances: [...pl.assetDelta.values()].map((d) => ({
       address: d.address,
       balance: balance(inp.assetBalance(d.address), d.delta),
@@ -438,16 +425,59 @@ function closeLocations(
         location: { assetBlockKeyMR: tip.assetKeyMR, height, index: index++ },
       });
     }
-  const commits: BlockSetWrite["commits"] = lazy(function* () {
-    for (let i = 0; i < pl.commitCount; i++) {
-      const c = pl.commitKeysAt(i);
-      yield { keys: [c.txId, c.fullHash], location: { ecBlockHeaderHash: tip.ecHeaderHash, height, index: c.ecIndex } };
-    }
-  });
+  const commits = new CommitRows(pl, tip.ecHeaderHash, height);
   return { transactions, commits };
 }
 
-/** A re-iterable view: each iteration calls `iterate` afresh. */
-function lazy<T>(iterate: () => Iterator<T>): Iterable<T> {
-  return { [Symbol.iterator]: iterate };
+/**
+ * The open block's reveals as the save's entry rows, each made when it is read (blockSet.ts RowList): classes,
+ * not closures made at each close, so that the code reading them stays optimized from one block to the next.
+ */
+class RevealRows implements RowList<EntryWrite> {
+  constructor(
+    private readonly pl: ProcessList,
+    private readonly height: number,
+  ) {}
+
+  get length(): number {
+    return this.pl.revealCount;
+  }
+
+  at(index: number): EntryWrite {
+    return this.pl.entryWriteAt(index, this.height);
+  }
+}
+
+/** The open block's paid-commit records (one per entry hash, by slot) as the save's rows. */
+class PaidCommitRows implements RowList<{ entryHash: Uint8Array; record: PaidCommit }> {
+  constructor(private readonly pl: ProcessList) {}
+
+  get length(): number {
+    return this.pl.paidCommitCount;
+  }
+
+  at(slot: number): { entryHash: Uint8Array; record: PaidCommit } {
+    return this.pl.paidCommitAt(slot);
+  }
+}
+
+/** The open block's commits as the save's rows: each under its txid and full hash, at its EC block item. */
+class CommitRows implements RowList<{ keys: Uint8Array[]; location: CommitLocation }> {
+  constructor(
+    private readonly pl: ProcessList,
+    private readonly ecBlockHeaderHash: Uint8Array,
+    private readonly height: number,
+  ) {}
+
+  get length(): number {
+    return this.pl.commitCount;
+  }
+
+  at(index: number): { keys: Uint8Array[]; location: CommitLocation } {
+    const c = this.pl.commitKeysAt(index);
+    return {
+      keys: [c.txId, c.fullHash],
+      location: { ecBlockHeaderHash: this.ecBlockHeaderHash, height: this.height, index: c.ecIndex },
+    };
+  }
 }

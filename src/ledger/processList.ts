@@ -11,6 +11,7 @@ import { ECID, writeECBlockItem } from "../protocol/ecblock.js";
 import { ENTRY_CHAIN_ID_OFFSET } from "../protocol/entry.js";
 import type { Transaction } from "../protocol/transaction.js";
 import type { PaidCommit } from "../store/records.js";
+import type { EntryWrite } from "../store/store.js";
 import { ByteArena } from "./byteArena.js";
 import { MINUTES_PER_BLOCK } from "./constants.js";
 import { IncrementalMerkle } from "./merkleBuilder.js";
@@ -370,6 +371,26 @@ export class ProcessList {
       commitTxId: this.arena.view(region, size, 32),
       timeMs: this.revealTime[index]!,
       block: this.revealBlock[index]!,
+    };
+  }
+
+  /**
+   * Reveal `index` as the block's save writes it: the entry, where it went (its entry block's keyMR, set by
+   * the close) and the slot of its paid commit, which is its row among `paidCommitAt`'s.
+   */
+  entryWriteAt(index: number, height: number): EntryWrite {
+    const region = this.revealRegion[index]!;
+    const size = this.revealSize[index]!;
+    const slot = this.revealSlot[index]!;
+    return {
+      entryHash: this.paidKeys.key(slot),
+      raw: this.arena.view(region, 0, size),
+      location: {
+        entryBlockKeyMR: this.revealBlock[index]!.keyMR!,
+        height,
+        commitTxId: this.arena.view(region, size, 32),
+      },
+      paidRow: slot,
     };
   }
 

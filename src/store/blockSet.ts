@@ -3,22 +3,24 @@
  * the store, the fixed order of its (database, key, value) records, and their packing into one record stream
  * for the block-set writer thread (docs/ledger.md §5 "Block save").
  */
-import { concat } from "../protocol/bytes.js";
+import { InvariantError } from "../errors.js";
+import { toHex } from "../protocol/bytes.js";
 import { DigestIndex } from "../protocol/digestIndex.js";
-import { encodeEntryRecord, isWholeRecord, mergeEntryRecord } from "./entryRecord.js";
+import { entryRecordFlags, entryRecordSize, isWholeRecord, mergeEntryRecord, writeEntryRecord } from "./entryRecord.js";
 import type { Databases, DbName } from "./environment.js";
 import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
-import { type RecordStream, RecordStreamWriter } from "./recordStream.js";
+import { forEachRecord, RECORD_CHUNK_BYTES, type RecordStream, RecordStreamWriter } from "./recordStream.js";
 import {
   type ChainHead,
+  COMMIT_PLACE_BYTES,
   type CommitLocation,
   type EntryLocation,
   encodeBalance,
   encodeChainHead,
-  encodeCommitPlace,
   encodeTransactionLocation,
   type PaidCommit,
   type TransactionLocation,
+  writeCommitPlace,
 } from "./records.js";
 
 /** One block to save: raw bytes under its primary hash, optionally a secondary hash and a height index. */
@@ -31,6 +33,27 @@ export interface BlockWrite {
   height?: number;
 }
 
+/**
+ * Rows read by index, as an array reads them. `at` may make a fresh row at each call (the process list's views
+ * do), so a reader keeps no row past its use.
+ */
+export interface RowList<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
+/** An entry a block set saves: its bytes and where it is. */
+export interface EntryWrite {
+  entryHash: Uint8Array;
+  raw: Uint8Array;
+  location: EntryLocation;
+  /**
+   * The row of its paid commit in the set's `paidCommits`, when the maker of the set knows it (the process list:
+   * the entry hash's slot); else it is found by entry hash. The same row either way.
+   */
+  paidRow?: number;
+}
+
 /** Everything one block close (or genesis) writes, applied in one transaction. */
 export interface BlockSetWrite {
   /** directory block height being saved */
@@ -39,15 +62,17 @@ export interface BlockSetWrite {
   openBlockStartMs: number;
   blocks: BlockWrite[];
   /**
-   * The per-entry records may be lazy (re-iterable, e.g. over the process list): a close of tens of thousands
-   * of entries then builds them while packing, in chunks, instead of all at once in the close's turn.
+   * The per-entry rows are read by index (`RowList`): arrays, or views over the process list that make each row
+   * when it is read (ledger/blockBuilder.ts), so a close of tens of thousands of entries builds them while
+   * packing, in turns, instead of all at once in the close's turn.
    */
-  entries: Iterable<{ entryHash: Uint8Array; raw: Uint8Array; location: EntryLocation }>;
+  entries: RowList<EntryWrite>;
   /** each transaction indexed under its txid and full hash */
   transactions: { keys: Uint8Array[]; location: TransactionLocation }[];
   /** each commit indexed under its txid and full hash */
-  commits: Iterable<{ keys: Uint8Array[]; location: CommitLocation }>;
-  paidCommits: Iterable<{ entryHash: Uint8Array; record: PaidCommit }>;
+  commits: RowList<{ keys: Uint8Array[]; location: CommitLocation }>;
+  /** paid-commit records, one per entry hash */
+  paidCommits: RowList<{ entryHash: Uint8Array; record: PaidCommit }>;
   chainHeads: { chainId: Uint8Array; head: ChainHead }[];
   /** new absolute balances, base units */
   assetBalances: { address: Uint8Array; balance: bigint }[];
@@ -58,6 +83,13 @@ export interface BlockSetWrite {
   /** cluster nodes: stream sequence of the log record that closed this block (where a restart resumes) */
   logSequence?: number;
 }
+
+/** A block set whose rows are arrays (made whole, as history checks make them: history/checker.ts). */
+export type BlockSetArrays = Omit<BlockSetWrite, "entries" | "commits" | "paidCommits"> & {
+  entries: EntryWrite[];
+  commits: { keys: Uint8Array[]; location: CommitLocation }[];
+  paidCommits: { entryHash: Uint8Array; record: PaidCommit }[];
+};
 
 /** A block set packed for the writer thread (`packBlockSet`). */
 export interface PackedBlockSet {
@@ -73,70 +105,284 @@ export interface PackedBlockSet {
 }
 
 /**
- * Records packed per event-loop turn by `packBlockSet`: ~4 ms of main thread at ~1 µs per record, so a
- * request arriving meanwhile waits at most that long for the packing.
+ * Rows packed per event-loop turn by `packBlockSet` (an entry, a commit, a paid commit, a block…: one or two
+ * records each, ~0.5–1 µs): a few ms of main thread, so a request arriving meanwhile waits at most that long.
  */
 const PACK_CHUNK = 4096;
 
-/** Every record a block set writes, as (database, key, value), in one fixed order: its blocks', then the rest. */
-export function* blockSetRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
-  for (const b of set.blocks) {
-    yield ["blocks", b.primary, concat(Uint8Array.of(b.kind), b.raw)];
-    yield* blockIndexRecords(b);
-  }
-  yield* dataRecords(set);
-}
+// The stages of a block set's records, in their fixed order (BlockSetPacker).
+const BLOCKS = 0;
+const ENTRIES = 1;
+const TRANSACTIONS = 2;
+const COMMITS = 3;
+const UNJOINED_PAID = 4;
+const CHAIN_HEADS = 5;
+const ASSET_BALANCES = 6;
+const EC_BALANCES = 7;
+const DONE = 9;
 
-/** A block's records besides its bytes: its alias and height keys. */
-function* blockIndexRecords(b: BlockWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
-  if (b.secondary !== undefined) yield ["blockAlias", b.secondary, b.primary];
-  if (b.height !== undefined) yield ["heights", heightKey(b.kind, b.height), b.primary];
-}
+/**
+ * Writes a block set's records into a record stream in one fixed order, a bounded number of rows per `pack`
+ * call: each block (its bytes, alias and height key); the entries, each joined with its paid commit into one
+ * record (a reveal always has its paid commit in the same set, marked revealed; a part alone is merged with the
+ * saved record by `putRecord`); the transactions' and commits' keys; the paid commits no entry joined (not
+ * revealed yet, or an entry hash paid again); chain heads; balances; the meta records.
+ *
+ * Plain loops over the rows, each value encoded in place in the stream: the generator this replaced moved from
+ * loop to loop within one call, so V8 optimized it for the entries' loop, threw that code away at the next
+ * loop's first row, and did so again at every busy block (~4 compiles of ~45 ms a block on its background
+ * threads; issue 35, change 22).
+ */
+class BlockSetPacker {
+  readonly stream: RecordStreamWriter;
+  private stage = BLOCKS;
+  /** the next row of the current stage */
+  private row = 0;
+  /** paid-commit row → 1 once joined to an entry */
+  private readonly joined: Uint8Array;
+  /** paid-commit rows by entry hash, for entries without a `paidRow` (made at the first one) */
+  private paidRows: DigestIndex | undefined;
 
-/** The records of `blockSetRecords` after the blocks': entries, indexes, balances, the saved height. */
-function* dataRecords(set: BlockSetWrite): Generator<[DbName, Uint8Array, Uint8Array]> {
-  // One record per entry hash (entryRecord.ts): a reveal's entry and its paid commit (a reveal always has one
-  // in the same set, marked revealed) are joined into a whole record; a part alone is merged by `putRecord`.
-  // Found by a digest table (protocol/digestIndex.ts), not a Map keyed by strings: ~50,000 keys a busy block.
-  const paidIds = new DigestIndex();
-  const paid: { entryHash: Uint8Array; record: PaidCommit }[] = [];
-  for (const p of set.paidCommits) paid[paidIds.add(p.entryHash)] = p;
-  /** 1: joined to an entry above */
-  const joined = new Uint8Array(paid.length);
-  for (const e of set.entries) {
-    const id = paidIds.find(e.entryHash);
-    const p = id < 0 || joined[id] === 1 ? undefined : paid[id];
-    if (p !== undefined) joined[id] = 1;
-    const entry = { location: e.location, raw: e.raw };
-    yield ["entryRecords", e.entryHash, encodeEntryRecord(p === undefined ? { entry } : { paid: p.record, entry })];
+  constructor(
+    private readonly set: BlockSetWrite,
+    chunkBytes: number,
+  ) {
+    this.stream = new RecordStreamWriter(chunkBytes);
+    this.joined = new Uint8Array(set.paidCommits.length);
   }
-  for (const t of set.transactions) {
-    const value = encodeTransactionLocation(t.location);
-    for (const k of t.keys) yield ["transactionLocations", k, value];
+
+  /** Pack up to `budget` rows (Infinity: all); true once every record is packed. */
+  pack(budget: number): boolean {
+    let left = budget;
+    while (this.stage !== DONE && left > 0) left -= this.packStage(left);
+    return this.stage === DONE;
   }
-  for (const c of set.commits) {
-    const value = encodeCommitPlace(c.location);
-    for (const k of c.keys) yield ["commitPlaces", k, value];
+
+  /**
+   * Pack up to `budget` rows of the current stage, moving to the next stage at its end; the rows packed. Each
+   * stage's loop is a method of its own, so V8 optimizes each loop with its own complete feedback: one switch
+   * holding every loop was optimized while the entries' loop ran, and thrown away at the next stage's first row,
+   * at every busy block.
+   */
+  private packStage(budget: number): number {
+    const from = this.row;
+    const rows = this.stageRows();
+    const to = Math.min(rows, from + budget);
+    switch (this.stage) {
+      case BLOCKS:
+        this.packBlocks(from, to);
+        break;
+      case ENTRIES:
+        this.packEntries(from, to);
+        break;
+      case TRANSACTIONS:
+        this.packTransactions(from, to);
+        break;
+      case COMMITS:
+        this.packCommits(from, to);
+        break;
+      case UNJOINED_PAID:
+        this.packUnjoinedPaid(from, to);
+        break;
+      case CHAIN_HEADS:
+        this.packChainHeads(from, to);
+        break;
+      case ASSET_BALANCES:
+        this.packAssetBalances(from, to);
+        break;
+      case EC_BALANCES:
+        this.packEcBalances(from, to);
+        break;
+      default:
+        this.packMeta();
+    }
+    if (to === rows) {
+      this.stage++;
+      this.row = 0;
+    } else this.row = to;
+    // an empty stage counts as one row, so that `pack` always moves on
+    return Math.max(1, to - from);
   }
-  // paid commits whose entry is not in this set (not revealed yet, or an entry hash paid again)
-  for (let id = 0; id < paid.length; id++)
-    if (joined[id] !== 1) yield ["entryRecords", paid[id]!.entryHash, encodeEntryRecord({ paid: paid[id]!.record })];
-  for (const h of set.chainHeads) yield ["chainHeads", h.chainId, encodeChainHead(h.head)];
-  for (const a of set.assetBalances) yield ["assetBalances", a.address, encodeBalance(a.balance)];
-  for (const a of set.ecBalances) yield ["ecBalances", a.publicKey, encodeBalance(a.balance)];
-  yield ["meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height)];
-  const start = Buffer.allocUnsafe(8);
-  start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
-  yield ["meta", metaKey(META_KEYS.openBlockStartMs), start];
-  if (set.logSequence !== undefined) {
-    const seq = Buffer.allocUnsafe(8);
-    seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
-    yield ["meta", metaKey(META_KEYS.logSequence), seq];
+
+  /** Each block's kind byte and its bytes (no joined copy: an EC block of a busy height is megabytes), alias, height key. */
+  private packBlocks(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const b = this.set.blocks[i]!;
+      this.stream.putPrefixed("blocks", b.primary, b.kind, b.raw);
+      if (b.secondary !== undefined) this.stream.put("blockAlias", b.secondary, b.primary);
+      if (b.height !== undefined) this.stream.put("heights", heightKey(b.kind, b.height), b.primary);
+    }
+  }
+
+  private packEntries(from: number, to: number): void {
+    const entries = this.set.entries;
+    const paidCommits = this.set.paidCommits;
+    const joined = this.joined;
+    for (let i = from; i < to; i++) {
+      const e = entries.at(i)!;
+      const row = e.paidRow ?? this.paidRowOf(e.entryHash);
+      let paid: PaidCommit | undefined;
+      if (row >= 0 && joined[row] !== 1) {
+        joined[row] = 1;
+        paid = paidCommits.at(row)!.record;
+      }
+      this.putEntryRecord(e.entryHash, paid, e);
+    }
+  }
+
+  private packTransactions(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const t = this.set.transactions[i]!;
+      const value = encodeTransactionLocation(t.location);
+      for (const k of t.keys) this.stream.put("transactionLocations", k, value);
+    }
+  }
+
+  private packCommits(from: number, to: number): void {
+    const commits = this.set.commits;
+    const stream = this.stream;
+    for (let i = from; i < to; i++) {
+      const c = commits.at(i)!;
+      for (const k of c.keys) {
+        // reserve first: it may start a new chunk
+        const at = stream.reserve("commitPlaces", k, COMMIT_PLACE_BYTES);
+        writeCommitPlace(stream.chunk, at, c.location);
+      }
+    }
+  }
+
+  private packUnjoinedPaid(from: number, to: number): void {
+    const paidCommits = this.set.paidCommits;
+    for (let i = from; i < to; i++)
+      if (this.joined[i] !== 1) {
+        const p = paidCommits.at(i)!;
+        this.putEntryRecord(p.entryHash, p.record, undefined);
+      }
+  }
+
+  private packChainHeads(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const h = this.set.chainHeads[i]!;
+      this.stream.put("chainHeads", h.chainId, encodeChainHead(h.head));
+    }
+  }
+
+  private packAssetBalances(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const a = this.set.assetBalances[i]!;
+      this.stream.put("assetBalances", a.address, encodeBalance(a.balance));
+    }
+  }
+
+  private packEcBalances(from: number, to: number): void {
+    for (let i = from; i < to; i++) {
+      const a = this.set.ecBalances[i]!;
+      this.stream.put("ecBalances", a.publicKey, encodeBalance(a.balance));
+    }
+  }
+
+  private stageRows(): number {
+    const set = this.set;
+    switch (this.stage) {
+      case BLOCKS:
+        return set.blocks.length;
+      case ENTRIES:
+        return set.entries.length;
+      case TRANSACTIONS:
+        return set.transactions.length;
+      case COMMITS:
+        return set.commits.length;
+      case UNJOINED_PAID:
+        return set.paidCommits.length;
+      case CHAIN_HEADS:
+        return set.chainHeads.length;
+      case ASSET_BALANCES:
+        return set.assetBalances.length;
+      case EC_BALANCES:
+        return set.ecBalances.length;
+      default:
+        return 1;
+    }
+  }
+
+  /** The paid-commit row of `entryHash`, -1 when the set has none. */
+  private paidRowOf(entryHash: Uint8Array): number {
+    let rows = this.paidRows;
+    if (rows === undefined) {
+      // a digest table, not a Map keyed by strings: ~50,000 keys a busy block
+      rows = new DigestIndex();
+      const paid = this.set.paidCommits;
+      for (let i = 0; i < paid.length; i++)
+        if (rows.add(paid.at(i)!.entryHash) !== i)
+          throw new InvariantError(`a block set pays entry hash ${toHex(paid.at(i)!.entryHash)} twice`);
+      this.paidRows = rows;
+    }
+    return rows.find(entryHash);
+  }
+
+  private putEntryRecord(key: Uint8Array, paid: PaidCommit | undefined, entry: EntryWrite | undefined): void {
+    const flags = entryRecordFlags(paid, entry);
+    const size = entryRecordSize(flags, entry === undefined ? 0 : entry.raw.length);
+    const at = this.stream.reserve("entryRecords", key, size);
+    writeEntryRecord(this.stream.chunk, at, flags, paid, entry);
+  }
+
+  private packMeta(): void {
+    const set = this.set;
+    this.stream.put("meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height));
+    const start = Buffer.allocUnsafe(8);
+    start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
+    this.stream.put("meta", metaKey(META_KEYS.openBlockStartMs), start);
+    if (set.logSequence !== undefined) {
+      const seq = Buffer.allocUnsafe(8);
+      seq.writeBigUInt64BE(BigInt(set.logSequence), 0);
+      this.stream.put("meta", metaKey(META_KEYS.logSequence), seq);
+    }
   }
 }
 
 /**
- * Put one record of `blockSetRecords` inside the caller's write transaction: an entry record with only one of
+ * Call `fn` with every record a block set writes, as (database, key, value), in the fixed order of
+ * `BlockSetPacker` (the synchronous saves: genesis, replay, tests). Keys and values are views of a stream made
+ * for the call.
+ */
+export function forEachBlockSetRecord(
+  set: BlockSetWrite,
+  fn: (db: DbName, key: Uint8Array, value: Uint8Array) => void,
+): void {
+  const packer = new BlockSetPacker(set, RECORD_CHUNK_BYTES);
+  packer.pack(Number.POSITIVE_INFINITY);
+  forEachRecord(packer.stream.finish(), fn);
+}
+
+/**
+ * Pack everything a block set writes into one record stream on the main thread, `PACK_CHUNK` rows per
+ * event-loop turn so requests are answered in between. The input of `savePacked`; the puts themselves happen
+ * on the writer thread.
+ */
+export async function packBlockSet(
+  set: BlockSetWrite,
+  /** bytes of each of the stream's chunks (tests give small ones, to cross many chunk ends) */
+  chunkBytes = RECORD_CHUNK_BYTES,
+): Promise<PackedBlockSet> {
+  const packer = new BlockSetPacker(set, chunkBytes);
+  let busyMs = 0;
+  let longestTurnMs = 0;
+  for (;;) {
+    const started = performance.now();
+    const done = packer.pack(PACK_CHUNK);
+    const ms = performance.now() - started;
+    busyMs += ms;
+    longestTurnMs = Math.max(longestTurnMs, ms);
+    if (done) break;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  const carry = { height: set.height + 1, records: set.journalCarry };
+  return { stream: packer.stream.finish(), records: packer.stream.count, busyMs, longestTurnMs, carry };
+}
+
+/**
+ * Put one record of a block set (`forEachBlockSetRecord`, or its stream on the writer thread) inside the caller's write transaction: an entry record with only one of
  * its parts is merged with the saved record first (entryRecord.ts mergeEntryRecord; the read sees this
  * transaction's own puts). Returns the bytes put (the merged record for a part).
  */
@@ -158,41 +404,4 @@ export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Ui
 /** Key of a `meta` record. */
 export function metaKey(name: string): Uint8Array {
   return Buffer.from(name, "ascii");
-}
-
-/**
- * Pack everything a block set writes into one record stream on the main thread, `PACK_CHUNK` records
- * per event-loop turn so requests are answered in between (~1 µs per record: a 10,000-entry block is
- * ~40,000 records). The input of `savePacked`; the puts themselves happen on the writer thread.
- */
-export async function packBlockSet(set: BlockSetWrite): Promise<PackedBlockSet> {
-  let turnStarted = performance.now();
-  let busyMs = 0;
-  let longestTurnMs = 0;
-  const endTurn = (): void => {
-    const ms = performance.now() - turnStarted;
-    busyMs += ms;
-    longestTurnMs = Math.max(longestTurnMs, ms);
-  };
-  const stream = new RecordStreamWriter();
-  // the blocks first, as blockSetRecords orders them: a block's kind byte and its bytes go into the stream
-  // without a joined copy (an EC block of a busy height is megabytes)
-  for (const b of set.blocks) {
-    stream.putPrefixed("blocks", b.primary, b.kind, b.raw);
-    for (const [db, k, v] of blockIndexRecords(b)) stream.put(db, k, v);
-  }
-  let inTurn = 0;
-  for (const [db, k, v] of dataRecords(set)) {
-    stream.put(db, k, v);
-    if (++inTurn === PACK_CHUNK) {
-      inTurn = 0;
-      endTurn();
-      await new Promise<void>((resolve) => setImmediate(resolve));
-      turnStarted = performance.now();
-    }
-  }
-  const packed = stream.finish();
-  endTurn();
-  const carry = { height: set.height + 1, records: set.journalCarry };
-  return { stream: packed, records: stream.count, busyMs, longestTurnMs, carry };
 }

@@ -55,29 +55,50 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
 /** Encode a record (or a part of one, for the writer to merge). */
 export function encodeEntryRecord(parts: EntryRecordParts): Uint8Array {
   const { paid, entry } = parts;
+  const flags = entryRecordFlags(paid, entry);
+  const b = Buffer.allocUnsafe(entryRecordSize(flags, entry === undefined ? 0 : entry.raw.length));
+  writeEntryRecord(b, 0, flags, paid, entry);
+  return b;
+}
+
+/**
+ * The flags of the record of `paid` and `entry` (either may be missing, not both): what `entryRecordSize` and
+ * `writeEntryRecord` take, so that a record can be written in place (blockSet.ts) as `encodeEntryRecord` writes it.
+ */
+export function entryRecordFlags(paid: PaidCommit | undefined, entry: EntryRecordParts["entry"]): number {
   let flags = 0;
-  let size = 1;
   if (paid !== undefined) {
     flags |= FLAG_PAID;
     if (paid.kind === "chain") flags |= FLAG_CHAIN_COMMIT;
     if (paid.revealed) flags |= FLAG_REVEALED;
-    size += PAID_BYTES;
-    if (!allZero(paid.chainIdHash)) {
-      flags |= FLAG_CHAIN_ID_HASH;
-      size += 32;
-    }
+    if (!allZero(paid.chainIdHash)) flags |= FLAG_CHAIN_ID_HASH;
   }
   if (entry !== undefined) {
     flags |= FLAG_ENTRY;
-    size += LOCATION_BYTES + entry.raw.length;
-    if (paid === undefined || !sameBytes(paid.txId, entry.location.commitTxId)) {
-      flags |= FLAG_OWN_TXID;
-      size += 32;
-    }
+    if (paid === undefined || !sameBytes(paid.txId, entry.location.commitTxId)) flags |= FLAG_OWN_TXID;
   }
-  const b = Buffer.allocUnsafe(size);
-  b[0] = flags;
-  let at = 1;
+  return flags;
+}
+
+/** Bytes of a record with `flags` (entryRecordFlags) whose marshalled entry is `rawLength` bytes (0: no entry). */
+export function entryRecordSize(flags: number, rawLength: number): number {
+  let size = 1;
+  if ((flags & FLAG_PAID) !== 0) size += PAID_BYTES;
+  if ((flags & FLAG_CHAIN_ID_HASH) !== 0) size += 32;
+  if ((flags & FLAG_ENTRY) !== 0) size += LOCATION_BYTES + rawLength;
+  if ((flags & FLAG_OWN_TXID) !== 0) size += 32;
+  return size;
+}
+
+/** Write the record of `paid` and `entry` with `flags` (entryRecordFlags) at `at` in `b` (entryRecordSize bytes). */
+export function writeEntryRecord(
+  b: Buffer,
+  at: number,
+  flags: number,
+  paid: PaidCommit | undefined,
+  entry: EntryRecordParts["entry"],
+): void {
+  b[at++] = flags;
   if (paid !== undefined) {
     b[at] = paid.credits;
     b.writeUInt32BE(paid.height, at + 1);
@@ -99,7 +120,6 @@ export function encodeEntryRecord(parts: EntryRecordParts): Uint8Array {
     }
     b.set(entry.raw, at);
   }
-  return b;
 }
 
 /** Where the parts of a record are (offsets into the value); throws StoreError CORRUPT on a malformed one. */

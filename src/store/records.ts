@@ -95,10 +95,18 @@ export function decodeTransactionLocation(b: Uint8Array): TransactionLocation {
  * CommitLocation is the `heights` record of that height's EC block, looked up by the reader (`commitLocationAt`).
  */
 export function encodeCommitPlace(v: CommitLocation): Uint8Array {
-  const b = record(8);
-  b.writeUInt32BE(v.height, 0);
-  b.writeUInt32BE(v.index, 4);
+  const b = record(COMMIT_PLACE_BYTES);
+  writeCommitPlace(b, 0, v);
   return b;
+}
+
+/** Bytes of a `commitPlaces` value. */
+export const COMMIT_PLACE_BYTES = 8;
+
+/** Write the `commitPlaces` value of `v` at `at` in `b` (COMMIT_PLACE_BYTES), as encodeCommitPlace does. */
+export function writeCommitPlace(b: Buffer, at: number, v: CommitLocation): void {
+  b.writeUInt32BE(v.height, at);
+  b.writeUInt32BE(v.index, at + 4);
 }
 /** The height and item index of a `commitPlaces` value. */
 export function decodeCommitPlace(b: Uint8Array): { height: number; index: number } {

@@ -14,7 +14,7 @@ import { InvariantError } from "../errors.js";
 import type { NetworkName } from "../protocol/network.js";
 import {
   type BlockSetWrite,
-  blockSetRecords,
+  forEachBlockSetRecord,
   metaKey,
   type PackedBlockSet,
   packBlockSet as packRecords,
@@ -69,7 +69,7 @@ import {
 export interface StateReadTransaction {
   done(): void;
 }
-export type { BlockSetWrite, BlockWrite, PackedBlockSet } from "./blockSet.js";
+export type { BlockSetArrays, BlockSetWrite, BlockWrite, EntryWrite, PackedBlockSet, RowList } from "./blockSet.js";
 export { STORE_FORMAT_VERSION } from "./storeIdentity.js";
 
 export interface StoreOptions {
@@ -268,7 +268,7 @@ export class LedgerStore {
       this.metaPut(META_KEYS.network, Buffer.from(options.network, "utf8"));
       this.metaPut(META_KEYS.networkId, u32Bytes(options.networkId));
       this.metaPut(META_KEYS.storeId, id);
-      for (const [db, k, v] of blockSetRecords(genesis)) putRecord(this.dbs, db, k, v);
+      forEachBlockSetRecord(genesis, (db, k, v) => putRecord(this.dbs, db, k, v));
       if (genesis.journalCarry.length > 0) throw new InvariantError("a genesis block set carries no journal records");
       indexSavedHeight(this.dbs, genesis.height);
     });
@@ -305,7 +305,7 @@ export class LedgerStore {
     // carried records first: once the block is saved its own journal may go, and they must be there
     this.journal.appendAllSync(set.height + 1, set.journalCarry);
     this.env.transactionSync(() => {
-      for (const [db, k, v] of blockSetRecords(set)) putRecord(this.dbs, db, k, v);
+      forEachBlockSetRecord(set, (db, k, v) => putRecord(this.dbs, db, k, v));
       if (this.queryIndex) indexSavedHeight(this.dbs, set.height);
     });
   }

@@ -385,7 +385,7 @@ describe("store", () => {
       assert.deepEqual(s.chainHead(hash(60)), { keyMR: hash(3), fullHash: hash(4), sequence: 2, height: 1 });
       assert.throws(() => s.chainHead(hash(20)), /chain head/, "the missing bytes are not read from the buffer");
       assert.equal(s.block(hash(1))!.raw.length, 5000);
-      const e = [...fullBlockSet(1).entries][7]!;
+      const e = fullBlockSet(1).entries.at(7)!;
       assert.deepEqual(s.entryRaw(e.entryHash), e.raw);
       assert.deepEqual(s.blockHashAt(BlockKind.directory, 1), hash(1));
       assert.deepEqual(s.blockHashAt(BlockKind.directory, 0), hash(1), "an exact 32-byte key for the next read");
