@@ -16,6 +16,7 @@ import {
   isWholeRecord,
   mergeEntryRecord,
   paidCommitOf,
+  paidEntryCommitAt,
 } from "../../../src/store/entryRecord.js";
 import { StoreError } from "../../../src/store/errors.js";
 import type { EntryLocation, PaidCommit } from "../../../src/store/records.js";
@@ -177,6 +178,24 @@ describe("entry record codec: the layout", () => {
     const v = encodeEntryRecord({ paid: paid() });
     assert.equal(v.length, 1 + 43);
     assert.deepEqual(paidCommitOf(v)?.chainIdHash, new Uint8Array(32));
+  });
+
+  test("paidEntryCommitAt: where a paid entry commit's part starts, -1 for a chain commit's or none", () => {
+    for (const entry of [undefined, { location: location(), raw: RAW }]) {
+      const p = paid({ credits: 3, txId: filled(0x44) });
+      const v = atOffset(encodeEntryRecord({ paid: p, entry }));
+      const at = paidEntryCommitAt(v);
+      // the part follows the flags byte; its fields read in place as the query index reads them
+      assert.equal(at, 1);
+      assert.deepEqual([...v.subarray(at, at + 11 + 32)], paidBytes(p, false));
+      const chain = paid({ kind: "chain", chainIdHash: filled(0x55) });
+      assert.equal(paidEntryCommitAt(atOffset(encodeEntryRecord({ paid: chain, entry }))), -1);
+      // a chain commit whose chain ID hash is all zeros is still a chain commit's part
+      assert.equal(paidEntryCommitAt(encodeEntryRecord({ paid: paid({ kind: "chain" }), entry })), -1);
+    }
+    assert.equal(paidEntryCommitAt(encodeEntryRecord({ entry: { location: location(), raw: RAW } })), -1);
+    const bad = Uint8Array.of(0x40, 1, 2);
+    assert.throws(() => paidEntryCommitAt(bad), isCorrupt(bad));
   });
 });
 
