@@ -110,17 +110,6 @@ export interface PackedBlockSet {
  */
 const PACK_CHUNK = 4096;
 
-// The stages of a block set's records, in their fixed order (BlockSetPacker).
-const BLOCKS = 0;
-const ENTRIES = 1;
-const TRANSACTIONS = 2;
-const COMMITS = 3;
-const UNJOINED_PAID = 4;
-const CHAIN_HEADS = 5;
-const ASSET_BALANCES = 6;
-const EC_BALANCES = 7;
-const DONE = 9;
-
 /**
  * Writes a block set's records into a record stream in one fixed order, a bounded number of rows per `pack`
  * call: each block (its bytes, alias and height key); the entries, each joined with its paid commit into one
@@ -135,7 +124,8 @@ const DONE = 9;
  */
 class BlockSetPacker {
   readonly stream: RecordStreamWriter;
-  private stage = BLOCKS;
+  /** index in STAGES of the stage being packed */
+  private stage = 0;
   /** the next row of the current stage */
   private row = 0;
   /** paid-commit row → 1 once joined to an entry */
@@ -154,48 +144,22 @@ class BlockSetPacker {
   /** Pack up to `budget` rows (Infinity: all); true once every record is packed. */
   pack(budget: number): boolean {
     let left = budget;
-    while (this.stage !== DONE && left > 0) left -= this.packStage(left);
-    return this.stage === DONE;
+    while (this.stage < STAGES.length && left > 0) left -= this.packStage(left);
+    return this.stage === STAGES.length;
   }
 
   /**
    * Pack up to `budget` rows of the current stage, moving to the next stage at its end; the rows packed. Each
-   * stage's loop is a method of its own, so V8 optimizes each loop with its own complete feedback: one switch
-   * holding every loop was optimized while the entries' loop ran, and thrown away at the next stage's first row,
-   * at every busy block.
+   * stage's loop is a method of its own (called through STAGES), so V8 optimizes each loop with its own complete
+   * feedback: one switch holding every loop was optimized while the entries' loop ran, and thrown away at the
+   * next stage's first row, at every busy block.
    */
   private packStage(budget: number): number {
+    const stage = STAGES[this.stage]!;
     const from = this.row;
-    const rows = this.stageRows();
+    const rows = stage.rows(this.set);
     const to = Math.min(rows, from + budget);
-    switch (this.stage) {
-      case BLOCKS:
-        this.packBlocks(from, to);
-        break;
-      case ENTRIES:
-        this.packEntries(from, to);
-        break;
-      case TRANSACTIONS:
-        this.packTransactions(from, to);
-        break;
-      case COMMITS:
-        this.packCommits(from, to);
-        break;
-      case UNJOINED_PAID:
-        this.packUnjoinedPaid(from, to);
-        break;
-      case CHAIN_HEADS:
-        this.packChainHeads(from, to);
-        break;
-      case ASSET_BALANCES:
-        this.packAssetBalances(from, to);
-        break;
-      case EC_BALANCES:
-        this.packEcBalances(from, to);
-        break;
-      default:
-        this.packMeta();
-    }
+    stage.pack(this, from, to);
     if (to === rows) {
       this.stage++;
       this.row = 0;
@@ -205,7 +169,7 @@ class BlockSetPacker {
   }
 
   /** Each block's kind byte and its bytes (no joined copy: an EC block of a busy height is megabytes), alias, height key. */
-  private packBlocks(from: number, to: number): void {
+  packBlocks(from: number, to: number): void {
     for (let i = from; i < to; i++) {
       const b = this.set.blocks[i]!;
       this.stream.putPrefixed("blocks", b.primary, b.kind, b.raw);
@@ -214,7 +178,7 @@ class BlockSetPacker {
     }
   }
 
-  private packEntries(from: number, to: number): void {
+  packEntries(from: number, to: number): void {
     const entries = this.set.entries;
     const paidCommits = this.set.paidCommits;
     const joined = this.joined;
@@ -230,7 +194,7 @@ class BlockSetPacker {
     }
   }
 
-  private packTransactions(from: number, to: number): void {
+  packTransactions(from: number, to: number): void {
     for (let i = from; i < to; i++) {
       const t = this.set.transactions[i]!;
       const value = encodeTransactionLocation(t.location);
@@ -238,7 +202,7 @@ class BlockSetPacker {
     }
   }
 
-  private packCommits(from: number, to: number): void {
+  packCommits(from: number, to: number): void {
     const commits = this.set.commits;
     const stream = this.stream;
     for (let i = from; i < to; i++) {
@@ -251,7 +215,7 @@ class BlockSetPacker {
     }
   }
 
-  private packUnjoinedPaid(from: number, to: number): void {
+  packUnjoinedPaid(from: number, to: number): void {
     const paidCommits = this.set.paidCommits;
     for (let i = from; i < to; i++)
       if (this.joined[i] !== 1) {
@@ -260,48 +224,24 @@ class BlockSetPacker {
       }
   }
 
-  private packChainHeads(from: number, to: number): void {
+  packChainHeads(from: number, to: number): void {
     for (let i = from; i < to; i++) {
       const h = this.set.chainHeads[i]!;
       this.stream.put("chainHeads", h.chainId, encodeChainHead(h.head));
     }
   }
 
-  private packAssetBalances(from: number, to: number): void {
+  packAssetBalances(from: number, to: number): void {
     for (let i = from; i < to; i++) {
       const a = this.set.assetBalances[i]!;
       this.stream.put("assetBalances", a.address, encodeBalance(a.balance));
     }
   }
 
-  private packEcBalances(from: number, to: number): void {
+  packEcBalances(from: number, to: number): void {
     for (let i = from; i < to; i++) {
       const a = this.set.ecBalances[i]!;
       this.stream.put("ecBalances", a.publicKey, encodeBalance(a.balance));
-    }
-  }
-
-  private stageRows(): number {
-    const set = this.set;
-    switch (this.stage) {
-      case BLOCKS:
-        return set.blocks.length;
-      case ENTRIES:
-        return set.entries.length;
-      case TRANSACTIONS:
-        return set.transactions.length;
-      case COMMITS:
-        return set.commits.length;
-      case UNJOINED_PAID:
-        return set.paidCommits.length;
-      case CHAIN_HEADS:
-        return set.chainHeads.length;
-      case ASSET_BALANCES:
-        return set.assetBalances.length;
-      case EC_BALANCES:
-        return set.ecBalances.length;
-      default:
-        return 1;
     }
   }
 
@@ -327,7 +267,7 @@ class BlockSetPacker {
     writeEntryRecord(this.stream.chunk, at, flags, paid, entry);
   }
 
-  private packMeta(): void {
+  packMeta(): void {
     const set = this.set;
     this.stream.put("meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height));
     const start = Buffer.allocUnsafe(8);
@@ -340,6 +280,23 @@ class BlockSetPacker {
     }
   }
 }
+
+/**
+ * The stages of a block set's records, in their fixed order: how many rows each has (the meta records: one), and
+ * how a range of them is packed.
+ */
+const STAGES: readonly { rows(set: BlockSetWrite): number; pack(p: BlockSetPacker, from: number, to: number): void }[] =
+  [
+    { rows: (set) => set.blocks.length, pack: (p, from, to) => p.packBlocks(from, to) },
+    { rows: (set) => set.entries.length, pack: (p, from, to) => p.packEntries(from, to) },
+    { rows: (set) => set.transactions.length, pack: (p, from, to) => p.packTransactions(from, to) },
+    { rows: (set) => set.commits.length, pack: (p, from, to) => p.packCommits(from, to) },
+    { rows: (set) => set.paidCommits.length, pack: (p, from, to) => p.packUnjoinedPaid(from, to) },
+    { rows: (set) => set.chainHeads.length, pack: (p, from, to) => p.packChainHeads(from, to) },
+    { rows: (set) => set.assetBalances.length, pack: (p, from, to) => p.packAssetBalances(from, to) },
+    { rows: (set) => set.ecBalances.length, pack: (p, from, to) => p.packEcBalances(from, to) },
+    { rows: () => 1, pack: (p) => p.packMeta() },
+  ];
 
 /**
  * Call `fn` with every record a block set writes, as (database, key, value), in the fixed order of
