@@ -17,9 +17,12 @@ import {
 
 const MiB = 2 ** 20;
 
-test("a small live heap may double; a larger one grows to the cap; past it, by the launcher's 25 %", () => {
+test("a small live heap may grow six-fold; a larger one grows to the cap; past it, by the launcher's 25 %", () => {
   assert.equal(heapGrowingPercent(0), MAX_GROWTH_PERCENT);
-  assert.equal(heapGrowingPercent(20 * MiB), 100);
+  assert.equal(MAX_GROWTH_PERCENT, 500);
+  assert.equal(heapGrowingPercent(10 * MiB), 500); // six-fold: 60 MiB, under the cap
+  assert.equal(heapGrowingPercent(18 * MiB), 500); // six-fold is 108 MiB, under the cap (112 / 6 = 18.7 MiB)
+  assert.equal(heapGrowingPercent(20 * MiB), 460); // 112 MiB: the cap (a writing node's live heap, change 23)
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2), 100); // doubles exactly to the cap
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 2 + MiB), 96); // whole percents, rounded down: under the cap
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES / 1.25), 25); // a quarter more is the cap
@@ -27,7 +30,7 @@ test("a small live heap may double; a larger one grows to the cap; past it, by t
   assert.equal(heapGrowingPercent(GROWTH_CAP_BYTES), MIN_GROWTH_PERCENT);
   assert.equal(heapGrowingPercent(4096 * MiB), 25);
   // between the bounds the next limit is the cap, never above it
-  for (let live = GROWTH_CAP_BYTES / 2 + MiB; live < GROWTH_CAP_BYTES / 1.25; live += 3 * MiB) {
+  for (let live = GROWTH_CAP_BYTES / 6 + MiB; live < GROWTH_CAP_BYTES / 1.25; live += 3 * MiB) {
     const limit = live * (1 + heapGrowingPercent(live) / 100);
     assert.ok(limit <= GROWTH_CAP_BYTES && limit > GROWTH_CAP_BYTES - live / 100 - 1, `${live}: ${limit}`);
   }
@@ -44,7 +47,7 @@ test("the pacer sets the flag at the first call and then only when the percent c
   pacer.collected();
   used = 12 * MiB;
   pacer.collected();
-  assert.deepEqual(set, [100]);
+  assert.deepEqual(set, [500]);
   used = 70 * MiB;
   pacer.collected();
   used = GROWTH_CAP_BYTES * 2;
@@ -52,8 +55,8 @@ test("the pacer sets the flag at the first call and then only when the percent c
   pacer.collected();
   used = 20 * MiB; // a block saved, its garbage collected
   pacer.collected();
-  assert.deepEqual(set, [100, 60, 25, 100]);
-  assert.equal(pacer.percent, 100);
+  assert.deepEqual(set, [500, 60, 25, 460]);
+  assert.equal(pacer.percent, 460);
 });
 
 test("the real pacer sets V8's flag, hears a full collection, and stops", async () => {
