@@ -19,8 +19,9 @@
  * under the limit is less than about its young generation's room (a 20-MB live heap doubled to 40 MB started
  * it at once; "Start (task): 43MB / 107MB / 64MB" with --trace-incremental-marking). Since the open block left
  * the heap (change 19) the live heap during writes is ~15–25 MB, so doubling it kept marking running: a full
- * collection every ~0.8–1 s at ~8,000 entries/s, each also dropping the optimized code of closures with no live
- * instance, compiled again after it (~280 TurboFan compiles in 40 s). Up to the cap: one every ~4–6 s.
+ * collection every ~0.8–1 s at ~8,000 entries/s, with the same closures compiled again after each (~280 TurboFan
+ * compiles in 60 s; no deoptimization traced: most likely their optimized code, held by no live instance, is dropped
+ * by the collection). Up to the cap: one every ~4–6 s.
  *
  * The flag is process-wide and read by V8 when a full collection sets the next limit. That happens before the
  * collection's `gc` performance entry reaches this module, so the percent set after collection N is the one V8
