@@ -2,8 +2,8 @@
  * How far V8 lets the old generation grow past what its last full collection left (V8's
  * `--heap-growing-percent`), chosen from what that collection left (issue 35).
  *
- * Why: a full collection marks every live object and, after it, V8 compiles again the closures whose optimized
- * code it dropped, so the number of full collections is what they cost (before change 19 the open block, ~1.8 KB
+ * Why: a full collection marks every live object and, after it, V8 compiles some closures again (below), so the
+ * number of full collections is what they cost (before change 19 the open block, ~1.8 KB
  * per entry, was most of the live set; now it is bytes outside the heap). `bin/ledgerd` starts V8 at 25 %
  * (at ~7,300 entries/s V8's own factor let the peak reach 532 MiB, 25 % held it at 357; docs/performance.md
  * §Memory): a full collection every ~1–1.5 s at 2,500 entries/s, with 15–50 MB live. Letting such a small
