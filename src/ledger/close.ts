@@ -156,6 +156,8 @@ export class BlockCloser {
     const saved = synchronous ? this.saveNow(closed.write) : this.saveClosed(closed.write, marker);
     const closing = closingOf(state.pl, closed, saved);
     state.saved.closing = closing;
+    // its paid commits are the store's once saved: the filter in front of the store's reads has them from now
+    state.saved.recentPaid.addBlock(state.pl);
     const confirmed = state.pl;
     let buildMs = 0;
     saved.then(

@@ -51,6 +51,7 @@ import type { LedgerDependencies, LedgerLog, LedgerOptions } from "./options.js"
 import { ProcessList } from "./processList.js";
 import { LedgerReader } from "./reader.js";
 import { readersView } from "./readersView.js";
+import { RecentPaidCommits } from "./recentPaidCommits.js";
 import { ReplaySaveError, replayJournal } from "./replay.js";
 import {
   applyMessage,
@@ -114,7 +115,7 @@ export class Ledger extends LedgerReader implements LedgerApi, LedgerDebugApi {
           bytes: options.holdingBytes ?? HOLDING_QUEUE_BYTES,
         },
       }),
-      saved: new SavedState(store),
+      saved: new SavedState(store, new Set(), new RecentPaidCommits(store.paidCommitBound())),
       counters: newCounters(),
     };
     const shown: { current: PreClose | undefined } = { current: undefined };

@@ -417,6 +417,15 @@ export class ProcessList {
     return slot < 0 ? undefined : this.paidRecordAt(slot);
   }
 
+  /**
+   * `fn` for every paid-commit record the block writes, in slot order: its entry hash at `bytes[at…at + 32)` (the
+   * table's storage: read it during the call only) and its timestamp, ms (recentPaidCommits.ts, at the close).
+   */
+  forEachPaid(fn: (bytes: Uint8Array, at: number, milliTime: number) => void): void {
+    const milliTime = this.paidMilliTime;
+    this.paidKeys.forEachKey((bytes, at, slot) => fn(bytes, at, milliTime[slot]!));
+  }
+
   /** Paid-commit record `slot` (0 ≤ slot < paidCommitCount) and its entry hash. */
   paidCommitAt(slot: number): { entryHash: Uint8Array; record: PaidCommit } {
     return { entryHash: this.paidKeys.key(slot), record: this.paidRecordAt(slot) };

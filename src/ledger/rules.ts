@@ -300,7 +300,7 @@ export function applyBlockStart(s: LedgerState, timeMs: number): void {
  * The latest commit paid for `hash` if it is still live at `nowMs` (COMMIT_LIFETIME_MS after its timestamp).
  */
 function livePaidCommit(s: LedgerState, hash: Uint8Array, nowMs: number): PaidCommit | undefined {
-  const rec = s.pl.paidCommit(hash) ?? s.saved.paidCommit(hash);
+  const rec = s.pl.paidCommit(hash) ?? s.saved.paidCommitLiveAt(hash, nowMs);
   if (rec === undefined || nowMs - rec.milliTime > COMMIT_LIFETIME_MS) return undefined;
   return rec;
 }

@@ -9,6 +9,7 @@ import type { ChainHead, CommitLocation, EntryLocation, PaidCommit, TransactionL
 import type { LedgerStore } from "../store/store.js";
 import type { ClosedBlockSet } from "./blockBuilder.js";
 import type { ProcessList } from "./processList.js";
+import { RecentPaidCommits } from "./recentPaidCommits.js";
 
 /** The read half of the store: all the saved state needs (a replaying follower opens the same store). */
 export type SavedStore = Pick<
@@ -94,11 +95,16 @@ export class SavedState {
     private readonly store: SavedStore,
     /** chain IDs (hex) the store was seen to have: shared by copies, as the store is */
     private readonly knownChains: Set<string> = new Set(),
+    /**
+     * the entry hashes whose saved paid commits may be live (recentPaidCommits.ts): the closer adds each block's
+     * at its close. Shared by copies, as the store is; without a bound it says nothing and the store answers
+     */
+    readonly recentPaid: RecentPaidCommits = new RecentPaidCommits(undefined),
   ) {}
 
   /** The same lookups, over the same store and the current `closing` overlay, unaffected by later closes. */
   copy(): SavedState {
-    const s = new SavedState(this.store, this.knownChains);
+    const s = new SavedState(this.store, this.knownChains, this.recentPaid);
     s.closing = this.closing;
     return s;
   }
@@ -118,6 +124,17 @@ export class SavedState {
 
   paidCommit(hash: Uint8Array): PaidCommit | undefined {
     return this.closing?.pl.paidCommit(hash) ?? this.store.paidCommit(hash);
+  }
+
+  /**
+   * `paidCommit(hash)` for a caller that only uses a commit live at `nowMs` (ms; COMMIT_LIFETIME_MS after its
+   * timestamp): undefined without reading the store when no saved paid commit of `hash` can be live then
+   * (recentPaidCommits.ts). A record it does return may still be dead: the caller checks.
+   */
+  paidCommitLiveAt(hash: Uint8Array, nowMs: number): PaidCommit | undefined {
+    const closing = this.closing?.pl.paidCommit(hash);
+    if (closing !== undefined || this.recentPaid.noneLive(hash, nowMs)) return closing;
+    return this.store.paidCommit(hash);
   }
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.closing?.chainHeads.get(toHex(chainId)) ?? this.store.chainHead(chainId);

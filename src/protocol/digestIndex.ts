@@ -93,6 +93,12 @@ export class DigestIndex {
     return this.keys.subarray(id * DIGEST_BYTES, (id + 1) * DIGEST_BYTES);
   }
 
+  /** `fn` for every key, in id order: its bytes are `bytes[at…at + DIGEST_BYTES)` (the table's storage, only read). */
+  forEachKey(fn: (bytes: Uint8Array, at: number, id: number) => void): void {
+    const keys = this.keys;
+    for (let id = 0; id < this.count; id++) fn(keys, id * DIGEST_BYTES, id);
+  }
+
   private keyEquals(id: number, digest: Uint8Array): boolean {
     const keys = this.keys;
     const at = id * DIGEST_BYTES;

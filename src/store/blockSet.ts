@@ -132,6 +132,8 @@ class BlockSetPacker {
   private readonly joined: Uint8Array;
   /** paid-commit rows by entry hash, for entries without a `paidRow` (made at the first one) */
   private paidRows: DigestIndex | undefined;
+  /** the latest timestamp among the paid commits packed so far, ms (0: none): the meta stage's bound */
+  private paidMaxMs = 0;
 
   constructor(
     private readonly set: BlockSetWrite,
@@ -261,6 +263,8 @@ class BlockSetPacker {
   }
 
   private putEntryRecord(key: Uint8Array, paid: PaidCommit | undefined, entry: EntryWrite | undefined): void {
+    // every paid row comes here once: joined to its entry (packEntries) or alone (packUnjoinedPaid)
+    if (paid !== undefined && paid.milliTime > this.paidMaxMs) this.paidMaxMs = paid.milliTime;
     const flags = entryRecordFlags(paid, entry);
     const size = entryRecordSize(flags, entry === undefined ? 0 : entry.raw.length);
     const at = this.stream.reserve("entryRecords", key, size);
@@ -269,6 +273,8 @@ class BlockSetPacker {
 
   packMeta(): void {
     const set = this.set;
+    // before the saved height: its merge reads the height the store had (mergePaidCommitBound)
+    this.stream.put("meta", PAID_COMMIT_BOUND_KEY, paidCommitBoundBytes(set.height, this.paidMaxMs));
     this.stream.put("meta", metaKey(META_KEYS.savedHeight), u32Bytes(set.height));
     const start = Buffer.allocUnsafe(8);
     start.writeBigUInt64BE(BigInt(set.openBlockStartMs), 0);
@@ -344,6 +350,7 @@ export async function packBlockSet(
  * transaction's own puts). Returns the bytes put (the merged record for a part).
  */
 export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Uint8Array): Uint8Array {
+  if (db === "meta" && PAID_COMMIT_BOUND_KEY.equals(key)) return mergePaidCommitBound(dbs, value);
   if (db === "entryRecords" && !isWholeRecord(value)) {
     const saved = dbs.entryRecords.getBinaryFast(key);
     // lmdb-js's reused read buffer: its `length` is the value's (store.ts plain); merge copies what it keeps
@@ -361,4 +368,51 @@ export function putRecord(dbs: Databases, db: DbName, key: Uint8Array, value: Ui
 /** Key of a `meta` record. */
 export function metaKey(name: string): Uint8Array {
   return Buffer.from(name, "ascii");
+}
+
+const PAID_COMMIT_BOUND_KEY = Buffer.from(META_KEYS.paidCommitBound, "ascii");
+const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
+
+/** A `paidCommitBound` value: u32 height ‖ u64 ms. */
+export function paidCommitBoundBytes(height: number, ms: number): Buffer {
+  const b = Buffer.alloc(12);
+  b.writeUInt32BE(height, 0);
+  b.writeBigUInt64BE(BigInt(ms), 4);
+  return b;
+}
+
+/**
+ * The store's bound on its paid commits' timestamps (META_KEYS.paidCommitBound) as of `savedHeight`, ms, or
+ * undefined when it has none that holds there (ledger/recentPaidCommits.ts).
+ */
+export function readPaidCommitBound(value: Uint8Array | undefined, savedHeight: number): number | undefined {
+  if (value?.length !== 12) return undefined;
+  const b = new DataView(value.buffer, value.byteOffset, 12);
+  return b.getUint32(0) === savedHeight ? Number(b.getBigUint64(4)) : undefined;
+}
+
+/**
+ * Put a block set's `paidCommitBound` record, (its height, the latest timestamp among its own paid commits),
+ * merged with the store's inside the save's transaction, before the set's saved height is put: the bound held by
+ * the store as it was (its height the saved height) is raised to the set's; on a fresh store (no saved height)
+ * the set's is the whole store's. Otherwise the store's paid commits were written by saves that kept no bound
+ * (a version before it): the record is removed and the store has none. Returns the bytes put (none: empty).
+ */
+function mergePaidCommitBound(dbs: Databases, value: Uint8Array): Uint8Array {
+  const incoming = Buffer.from(value.buffer, value.byteOffset, value.length);
+  const savedHeightBytes = dbs.meta.getBinaryFast(SAVED_HEIGHT_KEY);
+  if (savedHeightBytes === undefined) {
+    dbs.meta.putSync(PAID_COMMIT_BOUND_KEY, incoming);
+    return incoming;
+  }
+  // lmdb-js's reused read buffer: read in place, by its `length` (the value's; store.ts plain)
+  const savedHeight = new DataView(savedHeightBytes.buffer, savedHeightBytes.byteOffset, 4).getUint32(0);
+  const held = readPaidCommitBound(dbs.meta.getBinaryFast(PAID_COMMIT_BOUND_KEY), savedHeight);
+  if (held === undefined) {
+    dbs.meta.removeSync(PAID_COMMIT_BOUND_KEY);
+    return new Uint8Array(0);
+  }
+  const merged = paidCommitBoundBytes(incoming.readUInt32BE(0), Math.max(held, Number(incoming.readBigUInt64BE(4))));
+  dbs.meta.putSync(PAID_COMMIT_BOUND_KEY, merged);
+  return merged;
 }

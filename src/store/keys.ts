@@ -76,6 +76,12 @@ export const META_KEYS = {
   storeId: "storeId",
   /** u64 stream sequence of the replicated-log record that closed the last saved block (cluster nodes only) */
   logSequence: "logSequence",
+  /**
+   * u32 height ‖ u64 ms: every paid commit in `entryRecords` has a timestamp ≤ the ms, as of that saved height.
+   * Kept by every block save in its transaction (blockSet.ts `mergePaidCommitBound`); it holds only while the height
+   * is the saved height (a save that did not keep it, by a version before it, leaves it behind and so unused).
+   */
+  paidCommitBound: "paidCommitBound",
 } as const;
 
 /** 4-byte big-endian u32. */

@@ -19,6 +19,7 @@ import {
   type PackedBlockSet,
   packBlockSet as packRecords,
   putRecord,
+  readPaidCommitBound,
 } from "./blockSet.js";
 import { BlockSetWriter } from "./blockSetWriter.js";
 import { DiskSpaceGuard } from "./diskSpace.js";
@@ -288,6 +289,14 @@ export class LedgerStore {
     if (b === undefined || b.length !== 8)
       throw new StoreError({ code: "CORRUPT", path: this.path, info: "no open block start" });
     return Number(b.readBigUInt64BE(0));
+  }
+
+  /**
+   * The latest timestamp any paid commit in the store may have, ms, or undefined when the store keeps no such
+   * bound (saved by a version before it): ledger/recentPaidCommits.ts, read when a ledger opens the store.
+   */
+  paidCommitBound(): number | undefined {
+    return readPaidCommitBound(this.metaGet(META_KEYS.paidCommitBound), this.savedHeight());
   }
 
   /**

@@ -290,6 +290,15 @@ describe("process list", () => {
       entryHash: entryHash(other),
       record: { ...paidRecord("entry"), revealed: true },
     });
+    // every record's entry hash and timestamp, in slot order, as the close hands them to the saved-commit filter
+    const paid: string[] = [];
+    pl.forEachPaid((bytes, at, milliTime) => {
+      paid.push(`${toHex(bytes.subarray(at, at + 32))} ${milliTime}`);
+    });
+    assert.deepEqual(paid, [
+      `${toHex(entryHash(raw))} ${third.milliTime}`,
+      `${toHex(entryHash(other))} ${paidRecord("entry").milliTime}`,
+    ]);
     assert.ok(pl.arenaBytes > 2 * 136 + raw.length + other.length, "the bytes are counted");
   });
 

@@ -61,6 +61,23 @@ test("every key is found after the table has grown, with its value and bytes", (
   assert.equal(t.find(new Uint8Array(32)), n);
 });
 
+test("forEachKey visits every key once, in id order, after growth too, and no id beyond them", () => {
+  const t = new DigestIndex(1);
+  const seen: string[] = [];
+  t.forEachKey(() => {
+    seen.push("none expected");
+  });
+  assert.equal(seen.length, 0);
+  for (let i = 0; i < 600; i++) t.add(digest(i));
+  t.forEachKey((bytes, at, id) => {
+    seen.push(`${id}:${toHex(bytes.subarray(at, at + 32))}`);
+  });
+  assert.deepEqual(
+    seen,
+    Array.from({ length: 600 }, (_, i) => `${i}:${toHex(digest(i))}`),
+  );
+});
+
 test("keys sharing their first 8 bytes (one probe start) are told apart by the rest", () => {
   const t = new DigestIndex();
   const keys = Array.from({ length: 600 }, (_, i) => {

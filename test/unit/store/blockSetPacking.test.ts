@@ -77,6 +77,14 @@ function reference(set: BlockSetWrite): Row[] {
   for (const a of set.assetBalances) out.push(row("assetBalances", a.address, encodeBalance(a.balance)));
   for (const a of set.ecBalances) out.push(row("ecBalances", a.publicKey, encodeBalance(a.balance)));
   const meta = (name: string): Uint8Array => Buffer.from(name, "ascii");
+  // the latest timestamp among the set's paid commits (0: none), before the saved height
+  let paidMaxMs = 0;
+  for (let i = 0; i < set.paidCommits.length; i++)
+    paidMaxMs = Math.max(paidMaxMs, set.paidCommits.at(i)!.record.milliTime);
+  const bound = Buffer.alloc(12);
+  bound.writeUInt32BE(set.height, 0);
+  bound.writeBigUInt64BE(BigInt(paidMaxMs), 4);
+  out.push(row("meta", meta(META_KEYS.paidCommitBound), bound));
   out.push(row("meta", meta(META_KEYS.savedHeight), u32Bytes(set.height)));
   out.push(row("meta", meta(META_KEYS.openBlockStartMs), u64(set.openBlockStartMs)));
   if (set.logSequence !== undefined) out.push(row("meta", meta(META_KEYS.logSequence), u64(set.logSequence)));
