@@ -129,8 +129,11 @@ const FOCUS = {
   "ledger/close": ["ledger/closeBookkeeping", "ledger/closeDurability", "ledger/replay", ...LEDGER_FAST],
   // what the builder stores, read back against the wire format (blockBuilderStored), then the rules' tests
   "ledger/blockBuilder": ["ledger/blockBuilderStored", ...LEDGER_FAST],
-  // reads of a closed block during its save against the store's answers after it (closingOverlay), the chains remembered (savedChains)
-  "ledger/savedState": ["ledger/closingOverlay", "ledger/savedChains", ...LEDGER_FAST],
+  // reads of a closed block during its save against the store's answers after it (closingOverlay), the chains remembered (savedChains),
+  // the saved paid commits read through the filter (recentPaidCommits)
+  "ledger/savedState": ["ledger/closingOverlay", "ledger/savedChains", "ledger/recentPaidCommits", ...LEDGER_FAST],
+  // the filter's own edges and a real store's bound (recentPaidCommits, ~2 s), then the rules' tests
+  "ledger/recentPaidCommits": ["ledger/recentPaidCommits", ...LEDGER_FAST],
   // the per-source share's address normalization (holdingSource, milliseconds) and when a caller's address
   // is read (callerAddress) before the rules' tests
   "ledger/holdingPolicy": ["ledger/holdingSource", "ledger/callerAddress", ...LEDGER_FAST],

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { describe, test } from "node:test";
 import { COMMIT_LIFETIME_MS } from "../../../src/ledger/constants.js";
-import { type PaidCommitKeys, RecentPaidCommits } from "../../../src/ledger/recentPaidCommits.js";
+import { GENERATION_HASHES, type PaidCommitKeys, RecentPaidCommits } from "../../../src/ledger/recentPaidCommits.js";
 import { toHex } from "../../../src/protocol/bytes.js";
 import { paidCommitBoundBytes } from "../../../src/store/blockSet.js";
 import { openDatabases, openEnvironment } from "../../../src/store/environment.js";
@@ -75,6 +75,29 @@ describe("recent paid commits: the filter alone", () => {
     // ~10 bits a hash at capacity; far emptier here: false positives (reads of the store) well under 1 %
     assert.ok(answered > 19_800, `answered ${answered} of 20,000`);
     assert.deepEqual(f.generationSizes, [20_000]);
+  });
+
+  test("a full generation of the default size: ~1 % false positives, and the next hash starts a second", () => {
+    const f = new RecentPaidCommits(0);
+    const all = new Uint8Array(randomBytes(32 * GENERATION_HASHES));
+    const full: PaidCommitKeys = {
+      forEachPaid(fn) {
+        for (let i = 0; i < GENERATION_HASHES; i++) fn(all, 32 * i, T0);
+      },
+    };
+    f.addBlock(full);
+    assert.deepEqual(f.generationSizes, [GENERATION_HASHES]);
+    const now = T0 + COMMIT_LIFETIME_MS + 1;
+    for (let i = 0; i < GENERATION_HASHES; i += 997)
+      assert.equal(f.noneLive(all.subarray(32 * i, 32 * i + 32), now), false);
+    const tries = 100_000;
+    const fresh = new Uint8Array(randomBytes(32 * tries));
+    let positives = 0;
+    for (let i = 0; i < tries; i++) if (!f.noneLive(fresh.subarray(32 * i, 32 * i + 32), now)) positives++;
+    // ~10.5 bits a hash, 4 probes in a 512-bit block: ~1–1.5 % expected
+    assert.ok(positives > 200 && positives < 2500, `${positives} false positives of ${tries}`);
+    f.addBlock(block([{ hash: fresh.subarray(0, 32), milliTime: T0 }]));
+    assert.deepEqual(f.generationSizes, [GENERATION_HASHES, 1]);
   });
 
   test("generations: a full one starts the next; the oldest dropped raises the bound to its latest timestamp", () => {
