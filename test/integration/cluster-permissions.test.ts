@@ -453,10 +453,12 @@ describe("a --nats-auth devnet: each node on its role's user", () => {
     } finally {
       process.kill(pid, "SIGCONT");
     }
-    // the next test starts from a healed cluster: every nats-server healthy, one meta leader, and a write
-    // through the follower confirmed again (JetStream may hold publishes a few seconds after the paused
-    // server's return: measured up to ~10 s)
-    await net.devnet.nats.waitReady(60_000);
+    // the next test starts from a healed cluster: every nats-server's JetStream up with one meta leader, and a
+    // write through the follower confirmed again (JetStream may hold publishes a few seconds after the paused
+    // server's return: measured up to ~10 s). Not every consumer replica current: on a busy machine the paused
+    // server's copy of a node's consumer stayed "not current" for over 60 s (CI 2026-11-30 14:56), while the
+    // stream took writes; the write below is what the next test needs.
+    await net.devnet.nats.waitReady(60_000, "server");
     await waitFor(
       "a write through the follower after the heal",
       async () => ((await writer.addEntry(follower, chainId)) ? true : undefined),
