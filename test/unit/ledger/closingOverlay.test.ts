@@ -36,6 +36,7 @@ import {
   tempDir,
   UNIT,
 } from "./harness.js";
+import { rejectsWith } from "./support.js";
 
 const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 
@@ -62,6 +63,10 @@ test("a closed block is read from the block being saved exactly as from the stor
     const ec = entryCommit(second, n.clock.ms);
     await n.ledger.submitCommit(ec);
     await n.ledger.submitReveal(second);
+    // paid and not revealed: its entry's ack names this commit, read from the block being saved during the save
+    const unrevealed = entryRaw(a.chainId, ["unrevealed"], "z");
+    const uc = entryCommit(unrevealed, n.clock.ms);
+    await n.ledger.submitCommit(uc);
     const other = firstEntry(["saved state", "other"], "o"); // a chain of an earlier block: read from the store
     await endMinutes(n, 9);
     await n.ledger.flush();
@@ -84,7 +89,7 @@ test("a closed block is read from the block being saved exactly as from the stor
         asset,
         entryBlock: ebKeyMR && n.ledger.entryBlockByHash(ebKeyMR),
         entries: [a.raw, second].map((r) => n.ledger.entry(entryHash(r))),
-        entryAcks: [a.raw, second].map((r) => n.ledger.entryAck(entryHash(r))),
+        entryAcks: [a.raw, second, unrevealed].map((r) => n.ledger.entryAck(entryHash(r))),
         commits: [cc, ec].flatMap((c) => [n.ledger.commit(commitTxId(c)), n.ledger.commit(commitFullHash(c))]),
         commitAcks: [cc, ec].map((c) => n.ledger.commitAck(commitTxId(c))),
         transactions: [buy, pay].map((t) => n.ledger.transaction(transactionId(t))),
@@ -126,6 +131,10 @@ test("a closed block is read from the block being saved exactly as from the stor
     // exists for the rules from that block on), not refused as of an unknown chain
     const heldRaw = entryRaw(a.chainId, ["held"], "during the save");
     const held = n.ledger.submitReveal(heldRaw); // its rules run in this turn, while the block is being saved
+    // a commit paid in the block being saved is repeated while it is saved (its store has no record of it yet)
+    const repeated = n.ledger.submitCommit(uc);
+    assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined, "still being saved");
+    await rejectsWith(repeated, "REPEATED_COMMIT");
     await closing;
     await held; // CHAIN_NOT_FOUND had the closing block's new chain not counted
     assert.ok(
@@ -135,6 +144,8 @@ test("a closed block is read from the block being saved exactly as from the stor
     await n.ledger.flush();
     assert.notEqual(n.store.blockHashAt(BlockKind.directory, h), undefined);
     const after = reads();
+    // the unrevealed entry's ack names its commit, during the save as after it
+    for (const r of [during, after]) assert.equal(toHex(r.entryAcks[2]!.commit.txId!), toHex(commitTxId(uc)));
     assert.ok(during.dir !== undefined && during.coinbase !== undefined && during.entryBlock !== undefined);
     for (const item of [...during.entries, ...during.commits, ...during.transactions, during.coinbase])
       assert.equal(item?.location?.directoryBlockHeight, h, "located in the closed block");
