@@ -8,7 +8,7 @@ import { toHex } from "../protocol/bytes.js";
 import { DigestIndex } from "../protocol/digestIndex.js";
 import { entryRecordFlags, entryRecordSize, isWholeRecord, mergeEntryRecord, writeEntryRecord } from "./entryRecord.js";
 import type { Databases, DbName } from "./environment.js";
-import { type BlockKind, heightKey, META_KEYS, u32Bytes } from "./keys.js";
+import { type BlockKind, heightKey, META_KEYS, SAVED_HEIGHT_KEY, u32Bytes } from "./keys.js";
 import { forEachRecord, RECORD_CHUNK_BYTES, type RecordStream, RecordStreamWriter } from "./recordStream.js";
 import {
   type ChainHead,
@@ -370,8 +370,13 @@ export function metaKey(name: string): Uint8Array {
   return Buffer.from(name, "ascii");
 }
 
+/** The saved height as the store's meta record holds it (inside a transaction: that transaction's view). */
+export function savedHeightOf(dbs: Pick<Databases, "meta">): number | undefined {
+  const v = dbs.meta.getBinary(SAVED_HEIGHT_KEY);
+  return v === undefined || v.length !== 4 ? undefined : v.readUInt32BE(0);
+}
+
 const PAID_COMMIT_BOUND_KEY = Buffer.from(META_KEYS.paidCommitBound, "ascii");
-const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
 
 /** A `paidCommitBound` value: u32 height ‖ u64 ms. */
 export function paidCommitBoundBytes(height: number, ms: number): Buffer {
@@ -381,14 +386,20 @@ export function paidCommitBoundBytes(height: number, ms: number): Buffer {
   return b;
 }
 
+/** A `paidCommitBound` value's height and ms, or undefined when it is not one (read in place). */
+function decodePaidCommitBound(value: Uint8Array | undefined): { height: number; ms: number } | undefined {
+  if (value?.length !== 12) return undefined;
+  const b = new DataView(value.buffer, value.byteOffset, 12);
+  return { height: b.getUint32(0), ms: Number(b.getBigUint64(4)) };
+}
+
 /**
  * The store's bound on its paid commits' timestamps (META_KEYS.paidCommitBound) as of `savedHeight`, ms, or
  * undefined when it has none that holds there (ledger/recentPaidCommits.ts).
  */
 export function readPaidCommitBound(value: Uint8Array | undefined, savedHeight: number): number | undefined {
-  if (value?.length !== 12) return undefined;
-  const b = new DataView(value.buffer, value.byteOffset, 12);
-  return b.getUint32(0) === savedHeight ? Number(b.getBigUint64(4)) : undefined;
+  const bound = decodePaidCommitBound(value);
+  return bound?.height === savedHeight ? bound.ms : undefined;
 }
 
 /**
@@ -399,20 +410,19 @@ export function readPaidCommitBound(value: Uint8Array | undefined, savedHeight: 
  * (a version before it): the record is removed and the store has none. Returns the bytes put (none: empty).
  */
 function mergePaidCommitBound(dbs: Databases, value: Uint8Array): Uint8Array {
-  const incoming = Buffer.from(value.buffer, value.byteOffset, value.length);
-  const savedHeightBytes = dbs.meta.getBinaryFast(SAVED_HEIGHT_KEY);
-  if (savedHeightBytes === undefined) {
-    dbs.meta.putSync(PAID_COMMIT_BOUND_KEY, incoming);
-    return incoming;
+  const savedHeight = savedHeightOf(dbs);
+  if (savedHeight === undefined) {
+    dbs.meta.putSync(PAID_COMMIT_BOUND_KEY, value);
+    return value;
   }
-  // lmdb-js's reused read buffer: read in place, by its `length` (the value's; store.ts plain)
-  const savedHeight = new DataView(savedHeightBytes.buffer, savedHeightBytes.byteOffset, 4).getUint32(0);
+  // lmdb-js's reused read buffer, read in place by its `length` (the value's; store.ts plain)
   const held = readPaidCommitBound(dbs.meta.getBinaryFast(PAID_COMMIT_BOUND_KEY), savedHeight);
   if (held === undefined) {
     dbs.meta.removeSync(PAID_COMMIT_BOUND_KEY);
     return new Uint8Array(0);
   }
-  const merged = paidCommitBoundBytes(incoming.readUInt32BE(0), Math.max(held, Number(incoming.readBigUInt64BE(4))));
+  const set = decodePaidCommitBound(value)!;
+  const merged = paidCommitBoundBytes(set.height, Math.max(held, set.ms));
   dbs.meta.putSync(PAID_COMMIT_BOUND_KEY, merged);
   return merged;
 }

@@ -11,7 +11,7 @@ import { MessageChannel, parentPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
 import { putRecord } from "./blockSet.js";
 import { type Databases, openDatabases, openEnvironment, type RootEnv } from "./environment.js";
-import { META_KEYS } from "./keys.js";
+import { SAVED_HEIGHT_KEY } from "./keys.js";
 import {
   indexSavedHeight,
   JustPutRecords,
@@ -20,8 +20,6 @@ import {
   resetQueryIndexIfForeign,
 } from "./queryIndex.js";
 import { forEachRecord, type RecordStream } from "./recordStream.js";
-
-const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
 
 export interface WriteRequest {
   id: number;

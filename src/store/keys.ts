@@ -84,6 +84,9 @@ export const META_KEYS = {
   paidCommitBound: "paidCommitBound",
 } as const;
 
+/** The `meta` key of the saved height (META_KEYS.savedHeight), as bytes. */
+export const SAVED_HEIGHT_KEY: Buffer = Buffer.from(META_KEYS.savedHeight, "ascii");
+
 /** 4-byte big-endian u32. */
 export function u32Bytes(value: number): Buffer {
   const b = Buffer.allocUnsafe(4);

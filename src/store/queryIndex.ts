@@ -26,10 +26,11 @@ import { ProtocolError } from "../protocol/errors.js";
 import { type AssetBlock, assetBlockTransactions, decodeAssetBlock } from "../protocol/fblock.js";
 import { sha256 } from "../protocol/hash.js";
 import { transactionId } from "../protocol/transaction.js";
+import { savedHeightOf } from "./blockSet.js";
 import { entryRawView, PAID_PART, paidEntryCommitAt } from "./entryRecord.js";
 import type { BinDb, Databases, RootEnv } from "./environment.js";
 import type { BlockKind as BlockKindType } from "./keys.js";
-import { BlockKind, heightKey, META_KEYS } from "./keys.js";
+import { BlockKind, heightKey } from "./keys.js";
 import {
   ADDRESS_CHUNK_ITEMS,
   ADDRESS_ITEM_BYTES,
@@ -606,14 +607,6 @@ export function resetQueryIndexIfForeign(env: RootEnv, dbs: IndexDatabases): boo
   env.transactionSync(() => writeMarker(dbs, 0));
   return true;
 }
-
-/** The saved height as the store's meta record holds it (inside a transaction: that transaction's view). */
-function savedHeightOf(dbs: Pick<Databases, "meta">): number | undefined {
-  const v = dbs.meta.getBinary(SAVED_HEIGHT_KEY);
-  return v === undefined || v.length !== 4 ? undefined : v.readUInt32BE(0);
-}
-
-const SAVED_HEIGHT_KEY = Buffer.from(META_KEYS.savedHeight, "ascii");
 
 /**
  * One step of a rebuild, in ONE transaction: from the marker's height (read inside the transaction, so a save
