@@ -15,8 +15,9 @@
  * Then the whole node path on a `--nats-auth` devnet (3 nats-servers with TLS, 2 federated, 1 audit,
  * 1 follower): the devnet's files are 0600 and hold no clear password where none belongs; the follower's own
  * credential (from its ledgerd.conf) cannot append or purge; writes sent to the follower node are confirmed
- * (forwarded); and the nats-server the follower is connected to is paused (SIGSTOP): the follower leaves it
- * within seconds (client pings) and its writes are confirmed again (issue 28 item 5); an add-server message
+ * (forwarded); and the nats-server the follower is connected to is paused (SIGSTOP; when it leads the log's
+ * stream, the leadership is handed over first): the follower leaves it within seconds (client pings) and its
+ * writes are confirmed again (issue 28 item 5); an add-server message
  * sent to the follower is forwarded too. Runtime: ~40 s.
  */
 import assert from "node:assert/strict";
@@ -336,6 +337,33 @@ async function connectionNames(httpPort: number): Promise<string[] | undefined> 
   }
 }
 
+/**
+ * Hand the log stream's leadership to another server when `server` has it ($JS.API.STREAM.LEADER.STEPDOWN as
+ * the admin user: a clean handover, like a SIGTERM's) and wait until the others agree on the new leader.
+ * True when it did so.
+ */
+async function moveStreamLeaderOff(net: TestDevnet, server: string): Promise<boolean> {
+  const stream = net.devnet.stream;
+  if ((await net.devnet.nats.waitStreamLeader(stream)) !== server) return false;
+  const c = net.devnet.natsCredentials("admin")!;
+  const admin = await connect({
+    servers: net.devnet.nats.urls,
+    user: c.user,
+    pass: c.password,
+    tls: { caFile: c.caFile },
+    timeout: 5_000,
+  });
+  try {
+    const r = await admin.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, new Uint8Array(0), { timeout: 5_000 });
+    const answer = JSON.parse(new TextDecoder().decode(r.data)) as { success?: boolean };
+    assert.equal(answer.success, true, `stream leader step-down: ${JSON.stringify(answer)}`);
+  } finally {
+    await admin.close();
+  }
+  await net.devnet.nats.waitStreamLeader(stream, { not: server, timeoutMs: 60_000 });
+  return true;
+}
+
 describe("a --nats-auth devnet: each node on its role's user", () => {
   let net: TestDevnet;
   const writer = new ClusterWriter("permissions");
@@ -421,6 +449,12 @@ describe("a --nats-auth devnet: each node on its role's user", () => {
     );
     const victim = net.devnet.nats.servers[where.indexOf(true)];
     assert.ok(victim !== undefined, `the follower's connection (${name}) on some server`);
+    // What is paused is the follower's server, not the log's leader: a paused stream leader is the fault suite's
+    // (test/support/clusterFaults.ts). Here, on 2.9.10, a paused stream leader left the federation without
+    // blocks for over 60 s in 2 of 16 loaded runs: resumed 2 s after its successor's election, it stored records
+    // again, and the replicas then held different records at the same sequences (docs/cluster.md
+    // §"nats-server 2.9.10 and a paused stream leader"). Nothing in ledgerd can mend that.
+    const moved = await moveStreamLeaderOff(net, victim.name);
     const leader = await net.devnet.nats.streamLeader(net.devnet.stream);
     const others = net.devnet.nats.servers.filter((s) => s !== victim);
     const pid = victim.pid!;
@@ -466,7 +500,8 @@ describe("a --nats-auth devnet: each node on its role's user", () => {
       100,
     );
     t.diagnostic(
-      `paused ${victim.name} (stream leader: ${leader ?? "none"}); the follower reconnected after ${reconnectMs} ms; ` +
+      `paused ${victim.name} (stream leader: ${leader ?? "none"}${moved ? `, handed over by ${victim.name}` : ""}); ` +
+        `the follower reconnected after ${reconnectMs} ms; ` +
         `first write confirmed ${writeMs} ms after the pause`,
     );
     // client pings: 1 s × 3 unanswered ⇒ ~3–4 s; generous for a loaded machine
