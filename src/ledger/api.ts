@@ -182,8 +182,9 @@ export interface LedgerApi {
   receipt(entryHash: Uint8Array): Receipt | undefined;
 
   // ── balances ──
-  ecBalance(ecPublicKey: Uint8Array): Balance;
-  assetBalance(rcdHash: Uint8Array): Balance;
+  /** `hex`: the key in lower-case hex when the caller has it (spares making it again) */
+  ecBalance(ecPublicKey: Uint8Array, hex?: string): Balance;
+  assetBalance(rcdHash: Uint8Array, hex?: string): Balance;
 
   // ── acks and pending ──
   commitAck(commitTxIdOrFullHash: Uint8Array): CommitAck;

@@ -315,12 +315,14 @@ export class LedgerQueries implements LedgerReads {
 
   // ───────────────────────────── balances ─────────────────────────────
 
-  ecBalance(publicKey: Uint8Array): Balance {
-    return balance(this.view.saved.ecBalance(publicKey), this.view.pl.ecDelta.get(toHex(publicKey))?.delta);
+  /** `hex`: `publicKey` in lower-case hex, when the caller has it */
+  ecBalance(publicKey: Uint8Array, hex: string = toHex(publicKey)): Balance {
+    return balance(this.view.saved.ecBalance(publicKey, hex), this.view.pl.ecDelta.get(hex)?.delta);
   }
 
-  assetBalance(rcdHash: Uint8Array): Balance {
-    return balance(this.view.saved.assetBalance(rcdHash), this.view.pl.assetDelta.get(toHex(rcdHash))?.delta);
+  /** `hex`: `rcdHash` in lower-case hex, when the caller has it */
+  assetBalance(rcdHash: Uint8Array, hex: string = toHex(rcdHash)): Balance {
+    return balance(this.view.saved.assetBalance(rcdHash, hex), this.view.pl.assetDelta.get(hex)?.delta);
   }
 
   // ───────────────────────────── acks and pending ─────────────────────────────

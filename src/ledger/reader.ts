@@ -181,11 +181,11 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
   receipt(hash: Uint8Array): Receipt | undefined {
     return this.queries.receipt(hash);
   }
-  ecBalance(publicKey: Uint8Array): Balance {
-    return this.queries.ecBalance(publicKey);
+  ecBalance(publicKey: Uint8Array, hex?: string): Balance {
+    return this.queries.ecBalance(publicKey, hex);
   }
-  assetBalance(rcdHash: Uint8Array): Balance {
-    return this.queries.assetBalance(rcdHash);
+  assetBalance(rcdHash: Uint8Array, hex?: string): Balance {
+    return this.queries.assetBalance(rcdHash, hex);
   }
   // A cluster node answers NotConfirmed (spec §3) for what it accepted and the replicated log has not yet
   // delivered back (e.g. while the cluster has no quorum); the single node never has such messages.

@@ -7,6 +7,7 @@
  * a member that is absent or `null` takes its default; unknown members are ignored.
  */
 import { decodeAddress } from "../protocol/address.js";
+import { toHex } from "../protocol/bytes.js";
 import { ProtocolError } from "../protocol/errors.js";
 import { invalidParams } from "./errors.js";
 
@@ -177,18 +178,20 @@ const KIND_WORDS: Record<PublicAddressKind, string> = {
 /**
  * A public address: the human-readable form of `kind` (52 characters, checksum verified) or, as the
  * reference accepts for single-balance queries, the raw 32 bytes as 64 hex characters. Returns the
- * 32-byte payload (RCD hash for FA, public key for EC).
+ * 32-byte payload (RCD hash for FA, public key for EC) and its hex.
  */
 export function expectAddress(
   p: Params | unknown,
   name: string,
   kind: PublicAddressKind,
-  cache?: { key(text: string, name: string, kind: PublicAddressKind): Uint8Array },
-): Uint8Array {
+  cache?: { known(text: string, name: string, kind: PublicAddressKind): { key: Uint8Array; hex: string } },
+): { key: Uint8Array; hex: string } {
   const v = asParams(p).get(name);
   if (v === undefined) throw invalidParams(`${name}: required, expected ${KIND_WORDS[kind]}`);
   if (typeof v !== "string") throw invalidParams(`${name}: expected ${KIND_WORDS[kind]}, got ${jsonType(v)}`);
-  return cache === undefined ? addressFromText(v, name, kind, true) : cache.key(v, name, kind);
+  if (cache !== undefined) return cache.known(v, name, kind);
+  const key = addressFromText(v, name, kind, true);
+  return { key, hex: toHex(key) };
 }
 
 /**

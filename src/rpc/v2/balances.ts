@@ -11,12 +11,14 @@ import { addressFromText, expectAddress, jsonType, Params, type PublicAddressKin
 
 /** `entry-credit-balance` {address}: EC… or 64-hex public key → balance in entry credits, in-flight included. */
 export function entryCreditBalance(params: unknown, ctx: RpcContext) {
-  return { balance: jsonInteger(ctx.ledger.ecBalance(expectAddress(params, "address", "EC", ctx.addresses)).ack) };
+  const { key, hex } = expectAddress(params, "address", "EC", ctx.addresses);
+  return { balance: jsonInteger(ctx.ledger.ecBalance(key, hex).ack) };
 }
 
 /** `asset-balance` {address}: FA… or 64-hex RCD hash → balance in base units, in-flight included. */
 export function assetBalance(params: unknown, ctx: RpcContext) {
-  return { balance: jsonInteger(ctx.ledger.assetBalance(expectAddress(params, "address", "FA", ctx.addresses)).ack) };
+  const { key, hex } = expectAddress(params, "address", "FA", ctx.addresses);
+  return { balance: jsonInteger(ctx.ledger.assetBalance(key, hex).ack) };
 }
 
 /** Per-item `err` texts of spec §4.1.4 (clients compare them). */

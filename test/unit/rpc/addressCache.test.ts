@@ -1,4 +1,4 @@
-/** Decoded addresses remembered by text: the same key as decoding, errors never remembered, kinds apart, bounded. */
+/** Decoded addresses remembered by text: the same key as decoding, its hex, errors never remembered, kinds apart, bounded. */
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { encodeAddress } from "../../../src/protocol/address.js";
@@ -34,15 +34,36 @@ test("a malformed or wrong-kind address throws the same error every time", () =>
   }
 });
 
-test("holds at most its size, the least recently used leaving first", () => {
-  const cache = new AddressCache(2);
-  const [a, b, c] = [1, 2, 3].map((n) => encodeAddress("EC", key(n)));
-  const ka = cache.key(a!, "address", "EC");
-  cache.key(b!, "address", "EC");
-  assert.equal(cache.key(a!, "address", "EC"), ka); // a used again: b is now the oldest
-  cache.key(c!, "address", "EC"); // evicts b
-  assert.equal(cache.key(a!, "address", "EC"), ka);
-  const kb = cache.key(b!, "address", "EC");
-  assert.notEqual(kb, undefined);
-  assert.equal(toHex(kb), toHex(key(2)));
+test("the hex is the key's, in lower case, also for a key given in upper-case hex", () => {
+  const cache = new AddressCache(8);
+  const ec = encodeAddress("EC", key(4));
+  assert.deepEqual(cache.known(ec, "address", "EC").hex, toHex(key(4)));
+  const upper = toHex(key(5)).toUpperCase();
+  const k = cache.known(upper, "address", "FA");
+  assert.equal(k.hex, toHex(key(5)));
+  assert.equal(toHex(k.key), k.hex);
+});
+
+test("holds at most its size per kind in two generations: one used again since the last turnover stays", () => {
+  const cache = new AddressCache(4); // two generations of 2
+  const [a, b, c, d] = [1, 2, 3, 4].map((n) => encodeAddress("EC", key(n)));
+  const ka = cache.known(a!, "address", "EC");
+  const kb = cache.known(b!, "address", "EC");
+  cache.known(c!, "address", "EC"); // young full: a and b become the old generation
+  assert.equal(cache.known(a!, "address", "EC"), ka); // found in the old generation, moved to the young one
+  cache.known(d!, "address", "EC"); // young (c, a) full: it becomes the old one, b is dropped
+  assert.equal(cache.known(a!, "address", "EC"), ka);
+  const kb2 = cache.known(b!, "address", "EC");
+  assert.notEqual(kb2, kb, "b was dropped and decoded again");
+  assert.equal(kb2.hex, kb.hex);
+  // the other kind has generations of its own: FA addresses do not push EC ones out
+  for (let n = 10; n < 20; n++) cache.known(encodeAddress("FA", key(n)), "address", "FA");
+  assert.equal(cache.known(b!, "address", "EC"), kb2);
+});
+
+test("a size of 1 still remembers the last address", () => {
+  const cache = new AddressCache(1);
+  const a = encodeAddress("FA", key(7));
+  const ka = cache.known(a, "address", "FA");
+  assert.equal(cache.known(a, "address", "FA"), ka);
 });
