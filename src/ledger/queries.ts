@@ -315,14 +315,14 @@ export class LedgerQueries implements LedgerReads {
 
   // ───────────────────────────── balances ─────────────────────────────
 
-  /** `hex`: `publicKey` in lower-case hex, when the caller has it */
+  /** `hex`: `publicKey` in lower-case hex, when the caller has it (the open block's map is keyed so) */
   ecBalance(publicKey: Uint8Array, hex: string = toHex(publicKey)): Balance {
-    return balance(this.view.saved.ecBalance(publicKey, hex), this.view.pl.ecDelta.get(hex)?.delta);
+    return balance(this.view.saved.ecBalance(publicKey), this.view.pl.ecDelta.get(hex)?.delta);
   }
 
-  /** `hex`: `rcdHash` in lower-case hex, when the caller has it */
+  /** `hex`: `rcdHash` in lower-case hex, when the caller has it (the open block's map is keyed so) */
   assetBalance(rcdHash: Uint8Array, hex: string = toHex(rcdHash)): Balance {
-    return balance(this.view.saved.assetBalance(rcdHash, hex), this.view.pl.assetDelta.get(hex)?.delta);
+    return balance(this.view.saved.assetBalance(rcdHash), this.view.pl.assetDelta.get(hex)?.delta);
   }
 
   // ───────────────────────────── acks and pending ─────────────────────────────

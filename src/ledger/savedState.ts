@@ -141,8 +141,8 @@ export class SavedState {
   chainHead(chainId: Uint8Array): ChainHead | undefined {
     return this.closing?.chainHeads.get(toHex(chainId)) ?? this.store.chainHead(chainId);
   }
-  assetBalance(address: Uint8Array, hex?: string): bigint | undefined {
-    return this.closing?.assetBalances.get(hex ?? toHex(address)) ?? this.store.assetBalance(address);
+  assetBalance(address: Uint8Array): bigint | undefined {
+    return this.closing?.assetBalances.get(toHex(address)) ?? this.store.assetBalance(address);
   }
   ecBalance(publicKey: Uint8Array, hex?: string): bigint | undefined {
     return this.closing?.ecBalances.get(hex ?? toHex(publicKey)) ?? this.store.ecBalance(publicKey);

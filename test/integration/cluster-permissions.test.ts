@@ -337,6 +337,23 @@ async function connectionNames(httpPort: number): Promise<string[] | undefined> 
   }
 }
 
+/** A NATS connection to the devnet's servers as its `user` (the credential the devnet wrote), with `options`. */
+function devnetConnection(
+  net: TestDevnet,
+  user: "admin" | "follower",
+  options: Partial<Parameters<typeof connect>[0]> = {},
+): ReturnType<typeof connect> {
+  const c = net.devnet.natsCredentials(user)!;
+  return connect({
+    servers: net.devnet.nats.urls,
+    user: c.user,
+    pass: c.password,
+    tls: { caFile: c.caFile },
+    timeout: 5_000,
+    ...options,
+  });
+}
+
 /**
  * Hand the log stream's leadership to another server when `server` has it ($JS.API.STREAM.LEADER.STEPDOWN as
  * the admin user: a clean handover, like a SIGTERM's) and wait until the others agree on the new leader.
@@ -345,14 +362,7 @@ async function connectionNames(httpPort: number): Promise<string[] | undefined> 
 async function moveStreamLeaderOff(net: TestDevnet, server: string): Promise<boolean> {
   const stream = net.devnet.stream;
   if ((await net.devnet.nats.waitStreamLeader(stream)) !== server) return false;
-  const c = net.devnet.natsCredentials("admin")!;
-  const admin = await connect({
-    servers: net.devnet.nats.urls,
-    user: c.user,
-    pass: c.password,
-    tls: { caFile: c.caFile },
-    timeout: 5_000,
-  });
+  const admin = await devnetConnection(net, "admin");
   try {
     const r = await admin.request(`$JS.API.STREAM.LEADER.STEPDOWN.${stream}`, new Uint8Array(0), { timeout: 5_000 });
     const answer = JSON.parse(new TextDecoder().decode(r.data)) as { success?: boolean };
@@ -393,16 +403,7 @@ describe("a --nats-auth devnet: each node on its role's user", () => {
   });
 
   test("the follower's credential can neither append to the log nor purge it", async () => {
-    const c = net.devnet.natsCredentials("follower")!;
-    const nc = await connect({
-      servers: net.devnet.nats.urls,
-      user: c.user,
-      pass: c.password,
-      tls: { caFile: c.caFile },
-      inboxPrefix: inboxPrefix("follower"),
-      reconnect: false,
-      timeout: 5_000,
-    });
+    const nc = await devnetConnection(net, "follower", { inboxPrefix: inboxPrefix("follower"), reconnect: false });
     try {
       const forged = writesRecord(signedTransaction("straight to the log"));
       await assert.rejects(nc.request("ledger.local.tx", forged, { timeout: 5_000 }), /Permissions Violation/);

@@ -168,3 +168,36 @@ test("a closed block is read from the block being saved exactly as from the stor
     cleanup(n.dir);
   }
 });
+
+test("while a block is saved, the rules spend what it paid: an address funded in it pays on, its entry credits buy", async () => {
+  const n: TestNode = openNode(tempDir(), { clock: new ManualClock(T0) });
+  try {
+    await endMinutes(n, 10);
+    await n.ledger.flush();
+    const h = n.ledger.openBlock().height;
+    const funded = assetKey(7);
+    await n.ledger.submitTransaction(payment({ milliTime: n.clock.ms, outputs: [{ to: funded, amount: UNIT }] }));
+    await buyEC(n, ecKey, 20n);
+    await endMinutes(n, 9);
+    await n.ledger.flush();
+    const closing = n.ledger.endMinute(n.clock.advance(600));
+    while (n.ledger.heights().directoryBlockHeight < h) await new Promise((r) => setImmediate(r));
+    assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined, "not in the store yet");
+    assert.equal(n.store.assetBalance(rcdHashOf(funded)), undefined, "the store has no balance for it yet");
+    // the rules read the address's balance from the block being saved (savedState.ts, without a hex of the key)
+    const spend = n.ledger.submitTransaction(
+      payment({ from: funded, milliTime: n.clock.ms, outputs: [{ to: assetKey(8), amount: UNIT / 2n }] }),
+    );
+    // and the entry credits bought in it pay for a commit
+    const entry = firstEntry(["saved state", "paid by the block being saved"], "p");
+    const commit = n.ledger.submitCommit(chainCommit(entry.raw, n.clock.ms));
+    assert.equal(n.store.blockHashAt(BlockKind.directory, h), undefined, "still being saved");
+    await spend;
+    await commit;
+    await closing;
+    assert.equal(n.ledger.assetBalance(rcdHashOf(assetKey(8))).ack, UNIT / 2n);
+  } finally {
+    await closeNode(n);
+    cleanup(n.dir);
+  }
+});
