@@ -54,7 +54,7 @@ class Generations {
 export class AddressCache {
   private readonly byKind: Record<PublicAddressKind, Generations>;
 
-  /** `size`: addresses remembered per kind, at most (two generations of half as many) */
+  /** `size`: addresses remembered per kind, at most (two generations of half as many; of one each when it is 1) */
   constructor(size: number = ADDRESS_CACHE_SIZE) {
     const half = Math.max(1, Math.floor(size / 2));
     this.byKind = { EC: new Generations(half), FA: new Generations(half) };
@@ -69,10 +69,5 @@ export class AddressCache {
     const known = { key, hex: toHex(key) };
     generations.add(text, known);
     return known;
-  }
-
-  /** The key alone (`known(…).key`). */
-  key(text: string, name: string, kind: PublicAddressKind): Uint8Array {
-    return this.known(text, name, kind).key;
   }
 }

@@ -12,11 +12,11 @@ const key = (n: number) => Uint8Array.from({ length: 32 }, (_, i) => (i * 7 + n)
 test("a remembered address gives the key decoding gives, and the same object again", () => {
   const cache = new AddressCache(8);
   const fa = encodeAddress("FA", key(1));
-  const first = cache.key(fa, "address", "FA");
+  const first = cache.known(fa, "address", "FA").key;
   assert.equal(toHex(first), toHex(addressFromText(fa, "address", "FA", true)));
-  assert.equal(cache.key(fa, "address", "FA"), first);
+  assert.equal(cache.known(fa, "address", "FA").key, first);
   // 64 hex characters are accepted as a key, as addressFromText does
-  assert.equal(toHex(cache.key(toHex(key(2)), "address", "EC")), toHex(key(2)));
+  assert.equal(toHex(cache.known(toHex(key(2)), "address", "EC").key), toHex(key(2)));
 });
 
 test("a malformed or wrong-kind address throws the same error every time", () => {
@@ -25,12 +25,12 @@ test("a malformed or wrong-kind address throws the same error every time", () =>
   const bad = `${fa.slice(0, -1)}${fa.endsWith("1") ? "2" : "1"}`;
   for (let i = 0; i < 2; i++) {
     assert.throws(
-      () => cache.key(bad, "address", "FA"),
+      () => cache.known(bad, "address", "FA").key,
       (e: unknown) => e instanceof RpcError && /checksum/.test(String(e.data)),
     );
     // a valid FA address asked as EC is refused even after it was remembered as FA
-    cache.key(fa, "address", "FA");
-    assert.throws(() => cache.key(fa, "address", "EC"), RpcError);
+    cache.known(fa, "address", "FA");
+    assert.throws(() => cache.known(fa, "address", "EC").key, RpcError);
   }
 });
 
