@@ -173,8 +173,11 @@ export interface LedgerApi {
   entry(
     entryHash: Uint8Array,
   ): { entry: Entry; raw: Uint8Array; location?: ItemLocation; committed?: boolean } | undefined;
-  /** keyMR of the chain's last saved entry block; inProcessList when the open block has entries for it. */
-  chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean };
+  /**
+   * keyMR of the chain's last saved entry block; inProcessList when the open block has entries for it. `hex`: the
+   * chain ID in lower-case hex when the caller has it (spares making it again)
+   */
+  chainHead(chainId: Uint8Array, hex?: string): { head: Uint8Array | undefined; inProcessList: boolean };
   /** A transaction by txid (or full hash), saved or pending. */
   transaction(hash: Uint8Array): { tx: Transaction; location?: ItemLocation } | undefined;
   /** A commit by txid or full hash, saved or pending. */

@@ -252,10 +252,11 @@ export class LedgerQueries implements LedgerReads {
    * The same keyMR object is returned while it is remembered. Whether the open block holds the chain is read
    * per call (it changes with every first entry of a chain in the block).
    */
-  chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {
+  /** `hex`: `chainId` in lower-case hex, when the caller has it (the remembered heads and the open block are keyed so) */
+  chainHead(chainId: Uint8Array, hex?: string): { head: Uint8Array | undefined; inProcessList: boolean } {
     if (chainId.length !== 32) return { head: undefined, inProcessList: false };
     const view = this.view;
-    const key = toHex(chainId);
+    const key = hex ?? toHex(chainId);
     const tip = view.tip;
     if (tip !== this.chainHeadsTip) {
       this.chainHeads.clear();

@@ -169,8 +169,8 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
   entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation; committed?: boolean } | undefined {
     return this.queries.entry(hash);
   }
-  chainHead(chainId: Uint8Array): { head: Uint8Array | undefined; inProcessList: boolean } {
-    return this.queries.chainHead(chainId);
+  chainHead(chainId: Uint8Array, hex?: string): { head: Uint8Array | undefined; inProcessList: boolean } {
+    return this.queries.chainHead(chainId, hex);
   }
   transaction(hash: Uint8Array): { tx: Transaction; location?: ItemLocation } | undefined {
     return this.queries.transaction(hash);

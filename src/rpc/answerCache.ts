@@ -29,6 +29,8 @@ export interface KeptAnswer {
 export interface KeptChainHead<A extends KeptAnswer = KeptAnswer> extends KeptAnswer {
   /** the chain ID the kept text was parsed into */
   readonly chainId: Uint8Array;
+  /** that chain ID in lower-case hex (the ledger's key for it: not made again per call) */
+  readonly chainIdHex: string;
   readonly head: Uint8Array | undefined;
   readonly inProcessList: boolean;
   /** the answer (a remembered JsonText) */
@@ -43,8 +45,8 @@ export interface KeptChainHead<A extends KeptAnswer = KeptAnswer> extends KeptAn
 export const ENTRY_ANSWER_BYTES = 8 * 1024 * 1024;
 
 /**
- * Bytes of kept `chain-head` answers (v2/entries.ts), counted as above: ~900 B per chain (a ~100-byte answer, its
- * 64-character key, the chain ID and head), so 2 MiB holds ~2,300 chains.
+ * Bytes of kept `chain-head` answers (v2/entries.ts), counted as above: ~960 B per chain (a ~100-byte answer, its
+ * 64-character key, the chain ID, its hex and the head), so 2 MiB holds ~2,200 chains.
  */
 export const CHAIN_HEAD_ANSWER_BYTES = 2 * 1024 * 1024;
 

@@ -47,8 +47,8 @@ export function entry(params: unknown, ctx: RpcContext) {
  * The answer is kept as answer bytes by the chain ID text asked for (with the ID it parses into), and sent again
  * only while the ledger's answer is the same: the ledger is asked on every call (it remembers saved heads until
  * a block is shown, queries.ts), so the answer changes in the turn the block that extends the chain becomes
- * visible, and with the open block. A hit skips the hex parse, the head's hex, the JSON text and the answer's
- * string (docs/performance.md §Reads).
+ * visible, and with the open block. A hit skips the hex parse, the chain ID's and the head's hex, the JSON text
+ * and the answer's string (docs/performance.md §Reads).
  */
 export function chainHead(params: unknown, ctx: RpcContext) {
   const cache = ctx.chainHeadAnswers;
@@ -56,7 +56,8 @@ export function chainHead(params: unknown, ctx: RpcContext) {
   const asked = p.get("chainid");
   const kept = cache !== undefined && typeof asked === "string" ? cache.get(asked) : undefined;
   const chainId = kept?.chainId ?? expectHash(p, "chainid");
-  const { head, inProcessList } = ctx.ledger.chainHead(chainId);
+  const chainIdHex = kept?.chainIdHex ?? toHex(chainId);
+  const { head, inProcessList } = ctx.ledger.chainHead(chainId, chainIdHex);
   if (head === undefined && !inProcessList) throw missingChainHead();
   if (kept !== undefined && kept.inProcessList === inProcessList && sameHead(kept.head, head)) return kept.answer;
   const result: ChainHeadResult = {
@@ -68,7 +69,7 @@ export function chainHead(params: unknown, ctx: RpcContext) {
   // the param passed expectHash (now or when `kept` was kept): `asked` is a valid hash text
   const key = asked as string;
   if (kept !== undefined) cache.delete(key);
-  cache.set(key, { chainId, head, inProcessList, answer, heldBytes: answer.heldBytes + 2 * 32 });
+  cache.set(key, { chainId, chainIdHex, head, inProcessList, answer, heldBytes: answer.heldBytes + 2 * 32 + 64 });
   return answer;
 }
 

@@ -26,10 +26,16 @@ import {
 
 const T0 = Date.UTC(2024, 0, 1, 12, 0, 0);
 
-/** A chain head as hex ("" for none) and the process-list flag: what a `chain-head` answer says. */
+/**
+ * A chain head as hex ("" for none) and the process-list flag: what a `chain-head` answer says. Read twice, with and
+ * without the chain ID's hex (the RPC passes the hex it keeps): both must say the same.
+ */
 function headOf(n: TestNode, chainId: Uint8Array): string {
-  const { head, inProcessList } = n.ledger.chainHead(chainId);
-  return `${head === undefined ? "" : toHex(head)} ${inProcessList}`;
+  const text = (r: { head: Uint8Array | undefined; inProcessList: boolean }) =>
+    `${r.head === undefined ? "" : toHex(r.head)} ${r.inProcessList}`;
+  const plain = text(n.ledger.chainHead(chainId));
+  assert.equal(text(n.ledger.chainHead(chainId, toHex(chainId))), plain, "the same answer with the hex passed");
+  return plain;
 }
 
 /** The keyMR of `chainId`'s entry block in the visible directory block at `height`. */

@@ -1,6 +1,7 @@
 // Kept `chain-head` answers (rpc/v2/entries.ts, answerCache.ts): the same bytes as the answer built per call for
 // every id, and never a stale head — every answer given after the block that extends the chain became visible
-// names the new head, every answer given before it the old one. A real node with 2-s blocks, over HTTP.
+// names the new head, every answer given before it the old one; a chain ID asked in upper case answers as in lower
+// case, the open block's entries included. A real node with 2-s blocks, over HTTP.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { AnswerCache } from "../../../src/rpc/answerCache.js";
@@ -101,7 +102,10 @@ describe("chain-head answers over HTTP", () => {
     await waitFor("the chain's new head", async () => {
       const b = visibleHeight();
       const result = await head(chainId);
-      seen.push({ before: b, result, after: visibleHeight() });
+      const upperResult = await head(chainId.toUpperCase()); // kept by its own text, read with the chain's hex
+      const a = visibleHeight();
+      if (a === b) assert.deepEqual(upperResult, result, "the upper-case text answers as the lower-case one");
+      seen.push({ before: b, result, after: a });
       return result.chainhead !== first.chainhead ? true : undefined;
     });
     let extended: number | undefined;
