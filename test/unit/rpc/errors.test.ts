@@ -144,11 +144,65 @@ describe("encodeJson", () => {
     assert.throws(() => JSON.stringify(view), /encodeJson/);
   });
 
-  it("measures nesting without recursion", () => {
+  it("measures nesting of any depth, its recursion bounded by the limit", () => {
     let deep: unknown = 1;
     for (let i = 0; i < 200_000; i++) deep = [deep];
     assert.equal(nestsDeeperThan(deep, 64), true);
+    let deepObject: unknown = 1;
+    for (let i = 0; i < 200_000; i++) deepObject = { a: deepObject };
+    assert.equal(nestsDeeperThan(deepObject, 64), true);
     assert.equal(nestsDeeperThan({ a: [{ b: 1 }] }, 3), false);
     assert.equal(nestsDeeperThan({ a: [{ b: [] }] }, 3), true);
+    // the level past the limit is found wherever it is: after other members, in a later item, under __proto__
+    assert.equal(nestsDeeperThan({ x: 1, y: "s", z: [1, 2, { w: {} }] }, 3), true);
+    assert.equal(nestsDeeperThan({ x: 1, y: "s", z: [1, 2, { w: 5 }] }, 3), false);
+    assert.equal(nestsDeeperThan(JSON.parse('{"__proto__":{"a":{"b":{}}}}'), 3), true);
+    assert.equal(nestsDeeperThan(JSON.parse('{"__proto__":{"a":{"b":1}}}'), 3), false);
+    // scalars are no level; an empty object or array is one
+    for (const scalar of [null, 1, "text", true]) assert.equal(nestsDeeperThan(scalar, 0), false);
+    assert.equal(nestsDeeperThan({}, 0), true);
+    assert.equal(nestsDeeperThan([], 1), false);
+  });
+
+  it("says what a plain walk of the value says, on random values", () => {
+    // the reference: every object and array with its level, from a stack
+    const reference = (value: unknown, limit: number): boolean => {
+      const stack: [unknown, number][] = [[value, 1]];
+      while (stack.length > 0) {
+        const [v, depth] = stack.pop()!;
+        if (typeof v !== "object" || v === null) continue;
+        if (depth > limit) return true;
+        for (const c of Array.isArray(v) ? v : Object.values(v)) stack.push([c, depth + 1]);
+      }
+      return false;
+    };
+    let seed = 12345;
+    const next = (n: number) => {
+      // mulberry32: a fixed sequence, so a failure is found again
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const make = (levels: number): unknown => {
+      const kind = levels === 0 ? next(3) : next(8); // containers 5 times in 8 above the last level
+      if (kind === 0) return next(100);
+      if (kind === 1) return "s";
+      if (kind === 2) return null;
+      const n = next(4);
+      if (kind < 5) return Array.from({ length: n }, () => make(levels - 1));
+      return Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, make(levels - 1)]));
+    };
+    let deeper = 0;
+    for (let i = 0; i < 1_000; i++) {
+      const value = [make(next(9))];
+      // every limit around the value's depth: the boundary (deepest level = limit, limit + 1) is met for each
+      for (let limit = 0; limit <= 10; limit++) {
+        const expected = reference(value, limit);
+        assert.equal(nestsDeeperThan(value, limit), expected, `${JSON.stringify(value)} at ${limit}`);
+        if (expected) deeper++;
+      }
+    }
+    assert.ok(deeper > 2_000 && deeper < 9_000, `both answers are met (${deeper} of 11,000 deeper)`);
   });
 });
