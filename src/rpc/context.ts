@@ -11,9 +11,9 @@ import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js"
 import type { Logger } from "../log/logger.js";
 import type { EntryJson } from "../protocol/json/entryJson.js";
 import type { AddressCache } from "./addressCache.js";
-import type { AnswerCache, KeptAnswer, KeptChainHead } from "./answerCache.js";
+import type { AnswerCache, KeptAnswer, KeptChainHead, KeptHeights } from "./answerCache.js";
 import type { MessageIntake } from "./intake.js";
-import type { ChainHeadResult, Serialized } from "./methods.js";
+import type { ChainHeadResult, HeightsResult, Serialized } from "./methods.js";
 import type { PlainRoute } from "./plainRoutes.js";
 import type { ViewCache } from "./viewCache.js";
 
@@ -86,6 +86,8 @@ export interface RpcContext extends RpcDependencies {
   entryAnswers?: AnswerCache<Serialized<EntryJson> & KeptAnswer>;
   /** `chain-head` answers by chain ID text, served while the ledger answers the same (v2/entries.ts) */
   chainHeadAnswers?: AnswerCache<KeptChainHead<Serialized<ChainHeadResult> & KeptAnswer>>;
+  /** the last `heights` answer, served while the heights are the same (v2/node.ts); absent: built per call */
+  heightsAnswer?: KeptHeights<Serialized<HeightsResult> & KeptAnswer>;
   /** the request being answered; absent outside an HTTP request */
   request?: RequestInfo;
 }

@@ -5,17 +5,30 @@
 import { jsonInteger } from "../../protocol/json/transactionJson.js";
 import { NODE_API_VERSION, NODE_VERSION } from "../../version.js";
 import type { RpcContext } from "../context.js";
+import { JsonText } from "../jsonrpc.js";
+import type { HeightsResult } from "../methods.js";
 
-/** `heights`: block heights (counts, not times). */
+/**
+ * `heights`: block heights (counts, not times). The answer is a function of the four numbers: kept as answer bytes
+ * while they stay the same (answerCache.ts `KeptHeights`), so a read between two blocks writes no JSON.
+ */
 export function heights(_params: unknown, ctx: RpcContext) {
   const h = ctx.ledger.heights();
-  return {
+  // a cluster node that is catching up reports the network's height, not only its own
+  const leaderheight = Math.max(h.leaderHeight, ctx.cluster?.leaderHeight() ?? 0);
+  const kept = ctx.heightsAnswer;
+  const answer = kept?.get(h.directoryBlockHeight, leaderheight, h.entryBlockHeight, h.entryHeight);
+  if (answer !== undefined) return answer;
+  const result: HeightsResult = {
     directoryblockheight: h.directoryBlockHeight,
-    // a cluster node that is catching up reports the network's height, not only its own
-    leaderheight: Math.max(h.leaderHeight, ctx.cluster?.leaderHeight() ?? 0),
+    leaderheight,
     entryblockheight: h.entryBlockHeight,
     entryheight: h.entryHeight,
   };
+  if (kept === undefined) return result;
+  const remembered = JsonText.remembered(result);
+  kept.set(h.directoryBlockHeight, leaderheight, h.entryBlockHeight, h.entryHeight, remembered);
+  return remembered;
 }
 
 /**
