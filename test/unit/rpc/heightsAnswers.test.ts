@@ -101,6 +101,6 @@ describe("heights answers over HTTP", () => {
       assert.ok(h.result.directoryblockheight >= last, "a batch answers the same heights");
       await new Promise((r) => setTimeout(r, 50));
     }
-    assert.ok(answers > 20, `answered ${answers} times across the blocks`);
+    assert.ok(answers >= 6, `answered ${answers} times across the blocks`);
   });
 });
