@@ -250,9 +250,9 @@ export class LedgerQueries implements LedgerReads {
    * visible (with the store read and decode per call this was 775 ns a call, 250 ns now: docs/performance.md
    * §Reads).
    * The same keyMR object is returned while it is remembered. Whether the open block holds the chain is read
-   * per call (it changes with every first entry of a chain in the block).
+   * per call (it changes with every first entry of a chain in the block). `hex`: `chainId` in lower-case hex,
+   * when the caller has it (the remembered heads and the open block are keyed so).
    */
-  /** `hex`: `chainId` in lower-case hex, when the caller has it (the remembered heads and the open block are keyed so) */
   chainHead(chainId: Uint8Array, hex?: string): { head: Uint8Array | undefined; inProcessList: boolean } {
     if (chainId.length !== 32) return { head: undefined, inProcessList: false };
     const view = this.view;

@@ -95,14 +95,10 @@ export function describeFaults(title: string, kinds: readonly FaultKind[]): void
     }
 
     /**
-     * Run `fault` (which returns when the fault is healed) while writes go through follower0, then let two more
-     * blocks pass; measure and check everything the header lists.
-     */
-    /**
      * After the paused stream leader's SIGCONT: every nats-server healthy, its streams and consumers current. When
      * that has not come in 60 s, JetStream and one meta leader on every server are enough: nats-server 2.9.10 has
-     * left a consumer replica "not current" for good after such a pause (CI, 2026-11-30 20:40: one on a server
-     * that was not paused; docs/cluster.md §"nats-server 2.9.10 and a paused stream leader"). Whether the nodes
+     * left a consumer replica "not current" for good after such a pause (CI, 2026-11-30 20:40: one on nats0, for
+     * over 60 s; docs/cluster.md §"nats-server 2.9.10 and a paused stream leader"). Whether the nodes
      * read the log again is what the checks after every fault measure: blocks go on, identical, 0 writes lost.
      */
     async function natsBackAfterPause(paused: string): Promise<void> {
@@ -115,6 +111,10 @@ export function describeFaults(title: string, kinds: readonly FaultKind[]): void
       }
     }
 
+    /**
+     * Run `fault` (which returns when the fault is healed) while writes go through follower0, then let two more
+     * blocks pass; measure and check everything the header lists.
+     */
     async function underFault(name: string, fault: () => Promise<void>): Promise<FaultFigures> {
       const from = await savedHeight();
       const acknowledgedBefore = writer.records.filter((r) => r.acknowledged).length;
