@@ -300,8 +300,11 @@ describe("ledgerd process", () => {
         running.add(child);
         let out = "";
         child.stdout!.on("data", (d: Buffer) => (out += d.toString()));
-        const deadline = Date.now() + 30_000;
-        while (!/block saved/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+        // script(1) writes its own complaints here; kept in the text the assertions print
+        child.stderr!.on("data", (d: Buffer) => (out += d.toString()));
+        // a whole line: the pty may hand over a line in two reads, and the check below reads to its end
+        const deadline = Date.now() + START_LINE_TIMEOUT_MS;
+        while (!/block saved[^\n]*\n/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
         child.kill("SIGTERM");
         await new Promise((r) => child.once("exit", r));
         running.delete(child);
