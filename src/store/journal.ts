@@ -354,6 +354,16 @@ export class Journal {
     );
     sealRecords(packed, () => {});
     appendRecordsSync(this.path, height, packed);
+    this.filesChanged();
+  }
+
+  /**
+   * Tell the writer thread that this thread changed the journal's files (appended, removed, replaced): it keeps
+   * each open file's end and size itself and reads them again only when told (journalWriterTask.ts). Posted
+   * right after the change, so every group posted later is written after the writer has heard of it.
+   */
+  private filesChanged(): void {
+    if (this.opened && writerThread.running()) writerThread.post({ kind: "changed", journal: this.number });
   }
 
   /**
@@ -422,6 +432,7 @@ export class Journal {
       if (kept.length === 0) {
         if (!unchanged()) continue;
         unlinkIfThere(file);
+        this.filesChanged();
         this.appendsTo.delete(height);
         return;
       }
@@ -451,6 +462,7 @@ export class Journal {
         continue;
       }
       renameSync(tmp, file);
+      this.filesChanged();
       fsyncDirectory(this.path);
       return;
     }
@@ -500,6 +512,7 @@ export class Journal {
       sealRecords(packed, () => {});
       replaceFileSync(this.path, heightFileName(height), packed);
     }
+    this.filesChanged();
   }
 
   /** Id of the main environment this journal belongs to (undefined: not recorded yet). */
@@ -541,6 +554,7 @@ export class Journal {
       removed += inLogOrder(parseHeightFile(readFileSync(join(this.path, heightFileName(h))), h).records).length;
       unlinkIfThere(join(this.path, heightFileName(h)));
     }
+    this.filesChanged();
     return removed;
   }
 

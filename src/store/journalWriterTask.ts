@@ -13,12 +13,20 @@
  * Reserved space (journalFiles.ts RESERVE_BYTES): records are written at a file's records' end, into zeros
  * this thread wrote ahead, so a commit's fdatasync seldom has metadata to flush; the space goes at close.
  *
+ * No stat per commit: the thread keeps each open file's records' end and size itself, and reads them again
+ * (fstat, the records' end) only for a file it opened existing, after a failed commit, or after the main thread
+ * said it changed the journal's files (`changed`: its synchronous appends, removals and replacements, each made
+ * while none of the heights it touches has a group in flight). An fstat of the file before each commit cost
+ * ~27 µs of CPU and ~45 µs of wall time per commit here: asking a file's ctime makes the kernel give its next
+ * write a fine-grained timestamp (multigrain timestamps, Linux 6.13+), so every write dirtied the inode and
+ * every fdatasync waited for the inode's block too (docs/performance.md §"Signature checks per entry", change 29).
+ *
  * Prefix rule: once a journal's commit fails, what it wrote is cut off its files again (ftruncate to the
  * records' ends before it) and every later group of that journal is refused without being written, until the main
  * thread says `reset` (after its recovery probe); so the durable journal is always a prefix of the log. A
  * cut that fails is retried at `reset`; until it succeeds, groups stay refused.
  */
-import { closeSync, fdatasyncSync, fstatSync, ftruncateSync, readSync } from "node:fs";
+import { closeSync, fdatasyncSync, fstatSync, ftruncateSync } from "node:fs";
 import { join } from "node:path";
 import { parentPort, receiveMessageOnPort, workerData } from "node:worker_threads";
 import { InvariantError } from "../errors.js";
@@ -27,7 +35,6 @@ import {
   fsyncDirectory,
   heightFileName,
   openHeightFile,
-  RECORD_HEADER_BYTES,
   RESERVE_BYTES,
   sealRecords,
   writeAllSync,
@@ -43,6 +50,8 @@ export type JournalWriterRequest =
   | { kind: "group"; journal: number; id: number; packed: ArrayBuffer }
   /** take groups again after a failure (the main thread's probe succeeded) */
   | { kind: "reset"; journal: number }
+  /** the main thread changed files of the journal: read each open file's end and size again before writing */
+  | { kind: "changed"; journal: number }
   /** close the handle (answered `closed`) */
   | { kind: "close"; journal: number };
 
@@ -63,7 +72,7 @@ interface OpenFile {
   created: boolean;
   /** where its records end: the next commit writes here */
   end: number;
-  /** its size as this thread left it (records and reserved space); -1: to be read again */
+  /** its size as this thread left it (records and reserved space); -1: end and size to be read again */
   size: number;
 }
 
@@ -115,20 +124,24 @@ function cutBack(h: Handle): void {
   });
 }
 
-const header = new Uint8Array(RECORD_HEADER_BYTES);
-
 /**
- * Make sure `f.end` and `f.size` are still the file's: another writer (the main thread's synchronous appends,
- * a cut back after a failure) may have written records at its end or cut it since. The size, and the header
- * at the end (zeros unless a record was written there), tell; when they differ the end is found again.
+ * The file of `height` with its records' end and size read again when they are not known (`size` -1), as the
+ * disk has them: a file replaced or removed by the main thread since this handle opened it (a recovery's
+ * replay, a saved height's cleanup) is opened again by its name, so its records go to the file now there.
  */
-function checkEnd(f: OpenFile, size: number): void {
-  if (f.size === size) {
-    const n = readSync(f.fd, header, 0, RECORD_HEADER_BYTES, f.end);
-    if (header.subarray(0, n).every((b) => b === 0)) return;
+function fileToWrite(h: Handle, height: number): OpenFile {
+  let f = fileOf(h, height);
+  if (f.size !== -1) return f;
+  let st = fstatSync(f.fd);
+  if (st.nlink === 0) {
+    closeSync(f.fd);
+    h.files.delete(height);
+    f = fileOf(h, height);
+    st = fstatSync(f.fd);
   }
   f.end = endOfRecords(f.fd, f.height);
-  f.size = fstatSync(f.fd).size;
+  f.size = st.size;
+  return f;
 }
 
 /** What a reservation writes after a file's records. */
@@ -171,17 +184,7 @@ function serve(): void {
     const touched: OpenFile[] = [];
     try {
       for (const [height, parts] of runs) {
-        let f = fileOf(h, height);
-        let st = fstatSync(f.fd);
-        if (st.nlink === 0) {
-          // removed or replaced by the main thread since this handle opened it (a replay's removal of records
-          // beyond the open height, at a recovery): its records go to the file now at that name
-          closeSync(f.fd);
-          h.files.delete(height);
-          f = fileOf(h, height);
-          st = fstatSync(f.fd);
-        }
-        checkEnd(f, st.size);
+        const f = fileToWrite(h, height);
         // the records' end before: what a failure cuts back to (a short write leaves part of a record)
         h.uncut.push({ fd: f.fd, size: f.end });
         touched.push(f);
@@ -262,6 +265,9 @@ function serve(): void {
           break;
         case "open":
           handles.set(r.journal, { dir: r.path, files: new Map(), failure: undefined, uncut: [] });
+          break;
+        case "changed":
+          for (const f of handles.get(r.journal)?.files.values() ?? []) f.size = -1;
           break;
         case "reset": {
           const h = handles.get(r.journal)!;

@@ -204,4 +204,51 @@ describe("journal appends (writer thread)", () => {
       cleanup(dir0);
     }
   });
+
+  // The writer thread keeps each open file's end itself (no stat per commit): each change this thread makes
+  // between its commits must reach it, or its next commit writes over records or into a removed file.
+  test("appends after this thread appended, replaced or removed the open files: every record there, in order", async () => {
+    const dir = tempDir();
+    let j = Journal.open(dir, { verify: false });
+    const seqsOf = (height: number): number[] => j.records(height).map((r) => r.seq);
+    const bytesOf = (height: number): number[][] => j.records(height).map((r) => [...r.bytes]);
+    try {
+      // both heights' files open in the writer thread
+      await Promise.all([j.append(5, 0, recordBytes(0)), j.append(6, 0, recordBytes(100))]);
+      // a synchronous append after the writer's records: the writer's next record goes after it
+      j.appendAllSync(5, [{ seq: 1, bytes: recordBytes(1) }]);
+      await j.append(5, 2, recordBytes(2));
+      assert.deepEqual(seqsOf(5), [0, 1, 2]);
+      assert.deepEqual(bytesOf(5), [0, 1, 2].map((i) => [...recordBytes(i)]));
+      // a file replaced by one of fewer records (a saved height's cleanup keeping held reveals)
+      await j.remove(5, [0, 2]);
+      assert.deepEqual(seqsOf(5), [1]);
+      await j.append(5, 3, recordBytes(3));
+      assert.deepEqual(seqsOf(5), [1, 3]);
+      // replaced synchronously, then removed whole, each time written to again
+      j.removeSync([{ height: 5, seq: 1 }]);
+      await j.append(5, 4, recordBytes(4));
+      assert.deepEqual(seqsOf(5), [3, 4]);
+      await j.remove(5, [3, 4]);
+      assert.deepEqual(seqsOf(5), []);
+      await j.append(5, 5, recordBytes(5));
+      assert.deepEqual(seqsOf(5), [5]);
+      // heights removed by the start's cleanups
+      assert.equal(j.removeAbove(5), 1);
+      await j.append(6, 1, recordBytes(101));
+      assert.deepEqual(seqsOf(6), [1]);
+      assert.equal(j.removeBelow(6), 1);
+      await j.append(5, 6, recordBytes(6));
+      assert.deepEqual(seqsOf(5), [6]);
+      // what a reopen reads is the same
+      await j.close();
+      j = Journal.open(dir, { verify: false });
+      assert.deepEqual(seqsOf(5), [6]);
+      assert.deepEqual(bytesOf(5), [[...recordBytes(6)]]);
+      assert.deepEqual(seqsOf(6), [1]);
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
 });
