@@ -219,7 +219,10 @@ describe("journal appends (writer thread)", () => {
       j.appendAllSync(5, [{ seq: 1, bytes: recordBytes(1) }]);
       await j.append(5, 2, recordBytes(2));
       assert.deepEqual(seqsOf(5), [0, 1, 2]);
-      assert.deepEqual(bytesOf(5), [0, 1, 2].map((i) => [...recordBytes(i)]));
+      assert.deepEqual(
+        bytesOf(5),
+        [0, 1, 2].map((i) => [...recordBytes(i)]),
+      );
       // a file replaced by one of fewer records (a saved height's cleanup keeping held reveals)
       await j.remove(5, [0, 2]);
       assert.deepEqual(seqsOf(5), [1]);
