@@ -354,16 +354,17 @@ export class Journal {
     );
     sealRecords(packed, () => {});
     appendRecordsSync(this.path, height, packed);
-    this.filesChanged();
+    this.filesChanged([height]);
   }
 
   /**
-   * Tell the writer thread that this thread changed the journal's files (appended, removed, replaced): it keeps
+   * Tell the writer thread that this thread changed these heights' files (appended, removed, replaced): it keeps
    * each open file's end and size itself and reads them again only when told (journalWriterTask.ts). Posted
    * right after the change, so every group posted later is written after the writer has heard of it.
    */
-  private filesChanged(): void {
-    if (this.opened && writerThread.running()) writerThread.post({ kind: "changed", journal: this.number });
+  private filesChanged(heights: number[]): void {
+    if (heights.length > 0 && this.opened && writerThread.running())
+      writerThread.post({ kind: "changed", journal: this.number, heights });
   }
 
   /**
@@ -432,7 +433,7 @@ export class Journal {
       if (kept.length === 0) {
         if (!unchanged()) continue;
         unlinkIfThere(file);
-        this.filesChanged();
+        this.filesChanged([height]);
         this.appendsTo.delete(height);
         return;
       }
@@ -462,7 +463,7 @@ export class Journal {
         continue;
       }
       renameSync(tmp, file);
-      this.filesChanged();
+      this.filesChanged([height]);
       fsyncDirectory(this.path);
       return;
     }
@@ -496,10 +497,12 @@ export class Journal {
       }
       seqs.add(p.seq);
     }
+    const changed: number[] = [];
     for (const [height, seqs] of byHeight) {
       const records = readHeight(this.path, height);
       const kept = records.filter((r) => !seqs.has(r.seq));
       if (kept.length === records.length) continue;
+      changed.push(height);
       if (kept.length === 0) {
         unlinkIfThere(join(this.path, heightFileName(height)));
         continue;
@@ -512,7 +515,7 @@ export class Journal {
       sealRecords(packed, () => {});
       replaceFileSync(this.path, heightFileName(height), packed);
     }
-    this.filesChanged();
+    this.filesChanged(changed);
   }
 
   /** Id of the main environment this journal belongs to (undefined: not recorded yet). */
@@ -549,12 +552,14 @@ export class Journal {
 
   private removeWhere(stale: (height: number) => boolean): number {
     let removed = 0;
+    const changed: number[] = [];
     for (const h of journalHeights(this.path)) {
       if (!stale(h)) continue;
       removed += inLogOrder(parseHeightFile(readFileSync(join(this.path, heightFileName(h))), h).records).length;
       unlinkIfThere(join(this.path, heightFileName(h)));
+      changed.push(h);
     }
-    this.filesChanged();
+    this.filesChanged(changed);
     return removed;
   }
 

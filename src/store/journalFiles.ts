@@ -26,11 +26,13 @@ import {
   constants,
   existsSync,
   fdatasyncSync,
+  fstatSync,
   fsyncSync,
   ftruncateSync,
   openSync,
   readdirSync,
   readFileSync,
+  readSync,
   renameSync,
   unlinkSync,
   writeSync,
@@ -377,7 +379,13 @@ export function openHeightFile(path: string): { fd: number; created: boolean } {
  * followed by stale bytes a later read could take for records.
  */
 export function endOfRecords(fd: number, height: number): number {
-  const buf = readFileSync(fd);
+  // from byte 0, whatever the descriptor's position: readFileSync(fd) reads from the position, which an earlier
+  // read of the same descriptor left at the end (the writer thread reads a file's end again after a change)
+  const size = fstatSync(fd).size;
+  const whole = new Uint8Array(size);
+  let read = 0;
+  for (let n = 1; read < size && n > 0; read += n) n = readSync(fd, whole, read, size - read, read);
+  const buf = whole.subarray(0, read);
   const walked = walkRecords(buf, height, undefined);
   if (walked.tail !== undefined) ftruncateSync(fd, walked.goodBytes);
   return walked.goodBytes;

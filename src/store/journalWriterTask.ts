@@ -15,7 +15,7 @@
  *
  * No stat per commit: the thread keeps each open file's records' end and size itself, and reads them again
  * (fstat, the records' end) only for a file it opened existing, after a failed commit, or after the main thread
- * said it changed the journal's files (`changed`: its synchronous appends, removals and replacements, each made
+ * said it changed that height's file (`changed`: its synchronous appends, removals and replacements, each made
  * while none of the heights it touches has a group in flight). An fstat of the file before each commit cost
  * ~27 µs of CPU and ~45 µs of wall time per commit here: asking a file's ctime makes the kernel give its next
  * write a fine-grained timestamp (multigrain timestamps, Linux 6.13+), so every write dirtied the inode and
@@ -50,8 +50,8 @@ export type JournalWriterRequest =
   | { kind: "group"; journal: number; id: number; packed: ArrayBuffer }
   /** take groups again after a failure (the main thread's probe succeeded) */
   | { kind: "reset"; journal: number }
-  /** the main thread changed files of the journal: read each open file's end and size again before writing */
-  | { kind: "changed"; journal: number }
+  /** the main thread changed these heights' files: read their ends and sizes again before writing to them */
+  | { kind: "changed"; journal: number; heights: number[] }
   /** close the handle (answered `closed`) */
   | { kind: "close"; journal: number };
 
@@ -266,9 +266,14 @@ function serve(): void {
         case "open":
           handles.set(r.journal, { dir: r.path, files: new Map(), failure: undefined, uncut: [] });
           break;
-        case "changed":
-          for (const f of handles.get(r.journal)?.files.values() ?? []) f.size = -1;
+        case "changed": {
+          const files = handles.get(r.journal)?.files;
+          for (const height of r.heights) {
+            const f = files?.get(height);
+            if (f !== undefined) f.size = -1;
+          }
           break;
+        }
         case "reset": {
           const h = handles.get(r.journal)!;
           cutBack(h);

@@ -254,4 +254,37 @@ describe("journal appends (writer thread)", () => {
       cleanup(dir);
     }
   });
+
+  // A file the writer thread opened existing has had its end read once; a change of that height by this thread makes
+  // the writer read its end again through the same descriptor, which must read the file from its start, not from
+  // where the first read left the descriptor (the file's end: the records would then be written over from byte 0).
+  test("a file opened existing, its end read again after this thread appended to it: nothing written over", async () => {
+    const dir = tempDir();
+    let j = Journal.open(dir, { verify: false });
+    const seqsOf = (height: number): number[] => j.records(height).map((r) => r.seq);
+    try {
+      await Promise.all([0, 1, 2].map((i) => j.append(7, i, recordBytes(i))));
+      await j.close();
+      j = Journal.open(dir, { verify: false });
+      // the writer opens height 7's file as it finds it and reads its end
+      await j.append(7, 3, recordBytes(3));
+      // this thread appends to it: the writer reads its end again before its next commit
+      j.appendAllSync(7, [{ seq: 4, bytes: recordBytes(4) }]);
+      await j.append(7, 5, recordBytes(5));
+      // a change of another height's file leaves height 7's as the writer knows it
+      j.appendAllSync(8, [{ seq: 0, bytes: recordBytes(80) }]);
+      assert.equal(j.removeAbove(7), 1);
+      await j.append(7, 6, recordBytes(6));
+      assert.deepEqual(seqsOf(7), [0, 1, 2, 3, 4, 5, 6]);
+      await j.close();
+      j = Journal.open(dir, { verify: false });
+      assert.deepEqual(
+        j.records(7).map((r) => [r.seq, [...r.bytes]]),
+        [0, 1, 2, 3, 4, 5, 6].map((i) => [i, [...recordBytes(i)]]),
+      );
+    } finally {
+      await j.close();
+      cleanup(dir);
+    }
+  });
 });
