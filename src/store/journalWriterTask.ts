@@ -132,15 +132,14 @@ function cutBack(h: Handle): void {
 function fileToWrite(h: Handle, height: number): OpenFile {
   let f = fileOf(h, height);
   if (f.size !== -1) return f;
-  let st = fstatSync(f.fd);
-  if (st.nlink === 0) {
+  if (fstatSync(f.fd).nlink === 0) {
     closeSync(f.fd);
     h.files.delete(height);
     f = fileOf(h, height);
-    st = fstatSync(f.fd);
   }
   f.end = endOfRecords(f.fd, f.height);
-  f.size = st.size;
+  // read after the end: finding it cuts a bad tail
+  f.size = fstatSync(f.fd).size;
   return f;
 }
 
