@@ -384,7 +384,11 @@ export function endOfRecords(fd: number, height: number): number {
   const size = fstatSync(fd).size;
   const whole = new Uint8Array(size);
   let read = 0;
-  for (let n = 1; read < size && n > 0; read += n) n = readSync(fd, whole, read, size - read, read);
+  while (read < size) {
+    const n = readSync(fd, whole, read, size - read, read);
+    if (n === 0) break;
+    read += n;
+  }
   const buf = whole.subarray(0, read);
   const walked = walkRecords(buf, height, undefined);
   if (walked.tail !== undefined) ftruncateSync(fd, walked.goodBytes);
