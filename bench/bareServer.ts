@@ -4,10 +4,11 @@
  * a JSON-RPC request and answers a fixed result. No routing library, no checks, no ledger: what one
  * core can answer at most over HTTP/1.1 with this stack. `reads.ts` runs it as a child process:
  *
- *   node dist/bench/bareServer.js <port> [answer bytes]   # prints "ready <port>" once listening on 127.0.0.1
+ *   node dist/bench/bareServer.js <port> [answer bytes] [distinct answers]   # prints "ready <port>" once listening
  *
  * With `answer bytes` the fixed result is padded so that each answer is that long: the yardstick for a method
- * whose answers are large (`entry-block`, `dblock-by-height`), where sending the bytes is most of the cost.
+ * whose answers are large (`entry-block`, `dblock-by-height`), where sending the bytes is most of the cost;
+ * with `distinct answers` it sends that many copies of the answer in turn (FixedAnswer).
  */
 
 import type * as UWS from "uWebSockets.js";
@@ -30,27 +31,36 @@ const HEADROOM = 128;
  * (`answerBytes` larger than the envelope): a result `{"pad":"xxx…"}` making the answer `answerBytes` long with
  * a one-digit id, kept encoded once with free bytes in front, and sent as those bytes with the request's id
  * written into them — as the node sends a remembered view (src/rpc/jsonrpc.ts `JsonText.answerBytes`), so the
- * yardstick for large answers is the stack sending bytes, not a string built and encoded per request.
+ * yardstick for large answers is the stack sending bytes, not a string built and encoded per request. With
+ * `distinct` > 1 the padded answer is kept that many times, each copy its own buffer, and the copies are sent in
+ * turn: a node answers from many remembered views, whose bytes are colder in the caches than one buffer sent
+ * over and over.
  */
 export class FixedAnswer {
-  private readonly wire: Buffer | undefined;
+  private readonly wires: Buffer[] = [];
+  private next = 0;
 
-  constructor(answerBytes = 0) {
+  constructor(answerBytes = 0, distinct = 1) {
     const pad = answerBytes - PADDED_ENVELOPE_BYTES;
     if (pad <= 0) return;
     const tail = `{"pad":"${"x".repeat(pad)}"}}`;
-    this.wire = Buffer.alloc(HEADROOM + tail.length, 0x20);
-    this.wire.write(tail, HEADROOM, "latin1");
+    for (let i = 0; i < distinct; i++) {
+      const wire = Buffer.alloc(HEADROOM + tail.length, 0x20);
+      wire.write(tail, HEADROOM, "latin1");
+      this.wires.push(wire);
+    }
   }
 
   /** The answer to a request whose id is `idJson` (JSON text); a padded answer's bytes are shared: send them at once. */
   to(idJson: string): string | Uint8Array {
     const start = `{"jsonrpc":"2.0","id":${idJson},"result":`;
-    if (this.wire === undefined) return `${start}${FIXED_RESULT}}`;
+    if (this.wires.length === 0) return `${start}${FIXED_RESULT}}`;
+    const wire = this.wires[this.next]!;
+    this.next = (this.next + 1) % this.wires.length;
     // an id too long for the headroom: the same answer as text (the tail holds the closing brace)
-    if (start.length > HEADROOM) return start + this.wire.toString("latin1", HEADROOM);
-    this.wire.write(start, HEADROOM - start.length, "latin1");
-    return this.wire.subarray(HEADROOM - start.length);
+    if (start.length > HEADROOM) return start + wire.toString("latin1", HEADROOM);
+    wire.write(start, HEADROOM - start.length, "latin1");
+    return wire.subarray(HEADROOM - start.length);
   }
 }
 
@@ -77,8 +87,8 @@ export function bareAnswer(
 }
 
 /** Listen on 127.0.0.1:`port` (loopback only), answering `answerBytes`-long answers (FixedAnswer); resolves once bound. */
-export function startBareServer(port: number, answerBytes = 0): Promise<void> {
-  const fixed = new FixedAnswer(answerBytes);
+export function startBareServer(port: number, answerBytes = 0, distinct = 1): Promise<void> {
+  const fixed = new FixedAnswer(answerBytes, distinct);
   // uWebSockets.js is CommonJS whose exports Node's ESM loader cannot list: load it with require.
   const uws = createRequire(import.meta.url)("uWebSockets.js") as typeof UWS;
   const app = uws.App();
@@ -111,10 +121,18 @@ export function startBareServer(port: number, answerBytes = 0): Promise<void> {
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const port = Number(process.argv[2]);
   const answerBytes = Number(process.argv[3] ?? 0);
-  if (!Number.isInteger(port) || port <= 0 || !Number.isInteger(answerBytes) || answerBytes < 0) {
-    console.error("usage: node dist/bench/bareServer.js <port> [answer bytes]");
+  const distinct = Number(process.argv[4] ?? 1);
+  if (
+    !Number.isInteger(port) ||
+    port <= 0 ||
+    !Number.isInteger(answerBytes) ||
+    answerBytes < 0 ||
+    !Number.isInteger(distinct) ||
+    distinct < 1
+  ) {
+    console.error("usage: node dist/bench/bareServer.js <port> [answer bytes] [distinct answers]");
     process.exit(2);
   }
-  await startBareServer(port, answerBytes);
+  await startBareServer(port, answerBytes, distinct);
   console.log(`ready ${port}`);
 }

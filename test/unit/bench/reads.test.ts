@@ -90,3 +90,20 @@ test("the bare server's padded answer has the length asked for and the request's
   // a length the envelope alone exceeds keeps the small fixed result
   assert.deepEqual(bareAnswer(GOOD, new FixedAnswer(10)), bareAnswer(GOOD));
 });
+
+test("the bare server's distinct answers: the same bytes from a different buffer each time, in turn", () => {
+  const fixed = new FixedAnswer(5000, 3);
+  const sent = [1, 2, 3, 4].map((id) => fixed.to(String(id)));
+  const buffers = sent.map((a) => {
+    assert.ok(a instanceof Uint8Array);
+    return a.buffer;
+  });
+  assert.equal(new Set(buffers.slice(0, 3)).size, 3);
+  assert.equal(buffers[3], buffers[0]);
+  // the fourth answer reused the first copy: its text is the fourth id's
+  for (const [i, a] of sent.entries()) {
+    const text = Buffer.from(a as Uint8Array).toString("latin1");
+    assert.equal(Buffer.byteLength(text), 5000);
+    assert.equal((JSON.parse(text) as { id: number }).id, i === 0 ? 4 : i + 1);
+  }
+});
