@@ -110,6 +110,20 @@ export function compareRows(rows: readonly BenchRow[], baseline: readonly BenchR
   });
 }
 
+/**
+ * How the machine of a baseline differs from this one ("" when it does not): its CPU model, its cores, its Node.
+ * A baseline belongs to its machine — the disk's flush time, for one, is in some rows and in no calibration — so
+ * a check against another machine's baseline says so before its verdicts (bench/README.md §Baseline).
+ */
+export function machineDifference(now: MachineDescription, then: MachineDescription | undefined): string {
+  if (then === undefined) return "the baseline names no machine";
+  const parts: string[] = [];
+  if (now.cpuModel !== then.cpuModel) parts.push(`CPU ${then.cpuModel}, here ${now.cpuModel}`);
+  if (now.cpus !== then.cpus) parts.push(`${then.cpus} cores, here ${now.cpus}`);
+  if (now.node !== then.node) parts.push(`Node ${then.node}, here ${now.node}`);
+  return parts.join("; ");
+}
+
 /** Per row, the better of two measurements (higher ops/s; for a budget row, the lower value). */
 export function betterOf(first: readonly BenchRow[], second: readonly BenchRow[]): BenchRow[] {
   const again = new Map(second.map((r) => [r.id, r]));
@@ -141,6 +155,12 @@ async function main(): Promise<void> {
   }
   if (!existsSync(BASELINE)) throw new Error("bench/results/baseline.json is missing: run with --write-baseline");
   const baseline = JSON.parse(readFileSync(BASELINE, "utf8")) as Baseline;
+  const otherMachine = machineDifference(machine, baseline.machine);
+  if (otherMachine !== "")
+    process.stdout.write(
+      `note: the baseline of ${baseline.date} was recorded on another machine (${otherMachine}): its verdicts compare ` +
+        "machines; record this machine's with `node dist/bench/check.js --write-baseline`\n",
+    );
   let checks = compareRows(rows, baseline.rows);
   const failedIds = new Set(checks.filter((c) => c.failed).map((c) => c.id));
   if (failedIds.size > 0) {
@@ -158,12 +178,20 @@ async function main(): Promise<void> {
     process.stdout.write(
       `${c.failed ? "FAIL" : "ok  "}  ${c.id.padEnd(width)}  ${c.worse === undefined ? "     " : `${c.worse.toFixed(2)}×`.padStart(6)}  ${c.why}\n`,
     );
-  writeJson(CHECK, { date: new Date().toISOString(), machine, baselineDate: baseline.date, checks, rows });
+  writeJson(CHECK, {
+    date: new Date().toISOString(),
+    machine,
+    baselineDate: baseline.date,
+    ...(otherMachine === "" ? {} : { baselineMachine: otherMachine }),
+    checks,
+    rows,
+  });
   const failed = checks.filter((c) => c.failed);
+  const against = otherMachine === "" ? "" : " (another machine's)";
   process.stdout.write(
     failed.length === 0
-      ? `bench-check: ${checks.length} rows within budget and within ${MAX_REGRESSION}× of the baseline of ${baseline.date}\n`
-      : `bench-check: ${failed.length} of ${checks.length} rows failed: ${failed.map((c) => c.id).join(", ")}\n`,
+      ? `bench-check: ${checks.length} rows within budget and within ${MAX_REGRESSION}× of the baseline of ${baseline.date}${against}\n`
+      : `bench-check: ${failed.length} of ${checks.length} rows failed against the baseline of ${baseline.date}${against}: ${failed.map((c) => c.id).join(", ")}\n`,
   );
   if (failed.length > 0) process.exitCode = 1;
 }

@@ -11,8 +11,10 @@ import {
   compareRows,
   MAX_CALIBRATION_CREDIT,
   MAX_REGRESSION,
+  machineDifference,
   machineSlowdown,
 } from "../../../bench/check.js";
+import type { MachineDescription } from "../../../bench/machine.js";
 import type { BenchRow } from "../../../bench/row.js";
 
 function row(id: string, opsPerSec: number, budget?: { value: number; limit: number }): BenchRow {
@@ -126,4 +128,26 @@ test("a row with its own maxRegression (the write figure) fails past it, and the
   assert.match(regressed!.why, /1\.12× worse than the baseline \(limit 1\.1×\)/);
   const [, over] = compareRows([now, figure(6.2)], [base[0]!, figure(6)]);
   assert.equal(over!.overBudget, true, "over its ceiling fails whatever the baseline");
+});
+
+test("a baseline of another machine is named as such: its CPU, cores or Node differ; the load and memory do not count", () => {
+  const here: MachineDescription = {
+    cpuModel: "AMD EPYC",
+    cpus: 2,
+    memoryGiB: 23.5,
+    node: "v20.20.2",
+    platform: "linux",
+    arch: "x64",
+    loadAverage1m: 0.8,
+  };
+  assert.equal(machineDifference(here, { ...here, loadAverage1m: 23.8, memoryGiB: 7.8 }), "");
+  assert.equal(
+    machineDifference(here, { ...here, cpuModel: "Intel(R) Xeon(R) Processor" }),
+    "CPU Intel(R) Xeon(R) Processor, here AMD EPYC",
+  );
+  assert.equal(
+    machineDifference(here, { ...here, cpus: 4, node: "v20.19.0" }),
+    "4 cores, here 2; Node v20.19.0, here v20.20.2",
+  );
+  assert.equal(machineDifference(here, undefined), "the baseline names no machine");
 });
