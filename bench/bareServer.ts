@@ -4,11 +4,11 @@
  * a JSON-RPC request and answers a fixed result. No routing library, no checks, no ledger: what one
  * core can answer at most over HTTP/1.1 with this stack. `reads.ts` runs it as a child process:
  *
- *   node dist/bench/bareServer.js <port> [answer bytes] [distinct answers]   # prints "ready <port>" once listening
+ *   node dist/bench/bareServer.js <port> [answer bytes, or one per id: n0,n1,…]   # prints "ready <port>" once listening
  *
  * With `answer bytes` the fixed result is padded so that each answer is that long: the yardstick for a method
- * whose answers are large (`entry-block`, `dblock-by-height`), where sending the bytes is most of the cost;
- * with `distinct answers` it sends that many copies of the answer in turn (FixedAnswer).
+ * whose answers are large (`entry-block`, `dblock-by-height`), where sending the bytes is most of the cost; with a
+ * length per id, the answer to the request with id `i` is the `i`-th long (FixedAnswer).
  */
 
 import type * as UWS from "uWebSockets.js";
@@ -21,47 +21,51 @@ const FIXED_RESULT =
   '{"directoryblockheight":12,"leaderheight":13,"entryblockheight":12,"entryheight":12,' +
   '"missingentrycount":0,"entryblockdbheightprocessing":13,"entryblockdbheightcomplete":12}';
 
-/** The envelope's bytes around a result of `{"pad":""}` with a one-digit id: what padding adds to. */
-const PADDED_ENVELOPE_BYTES = '{"jsonrpc":"2.0","id":0,"result":{"pad":""}}'.length;
 /** Bytes kept free in front of a padded answer for its start, `{"jsonrpc":"2.0","id":<id>,"result":`. */
 const HEADROOM = 128;
 
 /**
- * The answer the server gives every valid request. Small: FIXED_RESULT, written as text per request. Padded
- * (`answerBytes` larger than the envelope): a result `{"pad":"xxx…"}` making the answer `answerBytes` long with
- * a one-digit id, kept encoded once with free bytes in front, and sent as those bytes with the request's id
- * written into them — as the node sends a remembered view (src/rpc/jsonrpc.ts `JsonText.answerBytes`), so the
- * yardstick for large answers is the stack sending bytes, not a string built and encoded per request. With
- * `distinct` > 1 the padded answer is kept that many times, each copy its own buffer, and the copies are sent in
- * turn: a node answers from many remembered views, whose bytes are colder in the caches than one buffer sent
- * over and over.
+ * The answer the server gives every valid request. Small (no lengths): FIXED_RESULT, written as text per
+ * request. Padded: a result `{"pad":"xxx…"}` making the answer to the request with id `i` exactly `lengths[i]`
+ * bytes long (one length: every id's), kept encoded once per id with free bytes in front and sent as those bytes
+ * with the request's id written into them — as the node sends a remembered view (src/rpc/jsonrpc.ts
+ * `JsonText.answerBytes`), so the yardstick for large answers is the stack sending bytes, not a string built and
+ * encoded per request. The read benchmark gives target `i` the id `i` and passes each target's answer length from
+ * the node: the bare server then sends the same bytes per request as the node, each id from a buffer of its own,
+ * as cold in the caches as the node's many remembered views (one buffer sent over and over stays in cache; and
+ * the fill's answers range from a few hundred bytes to over 100 KB, which no single length stands for).
  */
 export class FixedAnswer {
   private readonly wires: Buffer[] = [];
-  private next = 0;
 
-  constructor(answerBytes = 0, distinct = 1) {
-    const pad = answerBytes - PADDED_ENVELOPE_BYTES;
-    if (pad <= 0) return;
-    const tail = `{"pad":"${"x".repeat(pad)}"}}`;
-    for (let i = 0; i < distinct; i++) {
+  constructor(lengths: readonly number[] = []) {
+    for (const [i, length] of lengths.entries()) {
+      const pad = length - paddedEnvelopeBytes(String(lengths.length === 1 ? 0 : i));
+      if (pad <= 0) continue;
+      const tail = `{"pad":"${"x".repeat(pad)}"}}`;
       const wire = Buffer.alloc(HEADROOM + tail.length, 0x20);
       wire.write(tail, HEADROOM, "latin1");
-      this.wires.push(wire);
+      this.wires[i] = wire;
     }
   }
 
   /** The answer to a request whose id is `idJson` (JSON text); a padded answer's bytes are shared: send them at once. */
   to(idJson: string): string | Uint8Array {
     const start = `{"jsonrpc":"2.0","id":${idJson},"result":`;
-    if (this.wires.length === 0) return `${start}${FIXED_RESULT}}`;
-    const wire = this.wires[this.next]!;
-    this.next = (this.next + 1) % this.wires.length;
+    // the id's own answer; an id without one (not an index, or its length too short to pad) takes the first's
+    const index = Number(idJson);
+    const wire = (Number.isInteger(index) && index >= 0 ? this.wires[index] : undefined) ?? this.wires.find(Boolean);
+    if (wire === undefined) return `${start}${FIXED_RESULT}}`;
     // an id too long for the headroom: the same answer as text (the tail holds the closing brace)
     if (start.length > HEADROOM) return start + wire.toString("latin1", HEADROOM);
     wire.write(start, HEADROOM - start.length, "latin1");
     return wire.subarray(HEADROOM - start.length);
   }
+}
+
+/** The envelope's bytes around a result of `{"pad":""}` with the id `idJson`: what padding adds to. */
+function paddedEnvelopeBytes(idJson: string): number {
+  return `{"jsonrpc":"2.0","id":${idJson},"result":{"pad":""}}`.length;
 }
 
 const SMALL_ANSWER = new FixedAnswer();
@@ -87,8 +91,8 @@ export function bareAnswer(
 }
 
 /** Listen on 127.0.0.1:`port` (loopback only), answering `answerBytes`-long answers (FixedAnswer); resolves once bound. */
-export function startBareServer(port: number, answerBytes = 0, distinct = 1): Promise<void> {
-  const fixed = new FixedAnswer(answerBytes, distinct);
+export function startBareServer(port: number, lengths: readonly number[] = []): Promise<void> {
+  const fixed = new FixedAnswer(lengths);
   // uWebSockets.js is CommonJS whose exports Node's ESM loader cannot list: load it with require.
   const uws = createRequire(import.meta.url)("uWebSockets.js") as typeof UWS;
   const app = uws.App();
@@ -120,19 +124,13 @@ export function startBareServer(port: number, answerBytes = 0, distinct = 1): Pr
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const port = Number(process.argv[2]);
-  const answerBytes = Number(process.argv[3] ?? 0);
-  const distinct = Number(process.argv[4] ?? 1);
-  if (
-    !Number.isInteger(port) ||
-    port <= 0 ||
-    !Number.isInteger(answerBytes) ||
-    answerBytes < 0 ||
-    !Number.isInteger(distinct) ||
-    distinct < 1
-  ) {
-    console.error("usage: node dist/bench/bareServer.js <port> [answer bytes] [distinct answers]");
+  // none, or "0": the small answer
+  const arg = process.argv[3] ?? "";
+  const lengths = arg === "" || arg === "0" ? [] : arg.split(",").map(Number);
+  if (!Number.isInteger(port) || port <= 0 || !lengths.every((n) => Number.isInteger(n) && n > 0)) {
+    console.error("usage: node dist/bench/bareServer.js <port> [answer bytes, or one per id: n0,n1,…]");
     process.exit(2);
   }
-  await startBareServer(port, answerBytes, distinct);
+  await startBareServer(port, lengths);
   console.log(`ready ${port}`);
 }

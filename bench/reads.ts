@@ -49,16 +49,15 @@ export const READ_P99_TARGET_US = 5000;
 
 /**
  * Answers at least this long (the median of a method's targets, bytes) are also compared with a bare server
- * sending answers of the same length (bareServer.ts `FixedAnswer`): for `entry-block` and `dblock-by-height`
+ * sending answers of the same lengths (bareServer.ts `FixedAnswer`): for `entry-block` and `dblock-by-height`
  * the fill's blocks make answers of tens of KB, and sending them, not the node's work, is most of their cost.
- * That server keeps as many distinct copies of its answer as the method has targets and sends them in turn, so
- * its bytes come from memory as cold as the node's remembered answers.
+ * That server answers the request for target `i` (its id) with exactly as many bytes as the node does, each
+ * target's from a buffer of its own, so it sends the same bytes per request, from memory as cold as the node's
+ * remembered answers.
  * The target is judged against the small fixed result, as issue 35 states it; the second ratio says how much
  * of the gap is the node's own.
  */
 const SAME_BYTES_FROM = 4096;
-/** Targets of a method whose answers are fetched to measure their length (spread over its targets). */
-const SIZE_SAMPLES = 25;
 
 /** Most distinct request bodies per method (the wrk script holds them all). */
 const MAX_BODIES = 10_000;
@@ -116,9 +115,9 @@ export interface MethodComparison {
   /** CPU µs per request, all threads: the node's and the bare server's */
   nodeCpuUs: number | undefined;
   bareCpuUs: number | undefined;
-  /** the median length of the method's answers over SIZE_SAMPLES of its targets, bytes */
+  /** the median length of the method's answers over its targets, bytes */
   answerBytes: number;
-  /** a bare server sending answers of `answerBytes` (only when ≥ SAME_BYTES_FROM) */
+  /** a bare server sending each target's answer as long as the node's (only when `answerBytes` ≥ SAME_BYTES_FROM) */
   bareSameBytes?: HttpLoadResult;
   /** node req/s ÷ bareSameBytes req/s */
   ratioSameBytes?: number;
@@ -182,23 +181,27 @@ async function readTargets(
   };
 }
 
-/** The median length in bytes of the answers to up to SIZE_SAMPLES of `bodies` (spread over them), from `url`. */
-async function medianAnswerBytes(url: string, bodies: readonly string[]): Promise<number> {
-  const step = Math.max(1, Math.floor(bodies.length / SIZE_SAMPLES));
-  const sizes: number[] = [];
-  for (let i = 0; i < bodies.length && sizes.length < SIZE_SAMPLES; i += step) {
-    const reply = await fetch(`${url}/v2`, { method: "POST", body: bodies[i]! });
-    sizes.push((await reply.arrayBuffer()).byteLength);
+/** The length in bytes of the node's answer to each of `bodies`, in their order, from `url`. */
+async function answerLengths(url: string, bodies: readonly string[]): Promise<number[]> {
+  const lengths: number[] = [];
+  for (const body of bodies) {
+    const reply = await fetch(`${url}/v2`, { method: "POST", body });
+    lengths.push((await reply.arrayBuffer()).byteLength);
   }
-  sizes.sort((a, b) => a - b);
-  return sizes[Math.floor(sizes.length / 2)] ?? 0;
+  return lengths;
 }
 
-/** Start bareServer.js as a child process on a free loopback port, answering `answerBytes`-long answers (0: small). */
-async function startBare(answerBytes = 0, distinct = 1): Promise<{ child: ChildProcess; port: number }> {
+/** The median of `values` (0 when there are none). */
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? 0;
+}
+
+/** Start bareServer.js as a child process on a free loopback port, answering id `i` with `lengths[i]` bytes (none: small). */
+async function startBare(lengths: readonly number[] = []): Promise<{ child: ChildProcess; port: number }> {
   const port = await freeLoopbackPort();
   const file = fileURLToPath(new URL("./bareServer.js", import.meta.url));
-  const child = spawn(process.execPath, [file, String(port), String(answerBytes), String(distinct)], {
+  const child = spawn(process.execPath, [file, String(port), lengths.join(",")], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   await new Promise<void>((resolve, reject) => {
@@ -299,13 +302,13 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       const b = await withCpu(bareMonitor, () => run(bare!.port, options.seconds));
       if (options.warmupSeconds > 0) await run(port, options.warmupSeconds);
       const n = await withCpu(node.monitor, () => run(port, options.seconds));
-      const answerBytes = await medianAnswerBytes(node.url, list);
+      const lengths = await answerLengths(node.url, list);
+      const answerBytes = median(lengths);
       let bareSameBytes: HttpLoadResult | undefined;
       if (answerBytes >= SAME_BYTES_FROM) {
-        // as many distinct answers as the node's targets: a node sending one of `list.length` blocks copies
-        // from memory a single hot buffer would keep in cache (27-KB answers: 88,000 requests/s
-        // from 250 copies against 99,000 from one, docs/performance.md §Reads)
-        const same = await startBare(answerBytes, list.length);
+        // each target's answer exactly as long as the node's (by the body's id, its index), each from a buffer of
+        // its own: the same bytes per request, as cold in the caches (docs/performance.md §Reads)
+        const same = await startBare(lengths);
         try {
           bareSameBytes = await run(same.port, options.seconds);
         } finally {

@@ -77,7 +77,7 @@ test("wrk's figures are read back, errors included", async () => {
 
 test("the bare server's padded answer has the length asked for and the request's id, still JSON-RPC", () => {
   for (const bytes of [4096, 78_000]) {
-    const fixed = new FixedAnswer(bytes);
+    const fixed = new FixedAnswer([bytes]);
     for (const id of [3, 123456, "a".repeat(200)]) {
       const answer = bareAnswer(GOOD.replace("7", JSON.stringify(id)), fixed);
       const text = typeof answer.text === "string" ? answer.text : Buffer.from(answer.text).toString("latin1");
@@ -88,22 +88,23 @@ test("the bare server's padded answer has the length asked for and the request's
     }
   }
   // a length the envelope alone exceeds keeps the small fixed result
-  assert.deepEqual(bareAnswer(GOOD, new FixedAnswer(10)), bareAnswer(GOOD));
+  assert.deepEqual(bareAnswer(GOOD, new FixedAnswer([10])), bareAnswer(GOOD));
 });
 
-test("the bare server's distinct answers: the same bytes from a different buffer each time, in turn", () => {
-  const fixed = new FixedAnswer(5000, 3);
-  const sent = [1, 2, 3, 4].map((id) => fixed.to(String(id)));
-  const buffers = sent.map((a) => {
+test("the bare server's answers by id: id i gets exactly lengths[i] bytes from a buffer of its own", () => {
+  const lengths = [5000, 20_000, 4600, 130_000];
+  const fixed = new FixedAnswer(lengths);
+  const sent = lengths.map((_, id) => fixed.to(String(id)));
+  assert.equal(new Set(sent.map((a) => (a as Uint8Array).buffer)).size, 4);
+  for (const [id, a] of sent.entries()) {
     assert.ok(a instanceof Uint8Array);
-    return a.buffer;
-  });
-  assert.equal(new Set(buffers.slice(0, 3)).size, 3);
-  assert.equal(buffers[3], buffers[0]);
-  // the fourth answer reused the first copy: its text is the fourth id's
-  for (const [i, a] of sent.entries()) {
-    const text = Buffer.from(a as Uint8Array).toString("latin1");
-    assert.equal(Buffer.byteLength(text), 5000);
-    assert.equal((JSON.parse(text) as { id: number }).id, i === 0 ? 4 : i + 1);
+    const text = Buffer.from(a).toString("latin1");
+    assert.equal(Buffer.byteLength(text), lengths[id]);
+    assert.equal((JSON.parse(text) as { id: number }).id, id);
   }
+  // an id that is no index of a length gets the first answer's result, with its own id
+  const other = Buffer.from(fixed.to('"x"') as Uint8Array).toString("latin1");
+  assert.equal((JSON.parse(other) as { id: string; result: { pad: string } }).id, "x");
+  assert.equal(Buffer.byteLength(other), 5000 + 2);
+  assert.equal(Buffer.from(fixed.to("7") as Uint8Array).byteLength, 5000);
 });
