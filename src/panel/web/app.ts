@@ -61,7 +61,13 @@ function connectFeed(): void {
 
 // ───────────────────────────── router ─────────────────────────────
 
+/** Navigations so far: a page whose render finishes after a later navigation began is not shown. */
+let navigations = 0;
+
 async function route(): Promise<void> {
+  // Two hash changes in a row (a click, then another) render concurrently; without this, the slower first render
+  // could replace the second page after it was shown (the browser test's `#/blocks` then `#/entry/…` did).
+  const navigation = ++navigations;
   page.listeners = [];
   for (const t of page.timers) clearInterval(t);
   page.timers = [];
@@ -75,9 +81,9 @@ async function route(): Promise<void> {
   main.replaceChildren(h("p", { class: "loading" }, "Loading…"));
   try {
     const content = await render(name, arg, extra);
-    main.replaceChildren(...content);
+    if (navigation === navigations) main.replaceChildren(...content);
   } catch (e) {
-    main.replaceChildren(errorBox(e));
+    if (navigation === navigations) main.replaceChildren(errorBox(e));
   }
 }
 
