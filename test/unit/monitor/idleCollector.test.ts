@@ -6,6 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { getHeapSpaceStatistics } from "node:v8";
 import {
   BUSY_UTILIZATION,
   IdleCollector,
@@ -14,6 +15,8 @@ import {
   REGROW_BYTES,
   ROUND_SPACING_SECONDS,
   ROUNDS,
+  YOUNG_SETTLE_SCAVENGES,
+  YOUNG_SETTLE_SPACING_MS,
 } from "../../../src/monitor/idleCollector.js";
 
 const MiB = 2 ** 20;
@@ -26,7 +29,7 @@ class Machine {
   busyAtEnd = false;
   /** seconds (1-based tick numbers) at which a collection ran */
   readonly collectedAt: number[] = [];
-  /** what happened, in order: "release" (the caches let go) and "collect" */
+  /** what happened, in order: "release" (the caches let go), "collect" and "settle" (the young generation's) */
   readonly events: string[] = [];
   second = 0;
   readonly collector = new IdleCollector({
@@ -40,6 +43,9 @@ class Machine {
       this.events.push("collect");
       this.collectedAt.push(this.second);
       this.heap = Math.max(40 * MiB, this.heap - 20 * MiB);
+    },
+    settleYoung: () => {
+      this.events.push("settle");
     },
   });
 
@@ -72,14 +78,14 @@ test("after a load, the quiet seconds bring ROUNDS collections, spaced apart, th
   );
 });
 
-test("the caches are released right before each collection, and only then", () => {
+test("the caches are released right before each collection, and the young generation settled right after it", () => {
   const m = new Machine();
   m.run(10, true, 8 * MiB);
   m.run(QUIET_SECONDS, false);
   m.run(2, true); // reads between two quiet stretches refill the caches
   m.run(30, false);
   assert.equal(m.collectedAt.length, ROUNDS);
-  assert.deepEqual(m.events, Array.from({ length: ROUNDS }, () => ["release", "collect"]).flat());
+  assert.deepEqual(m.events, Array.from({ length: ROUNDS }, () => ["release", "collect", "settle"]).flat());
 });
 
 test("a node that only idles is not collected: its heap has not grown since it started", () => {
@@ -153,4 +159,43 @@ test("the real busyNow: quiet while the loop waited since the mark, busy after w
   }
   await new Promise((resolve) => setTimeout(resolve, 5));
   assert.equal(deps.busyNow(), true, "30 ms of work in ~35 ms");
+});
+
+/** The young generation's committed size, bytes. */
+function youngBytes(): number {
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === "new_space");
+  assert.ok(space, "V8 reports a new_space");
+  return space.space_size;
+}
+
+test("the real settleYoung: after a load grew the young generation, a round gives it back", async () => {
+  const deps = idleCollectorDependencies();
+  // A load's allocation: short-lived objects with a share surviving a scavenge or two, until V8 has grown the
+  // young generation (16-32 MiB here; 1 MiB when this process started).
+  const before = youngBytes();
+  let kept: object[] = [];
+  for (let round = 0; round < 400 && youngBytes() < 8 * before; round++) {
+    for (let i = 0; i < 20_000; i++) {
+      kept.push({ i, s: `x${i}` });
+      if (kept.length > 50_000) kept = [];
+    }
+  }
+  kept = [];
+  const grown = youngBytes();
+  assert.ok(grown >= 8 * before, `the load grew the young generation: ${before} -> ${grown} bytes`);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  deps.collect();
+  // the settle's timers do not hold a node open; this one holds the test's process while it runs
+  const hold = setInterval(() => {}, 1000);
+  try {
+    const started = performance.now();
+    const done = await deps.settleYoungDone();
+    const ms = performance.now() - started;
+    assert.equal(done, true, "nothing else ran: no step found the loop busy");
+    assert.ok(ms >= YOUNG_SETTLE_SCAVENGES * YOUNG_SETTLE_SPACING_MS * 0.9, `spaced out: ${ms.toFixed(0)} ms`);
+  } finally {
+    clearInterval(hold);
+  }
+  const settled = youngBytes();
+  assert.ok(settled <= grown / 4, `the young generation given back: ${grown} -> ${settled} bytes`);
 });
