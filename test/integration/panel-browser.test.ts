@@ -427,6 +427,44 @@ describe("control panel in headless Chromium", () => {
     }
   });
 
+  it("a page left before it rendered stops: the overview's 2-s status poll does not outlive a quick navigation away", async () => {
+    await page.goto(`${panel}/#/blocks`);
+    await page.waitForSelector("text=Directory blocks");
+    // the overview's first status answer held back 800 ms, so the next navigation begins while it renders
+    await page.route("**/panel/status", async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 800));
+      await route.continue();
+    });
+    const statusAsked: number[] = [];
+    const onRequest = (r: { url(): string }): void => {
+      if (new URL(r.url()).pathname === "/panel/status") statusAsked.push(Date.now());
+    };
+    page.on("request", onRequest);
+    try {
+      const asked = page.waitForRequest((r) => new URL(r.url()).pathname === "/panel/status");
+      // the script runs in the page (a string: the test's own types have no DOM)
+      await page.evaluate('location.hash = "#/"');
+      await asked;
+      await page.evaluate('location.hash = "#/blocks"');
+      await page.waitForSelector("text=Directory blocks");
+      // the overview's render finishes ~800 ms after its request, on the blocks page; its held request answered,
+      // the hold is taken off (taken off while it held one, Playwright answered that one itself)
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await page.unroute("**/panel/status");
+      const before = statusAsked.length;
+      await new Promise((resolve) => setTimeout(resolve, 5000));
+      assert.equal(await page.textContent("h1"), "Directory blocks", "the blocks page stayed");
+      assert.equal(
+        statusAsked.length,
+        before,
+        `status asked ${statusAsked.length - before} times after the overview was left`,
+      );
+    } finally {
+      page.off("request", onRequest);
+      await page.unroute("**/panel/status").catch(() => undefined);
+    }
+  });
+
   it("readwrite: the drop-rate knob sets the node's drop rate", async () => {
     await page.goto(`${panel}/#/settings`);
     await page.waitForSelector("#drop-rate");

@@ -25,7 +25,7 @@ import { overview } from "./overview.js";
 import { proofPage } from "./proofPage.js";
 import { extIdSearch, search } from "./searchPages.js";
 import { settings } from "./settings.js";
-import { type FeedEvent, page, type Status } from "./state.js";
+import { type FeedEvent, type PageRegistry, page, type Status } from "./state.js";
 import { h, PanelError, view } from "./view.js";
 
 const main = document.getElementById("view") as HTMLElement;
@@ -49,7 +49,7 @@ function connectFeed(): void {
     } catch {
       return;
     }
-    for (const l of page.listeners) l(e);
+    for (const l of page.current.listeners) l(e);
   };
   ws.onclose = () => {
     feedState.textContent = "reconnecting…";
@@ -67,10 +67,12 @@ let navigations = 0;
 async function route(): Promise<void> {
   // Two hash changes in a row (a click, then another) render concurrently; without this, the slower first render
   // could replace the second page after it was shown (the browser test's `#/blocks` then `#/entry/…` did).
+  // Each navigation's page registers its listeners and timers in a registry of its own: a render that finishes
+  // after a later navigation began has its timers stopped and its listeners never called.
   const navigation = ++navigations;
-  page.listeners = [];
-  for (const t of page.timers) clearInterval(t);
-  page.timers = [];
+  stop(page.current);
+  const registry: PageRegistry = { listeners: [], timers: [] };
+  page.current = registry;
   // split first, then decode: a part (an ext ID typed in the search box) may hold a "/"
   const [name = "", arg = "", extra] = location.hash
     .replace(/^#\/?/, "")
@@ -80,18 +82,27 @@ async function route(): Promise<void> {
     a.classList.toggle("active", a.getAttribute("data-page") === (name || "overview"));
   main.replaceChildren(h("p", { class: "loading" }, "Loading…"));
   try {
-    const content = await render(name, arg, extra);
+    const content = await render(name, arg, extra, registry);
     if (navigation === navigations) main.replaceChildren(...content);
+    else stop(registry);
   } catch (e) {
+    stop(registry);
     if (navigation === navigations) main.replaceChildren(errorBox(e));
   }
 }
 
-async function render(name: string, arg: string, extra?: string): Promise<Node[]> {
+/** Stop what a page registered: its timers cleared, its listeners dropped. */
+function stop(registry: PageRegistry): void {
+  for (const t of registry.timers) clearInterval(t);
+  registry.timers.length = 0;
+  registry.listeners.length = 0;
+}
+
+async function render(name: string, arg: string, extra: string | undefined, registry: PageRegistry): Promise<Node[]> {
   switch (name) {
     case "":
     case "overview":
-      return overview();
+      return overview(registry);
     case "blocks":
       return blocks(arg === "" ? undefined : Number(arg));
     case "dblock":

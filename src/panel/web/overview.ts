@@ -1,10 +1,10 @@
 /** The control panel's overview page (docs/panel.md §Overview): heights, the open block, rates, queues, health. */
 import { CHART_WINDOW_SECONDS, RateChart } from "./chart.js";
 import { scheduledPart } from "./scheduled.js";
-import { type BlockEvent, page, plural, type Status, transactionsText } from "./state.js";
+import { type BlockEvent, type PageRegistry, page, plural, type Status, transactionsText } from "./state.js";
 import { bytes, h, hashLink, link, table, time, view } from "./view.js";
 
-export async function overview(): Promise<Node[]> {
+export async function overview(registry: PageRegistry): Promise<Node[]> {
   page.status = await view<Status>("status");
   const s = page.status;
   const heightEl = h("span", { id: "dbheight", class: "big" }, s.heights.directoryBlockHeight);
@@ -47,7 +47,7 @@ export async function overview(): Promise<Node[]> {
     bar.style.width = `${(100 * Math.max(inBlock, minute / 10)).toFixed(1)}%`;
   };
   tick();
-  page.timers.push(window.setInterval(tick, 200));
+  registry.timers.push(window.setInterval(tick, 200));
 
   /** live blocks that arrive before the history is loaded, added after it */
   const pending: BlockEvent[] = [];
@@ -76,7 +76,7 @@ export async function overview(): Promise<Node[]> {
     while (latest.children.length > 10) latest.lastElementChild?.remove();
   };
 
-  page.listeners.push((e) => {
+  registry.listeners.push((e) => {
     if (e.event === "block") {
       const b = e as unknown as BlockEvent;
       heightEl.textContent = String(b.height);
@@ -97,7 +97,7 @@ export async function overview(): Promise<Node[]> {
     }
   });
   // queues and storage: polled (they change with every message)
-  page.timers.push(
+  registry.timers.push(
     window.setInterval(async () => {
       try {
         const n = await view<Status>("status");
@@ -115,7 +115,7 @@ export async function overview(): Promise<Node[]> {
   // History for the charts and the latest blocks, after the first paint: pages of 50 summaries back to an
   // hour ago (at most 4). Live blocks that arrive meanwhile are newer and added after it.
   const live = addBlock;
-  page.listeners.push((e) => {
+  registry.listeners.push((e) => {
     if (e.event === "block" && !loaded) pending.push(e as unknown as BlockEvent);
   });
   void (async () => {

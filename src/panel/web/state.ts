@@ -1,6 +1,6 @@
 /**
  * What the control panel's pages share (docs/panel.md): the live feed's event shapes, the node's status, and the
- * current page's feed listeners and timers (the router clears them on every navigation).
+ * current page's feed listeners and timers (each navigation's own; the router clears them).
  */
 
 import type { ScheduledStatus } from "./scheduled.js";
@@ -38,12 +38,20 @@ export interface Status {
   scheduled?: ScheduledStatus;
 }
 
-/** The current page's live-feed listeners and timers (cleared by the router), and the node's status once read. */
-export const page: {
+/** What one page registered while it rendered: its live-feed listeners and its timers. */
+export interface PageRegistry {
   listeners: ((e: FeedEvent) => void)[];
   timers: number[];
+}
+
+/**
+ * The newest navigation's registry (the feed's events go to its listeners only; the router clears its timers at the
+ * next navigation), and the node's status once read.
+ */
+export const page: {
+  current: PageRegistry;
   status: Status | undefined;
-} = { listeners: [], timers: [], status: undefined };
+} = { current: { listeners: [], timers: [] }, status: undefined };
 
 /** `n` with the word for one or for many. */
 export function plural(n: number, one: string, many: string): string {
