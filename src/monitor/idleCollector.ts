@@ -19,7 +19,7 @@
  * The young generation: V8 shrinks it (32 MiB after a load, 1 MiB at rest) only in a collection that finds the
  * allocation rate of its recent collections low (< 1 MB/s), and it keeps the rates of its last ~10 collections.
  * After a load those include the load's own, so the full collections alone shrank it only at the third or
- * fourth round, 6–8 s into the quiet: later than the 10 quiet seconds in 1 of 3 loadgen runs (at rest
+ * fourth round, 6–8 s into the quiet: later than the 10 quiet seconds in 3 of 13 loadgen runs (at rest
  * 202–204 MB, the young generation's 32 MiB still there). So each round is followed by YOUNG_SETTLE_SCAVENGES
  * minor collections YOUNG_SETTLE_SPACING_MS apart (`settleYoung`): each costs ~0.1 ms on an idle heap, and
  * together they fill V8's record with the quiet rate, so the young generation shrinks within the first round.
