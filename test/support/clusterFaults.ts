@@ -321,6 +321,12 @@ export function describeFaults(title: string, kinds: readonly FaultKind[]): void
                 (await heightsOf(victim))?.directoryblockheight ===
                 (await heightsOf(node("follower0")))?.directoryblockheight,
               60_000,
+              50,
+              // what the next reader of a failure needs: where each stood, and the victim's own account (CI,
+              // 2026-12-01 04:31: fed1 never came level, and the five lines the next test's failure showed said little)
+              async () =>
+                `${victim.name} at ${JSON.stringify(await heightsOf(victim))}, follower0 at ` +
+                `${JSON.stringify(await heightsOf(node("follower0")))}\n--- ${victim.name}\n${victim.process.logTail(8000)}`,
             );
           });
         });
