@@ -69,8 +69,11 @@ export interface IdleCollectorDependencies {
   collect(): void;
   /** let the registered caches drop what they hold (idleRelease.ts), right before each collection */
   release(): void;
-  /** right after each collection: minor collections that let V8 see the quiet rate (see the module's comment) */
-  settleYoung(): void;
+  /**
+   * right after each collection: minor collections that let V8 see the quiet rate (see the module's comment);
+   * settles when the last ran (true) or a busy step stopped them (false)
+   */
+  settleYoung(): Promise<boolean>;
 }
 
 export class IdleCollector {
@@ -112,7 +115,7 @@ export class IdleCollector {
     // before every round, not only the first: reads between two quiet stretches refill the caches
     this.deps.release();
     this.deps.collect();
-    this.deps.settleYoung();
+    void this.deps.settleYoung();
     this.collections++;
     this.roundsLeft--;
     this.nextRoundAt = this.quietSeconds + ROUND_SPACING_SECONDS;
@@ -124,14 +127,10 @@ export class IdleCollector {
  * The main isolate's real figures and V8's full collection (exposed at run time, as `--expose-gc` would).
  * `markRecent` must be called RECENT_MS before each `utilization`: `busyNow` is the share since that mark.
  */
-export function idleCollectorDependencies(): IdleCollectorDependencies & {
-  markRecent(): void;
-  /** the same as settleYoung, settled when its last minor collection ran: true, or false when a busy step stopped it */
-  settleYoungDone(): Promise<boolean>;
-} {
+export function idleCollectorDependencies(): IdleCollectorDependencies & { markRecent(): void } {
   setFlagsFromString("--expose-gc");
   const gc = runInNewContext("gc") as (options?: { type: "minor" | "major" }) => void;
-  const settleYoungDone = async (): Promise<boolean> => {
+  const settleYoung = async (): Promise<boolean> => {
     let mark = performance.eventLoopUtilization();
     for (let i = 0; i < YOUNG_SETTLE_SCAVENGES; i++) {
       await new Promise<void>((resolve) => setTimeout(resolve, YOUNG_SETTLE_SPACING_MS).unref());
@@ -160,10 +159,7 @@ export function idleCollectorDependencies(): IdleCollectorDependencies & {
       performance.eventLoopUtilization(performance.eventLoopUtilization(), recent).utilization >= BUSY_UTILIZATION,
     committedHeapBytes: () => getHeapStatistics().total_heap_size,
     collect: () => gc(),
-    settleYoung: () => {
-      void settleYoungDone();
-    },
-    settleYoungDone,
+    settleYoung,
     release: () => {
       releaseIdleCaches();
     },
