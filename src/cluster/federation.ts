@@ -572,7 +572,12 @@ export class Federation {
 
   status(): FederationStatus {
     const o = this.options;
-    const position = { appliedSequence: this.appliedSeq, synced: this.synced, stream: o.stream ?? "" };
+    const position = {
+      appliedSequence: this.appliedSeq,
+      synced: this.synced,
+      stream: o.stream ?? "",
+      networkHeight: this.networkHeight,
+    };
     return federationStatus({ role: o.role, identity: o.identity, ...position }, this.machine);
   }
 

@@ -13,6 +13,8 @@ export interface DriverPosition {
   identity: Uint8Array | undefined;
   appliedSequence: number;
   synced: boolean;
+  /** the open height the stream's newest end of minute shows (0: not read yet) */
+  networkHeight: number;
 }
 
 /** The status of a node whose rules hold `hs` as the open height. */
@@ -29,6 +31,7 @@ export function federationStatus(
     synced: driver.synced,
     forked: machine.forked,
     height: hs.height,
+    networkHeight: driver.networkHeight,
     federated: hs.authorities.federated.map((a) => toHex(a.identity)),
     audit: hs.authorities.audit.map((a) => toHex(a.identity)),
     signatures: [...hs.sigs.keys()],

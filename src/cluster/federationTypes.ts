@@ -170,6 +170,11 @@ export interface FederationStatus {
   synced: boolean;
   forked: boolean;
   height: number;
+  /**
+   * The open height the stream's newest end of minute shows (read every 2 s; 0 before the first read, and on a
+   * node without the stream's direct reads): above `height`, this node applies behind the network.
+   */
+  networkHeight: number;
   federated: string[];
   audit: string[];
   signatures: string[];

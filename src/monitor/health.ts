@@ -148,11 +148,29 @@ function mib(bytes: number): string {
 }
 
 /**
+ * Open heights a synced node may stand behind the stream's newest end of minute before it counts as behind: the
+ * network height is read every 2 s and a node applies a moment after the stream stores, so one height of lag is
+ * normal at a block's edge; two mean the node is not keeping up, or does not close a height the others closed.
+ */
+export const BEHIND_LIMIT_HEIGHTS = 2;
+
+/**
  * A cluster node's "in consensus" check (cluster/federation.ts status): ok once it has caught up with the
- * replicated log and its blocks match the log's; failing while it catches up or after a fork.
+ * replicated log, its blocks match the log's and its open height keeps up with the network's; failing while it
+ * catches up, after a fork, and while it stands more than BEHIND_LIMIT_HEIGHTS behind the stream's newest end of
+ * minute (CI, 2026-12-01: a server followed the log for minutes at open height 2, the others at 99, and this
+ * check said "in consensus").
  */
 export function consensusCheck(federation: {
-  status(): { synced: boolean; forked: boolean; height: number; appliedSequence: number };
+  status(): {
+    synced: boolean;
+    forked: boolean;
+    height: number;
+    networkHeight: number;
+    appliedSequence: number;
+    federated: readonly string[];
+    signatures: readonly string[];
+  };
 }): HealthCheck {
   return {
     name: "consensus",
@@ -162,6 +180,14 @@ export function consensusCheck(federation: {
         return { ok: false, detail: `forked at height ${s.height}: this node's blocks differ from the log's` };
       if (!s.synced)
         return { ok: false, detail: `catching up with the log (applied up to record ${s.appliedSequence})` };
+      if (s.networkHeight > s.height + BEHIND_LIMIT_HEIGHTS)
+        return {
+          ok: false,
+          detail:
+            `behind the network: open height ${s.height} (${s.signatures.length} of its ${s.federated.length} ` +
+            `federated servers' signatures of block ${s.height - 1} applied), the log's newest minute is of height ` +
+            `${s.networkHeight} (applied up to record ${s.appliedSequence})`,
+        };
       return { ok: true, detail: `in consensus at height ${s.height}` };
     },
   };

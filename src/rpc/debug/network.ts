@@ -39,6 +39,7 @@ export function networkInfo(_params: unknown, ctx: RpcContext) {
       Synced: s.synced,
       Forked: s.forked,
       Height: s.height,
+      NetworkHeight: s.networkHeight,
       Federated: s.federated,
       Audit: s.audit,
       Signatures: s.signatures,

@@ -265,6 +265,35 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
     }
   });
 
+  it("a synced node whose open height stays behind the log's newest minute fails its consensus check", async () => {
+    // ends of minute of later heights are skipped by the rules (not the open height), but they are the stream's
+    // newest: the node reads the network's height from them (every 2 s) and its /health says it stands behind
+    const t = await setup("LEDGER_F4");
+    try {
+      const start = 1_760_000_000_000;
+      await t.append(
+        signRecord({ kind: "blockStart", height: 1, timeMs: start, proposer: BOOT, signature: NO_SIG }, NET, SEED),
+      );
+      assert.equal(t.fed.status().height, 1);
+      await t.append(eom(3, 4, start + 600));
+      await waitUntil("the network's height read", () => t.fed.status().networkHeight === 3, 10_000, 20);
+      const level = consensusCheck(t.fed).check(Date.now());
+      assert.deepEqual(level, { ok: true, detail: "in consensus at height 1" }, "two heights behind: within the limit");
+      await t.append(eom(3, 9, start + 1200));
+      await waitUntil("the network's height read", () => t.fed.status().networkHeight === 4, 10_000, 20);
+      const behind = consensusCheck(t.fed).check(Date.now());
+      assert.equal(behind.ok, false);
+      assert.equal(
+        behind.detail,
+        `behind the network: open height 1 (0 of its 1 federated servers' signatures of block 0 applied), the log's ` +
+          `newest minute is of height 4 (applied up to record ${t.fed.status().appliedSequence})`,
+      );
+      assert.equal(t.node.ledger.openBlock().height, 1, "the later heights' minutes were not applied");
+    } finally {
+      await t.stop();
+    }
+  });
+
   it("a client write with a bad signature in the log is skipped and counted; a well-signed one applies", async () => {
     const t = await setup("LEDGER_F3");
     try {
