@@ -326,7 +326,13 @@ export function describeFaults(title: string, kinds: readonly FaultKind[]): void
               // 2026-12-01 04:31: fed1 never came level, and the five lines the next test's failure showed said little)
               async () =>
                 `${victim.name} at ${JSON.stringify(await heightsOf(victim))}, follower0 at ` +
-                `${JSON.stringify(await heightsOf(node("follower0")))}\n--- ${victim.name}\n${victim.process.logTail(8000)}`,
+                `${JSON.stringify(await heightsOf(node("follower0")))}; ${victim.name}'s federation: ` +
+                `${await victim.client
+                  .call<{ Cluster?: unknown }>("network-info", {}, "debug")
+                  .then(
+                    (i) => JSON.stringify(i.Cluster),
+                    String,
+                  )}\n--- ${victim.name}\n${victim.process.logTail(8000)}`,
             );
           });
         });
