@@ -1,6 +1,7 @@
 /**
- * Least privilege in NATS (docs/cluster.md §2.3), against a real nats-server 2.9.10 with TLS and the devnet's
- * users (tools/devnet/natsSecurity.ts: bcrypt hashes, the permissions of src/cluster/natsPermissions.ts):
+ * Least privilege in NATS (docs/cluster.md §2.3), against a real nats-server (the release `make test` builds,
+ * v2.15.2; written against 2.9.10) with TLS and the devnet's users (tools/devnet/natsSecurity.ts: bcrypt hashes,
+ * the permissions of src/cluster/natsPermissions.ts):
  *
  * * every role does what it must through JetStreamLog: the federated user creates the streams, appends and
  *   writes block sets; the audit user appends and writes block sets; the follower user follows the log with an

@@ -1,5 +1,5 @@
 /**
- * tools/devnet/natsCluster.ts against real nats-server processes (the OS package, 2.9.10 here): a
+ * tools/devnet/natsCluster.ts against real nats-server processes (the release `make test` builds, v2.15.2): a
  * 3-server JetStream cluster on free loopback ports comes up ready, an R3 file stream gets a leader the
  * helper finds, `kill -9` of that leader moves leadership to another server while the stream keeps
  * taking writes, and the crashed server restarts on its own store and holds every message again.

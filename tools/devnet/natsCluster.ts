@@ -62,8 +62,9 @@ const MONITOR_TIMEOUT_MS = 2000;
 
 /** The message when nats-server cannot be found, with the ways to install it. */
 export const NATS_MISSING =
-  "nats-server is not installed: `sudo apt-get install -y nats-server` (Debian/Ubuntu), or as root " +
-  "`make os-packages-test`; elsewhere a release from https://github.com/nats-io/nats-server/releases on PATH";
+  "nats-server is not on PATH: `make nats-server` builds the release the tests run (with Go) into " +
+  ".tools/nats-server-<version>/, put that directory on PATH; or `sudo apt-get install -y nats-server` " +
+  "(Debian/Ubuntu; 2.9.10 there), or a release from https://github.com/nats-io/nats-server/releases";
 
 /** Throws NATS_MISSING unless `binary --version` runs. Returns the version line. */
 export function natsServerVersion(binary = "nats-server"): string {
