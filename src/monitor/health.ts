@@ -148,9 +148,9 @@ function mib(bytes: number): string {
 }
 
 /**
- * Open heights a synced node may stand behind the stream's newest end of minute before it counts as behind: the
- * network height is read every 2 s and a node applies a moment after the stream stores, so one height of lag is
- * normal at a block's edge; two mean the node is not keeping up, or does not close a height the others closed.
+ * Open heights a synced node may stand behind the stream's newest end of minute and still pass: the network height
+ * is read every 2 s and a node applies a moment after the stream stores, so a block's edge can show one height of
+ * lag, and a busy moment two. More means the node is not keeping up, or does not close a height the others closed.
  */
 export const BEHIND_LIMIT_HEIGHTS = 2;
 
