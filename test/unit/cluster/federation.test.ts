@@ -112,6 +112,9 @@ async function setup(stream: string) {
   };
 }
 
+/** The bootstrap server's start of block `height` at `timeMs`. */
+const blockStart = (height: number, timeMs: number) =>
+  signRecord({ kind: "blockStart", height, timeMs, proposer: BOOT, signature: NO_SIG }, NET, SEED);
 const eom = (height: number, minute: number, timeMs: number, seed = SEED, proposer = BOOT) =>
   signRecord({ kind: "endOfMinute", height, minute, timeMs, proposer, signature: NO_SIG }, NET, seed);
 
@@ -122,9 +125,7 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
     const t = await setup("LEDGER_F1");
     try {
       const start = 1_760_000_000_000;
-      await t.append(
-        signRecord({ kind: "blockStart", height: 1, timeMs: start, proposer: BOOT, signature: NO_SIG }, NET, SEED),
-      );
+      await t.append(blockStart(1, start));
       assert.equal(t.node.ledger.openBlock().startMs, start, "the first block starts at the log's time");
       await t.append(eom(1, 0, start + 600));
       assert.equal(t.node.ledger.openBlock().minute, 0, "minute 0 does not end before a signature is in");
@@ -271,9 +272,7 @@ describe("federation apply rules (real ledger, real JetStream)", () => {
     const t = await setup("LEDGER_F4");
     try {
       const start = 1_760_000_000_000;
-      await t.append(
-        signRecord({ kind: "blockStart", height: 1, timeMs: start, proposer: BOOT, signature: NO_SIG }, NET, SEED),
-      );
+      await t.append(blockStart(1, start));
       assert.equal(t.fed.status().height, 1);
       await t.append(eom(3, 4, start + 600));
       await waitUntil("the network's height read", () => t.fed.status().networkHeight === 3, 10_000, 20);
