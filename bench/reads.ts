@@ -4,9 +4,12 @@
  * the same generator (wrk, one thread, 64 connections; worker threads where wrk is absent — httpLoad.ts)
  * in the same run, on a node holding a realistic store (a write run of `fillSeconds` first).
  *
- * Per method: the bare server for `seconds`, then the node (after an untimed warm-up) for `seconds`; the
- * method's ratio is the node's req/s over that adjacent bare run, so a burst of other work on the shared
- * cores moves both sides of one ratio alike. Read targets are taken from the saved blocks the fill
+ * Per method: `seconds` of the bare server and `seconds` of the node (after an untimed warm-up), each in two
+ * halves run in the order bare, node, node, bare (ABBA); the method's ratio is the node's req/s over the bare
+ * server's, both summed over their halves. Bare and node runs share the same minutes, and a host that speeds
+ * up or slows down steadily across them moves both sides alike: the order cancels that drift, where one bare
+ * run then one node run took all of it into the ratio (the light reads' ratios moved 0.80–1.09 between runs
+ * of the same build; docs/performance.md §Reads). Read targets are taken from the saved blocks the fill
  * wrote (entries, their chains and entry blocks, the loaded directory blocks), cycled through.
  *
  *   node dist/bench/reads.js [--fill-seconds=30] [--seconds=4] [--methods=heights,entry] [--generator=wrk|threads]
@@ -69,7 +72,7 @@ const MAX_TARGET_HEIGHTS = 200;
 export interface ReadBenchOptions {
   /** seconds of the write run that fills the store first; 0 = use the store as it is */
   fillSeconds: number;
-  /** seconds of each timed run (bare and node, per method) */
+  /** seconds of load on each side (bare and node, per method), run as two halves of whole seconds each: bare, node, node, bare */
   seconds: number;
   /** untimed seconds of load on the node before each timed run */
   warmupSeconds: number;
@@ -243,6 +246,39 @@ async function withCpu<T>(
   };
 }
 
+/** One side's load over its runs, as the runs were one. */
+type MeasuredLoad = { value: HttpLoadResult; cores?: number; mainCores?: number };
+
+/**
+ * Two runs of one side as one: requests, seconds and errors summed; the mean weighted by requests; p50, p99
+ * and max the larger of the two (a percentile of the union is not kept by either generator: the larger is
+ * the cautious reading of the p99 target); cores weighted by seconds (undefined when either run lacks them).
+ */
+export function bothHalves(a: MeasuredLoad, b: MeasuredLoad): MeasuredLoad {
+  const x = a.value;
+  const y = b.value;
+  const requests = x.requests + y.requests;
+  const seconds = x.seconds + y.seconds;
+  const value: HttpLoadResult = {
+    requests,
+    seconds,
+    errors: x.errors + y.errors,
+    p50Us: Math.max(x.p50Us, y.p50Us),
+    p99Us: Math.max(x.p99Us, y.p99Us),
+    maxUs: Math.max(x.maxUs, y.maxUs),
+    meanUs: requests === 0 ? 0 : (x.meanUs * x.requests + y.meanUs * y.requests) / requests,
+  };
+  const weighted = (p: number | undefined, q: number | undefined) =>
+    p === undefined || q === undefined || seconds === 0 ? undefined : round((p * x.seconds + q * y.seconds) / seconds);
+  const cores = weighted(a.cores, b.cores);
+  const mainCores = weighted(a.mainCores, b.mainCores);
+  return {
+    value,
+    ...(cores === undefined ? {} : { cores }),
+    ...(mainCores === undefined ? {} : { mainCores }),
+  };
+}
+
 /** Run the comparison; never leaves a process it started running. */
 export async function compareReads(options: ReadBenchOptions): Promise<ReadComparison> {
   const { log } = options;
@@ -307,9 +343,15 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       if (probe.error !== undefined) throw new Error(`${method}: ${JSON.stringify(probe.error)}`);
       const run = (p: number, seconds: number) =>
         load({ port: p, path: "/v2", bodies: list, connections: options.connections, seconds });
-      const b = await withCpu(bareMonitor, () => run(bare!.port, options.seconds));
+      // whole seconds: wrk's -d takes them
+      const half = Math.max(1, Math.round(options.seconds / 2));
+      const b1 = await withCpu(bareMonitor, () => run(bare!.port, half));
       if (options.warmupSeconds > 0) await run(port, options.warmupSeconds);
-      const n = await withCpu(node.monitor, () => run(port, options.seconds));
+      const n1 = await withCpu(node.monitor, () => run(port, half));
+      const n2 = await withCpu(node.monitor, () => run(port, half));
+      const b2 = await withCpu(bareMonitor, () => run(bare!.port, half));
+      const b = bothHalves(b1, b2);
+      const n = bothHalves(n1, n2);
       // every target's length only for a method compared with a bare server answering as long (entry-block's
       // 250 targets, not entry's 10,000)
       let answerBytes = median(await answerLengths(node.url, sampled(list)));

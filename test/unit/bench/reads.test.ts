@@ -1,7 +1,8 @@
 /**
- * The read comparison's parts (bench/bareServer.ts, bench/httpLoad.ts): the bare server answers as a
- * JSON-RPC server would, and both generators count answers and errors against it (real child process,
- * real loopback sockets; counts only, no timing asserts). ~2.5 s.
+ * The read comparison's parts (bench/bareServer.ts, bench/httpLoad.ts, bench/reads.ts): the bare server answers
+ * as a JSON-RPC server would, both generators count answers and errors against it (real child process, real
+ * loopback sockets; counts only, no timing asserts), and a side's two halves (bare, node, node, bare) add up as
+ * one run. ~3 s.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
@@ -9,6 +10,7 @@ import { after, before, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { bareAnswer, FixedAnswer } from "../../../bench/bareServer.js";
 import { findWrk, type HttpLoadOptions, threadLoad, wrkRun, wrkScript } from "../../../bench/httpLoad.js";
+import { bothHalves } from "../../../bench/reads.js";
 import { freeLoopbackPort } from "../../../tools/loadgen/nodeProcess.js";
 
 const GOOD = '{"jsonrpc":"2.0","id":7,"method":"heights"}';
@@ -107,4 +109,32 @@ test("the bare server's answers by id: id i gets exactly lengths[i] bytes from a
   assert.equal((JSON.parse(other) as { id: string; result: { pad: string } }).id, "x");
   assert.equal(Buffer.byteLength(other), 5000 + 2);
   assert.equal(Buffer.from(fixed.to("7") as Uint8Array).byteLength, 5000);
+});
+
+test("the two halves of a side add up to one run: rates from the sums, the larger percentiles, cores by time", () => {
+  const run = (requests: number, seconds: number, p99Us: number, meanUs: number) => ({
+    requests,
+    seconds,
+    errors: requests % 3,
+    p50Us: p99Us / 4,
+    p99Us,
+    maxUs: p99Us * 2,
+    meanUs,
+  });
+  const both = bothHalves(
+    { value: run(200_000, 2, 1_500, 400), cores: 1, mainCores: 0.9 },
+    { value: run(100_000, 2.5, 4_000, 700), cores: 0.7, mainCores: 0.6 },
+  );
+  assert.equal(both.value.requests, 300_000);
+  assert.equal(both.value.seconds, 4.5);
+  assert.equal(both.value.errors, (200_000 % 3) + (100_000 % 3));
+  assert.equal(both.value.p99Us, 4_000);
+  assert.equal(both.value.p50Us, 1_000);
+  assert.equal(both.value.maxUs, 8_000);
+  assert.equal(both.value.meanUs, 500); // (400·200,000 + 700·100,000) / 300,000
+  assert.equal(both.cores, 0.83); // (1·2 + 0.7·2.5) / 4.5 = 0.8333…, to two places
+  assert.equal(both.mainCores, 0.73); // (0.9·2 + 0.6·2.5) / 4.5 = 0.7333…
+  const unknown = bothHalves({ value: run(1, 1, 1, 1), cores: 1 }, { value: run(1, 1, 1, 1) });
+  assert.equal(unknown.cores, undefined);
+  assert.equal(unknown.mainCores, undefined);
 });
