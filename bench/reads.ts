@@ -227,11 +227,14 @@ async function startBare(lengths: readonly number[] = []): Promise<{ child: Chil
   return { child, port };
 }
 
+/** What a run gave, with the CPU cores the measured process used meanwhile (all threads, and its main thread). */
+type Measured<T> = { value: T; cores?: number; mainCores?: number };
+
+/** One side's load over its runs, as the runs were one. */
+type MeasuredLoad = Measured<HttpLoadResult>;
+
 /** CPU cores a process used while `run` ran. */
-async function withCpu<T>(
-  monitor: ProcessMonitor | undefined,
-  run: () => Promise<T>,
-): Promise<{ value: T; cores?: number; mainCores?: number }> {
+async function withCpu<T>(monitor: ProcessMonitor | undefined, run: () => Promise<T>): Promise<Measured<T>> {
   const t0 = performance.now();
   const cpu0 = monitor?.cpuSeconds();
   const main0 = monitor?.mainThreadCpuSeconds();
@@ -245,9 +248,6 @@ async function withCpu<T>(
     mainCores: main0 === undefined || main1 === undefined ? undefined : round((main1 - main0) / wall),
   };
 }
-
-/** One side's load over its runs, as the runs were one. */
-type MeasuredLoad = { value: HttpLoadResult; cores?: number; mainCores?: number };
 
 /**
  * Two runs of one side as one: requests, seconds and errors summed; the mean weighted by requests; p50, p99
