@@ -12,8 +12,8 @@
  * of the same build; docs/performance.md §Reads). Read targets are taken from the saved blocks the fill
  * wrote (entries, their chains and entry blocks, the loaded directory blocks), cycled through.
  *
- *   node dist/bench/reads.js [--fill-seconds=30] [--seconds=4] [--methods=heights,entry] [--generator=wrk|threads]
- *                            [--home=DIR] [--node-arg=--cpu-prof ...] [--ledgerd-arg=-httpfront ...]
+ *   node dist/bench/reads.js [--fill-seconds=30] [--fill-chains=50] [--seconds=4] [--methods=heights,entry]
+ *                            [--generator=wrk|threads] [--home=DIR] [--node-arg=--cpu-prof ...] [--ledgerd-arg=-httpfront ...]
  * With --home the data directory is kept and a second run can skip the fill (--fill-seconds=0).
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -72,6 +72,11 @@ const MAX_TARGET_HEIGHTS = 200;
 export interface ReadBenchOptions {
   /** seconds of the write run that fills the store first; 0 = use the store as it is */
   fillSeconds: number;
+  /**
+   * chains the fill's entries are spread over (default 50, `make bench`'s): at a given rate, more chains make smaller
+   * entry blocks, so `entry-block`'s answers shrink (at 50 chains and ~10,000 entries/s, 6-s blocks: 129–140 KB)
+   */
+  fillChains: number;
   /** seconds of load on each side (bare and node, per method), run as two halves of whole seconds each: bare, node, node, bare */
   seconds: number;
   /** untimed seconds of load on the node before each timed run */
@@ -91,6 +96,7 @@ export interface ReadBenchOptions {
 export function defaultReadBenchOptions(): ReadBenchOptions {
   return {
     fillSeconds: 30,
+    fillChains: 50,
     seconds: 4,
     warmupSeconds: 1,
     connections: 64,
@@ -314,9 +320,9 @@ export async function compareReads(options: ReadBenchOptions): Promise<ReadCompa
       {
         url: node.url,
         concurrency: 64,
-        chains: 50,
+        chains: options.fillChains,
         contentBytes: 64,
-        credits: 50 * 20 + entries + 10_000,
+        credits: options.fillChains * 20 + entries + 10_000,
         requestTimeoutMs: 30_000,
         waitChainsConfirmed: true,
         ackSample: 20,
@@ -497,6 +503,7 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   const { values } = parseArgs({
     options: {
       "fill-seconds": { type: "string" },
+      "fill-chains": { type: "string" },
       seconds: { type: "string" },
       warmup: { type: "string" },
       methods: { type: "string" },
@@ -508,6 +515,10 @@ if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === path.res
   });
   const o = defaultReadBenchOptions();
   if (values["fill-seconds"] !== undefined) o.fillSeconds = Number(values["fill-seconds"]);
+  if (values["fill-chains"] !== undefined) {
+    o.fillChains = Number(values["fill-chains"]);
+    if (!Number.isInteger(o.fillChains) || o.fillChains < 1) throw new Error("--fill-chains: a whole number ≥ 1");
+  }
   if (values.seconds !== undefined) o.seconds = Number(values.seconds);
   if (values.warmup !== undefined) o.warmupSeconds = Number(values.warmup);
   if (values.methods !== undefined) {

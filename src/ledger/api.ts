@@ -164,6 +164,12 @@ export interface LedgerApi {
   assetBlockByHeight(height: number): Stored<AssetBlock> | undefined;
   assetBlockByHash(hash: Uint8Array): Stored<AssetBlock> | undefined;
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined;
+  /**
+   * The saved bytes of entry block `hash` (keyMR or full hash), not decoded (answers written from the bytes:
+   * rpc/v2/entryBlockText.ts). `committed`: the block's save has committed, so the bytes are found the same
+   * forever (a block being saved may still fail).
+   */
+  entryBlockBytes(hash: Uint8Array): { raw: Uint8Array; committed: boolean } | undefined;
 
   // ── entries, chains, transactions ──
   /**

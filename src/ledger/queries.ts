@@ -195,6 +195,17 @@ export class LedgerQueries implements LedgerReads {
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
     return this.stored(hash, BlockKind.entry, decodeSavedEntryBlock, this.entryBlockCache);
   }
+  /** A saved entry block's bytes, as `stored` finds them (a decoded block's when one is kept), not decoded. */
+  entryBlockBytes(hash: Uint8Array): { raw: Uint8Array; committed: boolean } | undefined {
+    if (hash.length !== 32) return undefined;
+    const key = toHex(hash);
+    const kept = this.entryBlockCache.peek(key);
+    // only committed blocks are kept (`stored`)
+    if (kept !== undefined) return { raw: kept.raw, committed: true };
+    const b = this.view.saved.block(hash);
+    if (b === undefined || b.kind !== BlockKind.entry) return undefined;
+    return { raw: b.raw, committed: this.view.saved.closing?.blocks.has(key) !== true };
+  }
 
   /** Location of something saved in `blockKeyMR` at directory block `height`. */
   private location(blockKeyMR: Uint8Array, height: number): ItemLocation | undefined {

@@ -166,6 +166,9 @@ export class LedgerReader implements LedgerReads, LedgerDebugApi {
   entryBlockByHash(hash: Uint8Array): Stored<EntryBlock> | undefined {
     return this.queries.entryBlockByHash(hash);
   }
+  entryBlockBytes(hash: Uint8Array): { raw: Uint8Array; committed: boolean } | undefined {
+    return this.queries.entryBlockBytes(hash);
+  }
   entry(hash: Uint8Array): { entry: Entry; raw: Uint8Array; location?: ItemLocation; committed?: boolean } | undefined {
     return this.queries.entry(hash);
   }

@@ -50,6 +50,15 @@ export const ENTRY_ANSWER_BYTES = 8 * 1024 * 1024;
  */
 export const CHAIN_HEAD_ANSWER_BYTES = 2 * 1024 * 1024;
 
+/**
+ * Bytes of kept `entry-block` answers (v2/blocks.ts), counted as above: ~95 B per entry of the block and ~600 B
+ * per block, so 32 MiB holds ~19,000 blocks of 12 entries, ~9,500 of 32, or ~230 of 1,400 (the bench's busiest);
+ * an answer over 2 MiB (~22,000 entries) is built per call. 16 MiB did not hold the 5,000 blocks of a 1,000-chain
+ * store (mean 3.4 KB): read in a cycle, every read missed (docs/performance.md §Reads). ~8 % of the 400-MB peak
+ * target, and nothing at rest: emptied when the node goes quiet.
+ */
+export const ENTRY_BLOCK_ANSWER_BYTES = 32 * 1024 * 1024;
+
 /** Estimated bytes of the objects around one kept answer (map entry, JsonText, Buffer, backing store). */
 const PER_ANSWER_OVERHEAD = 400;
 

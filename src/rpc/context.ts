@@ -9,6 +9,7 @@ import type { ClusterRecord } from "../cluster/records.js";
 import type { NodeConfig } from "../config/types.js";
 import type { LedgerApi, LedgerDebugApi, QueryIndexApi } from "../ledger/api.js";
 import type { Logger } from "../log/logger.js";
+import type { EntryBlockJson } from "../protocol/json/entryBlockJson.js";
 import type { EntryJson } from "../protocol/json/entryJson.js";
 import type { AddressCache } from "./addressCache.js";
 import type { AnswerCache, KeptAnswer, KeptChainHead, KeptHeights } from "./answerCache.js";
@@ -86,6 +87,8 @@ export interface RpcContext extends RpcDependencies {
   entryAnswers?: AnswerCache<Serialized<EntryJson> & KeptAnswer>;
   /** `chain-head` answers by chain ID text, served while the ledger answers the same (v2/entries.ts) */
   chainHeadAnswers?: AnswerCache<KeptChainHead<Serialized<ChainHeadResult> & KeptAnswer>>;
+  /** `entry-block` answers of committed blocks, by hash text (v2/blocks.ts); absent: built per call */
+  entryBlockAnswers?: AnswerCache<Serialized<EntryBlockJson> & KeptAnswer>;
   /** the last `heights` answer, served while the heights are the same (v2/node.ts); absent: built per call */
   heightsAnswer?: KeptHeights<Serialized<HeightsResult> & KeptAnswer>;
   /** the request being answered; absent outside an HTTP request */

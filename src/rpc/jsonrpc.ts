@@ -181,6 +181,16 @@ export class JsonText<T = unknown> implements Serialized<T> {
     return new JsonText<T>("", wire, headroom);
   }
 
+  /**
+   * `remembered` of answer bytes the caller has written already in its layout: `headroom` free bytes, the JSON
+   * text (as `encodeJson` writes it) as UTF-8, then the answer's closing brace.
+   */
+  static rememberedBytes<T>(wire: Buffer, headroom: number): JsonText<T> {
+    if (wire.length <= headroom || wire[wire.length - 1] !== RESULT_END)
+      throw new InvariantError("JsonText.rememberedBytes: no text, or no closing brace after it");
+    return new JsonText<T>("", wire, headroom);
+  }
+
   /** The JSON text (decoded from the answer bytes of a remembered view: batches and nested values only). */
   get text(): string {
     return this.plain ?? this.wire!.toString("utf8", this.headroom, this.wire!.length - 1);

@@ -19,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import HyperExpress from "hyper-express";
 import type { NodeConfig } from "../config/types.js";
 import { AddressCache } from "./addressCache.js";
-import { AnswerCache, CHAIN_HEAD_ANSWER_BYTES, KeptHeights } from "./answerCache.js";
+import { AnswerCache, CHAIN_HEAD_ANSWER_BYTES, ENTRY_BLOCK_ANSWER_BYTES, KeptHeights } from "./answerCache.js";
 import { AUTH_REALM, authEnabled, authorized, UNAUTHORIZED_BODY } from "./auth.js";
 import { installJsonBodyLimitAnswer } from "./bodyLimit.js";
 import { BodyBudget } from "./bodyReader.js";
@@ -117,6 +117,7 @@ export class RpcServer {
       addresses: new AddressCache(),
       entryAnswers: new AnswerCache(),
       chainHeadAnswers: new AnswerCache(CHAIN_HEAD_ANSWER_BYTES),
+      entryBlockAnswers: new AnswerCache(ENTRY_BLOCK_ANSWER_BYTES),
       heightsAnswer: new KeptHeights(),
     };
     this.logins = new LoginGuard({ log: deps.log });

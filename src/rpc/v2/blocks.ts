@@ -10,12 +10,11 @@ import { adminBlockJson } from "../../protocol/json/adminBlockJson.js";
 import { assetBlockJson } from "../../protocol/json/assetBlockJson.js";
 import { directoryBlockJson, directoryBlockSimpleJson } from "../../protocol/json/directoryBlockJson.js";
 import { ecBlockToJson } from "../../protocol/json/ecBlockJson.js";
-import type { EntryBlockJson } from "../../protocol/json/entryBlockJson.js";
 import type { RpcContext } from "../context.js";
 import { internalError, notFound } from "../errors.js";
 import { JsonText } from "../jsonrpc.js";
 import { expectBool, expectHash, expectHeight, Params } from "../params.js";
-import { entryBlockJsonText } from "./entryBlockText.js";
+import { entryBlockAnswer, entryBlockHeight } from "./entryBlockText.js";
 
 function found<B>(stored: Stored<B> | undefined): Stored<B> {
   if (stored === undefined) throw notFound("Block");
@@ -117,16 +116,31 @@ export function assetBlock(params: unknown, ctx: RpcContext) {
   return wrap("fblock", assetBlockJson(s.block), s.raw, noraw);
 }
 
-/** `entry-block` {keymr}: keyMR or full hash; timestamps in seconds. `noraw` is accepted and ignored. */
+/**
+ * `entry-block` {keymr}: keyMR or full hash; timestamps in seconds. `noraw` is accepted and ignored.
+ *
+ * The answer is written from the block's saved bytes (entryBlockText.ts) and kept as answer bytes by the hash text
+ * asked for (answerCache.ts, as `entry`'s): a saved block never changes, and only a block whose save has committed
+ * is kept.
+ */
 export function entryBlock(params: unknown, ctx: RpcContext) {
   const p = new Params(params);
+  const cache = ctx.entryBlockAnswers;
+  const asked = p.get("keymr");
+  const kept = cache !== undefined && typeof asked === "string" ? cache.get(asked) : undefined;
+  if (kept !== undefined) {
+    expectBool(p, "noraw");
+    return kept;
+  }
   const keymr = expectHash(p, "keymr");
   expectBool(p, "noraw");
-  const { block } = found(ctx.ledger.entryBlockByHash(keymr));
-  return ctx.views.get(block, "entry-block", () => {
-    const dblock = ctx.ledger.directoryBlockByHeight(block.dbHeight);
-    if (dblock === undefined)
-      throw internalError(`directory block ${block.dbHeight} of a saved entry block is missing`);
-    return JsonText.rememberedText<EntryBlockJson>(entryBlockJsonText(block, dblock.block.timestamp));
-  });
+  const saved = ctx.ledger.entryBlockBytes(keymr);
+  if (saved === undefined) throw notFound("Block");
+  const dbHeight = entryBlockHeight(saved.raw);
+  const dblock = ctx.ledger.directoryBlockByHeight(dbHeight);
+  if (dblock === undefined) throw internalError(`directory block ${dbHeight} of a saved entry block is missing`);
+  const answer = entryBlockAnswer(saved.raw, dblock.block.timestamp);
+  // the param passed expectHash: `asked` is a valid hash text
+  if (cache !== undefined && saved.committed) cache.set(asked as string, answer);
+  return answer;
 }
