@@ -3,12 +3,12 @@
 // names the new head, every answer given before it the old one; a chain ID asked in upper case answers as in lower
 // case, the open block's entries included. A real node with 2-s blocks, over HTTP.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { AnswerCache } from "../../../src/rpc/answerCache.js";
 import { JsonText } from "../../../src/rpc/jsonrpc.js";
-import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../../support/ledgerWrites.js";
+import { addEntry, createChain, type RpcCall } from "../../support/ledgerWrites.js";
 import { rawRequest } from "./httpClient.js";
-import { startTestNode, type TestNode, waitFor } from "./nodeHarness.js";
+import { fundedEcKey, nodeForSuite, type TestNode, waitFor } from "./nodeHarness.js";
 
 interface ChainHeadResult {
   chainhead: string;
@@ -40,16 +40,9 @@ describe("AnswerCache.delete", () => {
 describe("chain-head answers over HTTP", () => {
   let t: TestNode;
   let call: RpcCall;
-  before(async () => {
-    t = await startTestNode({ blockTimeSeconds: 2 });
-    call = async (method, params) => {
-      const r = await t.call(method, params);
-      if (r.error !== undefined) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-      return r.result;
-    };
-  });
-  after(async () => {
-    await t.stop();
+  nodeForSuite((node, caller) => {
+    t = node;
+    call = caller;
   });
 
   const body = (id: unknown, chainid: string) =>
@@ -72,12 +65,7 @@ describe("chain-head answers over HTTP", () => {
   };
 
   it("answers with the same bytes as the answer built per call, then moves with the chain, never stale", async () => {
-    const ec = ecKeyOf("ledgerd chain-head answers test EC key");
-    await buyCredits(call, ec, 100);
-    await waitFor("credits", async () => {
-      const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
-      return b.balance >= 100 ? true : undefined;
-    });
+    const ec = await fundedEcKey(call, "ledgerd chain-head answers test EC key", 100);
     const { chainId } = await createChain(call, ec, `chain-head answers ${Date.now()}`);
     const first = await waitFor("the chain saved", async () => {
       const r = await head(chainId);

@@ -1,12 +1,12 @@
 // Kept answers of saved entries (rpc/answerCache.ts): the same bytes as the answer built per call, only entries
 // in a committed block kept, malformed hashes still refused, and the byte budget holding.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { AnswerCache } from "../../../src/rpc/answerCache.js";
 import { JsonText } from "../../../src/rpc/jsonrpc.js";
-import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../../support/ledgerWrites.js";
+import { addEntry, createChain, type RpcCall } from "../../support/ledgerWrites.js";
 import { rawRequest } from "./httpClient.js";
-import { startTestNode, type TestNode, waitFor } from "./nodeHarness.js";
+import { fundedEcKey, nodeForSuite, type TestNode, waitFor } from "./nodeHarness.js";
 
 describe("AnswerCache", () => {
   const view = (n: number) => JsonText.remembered({ content: "a".repeat(n) });
@@ -29,28 +29,16 @@ describe("AnswerCache", () => {
 describe("entry answers over HTTP", () => {
   let t: TestNode;
   let call: RpcCall;
-  before(async () => {
-    t = await startTestNode({ blockTimeSeconds: 2 });
-    call = async (method, params) => {
-      const r = await t.call(method, params);
-      if (r.error !== undefined) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-      return r.result;
-    };
-  });
-  after(async () => {
-    await t.stop();
+  nodeForSuite((node, caller) => {
+    t = node;
+    call = caller;
   });
 
   const body = (id: unknown, hash: string) => JSON.stringify({ jsonrpc: "2.0", id, method: "entry", params: { hash } });
   const kept = () => t.node.server.context.entryAnswers!.size.answers;
 
   it("answers a pending entry per call, a saved one from the cache with the same bytes for every id", async () => {
-    const ec = ecKeyOf("ledgerd entry answers test EC key");
-    await buyCredits(call, ec, 100);
-    await waitFor("credits", async () => {
-      const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
-      return b.balance >= 100 ? true : undefined;
-    });
+    const ec = await fundedEcKey(call, "ledgerd entry answers test EC key", 100);
     const { chainId } = await createChain(call, ec, `entry answers ${Date.now()}`);
     const { entryHash } = await addEntry(call, ec, chainId, "kept answer ✓", { extIds: ["x", "y"] });
 

@@ -3,39 +3,27 @@
 // and after the answer is kept; a kept answer still refuses a bad `noraw`; malformed and unknown keys keep their
 // errors.
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { describe, it } from "node:test";
 import { fromHex, toHex } from "../../../src/protocol/bytes.js";
 import { entryBlockHashes } from "../../../src/protocol/eblock.js";
 import { entryBlockToJson } from "../../../src/protocol/json/entryBlockJson.js";
-import { addEntry, buyCredits, createChain, ecKeyOf, type RpcCall } from "../../support/ledgerWrites.js";
+import { addEntry, createChain, type RpcCall } from "../../support/ledgerWrites.js";
 import { rawRequest } from "./httpClient.js";
-import { startTestNode, type TestNode, waitFor } from "./nodeHarness.js";
+import { fundedEcKey, nodeForSuite, type TestNode, waitFor } from "./nodeHarness.js";
 
 describe("entry-block answers over HTTP", () => {
   let t: TestNode;
   let call: RpcCall;
-  before(async () => {
-    t = await startTestNode({ blockTimeSeconds: 2 });
-    call = async (method, params) => {
-      const r = await t.call(method, params);
-      if (r.error !== undefined) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
-      return r.result;
-    };
-  });
-  after(async () => {
-    await t.stop();
+  nodeForSuite((node, caller) => {
+    t = node;
+    call = caller;
   });
 
   const body = (id: unknown, params: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method: "entry-block", params });
   const kept = () => t.node.server.context.entryBlockAnswers!.size.answers;
 
   it("answers the decoded block's JSON by keyMR and full hash, keeps it once, the same bytes for every id", async () => {
-    const ec = ecKeyOf("ledgerd entry-block answers test EC key");
-    await buyCredits(call, ec, 100);
-    await waitFor("credits", async () => {
-      const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
-      return b.balance >= 100 ? true : undefined;
-    });
+    const ec = await fundedEcKey(call, "ledgerd entry-block answers test EC key", 100);
     const { chainId } = await createChain(call, ec, `entry-block answers ${Date.now()}`);
     for (let i = 0; i < 3; i++) await addEntry(call, ec, chainId, `entry ${i}`, { extIds: [`e${i}`] });
     const keymr = await waitFor("the chain's first entry block saved", async () => {

@@ -6,10 +6,14 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { after, before } from "node:test";
 import { CONFIG_FILE_NAME, loadConfig } from "../../../src/config/index.js";
 import type { NodeConfig } from "../../../src/config/types.js";
 import { createLogger } from "../../../src/log/logger.js";
 import { type RunningNode, startNode } from "../../../src/node.js";
+import type { KeyPair } from "../../../src/protocol/address.js";
+import { buyCredits, ecKeyOf, type RpcCall } from "../../support/ledgerWrites.js";
+import { waitFor } from "../../support/waitFor.js";
 import { rawRequest } from "./httpClient.js";
 
 export interface Exchange {
@@ -110,4 +114,42 @@ export async function startTestNode(
 }
 
 /** The tests' one polling helper (test/support/waitFor.ts), here for the callers that import the harness. */
-export { waitFor } from "../../support/waitFor.js";
+export { waitFor };
+
+/**
+ * A LOCAL node for the enclosing `describe`: started before its tests (handed to `use` with a `resultsOf` caller),
+ * stopped after them.
+ */
+export function nodeForSuite(
+  use: (t: TestNode, call: RpcCall) => void,
+  options: Parameters<typeof startTestNode>[0] = { blockTimeSeconds: 2 },
+): void {
+  let started: TestNode | undefined;
+  before(async () => {
+    started = await startTestNode(options);
+    use(started, resultsOf(started));
+  });
+  after(async () => {
+    await started?.stop();
+  });
+}
+
+/** A JSON-RPC caller of `t` that resolves with the answer's `result` and throws on an error answer. */
+export function resultsOf(t: TestNode): RpcCall {
+  return async (method, params) => {
+    const r = await t.call(method, params);
+    if (r.error !== undefined) throw new Error(`${method}: ${JSON.stringify(r.error)}`);
+    return r.result;
+  };
+}
+
+/** An EC key (from `label`) with `credits` entry credits bought from the genesis key and seen in its balance. */
+export async function fundedEcKey(call: RpcCall, label: string, credits: number): Promise<KeyPair> {
+  const ec = ecKeyOf(label);
+  await buyCredits(call, ec, credits);
+  await waitFor("credits", async () => {
+    const b = (await call("entry-credit-balance", { address: ec.publicAddress })) as { balance: number };
+    return b.balance >= credits ? true : undefined;
+  });
+  return ec;
+}
