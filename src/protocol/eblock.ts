@@ -30,10 +30,18 @@ export function minuteMarker(minute: number): Uint8Array {
 }
 /** Minute number (1..10) when the item is a minute marker, otherwise 0. */
 export function markerMinute(item: Uint8Array): number {
-  if (item.length !== 32) return 0;
-  for (let i = 0; i < 31; i++) if (item[i] !== 0) return 0;
-  const minute = item[31]!;
-  return minute >= 1 && minute <= MINUTES_PER_BLOCK ? minute : 0;
+  return item.length === 32 ? markerMinuteAt(item, 0) : 0;
+}
+
+/**
+ * `markerMinute` of the 32-byte item at `at` in `bytes` (a block's body read in place, with no view per item):
+ * minute 1..10 when it is a marker (31 zero bytes ‖ minute), otherwise 0.
+ */
+export function markerMinuteAt(bytes: Uint8Array, at: number): number {
+  for (let i = at; i < at + 31; i++) if (bytes[i] !== 0) return 0;
+  // a zero byte there is the zero hash, not a marker: 0 either way
+  const minute = bytes[at + 31]!;
+  return minute <= MINUTES_PER_BLOCK ? minute : 0;
 }
 
 /** An entry of an entry block with the minute (1..10) of the marker that follows it. */

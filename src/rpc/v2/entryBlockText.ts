@@ -11,7 +11,12 @@
  * decoded blocks kept, `entry-block` ran at 0.19–0.23 of the bare server, ~60 µs of node CPU per request
  * (docs/performance.md §Reads).
  */
-import { ENTRY_BLOCK_HEADER_SIZE, MINUTES_PER_BLOCK } from "../../protocol/eblock.js";
+import {
+  ENTRY_BLOCK_HEADER_SIZE,
+  entryTimestampSeconds,
+  MINUTES_PER_BLOCK,
+  markerMinuteAt,
+} from "../../protocol/eblock.js";
 import { ProtocolError } from "../../protocol/errors.js";
 import type { EntryBlockJson } from "../../protocol/json/entryBlockJson.js";
 import { ANSWER_HEADROOM, JsonText } from "../jsonrpc.js";
@@ -83,10 +88,12 @@ export function entryBlockAnswer(raw: Uint8Array, dblockTimestampMinutes: number
   const stamps: string[] = [];
   let widestStamp = 0;
   for (let m = 1; m <= MINUTES_PER_BLOCK; m++) {
-    stamps[m] = String(dblockTimestampMinutes * 60 + 60 * m);
+    stamps[m] = String(entryTimestampSeconds(dblockTimestampMinutes, m));
     widestStamp = Math.max(widestStamp, stamps[m]!.length);
   }
 
+  // the block's timestamp in the header: the directory block's, in seconds
+  const blockStamp = String(dblockTimestampMinutes * 60);
   const head =
     HEADER_OPEN.length +
     10 + // the sequence, a u32
@@ -95,7 +102,7 @@ export function entryBlockAnswer(raw: Uint8Array, dblockTimestampMinutes: number
     PREV_KEY_MR_OPEN.length +
     64 +
     TIMESTAMP_OPEN.length +
-    String(dblockTimestampMinutes * 60).length +
+    blockStamp.length +
     DB_HEIGHT_OPEN.length +
     10 + // the height, a u32
     LIST_OPEN.length;
@@ -111,7 +118,7 @@ export function entryBlockAnswer(raw: Uint8Array, dblockTimestampMinutes: number
   at = put(PREV_KEY_MR_OPEN, wire, at);
   at = writeHex(raw, PREV_KEY_MR_AT, wire, at);
   at = put(TIMESTAMP_OPEN, wire, at);
-  at = putText(String(dblockTimestampMinutes * 60), wire, at);
+  at = putText(blockStamp, wire, at);
   at = put(DB_HEIGHT_OPEN, wire, at);
   at = putText(String(header.getUint32(DB_HEIGHT_AT)), wire, at);
   at = put(LIST_OPEN, wire, at);
@@ -147,13 +154,6 @@ function headerOf(raw: Uint8Array): DataView {
       `${raw.length} bytes, a header needs ${ENTRY_BLOCK_HEADER_SIZE}`,
     );
   return new DataView(raw.buffer, raw.byteOffset, ENTRY_BLOCK_HEADER_SIZE);
-}
-
-/** Minute number (1..10) when the 32 bytes at `at` are a minute marker (31 zero bytes ‖ minute), otherwise 0. */
-function markerMinuteAt(raw: Uint8Array, at: number): number {
-  for (let i = 0; i < ITEM_BYTES - 1; i++) if (raw[at + i] !== 0) return 0;
-  const minute = raw[at + ITEM_BYTES - 1]!;
-  return minute >= 1 && minute <= MINUTES_PER_BLOCK ? minute : 0;
 }
 
 /**
